@@ -1,0 +1,268 @@
+//! The interface every Admiralty rule engine implements, and what they share: verifiable dice,
+//! exact scores and the turn-report table.
+//!
+//! Engines are pure: no IO, no clock, no global RNG. The same state, orders and dice give the
+//! same bytes out, which is what lets anyone re-verify a published turn.
+
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+pub mod dice;
+pub mod report;
+pub mod score;
+
+pub use dice::{Dice, GameSecret, Roll, Scatter, SeedError, TurnDice, TurnSeed};
+pub use report::{Press, Report, ReportRow};
+pub use score::Score;
+
+/// A player as the service knows them: a stable id (unique within a game) and a display name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PlayerId(pub u64);
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    pub id: PlayerId,
+    pub name: String,
+}
+
+/// Who is looking: what a view may contain depends on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "player")]
+pub enum Viewer {
+    /// Anyone at all: readers of the zine.
+    Public,
+    /// One player, who may also see their own hidden facts.
+    Player(PlayerId),
+    /// The game master, who sees everything.
+    Gm,
+}
+
+/// A problem with one line of a player's orders, phrased for the confirmation mail and the web
+/// form: where, what was wrong, and what would have been accepted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineIssue {
+    /// 1-based line number within the text that was parsed.
+    pub line: usize,
+    /// The line as the player wrote it.
+    pub text: String,
+    pub problem: String,
+    pub expected: String,
+}
+
+/// One player's order text, as the engine understood it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ParsedOrders<O> {
+    /// What will be carried out if nothing else arrives before the deadline.
+    pub orders: O,
+    /// Each order as understood, in plain words, for the confirmation.
+    pub understood: Vec<String>,
+    /// Press written among the orders (the sample order line of BARMY-19 carries it).
+    pub press: Vec<String>,
+    /// Lines that were rejected.
+    pub errors: Vec<LineIssue>,
+    /// Lines that were accepted but may not do what the player hoped.
+    pub warnings: Vec<LineIssue>,
+}
+
+/// Everything a turn's resolution needs besides the state and the dice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(bound(deserialize = "O: DeserializeOwned", serialize = "O: Serialize"))]
+pub struct TurnInput<O> {
+    /// Each player's orders. A player missing here sent none: a no-moves-received (NMR).
+    pub orders: BTreeMap<PlayerId, O>,
+    /// Players who join the game with this turn (placed after it resolves, BARMY-GM-11).
+    #[serde(default)]
+    pub joining: Vec<Player>,
+    /// Players who leave before this turn resolves (unsubscribed or excluded).
+    #[serde(default)]
+    pub leaving: Vec<PlayerId>,
+}
+
+impl<O> Default for TurnInput<O> {
+    fn default() -> Self {
+        Self {
+            orders: BTreeMap::new(),
+            joining: Vec::new(),
+            leaving: Vec::new(),
+        }
+    }
+}
+
+/// What resolving a turn produces: the next state and the public report (press is added by
+/// the caller, who collects it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resolution<S> {
+    pub state: S,
+    pub report: Report,
+}
+
+/// A player's place in the final (or current) standings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Standing {
+    pub player: PlayerId,
+    pub name: String,
+    pub score: Score,
+    /// 1 for the leaders; tied players share a place.
+    pub place: u32,
+    pub status: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub finished: bool,
+    /// Best first.
+    pub standings: Vec<Standing>,
+    /// The winners once finished: more than one means a shared win.
+    pub winners: Vec<PlayerId>,
+}
+
+/// What one viewer may see of a game: lines of text and, for board games, a picture.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct View {
+    pub lines: Vec<String>,
+    pub board: Option<Board>,
+}
+
+/// A picture of the board, built from what the viewer may see only.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Board {
+    Grid(GridPicture),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GridPicture {
+    pub width: u16,
+    pub height: u16,
+    pub column_labels: Vec<String>,
+    pub row_labels: Vec<String>,
+    pub marks: Vec<GridMark>,
+}
+
+/// One square's mark; `x` and `y` are 0-based from the top left.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GridMark {
+    pub x: u16,
+    pub y: u16,
+    pub mark: Mark,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mark {
+    /// A square of the viewer's own ship, not hit.
+    OwnShip,
+    /// A ship's square that has been hit.
+    Hit,
+    /// A square of a sunk ship.
+    Sunk,
+    /// A shot that found nothing.
+    Miss,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    #[error("the game settings are not valid: {0}")]
+    Settings(String),
+    #[error("the game cannot start: {0}")]
+    Players(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TurnError {
+    #[error("the game is over; no further turns resolve")]
+    GameOver,
+    #[error("the game state is not consistent: {0}")]
+    BadState(String),
+}
+
+/// The one interface of all five rule engines. Associated types are stored by the service as
+/// JSON, which is all it knows of them.
+pub trait Engine {
+    /// The engine's name in settings and the database: `barmy`, `salvo`, ...
+    const NAME: &'static str;
+    /// The rules text's title, for reports.
+    const TITLE: &'static str;
+
+    /// The GM's settings for one game.
+    type Setup: Serialize + DeserializeOwned + Default + Clone + Debug;
+    type State: Serialize + DeserializeOwned + Clone + Debug;
+    /// One player's orders for one turn.
+    type Orders: Serialize + DeserializeOwned + Clone + Debug;
+
+    /// Starts a game from the GM's settings and the player list (turn 0's dice).
+    fn new_game(
+        setup: &Self::Setup,
+        players: &[Player],
+        dice: &mut TurnDice,
+    ) -> Result<Self::State, SetupError>;
+
+    /// Parses one player's order text. Never fails: errors are reported per line.
+    fn parse_orders(
+        state: &Self::State,
+        player: PlayerId,
+        text: &str,
+    ) -> ParsedOrders<Self::Orders>;
+
+    /// Resolves the turn `turn(state)` from every player's orders and the turn's dice.
+    fn resolve(
+        state: &Self::State,
+        input: &TurnInput<Self::Orders>,
+        dice: &mut TurnDice,
+    ) -> Result<Resolution<Self::State>, TurnError>;
+
+    /// What `viewer` may see now.
+    fn view(state: &Self::State, viewer: Viewer) -> View;
+
+    /// Whether the game is over, and the standings.
+    fn outcome(state: &Self::State) -> Outcome;
+
+    /// The number of the turn that resolves next (1 for a new game).
+    fn turn(state: &Self::State) -> u32;
+
+    /// The players in the GM's roster order, which is the report's row order.
+    fn roster(state: &Self::State) -> Vec<Player>;
+
+    /// How to write orders for this game, for HELP and the order form.
+    fn order_help(state: &Self::State) -> String;
+}
+
+/// Places by score, best first; equal scores share a place (standard competition ranking).
+pub fn rank(mut entries: Vec<(PlayerId, String, Score, String)>) -> Vec<Standing> {
+    entries.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)));
+    let mut standings: Vec<Standing> = Vec::with_capacity(entries.len());
+    for (index, (player, name, score, status)) in entries.into_iter().enumerate() {
+        let place = match standings.last() {
+            Some(previous) if previous.score == score => previous.place,
+            _ => u32::try_from(index + 1).unwrap_or(u32::MAX),
+        };
+        standings.push(Standing {
+            player,
+            name,
+            score,
+            place,
+            status,
+        });
+    }
+    standings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ties_share_a_place() {
+        let standings = rank(vec![
+            (PlayerId(1), "A".into(), Score::ratio(1, 2), String::new()),
+            (PlayerId(2), "B".into(), Score::whole(2), String::new()),
+            (PlayerId(3), "C".into(), Score::whole(2), String::new()),
+        ]);
+        let places: Vec<(u64, u32)> = standings.iter().map(|s| (s.player.0, s.place)).collect();
+        assert_eq!(places, vec![(2, 1), (3, 1), (1, 3)]);
+    }
+}
