@@ -1,0 +1,135 @@
+//! The `gm` command line. Each subcommand is a function taking its parsed arguments.
+
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+use clap::{Args, Parser, Subcommand};
+use tokio::net::TcpListener;
+
+use crate::clock::{Clock, SystemClock};
+use crate::config::{DatabaseArgs, LogArgs, ServeArgs};
+use crate::{AppState, serve, shutdown_signal};
+
+/// Admiralty's game master: runs play-by-email naval wargames for zines.
+///
+/// Settings come from options or from the environment variables named in each option's help
+/// (the README has the full table). For a local set-up with its own PostgreSQL, use
+/// ./scripts/run instead of calling gm directly.
+#[derive(Debug, Parser)]
+#[command(name = "gm", version, about, long_about, propagate_version = true)]
+pub struct Cli {
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+
+    #[command(flatten)]
+    pub log: LogArgs,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the web UI and HTTP endpoints (/healthz) until SIGINT or SIGTERM.
+    ///
+    /// Refuses to start when the database schema is behind this binary: run `gm migrate`
+    /// first, or pass --migrate.
+    Serve(ServeArgs),
+
+    /// Apply pending database migrations (a no-op when the schema is up to date).
+    ///
+    /// Safe to run repeatedly and from several processes at once.
+    Migrate(MigrateArgs),
+    // Later: adjudicate, ingest, inbox, verify.
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct MigrateArgs {
+    /// Afterwards, if the database has no zine yet, add a demo zine with a few subscribers.
+    #[arg(long)]
+    pub seed_demo: bool,
+}
+
+/// Runs the parsed command line to completion.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    crate::telemetry::init(&cli.log)?;
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    runtime.block_on(async move {
+        match cli.command {
+            Command::Serve(args) => run_serve(&cli.database, args).await,
+            Command::Migrate(args) => run_migrate(&cli.database, args).await,
+        }
+    })
+}
+
+async fn connect(database: &DatabaseArgs) -> anyhow::Result<store::PgPool> {
+    let url = database.url()?;
+    store::connect(url, database.db_max_connections)
+        .await
+        .map_err(anyhow::Error::from)
+        .context("connecting to the database (DATABASE_URL)")
+}
+
+async fn run_migrate(database: &DatabaseArgs, args: MigrateArgs) -> anyhow::Result<()> {
+    let pool = connect(database).await?;
+    let report = store::migrate(&pool).await.context("applying migrations")?;
+    let version = report
+        .current_version
+        .map_or_else(|| "none".to_owned(), |v| v.to_string());
+    if report.applied.is_empty() {
+        println!("migrations: schema up to date (version {version})");
+    } else {
+        println!(
+            "migrations: applied {:?}; schema now at version {version}",
+            report.applied
+        );
+    }
+    if args.seed_demo {
+        let clock = SystemClock;
+        match store::demo::seed_if_empty(&pool, clock.now())
+            .await
+            .context("seeding the demo zine")?
+        {
+            store::demo::SeedOutcome::AlreadyPopulated => {
+                println!("demo: the database already has a zine; nothing seeded");
+            }
+            store::demo::SeedOutcome::Seeded { subscribers, .. } => {
+                println!(
+                    "demo: seeded zine {:?} with {subscribers} subscribers",
+                    store::demo::DEMO_ZINE_SLUG
+                );
+            }
+        }
+    }
+    pool.close().await;
+    Ok(())
+}
+
+async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyhow::Result<()> {
+    let pool = connect(database).await?;
+    if args.migrate {
+        let report = store::migrate(&pool).await.context("applying migrations")?;
+        tracing::info!(applied = ?report.applied, version = ?report.current_version, "migrations checked");
+    }
+    let pending = store::pending_migrations(&pool)
+        .await
+        .context("reading the applied migrations")?;
+    if !pending.is_empty() {
+        bail!(
+            "the database schema is out of date (pending migrations {pending:?}): run `gm migrate` first"
+        );
+    }
+
+    let listener = TcpListener::bind(args.bind)
+        .await
+        .with_context(|| format!("listening on {} (ADMIRALTY_BIND)", args.bind))?;
+    let address = listener.local_addr().context("reading the bound address")?;
+    let state = AppState::new(pool.clone(), Arc::new(SystemClock), args.base_url.clone());
+    tracing::info!(%address, base_url = %args.base_url, "serving");
+    serve(listener, state, shutdown_signal())
+        .await
+        .context("serving HTTP")?;
+    pool.close().await;
+    tracing::info!("stopped");
+    Ok(())
+}

@@ -1,0 +1,155 @@
+//! Settings read from the command line and the environment (see the README's table).
+
+use std::fmt;
+use std::net::SocketAddr;
+use std::str::FromStr;
+
+use clap::{Args, ValueEnum};
+use thiserror::Error;
+
+/// Where the database is. Global to every subcommand that needs it.
+#[derive(Debug, Clone, Args)]
+pub struct DatabaseArgs {
+    /// PostgreSQL URL, e.g. postgres://user:password@127.0.0.1:5432/admiralty.
+    /// ./scripts/run sets it for its private cluster.
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true, global = true)]
+    pub database_url: Option<String>,
+
+    /// Largest number of database connections the process opens.
+    #[arg(
+        long,
+        env = "ADMIRALTY_DB_MAX_CONNECTIONS",
+        default_value_t = 10,
+        global = true
+    )]
+    pub db_max_connections: u32,
+}
+
+#[derive(Debug, Error)]
+#[error(
+    "DATABASE_URL is not set. Use ./scripts/run (it starts a private PostgreSQL and sets it), \
+     or set DATABASE_URL (or --database-url) to postgres://USER:PASSWORD@HOST:PORT/DATABASE"
+)]
+pub struct MissingDatabaseUrl;
+
+impl DatabaseArgs {
+    pub fn url(&self) -> Result<&str, MissingDatabaseUrl> {
+        match self.database_url.as_deref() {
+            Some(url) if !url.trim().is_empty() => Ok(url),
+            _ => Err(MissingDatabaseUrl),
+        }
+    }
+}
+
+/// How logs are written (to standard error).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line, for log collectors.
+    Json,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct LogArgs {
+    /// Which logs to show: a tracing filter such as `info` or `info,server=debug,sqlx=warn`.
+    #[arg(
+        long = "log",
+        env = "ADMIRALTY_LOG",
+        default_value = "info,sqlx=warn",
+        global = true
+    )]
+    pub filter: String,
+
+    #[arg(long, env = "ADMIRALTY_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
+    pub log_format: LogFormat,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// Address and port the web server listens on.
+    #[arg(long, env = "ADMIRALTY_BIND", default_value = "127.0.0.1:8080")]
+    pub bind: SocketAddr,
+
+    /// Public URL of the web UI, used in links sent by mail.
+    #[arg(
+        long,
+        env = "ADMIRALTY_BASE_URL",
+        default_value = "http://127.0.0.1:8080"
+    )]
+    pub base_url: BaseUrl,
+
+    /// Apply pending migrations before serving (handy in containers). Without it, `serve`
+    /// refuses to start on an out-of-date schema.
+    #[arg(long, env = "ADMIRALTY_MIGRATE_ON_START")]
+    pub migrate: bool,
+}
+
+/// An absolute http(s) URL without a trailing slash, so paths can be appended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BaseUrl(String);
+
+#[derive(Debug, Error)]
+#[error(
+    "the base URL must start with http:// or https:// and name a host, e.g. https://admiralty.example.org"
+)]
+pub struct BaseUrlError;
+
+impl BaseUrl {
+    pub fn parse(input: &str) -> Result<Self, BaseUrlError> {
+        let trimmed = input.trim().trim_end_matches('/');
+        let rest = trimmed
+            .strip_prefix("http://")
+            .or_else(|| trimmed.strip_prefix("https://"))
+            .ok_or(BaseUrlError)?;
+        let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+        if host.is_empty() || trimmed.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(BaseUrlError);
+        }
+        Ok(BaseUrl(trimmed.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl FromStr for BaseUrl {
+    type Err = BaseUrlError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        BaseUrl::parse(s)
+    }
+}
+
+impl fmt::Display for BaseUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_urls() {
+        assert_eq!(
+            BaseUrl::parse("http://127.0.0.1:8080/").unwrap().as_str(),
+            "http://127.0.0.1:8080"
+        );
+        assert_eq!(
+            BaseUrl::parse("https://x.example/gm").unwrap().as_str(),
+            "https://x.example/gm"
+        );
+        for bad in [
+            "",
+            "ftp://x",
+            "http://",
+            "https:///path",
+            "http://a b",
+            "127.0.0.1:8080",
+        ] {
+            assert!(BaseUrl::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,69 @@
+//! The `gm` service: configuration, the command line, the HTTP routes and (later) the mail
+//! listener and workers. Domain logic lives in the pure crates and queries in `store`; this
+//! crate is the thin shell around them.
+
+pub mod cli;
+pub mod clock;
+pub mod config;
+mod error;
+mod routes;
+mod state;
+pub mod telemetry;
+
+use std::future::Future;
+
+use axum::Router;
+use tokio::net::TcpListener;
+use tower_http::trace::TraceLayer;
+
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use error::AppError;
+pub use state::AppState;
+
+/// The whole HTTP application. Tests build it directly.
+pub fn app(state: AppState) -> Router {
+    routes::router()
+        .layer(TraceLayer::new_for_http())
+        .with_state(state)
+}
+
+/// Serves `app(state)` on `listener` until `shutdown` completes, then lets requests in flight
+/// finish.
+pub async fn serve(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, app(state))
+        .with_graceful_shutdown(shutdown)
+        .await
+}
+
+/// Completes on SIGINT (Ctrl-C) or SIGTERM.
+pub async fn shutdown_signal() {
+    let interrupt = async {
+        if let Err(error) = tokio::signal::ctrl_c().await {
+            tracing::error!(%error, "cannot listen for Ctrl-C");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(error) => {
+                tracing::error!(%error, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+
+    tokio::select! {
+        () = interrupt => tracing::info!("SIGINT received: shutting down"),
+        () = terminate => tracing::info!("SIGTERM received: shutting down"),
+    }
+}

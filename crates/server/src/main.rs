@@ -1,0 +1,15 @@
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = server::cli::Cli::parse();
+    match server::cli::run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            // `{:#}` prints the whole chain of contexts on one line.
+            eprintln!("gm: error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

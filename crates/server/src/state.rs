@@ -1,0 +1,24 @@
+use std::sync::Arc;
+
+use store::PgPool;
+
+use crate::clock::Clock;
+use crate::config::BaseUrl;
+
+/// What every handler may use. Cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    pub pool: PgPool,
+    pub clock: Arc<dyn Clock>,
+    pub base_url: BaseUrl,
+}
+
+impl AppState {
+    pub fn new(pool: PgPool, clock: Arc<dyn Clock>, base_url: BaseUrl) -> Self {
+        AppState {
+            pool,
+            clock,
+            base_url,
+        }
+    }
+}

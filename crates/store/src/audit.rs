@@ -1,0 +1,64 @@
+//! The audit log: who did what, when. Append-only, enforced by a trigger in the database.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::Value;
+use sqlx::PgExecutor;
+
+use crate::StoreError;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, sqlx::Type)]
+#[sqlx(transparent)]
+pub struct AuditId(pub i64);
+
+/// An entry to append. `action` is a dotted lower-case verb such as `zine.create`;
+/// `details` must be a JSON object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewAuditEntry<'a> {
+    pub actor: &'a str,
+    pub action: &'a str,
+    pub game_id: Option<i64>,
+    pub details: Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow)]
+pub struct AuditEntry {
+    pub id: AuditId,
+    pub at: DateTime<Utc>,
+    pub actor: String,
+    pub action: String,
+    pub game_id: Option<i64>,
+    pub details: Value,
+}
+
+/// Appends an entry. Write it in the same transaction as the change it records.
+pub async fn append<'e>(
+    db: impl PgExecutor<'e>,
+    entry: &NewAuditEntry<'_>,
+    at: DateTime<Utc>,
+) -> Result<AuditId, StoreError> {
+    let id = sqlx::query_scalar(
+        "INSERT INTO audit_log (at, actor, action, game_id, details) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+    )
+    .bind(at)
+    .bind(entry.actor)
+    .bind(entry.action)
+    .bind(entry.game_id)
+    .bind(&entry.details)
+    .fetch_one(db)
+    .await?;
+    Ok(AuditId(id))
+}
+
+/// The newest entries, newest first.
+pub async fn list_recent<'e>(
+    db: impl PgExecutor<'e>,
+    limit: i64,
+) -> Result<Vec<AuditEntry>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT id, at, actor, action, game_id, details FROM audit_log ORDER BY id DESC LIMIT $1",
+    )
+    .bind(limit.max(0))
+    .fetch_all(db)
+    .await?)
+}

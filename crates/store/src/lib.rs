@@ -1,0 +1,109 @@
+//! Admiralty's storage: the PostgreSQL pool, the schema's migrations, and queries grouped per
+//! aggregate (one module each). Queries are runtime-checked (`sqlx::query` with binds), so the
+//! build needs no database and no offline cache; the integration tests check them against a
+//! real database.
+//!
+//! Time is a parameter: functions that record a moment take `now` from the caller's clock.
+
+pub mod audit;
+pub mod demo;
+mod domain;
+mod error;
+pub mod subscribers;
+pub mod zines;
+
+#[cfg(feature = "testing")]
+pub mod testing;
+
+use std::time::Duration;
+
+use sqlx::migrate::Migrator;
+use sqlx::postgres::PgPoolOptions;
+
+pub use domain::{
+    DisplayName, DisplayNameError, EmailAddress, EmailAddressError, ZineSlug, ZineSlugError,
+};
+pub use error::StoreError;
+pub use sqlx::PgPool;
+
+/// The schema's migrations, embedded at compile time from `migrations/` at the repository root.
+pub static MIGRATOR: Migrator = sqlx::migrate!("../../migrations");
+
+/// How long a request waits for a free connection before giving up.
+const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Opens a pool and checks that the database answers.
+pub async fn connect(database_url: &str, max_connections: u32) -> Result<PgPool, StoreError> {
+    Ok(pool_options(max_connections).connect(database_url).await?)
+}
+
+/// Builds a pool that connects on first use: the service can start (and report itself
+/// unhealthy) while the database is down.
+pub fn connect_lazy(database_url: &str, max_connections: u32) -> Result<PgPool, StoreError> {
+    Ok(pool_options(max_connections).connect_lazy(database_url)?)
+}
+
+fn pool_options(max_connections: u32) -> PgPoolOptions {
+    PgPoolOptions::new()
+        .max_connections(max_connections.max(1))
+        .acquire_timeout(ACQUIRE_TIMEOUT)
+}
+
+/// What a migration run did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MigrationReport {
+    /// Versions applied by this run, oldest first (empty when the schema was up to date).
+    pub applied: Vec<i64>,
+    /// The newest version now in the database.
+    pub current_version: Option<i64>,
+}
+
+/// Applies the migrations not yet applied. Safe to run concurrently and repeatedly: sqlx takes
+/// an advisory lock, and a second run is a no-op.
+pub async fn migrate(pool: &PgPool) -> Result<MigrationReport, StoreError> {
+    let before = applied_migrations(pool).await?;
+    MIGRATOR.run(pool).await?;
+    let after = applied_migrations(pool).await?;
+    let applied = after
+        .iter()
+        .copied()
+        .filter(|v| !before.contains(v))
+        .collect();
+    Ok(MigrationReport {
+        applied,
+        current_version: after.last().copied(),
+    })
+}
+
+/// Versions of the embedded migrations the database has not applied yet.
+pub async fn pending_migrations(pool: &PgPool) -> Result<Vec<i64>, StoreError> {
+    let applied = applied_migrations(pool).await?;
+    Ok(MIGRATOR
+        .iter()
+        .filter(|m| !m.migration_type.is_down_migration())
+        .map(|m| m.version)
+        .filter(|v| !applied.contains(v))
+        .collect())
+}
+
+/// Versions recorded as successfully applied, oldest first.
+pub async fn applied_migrations(pool: &PgPool) -> Result<Vec<i64>, StoreError> {
+    let table_exists: bool =
+        sqlx::query_scalar("SELECT to_regclass('_sqlx_migrations') IS NOT NULL")
+            .fetch_one(pool)
+            .await?;
+    if !table_exists {
+        return Ok(Vec::new());
+    }
+    let versions =
+        sqlx::query_scalar("SELECT version FROM _sqlx_migrations WHERE success ORDER BY version")
+            .fetch_all(pool)
+            .await?;
+    Ok(versions)
+}
+
+/// Cheap liveness probe: one round trip to the database.
+pub async fn ping(pool: &PgPool) -> Result<(), StoreError> {
+    sqlx::query("SELECT 1").execute(pool).await?;
+    Ok(())
+}

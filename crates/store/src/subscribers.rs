@@ -1,0 +1,186 @@
+//! Subscribers of a zine: the people who receive it and may play its games.
+
+use std::fmt;
+use std::str::FromStr;
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use sqlx::PgExecutor;
+
+use crate::zines::ZineId;
+use crate::{DisplayName, EmailAddress, StoreError};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, sqlx::Type)]
+#[sqlx(transparent)]
+pub struct SubscriberId(pub i64);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SubscriberStatus {
+    Active,
+    Unsubscribed,
+    /// Removed by the editor; cannot resubscribe by themselves.
+    Excluded,
+}
+
+impl SubscriberStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SubscriberStatus::Active => "active",
+            SubscriberStatus::Unsubscribed => "unsubscribed",
+            SubscriberStatus::Excluded => "excluded",
+        }
+    }
+}
+
+impl FromStr for SubscriberStatus {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "active" => Ok(SubscriberStatus::Active),
+            "unsubscribed" => Ok(SubscriberStatus::Unsubscribed),
+            "excluded" => Ok(SubscriberStatus::Excluded),
+            other => Err(format!("unknown subscriber status {other:?}")),
+        }
+    }
+}
+
+impl fmt::Display for SubscriberStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A subscriber as stored. The password hash never leaves the store through this type.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Subscriber {
+    pub id: SubscriberId,
+    pub zine_id: ZineId,
+    pub email: EmailAddress,
+    pub display_name: DisplayName,
+    pub status: SubscriberStatus,
+    pub has_password: bool,
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(sqlx::FromRow)]
+struct SubscriberRow {
+    id: i64,
+    zine_id: i64,
+    email: String,
+    display_name: String,
+    status: String,
+    has_password: bool,
+    created_at: DateTime<Utc>,
+}
+
+impl TryFrom<SubscriberRow> for Subscriber {
+    type Error = StoreError;
+    fn try_from(row: SubscriberRow) -> Result<Self, Self::Error> {
+        Ok(Subscriber {
+            id: SubscriberId(row.id),
+            zine_id: ZineId(row.zine_id),
+            email: EmailAddress::parse(&row.email)
+                .map_err(|e| StoreError::invalid_row("subscribers.email", e))?,
+            display_name: DisplayName::parse(&row.display_name)
+                .map_err(|e| StoreError::invalid_row("subscribers.display_name", e))?,
+            status: row
+                .status
+                .parse()
+                .map_err(|e| StoreError::invalid_row("subscribers.status", e))?,
+            has_password: row.has_password,
+            created_at: row.created_at,
+        })
+    }
+}
+
+/// A subscription to record; only valid values can be put in it.
+#[derive(Debug, Clone)]
+pub struct NewSubscriber {
+    pub zine_id: ZineId,
+    pub email: EmailAddress,
+    pub display_name: DisplayName,
+}
+
+/// Records a new active subscriber. An address already subscribed to the zine (in any letter
+/// case) is refused with [`StoreError::AlreadyExists`].
+pub async fn insert<'e>(
+    db: impl PgExecutor<'e>,
+    new: &NewSubscriber,
+    now: DateTime<Utc>,
+) -> Result<Subscriber, StoreError> {
+    let row: SubscriberRow = sqlx::query_as(
+        "INSERT INTO subscribers (zine_id, email, display_name, status, created_at) \
+         VALUES ($1, $2, $3, 'active', $4) \
+         RETURNING id, zine_id, email, display_name, status, password_hash IS NOT NULL AS has_password, created_at",
+    )
+    .bind(new.zine_id)
+    .bind(new.email.as_str())
+    .bind(new.display_name.as_str())
+    .bind(now)
+    .fetch_one(db)
+    .await
+    .map_err(StoreError::unique_as("a subscriber with this address"))?;
+    row.try_into()
+}
+
+pub async fn find_by_email<'e>(
+    db: impl PgExecutor<'e>,
+    zine_id: ZineId,
+    email: &EmailAddress,
+) -> Result<Option<Subscriber>, StoreError> {
+    let row: Option<SubscriberRow> = sqlx::query_as(
+        "SELECT id, zine_id, email, display_name, status, password_hash IS NOT NULL AS has_password, created_at \
+         FROM subscribers WHERE zine_id = $1 AND lower(email) = lower($2)",
+    )
+    .bind(zine_id)
+    .bind(email.as_str())
+    .fetch_optional(db)
+    .await?;
+    row.map(Subscriber::try_from).transpose()
+}
+
+/// A zine's subscribers in the order they joined.
+pub async fn list_for_zine<'e>(
+    db: impl PgExecutor<'e>,
+    zine_id: ZineId,
+) -> Result<Vec<Subscriber>, StoreError> {
+    let rows: Vec<SubscriberRow> = sqlx::query_as(
+        "SELECT id, zine_id, email, display_name, status, password_hash IS NOT NULL AS has_password, created_at \
+         FROM subscribers WHERE zine_id = $1 ORDER BY id",
+    )
+    .bind(zine_id)
+    .fetch_all(db)
+    .await?;
+    rows.into_iter().map(Subscriber::try_from).collect()
+}
+
+pub async fn set_status<'e>(
+    db: impl PgExecutor<'e>,
+    id: SubscriberId,
+    status: SubscriberStatus,
+) -> Result<bool, StoreError> {
+    let result = sqlx::query("UPDATE subscribers SET status = $2 WHERE id = $1")
+        .bind(id)
+        .bind(status.as_str())
+        .execute(db)
+        .await?;
+    Ok(result.rows_affected() == 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_round_trips_through_text() {
+        for status in [
+            SubscriberStatus::Active,
+            SubscriberStatus::Unsubscribed,
+            SubscriberStatus::Excluded,
+        ] {
+            assert_eq!(status.as_str().parse::<SubscriberStatus>(), Ok(status));
+        }
+        assert!("gone".parse::<SubscriberStatus>().is_err());
+    }
+}

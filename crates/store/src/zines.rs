@@ -1,0 +1,86 @@
+//! Zines: the newsletters that host games and own subscribers.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use sqlx::PgExecutor;
+
+use crate::{StoreError, ZineSlug};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, sqlx::Type)]
+#[sqlx(transparent)]
+pub struct ZineId(pub i64);
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Zine {
+    pub id: ZineId,
+    pub slug: ZineSlug,
+    pub name: String,
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(sqlx::FromRow)]
+struct ZineRow {
+    id: i64,
+    slug: String,
+    name: String,
+    created_at: DateTime<Utc>,
+}
+
+impl TryFrom<ZineRow> for Zine {
+    type Error = StoreError;
+    fn try_from(row: ZineRow) -> Result<Self, Self::Error> {
+        Ok(Zine {
+            id: ZineId(row.id),
+            slug: ZineSlug::parse(&row.slug)
+                .map_err(|e| StoreError::invalid_row("zines.slug", e))?,
+            name: row.name,
+            created_at: row.created_at,
+        })
+    }
+}
+
+pub async fn insert<'e>(
+    db: impl PgExecutor<'e>,
+    slug: &ZineSlug,
+    name: &str,
+    now: DateTime<Utc>,
+) -> Result<Zine, StoreError> {
+    let row: ZineRow = sqlx::query_as(
+        "INSERT INTO zines (slug, name, created_at) VALUES ($1, $2, $3) \
+         RETURNING id, slug, name, created_at",
+    )
+    .bind(slug.as_str())
+    .bind(name.trim())
+    .bind(now)
+    .fetch_one(db)
+    .await
+    .map_err(StoreError::unique_as("a zine with this short name"))?;
+    row.try_into()
+}
+
+pub async fn find_by_slug<'e>(
+    db: impl PgExecutor<'e>,
+    slug: &ZineSlug,
+) -> Result<Option<Zine>, StoreError> {
+    let row: Option<ZineRow> =
+        sqlx::query_as("SELECT id, slug, name, created_at FROM zines WHERE slug = $1")
+            .bind(slug.as_str())
+            .fetch_optional(db)
+            .await?;
+    row.map(Zine::try_from).transpose()
+}
+
+/// All zines, oldest first.
+pub async fn list<'e>(db: impl PgExecutor<'e>) -> Result<Vec<Zine>, StoreError> {
+    let rows: Vec<ZineRow> =
+        sqlx::query_as("SELECT id, slug, name, created_at FROM zines ORDER BY id")
+            .fetch_all(db)
+            .await?;
+    rows.into_iter().map(Zine::try_from).collect()
+}
+
+pub async fn count<'e>(db: impl PgExecutor<'e>) -> Result<i64, StoreError> {
+    Ok(sqlx::query_scalar("SELECT count(*) FROM zines")
+        .fetch_one(db)
+        .await?)
+}
