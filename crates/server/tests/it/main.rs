@@ -1,0 +1,14 @@
+//! The integration tests, as one binary (one link instead of one per file).
+//!
+//! Tests that need PostgreSQL create a database of their own on the cluster named by
+//! ADMIRALTY_TEST_DATABASE_URL, which ./scripts/test sets. Without it they fail, saying so.
+
+// clippy's allow-*-in-tests covers `#[test]` functions but not the helpers of a test crate.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+mod audit;
+mod cli;
+mod health;
+mod helpers;
+mod migrations;
+mod subscribers;
