@@ -221,7 +221,7 @@ fn column_widths(header: &[String; 5], rows: &[[String; 5]], limit: usize) -> [u
             .unwrap_or(0);
     }
     // A column never narrows below its heading or 6 characters, whichever is less wide.
-    let floors = header.clone().map(|h| width_of(&h).min(6).max(1));
+    let floors = header.clone().map(|h| width_of(&h).clamp(1, 6));
     let available = limit.saturating_sub(SEPARATOR.len() * 4);
     while widths.iter().sum::<usize>() > available {
         let widest = widths

@@ -1,0 +1,242 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    reason = "test code: a failure should stop the test loudly"
+)]
+//! Order lines as people write them (BARMY-07, BARMY-19), and the errors they get back.
+
+use barmy::{Barmy, Setup, Square, State, Target};
+use engine::{Engine, Player, PlayerId};
+use proptest::prelude::*;
+
+fn state(setup: Setup) -> State {
+    let ship = |text: &str| -> [Square; 4] {
+        text.split_whitespace()
+            .map(|s| s.parse().unwrap())
+            .collect::<Vec<_>>()
+            .try_into()
+            .unwrap()
+    };
+    State::with_ships(
+        setup,
+        vec![
+            (
+                Player {
+                    id: PlayerId(1),
+                    name: "Fred Bloggs".into(),
+                },
+                ship("B2 C3 D4 E5"),
+            ),
+            (
+                Player {
+                    id: PlayerId(2),
+                    name: "John Smith".into(),
+                },
+                ship("E13 F13 G13 H13"),
+            ),
+        ],
+    )
+    .unwrap()
+}
+
+fn shots(text: &str) -> (Vec<String>, Vec<String>, usize) {
+    let parsed = Barmy::parse_orders(&state(Setup::default()), PlayerId(1), text);
+    (
+        parsed
+            .orders
+            .shots
+            .iter()
+            .map(|s| s.written.clone())
+            .collect(),
+        parsed.press,
+        parsed.errors.len(),
+    )
+}
+
+#[test]
+fn the_texts_sample_order_line_gives_two_shots_and_press() {
+    // BARMY-19: name, two co-ordinates, then press.
+    let (shots, press, errors) =
+        shots("Fred Bloggs G13, K19 One more shot and John Smith's rust bucket goes down!");
+    assert_eq!(shots, ["G13", "K19"]);
+    assert_eq!(
+        press,
+        ["One more shot and John Smith's rust bucket goes down!"]
+    );
+    assert_eq!(errors, 0);
+}
+
+#[test]
+fn sloppy_but_clear_orders_are_understood() {
+    // BARMY-07: two squares by x and y, however they are typed.
+    for text in [
+        "FIRE G13 K19",
+        "fire g13 k19",
+        "  Fire:   G13 ,  K19  ",
+        "g13,k19",
+        "G13; K19.",
+        "G13 and K19",
+        "Shots: G13 / K19",
+        "fred bloggs: fire G13, K19",
+        "G 13, K 19",
+        "G13\nK19",
+        "G-13 & K19",
+    ] {
+        let (shots, press, errors) = shots(text);
+        assert_eq!(shots, ["G13", "K19"], "{text:?}");
+        assert!(press.is_empty(), "{text:?} gave press {press:?}");
+        assert_eq!(errors, 0, "{text:?}");
+    }
+}
+
+#[test]
+fn press_wraps_onto_following_lines_and_press_lines_count() {
+    let (shots, press, errors) = shots(
+        "G13, K19 One more shot and\nhis rust bucket goes down!\n\nPRESS: Hello zine.\nSee you all.",
+    );
+    assert_eq!(shots, ["G13", "K19"]);
+    assert_eq!(
+        press,
+        [
+            "One more shot and his rust bucket goes down!",
+            "Hello zine. See you all."
+        ]
+    );
+    assert_eq!(errors, 0);
+}
+
+#[test]
+fn a_third_shot_is_rejected_with_a_clear_message() {
+    // BARMY-07: two shots a turn.
+    let parsed = Barmy::parse_orders(&state(Setup::default()), PlayerId(1), "G13, K19, A1");
+    assert_eq!(parsed.orders.shots.len(), 2);
+    let [error] = parsed.errors.as_slice() else {
+        panic!("{:?}", parsed.errors)
+    };
+    assert_eq!(error.line, 1);
+    assert_eq!(error.text, "G13, K19, A1");
+    assert!(
+        error.problem.contains("A1 would be a third shot"),
+        "{}",
+        error.problem
+    );
+    assert!(error.expected.contains("G13, K19"));
+    assert!(error.expected.contains("columns A–S, rows 1–19"));
+    // Across lines too.
+    let parsed = Barmy::parse_orders(&state(Setup::default()), PlayerId(1), "G13\nK19\nA1");
+    assert_eq!(parsed.errors.len(), 1);
+    assert_eq!(parsed.errors[0].line, 3);
+}
+
+#[test]
+fn a_square_off_the_board_is_rejected_but_kept_as_a_miss() {
+    // BARMY-GM-01: rejected when checked, a miss at the deadline.
+    let parsed = Barmy::parse_orders(&state(Setup::default()), PlayerId(1), "T12, M20");
+    assert_eq!(parsed.errors.len(), 2);
+    assert!(parsed.errors[0].problem.contains("T12 is off the board"));
+    assert!(
+        parsed
+            .orders
+            .shots
+            .iter()
+            .all(|s| s.target == Target::OffBoard)
+    );
+    // On a 20x20 board the same squares are fine.
+    let wide = Setup {
+        width: 20,
+        height: 20,
+        ..Setup::default()
+    };
+    let parsed = Barmy::parse_orders(&state(wide), PlayerId(1), "T12, M20");
+    assert!(parsed.errors.is_empty());
+}
+
+#[test]
+fn columns_beyond_z_work_on_a_wide_board() {
+    // A large zine's board may be wider than 26 columns (overrules BARMY-GM-14).
+    let wide = Setup {
+        width: 40,
+        height: 40,
+        ..Setup::default()
+    };
+    let parsed = Barmy::parse_orders(&state(wide.clone()), PlayerId(1), "AB7, an40");
+    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+    assert_eq!(
+        parsed
+            .orders
+            .shots
+            .iter()
+            .map(|s| s.target)
+            .collect::<Vec<_>>(),
+        [
+            Target::Square(Square::new(27, 6)),
+            Target::Square(Square::new(39, 39))
+        ]
+    );
+    let parsed = Barmy::parse_orders(&state(wide), PlayerId(1), "AO1");
+    assert!(parsed.errors[0].problem.contains("AO1 is off the board"));
+    assert!(parsed.errors[0].expected.contains("columns A–AN"));
+}
+
+#[test]
+fn a_line_without_squares_is_an_error_that_says_what_would_do() {
+    let parsed = Barmy::parse_orders(
+        &state(Setup::default()),
+        PlayerId(1),
+        "Dear GM, my shots are below\nG13 K19",
+    );
+    assert_eq!(parsed.orders.shots.len(), 2);
+    let [error] = parsed.errors.as_slice() else {
+        panic!("{:?}", parsed.errors)
+    };
+    assert_eq!(error.line, 1);
+    assert!(error.problem.contains("no squares"));
+    assert!(error.expected.contains("PRESS"));
+}
+
+#[test]
+fn where_asks_for_the_position_and_is_not_an_order() {
+    // BARMY-14, BARMY-GM-13: the private position reply is the mail server's job.
+    let parsed = Barmy::parse_orders(&state(Setup::default()), PlayerId(1), "WHERE");
+    assert!(parsed.orders.shots.is_empty());
+    assert!(parsed.errors.is_empty());
+    assert!(parsed.warnings[0].problem.contains("not an order"));
+}
+
+#[test]
+fn understood_lists_each_order_in_plain_words() {
+    let parsed = Barmy::parse_orders(&state(Setup::default()), PlayerId(1), "G13, K19 Hello!");
+    assert_eq!(
+        parsed.understood,
+        ["fire at G13", "fire at K19", "press: \"Hello!\""]
+    );
+}
+
+#[test]
+fn the_help_names_the_board() {
+    let help = Barmy::order_help(&state(Setup::default()));
+    assert!(help.contains("columns A–S, rows 1–19"));
+    assert!(help.contains("G13, K19"));
+}
+
+proptest! {
+    #[test]
+    fn any_text_parses_without_panicking(text in "\\PC{0,200}") {
+        let parsed = Barmy::parse_orders(&state(Setup::default()), PlayerId(1), &text);
+        prop_assert!(parsed.orders.shots.len() <= 2);
+        for error in &parsed.errors {
+            prop_assert!(error.line >= 1);
+        }
+    }
+
+    #[test]
+    fn any_two_squares_on_the_board_are_read_back(x1 in 0u16..19, y1 in 0u16..19, x2 in 0u16..19, y2 in 0u16..19, sep in "(, |,| |; | and )") {
+        let (a, b) = (Square::new(x1, y1), Square::new(x2, y2));
+        let parsed = Barmy::parse_orders(&state(Setup::default()), PlayerId(1), &format!("{a}{sep}{b}"));
+        prop_assert!(parsed.errors.is_empty());
+        let targets: Vec<Target> = parsed.orders.shots.iter().map(|s| s.target).collect();
+        prop_assert_eq!(targets, vec![Target::Square(a), Target::Square(b)]);
+    }
+}
