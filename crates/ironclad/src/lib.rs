@@ -1,0 +1,98 @@
+//! `ironclad`: Bob Cordery's simple late-19th-century battleship rules (seed 004) as an
+//! Admiralty rule engine. Two sides on a square grid; ships with eight headings, 12 Flotation
+//! Points and a Critical Point of 6; main and secondary gunfire, torpedoes, criticals,
+//! movement and ramming, resolved from written orders.
+//!
+//! Rule IDs (`IRON-…`) refer to the catalogue `shared/rules/ironclad.md`; the engine's own
+//! rulings (`IRON-ADM-…`) are in `docs/rules/ironclad.md`. The rules text is for personal use
+//! only: nothing of it is reproduced here, only its mechanics.
+
+use engine::{
+    Engine, Outcome, ParsedOrders, Player, PlayerId, Resolution, SetupError, TurnDice, TurnError,
+    TurnInput, View, Viewer,
+};
+
+pub mod fire;
+pub mod grid;
+pub mod help;
+pub mod movement;
+pub mod orders;
+pub mod outcome;
+pub mod parse;
+pub mod report;
+pub mod setup;
+pub mod state;
+pub mod tables;
+pub mod turn;
+pub mod view;
+
+pub use grid::{Arc, Area, Board, Edge, Heading, TurnSide};
+pub use orders::{Manoeuvre, Orders, ShipOrders, TorpedoOrder};
+pub use setup::{Setup, ShipSetup, ShipType, SideSetup};
+pub use state::{Ship, ShipId, State};
+pub use turn::{TurnLog, resolve_turn};
+
+/// The engine.
+pub struct Ironclad;
+
+impl Engine for Ironclad {
+    const NAME: &'static str = "ironclad";
+    const TITLE: &'static str =
+        "Ironclads: simple late-19th-century battleship rules (Bob Cordery)";
+
+    type Setup = Setup;
+    type State = State;
+    type Orders = Orders;
+
+    fn new_game(
+        setup: &Setup,
+        players: &[Player],
+        _dice: &mut TurnDice,
+    ) -> Result<State, SetupError> {
+        // Every starting fact is in the setup: no dice are needed, so none are drawn.
+        setup.start(players)
+    }
+
+    fn parse_orders(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders> {
+        parse::parse(state, player, text)
+    }
+
+    fn resolve(
+        state: &State,
+        input: &TurnInput<Orders>,
+        dice: &mut TurnDice,
+    ) -> Result<Resolution<State>, TurnError> {
+        let (next, log) = turn::resolve_turn(state, input, dice)?;
+        let mut report = report::build(state, &next, &log);
+        for player in &input.joining {
+            report.notes.push(format!(
+                "{} cannot join a battle in progress: the fleets are fixed at the start (IRON-ADM-09).",
+                engine::report::one_line(&player.name)
+            ));
+        }
+        Ok(Resolution {
+            state: next,
+            report,
+        })
+    }
+
+    fn view(state: &State, viewer: Viewer) -> View {
+        view::view(state, viewer)
+    }
+
+    fn outcome(state: &State) -> Outcome {
+        outcome::outcome(state)
+    }
+
+    fn turn(state: &State) -> u32 {
+        state.turn
+    }
+
+    fn roster(state: &State) -> Vec<Player> {
+        state.commanders.iter().map(|c| c.player.clone()).collect()
+    }
+
+    fn order_help(state: &State) -> String {
+        help::order_help(state)
+    }
+}

@@ -1,0 +1,1169 @@
+//! Reading orders as people write them in an email. One order per line (or several on a line
+//! separated by `;`), case and punctuation forgiven, every rejected line explained with a
+//! correct example. Never panics: no indexing, every lookup checked.
+
+use std::collections::BTreeMap;
+
+use engine::{LineIssue, ParsedOrders, PlayerId};
+
+use crate::fire::{self, Group, Solution};
+use crate::grid::{Area, TurnSide};
+use crate::orders::{Manoeuvre, Orders, ShipOrders, TorpedoOrder};
+use crate::state::{Fate, Ship, ShipId, State, TubeMount};
+
+/// A name as orders match it: lower-case words of letters and digits, single-spaced.
+pub fn normalise(text: &str) -> String {
+    words_of(text).join(" ")
+}
+
+fn words_of(text: &str) -> Vec<String> {
+    tokens(text)
+        .into_iter()
+        .filter_map(|t| match t {
+            Token::Word(word) => Some(word),
+            _ => None,
+        })
+        .collect()
+}
+
+const MAIN_WORDS: &[&str] = &[
+    "main", "mains", "m", "primary", "guns", "gun", "turrets", "turret",
+];
+const PORT_WORDS: &[&str] = &["port", "p", "larboard"];
+const STARBOARD_WORDS: &[&str] = &["starboard", "stbd", "stb", "sb", "s"];
+const TORPEDO_WORDS: &[&str] = &["torpedo", "torpedoes", "torp", "torps", "t", "fish"];
+const MOVE_WORDS: &[&str] = &[
+    "move",
+    "moves",
+    "mv",
+    "steer",
+    "course",
+    "helm",
+    "manoeuvre",
+    "maneuver",
+    "manoeuver",
+    "sail",
+];
+const WITHDRAW_WORDS: &[&str] = &["withdraw", "retire", "escape", "breakoff"];
+const SECONDARY_WORDS: &[&str] = &["secondary", "secondaries", "sec", "secs", "battery"];
+const ORDER_WORDS: &[&str] = &["order", "sequence"];
+const PRESS_WORDS: &[&str] = &["press"];
+/// Words that may come before an order word or a target and mean nothing more.
+const FILLER_WORDS: &[&str] = &[
+    "fire", "fires", "firing", "open", "shoot", "engage", "at", "on", "target", "targets", "to",
+    "the", "with", "armament", "hms", "sms", "uss", "ss", "ship", "her", "his", "its", "please",
+];
+const HOLD_FIRE_WORDS: &[&str] = &["none", "nothing", "hold", "cease", "no", "nil", "nobody"];
+const ALTERNATIVE_WORDS: &[&str] = &["or", "else", "otherwise", "then", "failing"];
+
+/// Is this (normalised) name an order word, which a ship may not be called?
+pub fn is_reserved_word(name: &str) -> bool {
+    [
+        MAIN_WORDS,
+        PORT_WORDS,
+        STARBOARD_WORDS,
+        TORPEDO_WORDS,
+        MOVE_WORDS,
+        WITHDRAW_WORDS,
+        SECONDARY_WORDS,
+        ORDER_WORDS,
+        PRESS_WORDS,
+        FILLER_WORDS,
+        HOLD_FIRE_WORDS,
+        ALTERNATIVE_WORDS,
+    ]
+    .iter()
+    .any(|list| list.contains(&name))
+        || step_word(name).is_some()
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Token {
+    Word(String),
+    /// `/`: between a target and its fallback.
+    Slash,
+    /// `,`: between steps of a path or names in a list.
+    Comma,
+    /// `&` or `+`: joins targets, which one weapon may not have.
+    Join,
+}
+
+fn tokens(text: &str) -> Vec<Token> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            word.extend(c.to_lowercase());
+            continue;
+        }
+        if !word.is_empty() {
+            out.push(Token::Word(std::mem::take(&mut word)));
+        }
+        match c {
+            '/' => out.push(Token::Slash),
+            ',' => out.push(Token::Comma),
+            '&' | '+' => out.push(Token::Join),
+            _ => {}
+        }
+    }
+    if !word.is_empty() {
+        out.push(Token::Word(word));
+    }
+    out
+}
+
+fn is_word(token: Option<&Token>, list: &[&str]) -> bool {
+    matches!(token, Some(Token::Word(word)) if list.contains(&word.as_str()))
+}
+
+fn skip_fillers(tokens: &[Token]) -> &[Token] {
+    let mut rest = tokens;
+    while let [first, tail @ ..] = rest {
+        if is_word(Some(first), FILLER_WORDS) {
+            rest = tail;
+        } else {
+            break;
+        }
+    }
+    rest
+}
+
+/// A problem with one line, before the line number is known.
+struct Issue {
+    problem: String,
+    expected: String,
+}
+
+fn issue(problem: impl Into<String>, expected: impl Into<String>) -> Issue {
+    Issue {
+        problem: problem.into(),
+        expected: expected.into(),
+    }
+}
+
+/// The slots one ship's orders fill: each may be written once a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Slot {
+    Fire(Group),
+    Move,
+    Withdraw,
+}
+
+struct Parser<'a> {
+    state: &'a State,
+    player: PlayerId,
+    out: ParsedOrders<Orders>,
+    current: Option<ShipId>,
+    filled: BTreeMap<(ShipId, Slot), usize>,
+    example_own: String,
+    example_enemy: String,
+}
+
+/// Parses one player's order text (see [`crate::help::order_help`] for the syntax).
+pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders> {
+    let own_side = state.commander(player).map(|c| c.side);
+    let example_own = state
+        .ships
+        .iter()
+        .find(|s| s.player == player && s.afloat())
+        .map(|s| s.name.clone())
+        .unwrap_or_else(|| "Agamemnon".into());
+    let example_enemy = state
+        .ships
+        .iter()
+        .find(|s| Some(s.side) != own_side && s.afloat())
+        .map(|s| s.name.clone())
+        .unwrap_or_else(|| "Dandolo".into());
+    let mut parser = Parser {
+        state,
+        player,
+        out: ParsedOrders {
+            orders: Orders::default(),
+            understood: Vec::new(),
+            press: Vec::new(),
+            errors: Vec::new(),
+            warnings: Vec::new(),
+        },
+        current: None,
+        filled: BTreeMap::new(),
+        example_own,
+        example_enemy,
+    };
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        let trimmed = raw.trim();
+        if trimmed == "--" || trimmed.starts_with("-- ") {
+            break; // A signature follows.
+        }
+        if trimmed.is_empty()
+            || trimmed.starts_with('>')
+            || trimmed.starts_with('#')
+            || trimmed.starts_with("//")
+        {
+            continue; // Blank, quoted from an earlier mail, or a comment.
+        }
+        parser.line(line, raw, strip_bullet(trimmed));
+    }
+    parser.finish();
+    parser.out
+}
+
+/// Drops a list marker: `- `, `* `, `• `, `1. `, `2) `.
+fn strip_bullet(line: &str) -> &str {
+    for marker in ["- ", "* ", "• "] {
+        if let Some(rest) = line.strip_prefix(marker) {
+            return rest.trim_start();
+        }
+    }
+    let digits = line.chars().take_while(char::is_ascii_digit).count();
+    if digits > 0 {
+        let rest = line.get(digits..).unwrap_or("");
+        for marker in [". ", ") "] {
+            if let Some(after) = rest.strip_prefix(marker) {
+                return after.trim_start();
+            }
+        }
+    }
+    line
+}
+
+impl Parser<'_> {
+    fn line(&mut self, line: usize, raw: &str, text: &str) {
+        if self.state.finished {
+            self.error(
+                line,
+                raw,
+                issue("the battle is over; no more orders are taken", ""),
+            );
+            return;
+        }
+        if self.state.commander(self.player).is_none() {
+            self.error(
+                line,
+                raw,
+                issue("you are not commanding in this battle", ""),
+            );
+            return;
+        }
+        let first = tokens(text).into_iter().next();
+        if is_word(first.as_ref(), PRESS_WORDS) {
+            self.press(text);
+            return;
+        }
+        for segment in text.split(';') {
+            if segment.trim().is_empty() {
+                continue;
+            }
+            if let Err(problem) = self.segment(line, raw, segment) {
+                self.error(line, raw, problem);
+            }
+        }
+    }
+
+    fn press(&mut self, text: &str) {
+        // Everything after the word PRESS, as written.
+        let lower = text.to_lowercase();
+        let start = lower.find("press").map(|i| i + "press".len()).unwrap_or(0);
+        let body = text
+            .get(start..)
+            .unwrap_or("")
+            .trim_start_matches(|c: char| c == ':' || c == '-' || c.is_whitespace())
+            .trim();
+        if !body.is_empty() {
+            self.out.press.push(body.to_owned());
+        }
+    }
+
+    fn error(&mut self, line: usize, raw: &str, issue: Issue) {
+        self.out.errors.push(LineIssue {
+            line,
+            text: raw.trim_end().to_owned(),
+            problem: issue.problem,
+            expected: issue.expected,
+        });
+    }
+
+    fn warn(&mut self, line: usize, raw: &str, problem: String, expected: String) {
+        self.out.warnings.push(LineIssue {
+            line,
+            text: raw.trim_end().to_owned(),
+            problem,
+            expected,
+        });
+    }
+
+    fn segment(&mut self, line: usize, raw: &str, text: &str) -> Result<(), Issue> {
+        let all = tokens(text);
+        let mut rest: &[Token] = &all;
+        if is_word(skip_fillers(rest).first(), ORDER_WORDS) {
+            let names = skip_fillers(rest).get(1..).unwrap_or(&[]);
+            return self.move_order(names);
+        }
+        // A ship's name may itself begin with a filler word ("The Ram"): try it as written first.
+        let found = match self.ship_at_start(rest)? {
+            Some(found) => Some(found),
+            None => self.ship_at_start(skip_fillers(rest))?,
+        };
+        if let Some((ship, after)) = found {
+            self.current = Some(ship);
+            rest = after;
+        }
+        rest = skip_fillers(rest);
+        if rest.is_empty() {
+            return match self.current {
+                // A line naming only a ship: the lines below are for her.
+                Some(_) => Ok(()),
+                None => Err(self.no_ship_issue()),
+            };
+        }
+        let Some(ship_id) = self.current else {
+            return Err(self.no_ship_issue());
+        };
+        let ship = self
+            .state
+            .ship(ship_id)
+            .ok_or_else(|| issue("that ship is not in this battle", ""))?
+            .clone();
+        let (keyword, args) = self.keyword(rest)?;
+        match keyword {
+            Keyword::Fire(group) => self.fire(line, raw, &ship, group, args),
+            Keyword::Move => self.movement(line, raw, &ship, args),
+            Keyword::Withdraw => self.withdraw(line, &ship, args),
+        }
+    }
+
+    fn no_ship_issue(&self) -> Issue {
+        let mine: Vec<&str> = self
+            .state
+            .ships
+            .iter()
+            .filter(|s| s.player == self.player && s.afloat())
+            .map(|s| s.name.as_str())
+            .collect();
+        issue(
+            format!(
+                "start the line with the ship it is for; yours are: {}",
+                if mine.is_empty() {
+                    "none left".to_string()
+                } else {
+                    mine.join(", ")
+                }
+            ),
+            format!("{} MAIN {}", self.example_own, self.example_enemy),
+        )
+    }
+
+    /// The longest ship name at the start of `tokens`: one of the player's own afloat ships, or
+    /// an error if it is someone else's or gone.
+    fn ship_at_start<'t>(
+        &self,
+        tokens: &'t [Token],
+    ) -> Result<Option<(ShipId, &'t [Token])>, Issue> {
+        let Some((ship, rest)) = longest_name(self.state.ships.iter(), tokens) else {
+            return Ok(None);
+        };
+        if ship.player != self.player {
+            return Err(issue(
+                format!("{} is not your ship", ship.name),
+                format!("{} MAIN {}", self.example_own, self.example_enemy),
+            ));
+        }
+        match ship.fate {
+            Fate::Afloat => Ok(Some((ship.id, rest))),
+            Fate::Sunk { .. } => Err(issue(format!("{} has sunk", ship.name), "")),
+            Fate::Escaped { .. } => Err(issue(format!("{} has left the battle", ship.name), "")),
+        }
+    }
+
+    fn keyword<'t>(&self, tokens: &'t [Token]) -> Result<(Keyword, &'t [Token]), Issue> {
+        let first = tokens.first();
+        let rest = tokens.get(1..).unwrap_or(&[]);
+        let after_secondary = || skip_secondary(rest);
+        if is_word(first, SECONDARY_WORDS) {
+            // "secondary port X" or "secondary X" (which side?).
+            let next = rest.first();
+            if is_word(next, PORT_WORDS) {
+                return Ok((Keyword::Fire(Group::Port), rest.get(1..).unwrap_or(&[])));
+            }
+            if is_word(next, STARBOARD_WORDS) {
+                return Ok((
+                    Keyword::Fire(Group::Starboard),
+                    rest.get(1..).unwrap_or(&[]),
+                ));
+            }
+            return Err(issue(
+                "say which secondary battery: PORT or STBD (each fires at one target, IRON-GUN-06, IRON-GUN-07)",
+                format!("{} PORT {}", self.example_own, self.example_enemy),
+            ));
+        }
+        if is_word(first, MAIN_WORDS) {
+            return Ok((Keyword::Fire(Group::Main), rest));
+        }
+        if is_word(first, PORT_WORDS) {
+            return Ok((Keyword::Fire(Group::Port), after_secondary()));
+        }
+        if is_word(first, STARBOARD_WORDS) {
+            return Ok((Keyword::Fire(Group::Starboard), after_secondary()));
+        }
+        if is_word(first, TORPEDO_WORDS) {
+            return Ok((Keyword::Fire(Group::Torpedo), rest));
+        }
+        if is_word(first, MOVE_WORDS) {
+            return Ok((Keyword::Move, rest));
+        }
+        if is_word(first, WITHDRAW_WORDS) {
+            return Ok((Keyword::Withdraw, rest));
+        }
+        if let (Some(Token::Word(a)), Some(Token::Word(b))) = (first, rest.first())
+            && a == "break"
+            && b == "off"
+        {
+            return Ok((Keyword::Withdraw, rest.get(1..).unwrap_or(&[])));
+        }
+        // A bare path ("FF", "F, T45R", "hold") is a move.
+        if matches!(first, Some(Token::Word(word)) if step_word(word).is_some() || word == "turn") {
+            return Ok((Keyword::Move, tokens));
+        }
+        let word = match first {
+            Some(Token::Word(word)) => word.clone(),
+            _ => String::new(),
+        };
+        Err(issue(
+            format!(
+                "did not understand {word:?}: an order is MAIN, PORT, STBD, TORP, MOVE or WITHDRAW"
+            ),
+            format!("{} MOVE F, T45R", self.example_own),
+        ))
+    }
+
+    fn fill(&mut self, ship: &Ship, slot: Slot, line: usize) -> Result<(), Issue> {
+        if let Some(earlier) = self.filled.get(&(ship.id, slot)) {
+            let problem = match slot {
+                Slot::Fire(Group::Torpedo) => format!(
+                    "{} already fires a torpedo on line {earlier}: one torpedo a turn (IRON-TORP-03)",
+                    ship.name
+                ),
+                Slot::Fire(group) => format!(
+                    "{}'s {} already has a target on line {earlier}: one target per armament a turn (IRON-GUN-05, IRON-GUN-06, IRON-GUN-07); for a fallback write A / B",
+                    ship.name,
+                    group.name()
+                ),
+                Slot::Move => format!("{} already has a move on line {earlier}", ship.name),
+                Slot::Withdraw => format!(
+                    "{} already has a withdrawal preference on line {earlier}",
+                    ship.name
+                ),
+            };
+            return Err(issue(problem, "one line for each"));
+        }
+        self.filled.insert((ship.id, slot), line);
+        Ok(())
+    }
+
+    fn orders_for(&mut self, ship: ShipId) -> &mut ShipOrders {
+        self.out.orders.ships.entry(ship).or_default()
+    }
+
+    fn fire(
+        &mut self,
+        line: usize,
+        raw: &str,
+        ship: &Ship,
+        group: Group,
+        args: &[Token],
+    ) -> Result<(), Issue> {
+        let mut args = skip_fillers(args);
+        let mut tube = None;
+        if group == Group::Torpedo {
+            let (found, rest) = take_tube(args);
+            tube = found;
+            args = rest;
+        }
+        let example = match group {
+            Group::Main => format!("{} MAIN {}", ship.name, self.example_enemy),
+            Group::Port => format!("{} PORT {}", ship.name, self.example_enemy),
+            Group::Starboard => format!("{} STBD {}", ship.name, self.example_enemy),
+            Group::Torpedo => format!("{} TORP {}", ship.name, self.example_enemy),
+        };
+        let args = skip_fillers(args);
+        if args.is_empty() {
+            return Err(issue(
+                format!("name the {}'s target (or NONE to hold fire)", group.name()),
+                example,
+            ));
+        }
+        if is_word(args.first(), HOLD_FIRE_WORDS) && args.len() == 1 {
+            self.fill(ship, Slot::Fire(group), line)?;
+            let orders = self.orders_for(ship.id);
+            match group {
+                Group::Main => orders.main.clear(),
+                Group::Port => orders.port.clear(),
+                Group::Starboard => orders.starboard.clear(),
+                Group::Torpedo => orders.torpedo = None,
+            }
+            self.out
+                .understood
+                .push(format!("{}: {} holds fire", ship.name, group.name()));
+            return Ok(());
+        }
+        if args.iter().any(|t| {
+            matches!(t, Token::Comma | Token::Join) || matches!(t, Token::Word(w) if w == "and")
+        }) {
+            let what = if group == Group::Torpedo {
+                "one torpedo a turn (IRON-TORP-03)"
+            } else {
+                "one target per armament a turn (IRON-GUN-05, IRON-GUN-06, IRON-GUN-07)"
+            };
+            return Err(issue(
+                format!(
+                    "{what}; to name a fallback if the first cannot be engaged, separate them with /"
+                ),
+                format!("{example} / {}", self.second_enemy()),
+            ));
+        }
+        let mut targets = Vec::new();
+        let mut descriptions = Vec::new();
+        for alternative in
+            args.split(|t| matches!(t, Token::Slash) || is_word(Some(t), ALTERNATIVE_WORDS))
+        {
+            let alternative = skip_fillers(alternative);
+            if alternative.is_empty() {
+                continue;
+            }
+            let target = self.target(alternative, &example)?;
+            let solution =
+                fire::solve(self.state, ship, target, group, tube).map_err(|problem| {
+                    issue(
+                        format!(
+                            "{}'s {} cannot fire at {}: {problem}",
+                            ship.name,
+                            group.name(),
+                            target.name
+                        ),
+                        self.suggestion(ship, group)
+                            .unwrap_or_else(|| format!("{} {} NONE", ship.name, group_word(group))),
+                    )
+                })?;
+            descriptions.push(describe(target, &solution));
+            targets.push(target.id);
+        }
+        if targets.is_empty() {
+            return Err(issue(
+                format!("name the {}'s target", group.name()),
+                example,
+            ));
+        }
+        self.fill(ship, Slot::Fire(group), line)?;
+        let orders = self.orders_for(ship.id);
+        match group {
+            Group::Main => orders.main = targets,
+            Group::Port => orders.port = targets,
+            Group::Starboard => orders.starboard = targets,
+            Group::Torpedo => orders.torpedo = Some(TorpedoOrder { targets, tube }),
+        }
+        let fires = if group == Group::Torpedo {
+            format!(
+                "fires a torpedo{} ({} left after it)",
+                tube.map(|t| format!(" from the {} tube", t.name()))
+                    .unwrap_or_default(),
+                ship.torpedoes_left.saturating_sub(1)
+            )
+        } else {
+            format!("{} fires", group.name())
+        };
+        self.out.understood.push(format!(
+            "{}: {fires} at {}",
+            ship.name,
+            descriptions.join(", else ")
+        ));
+        if ship.broken_off {
+            self.warn(
+                line,
+                raw,
+                format!("{} has broken off: she may still fire at ships she passes (IRON-DMG-02, IRON-GM-10)", ship.name),
+                String::new(),
+            );
+        }
+        Ok(())
+    }
+
+    fn second_enemy(&self) -> String {
+        let own_side = self.state.commander(self.player).map(|c| c.side);
+        self.state
+            .ships
+            .iter()
+            .filter(|s| Some(s.side) != own_side && s.afloat())
+            .nth(1)
+            .map(|s| s.name.clone())
+            .unwrap_or_else(|| "Erzherzog".into())
+    }
+
+    /// A target this weapon could engage now, as a correct example.
+    fn suggestion(&self, ship: &Ship, group: Group) -> Option<String> {
+        self.state
+            .ships
+            .iter()
+            .find(|target| fire::solve(self.state, ship, target, group, None).is_ok())
+            .map(|target| format!("{} {} {}", ship.name, group_word(group), target.name))
+    }
+
+    fn target(&self, tokens: &[Token], example: &str) -> Result<&Ship, Issue> {
+        let words: Vec<&str> = tokens
+            .iter()
+            .filter_map(|t| match t {
+                Token::Word(w) => Some(w.as_str()),
+                _ => None,
+            })
+            .collect();
+        let joined = words.join(" ");
+        if let Ok(area) = Area::parse(&words.concat()) {
+            return self
+                .state
+                .ship_at(area)
+                .ok_or_else(|| issue(format!("there is no ship at {area}"), example.to_owned()));
+        }
+        let exact = self
+            .state
+            .ships
+            .iter()
+            .find(|s| normalise(&s.name) == joined);
+        if let Some(ship) = exact {
+            return Ok(ship);
+        }
+        let matching: Vec<&Ship> = self
+            .state
+            .ships
+            .iter()
+            .filter(|s| !joined.is_empty() && normalise(&s.name).starts_with(&joined))
+            .collect();
+        match matching.as_slice() {
+            [only] => Ok(only),
+            [] => Err(issue(
+                format!("there is no ship called {joined:?}"),
+                example.to_owned(),
+            )),
+            several => Err(issue(
+                format!(
+                    "{joined:?} could be {}",
+                    several
+                        .iter()
+                        .map(|s| s.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                ),
+                example.to_owned(),
+            )),
+        }
+    }
+
+    fn movement(
+        &mut self,
+        line: usize,
+        raw: &str,
+        ship: &Ship,
+        args: &[Token],
+    ) -> Result<(), Issue> {
+        let example = format!("{} MOVE F, T45R", ship.name);
+        let manoeuvre = parse_path(args).map_err(|problem| issue(problem, example.clone()))?;
+        let turn = self.state.turn;
+        let rules = &self.state.rules;
+        if manoeuvre.is_pivot() && !(rules.allow_pivot_when_slowed && ship.slowed()) {
+            let why = if rules.allow_pivot_when_slowed {
+                "only a ship slowed to 1 area a turn may pivot in place"
+            } else {
+                "a 45° turn comes only after moving one area forward (IRON-MOV-03)"
+            };
+            return Err(issue(why, example));
+        }
+        if ship.broken_off {
+            self.fill(ship, Slot::Move, line)?;
+            self.orders_for(ship.id).movement = Some(manoeuvre);
+            self.out.understood.push(format!(
+                "{}: move {manoeuvre} noted, but she has broken off and the engine steers her home",
+                ship.name
+            ));
+            self.warn(
+                line,
+                raw,
+                format!(
+                    "{} is at or below her Critical Point: she sails for home and this move is not used (IRON-DMG-02, IRON-GM-10)",
+                    ship.name
+                ),
+                format!("{} WITHDRAW LEFT (which way to turn, if both are as short)", ship.name),
+            );
+            return Ok(());
+        }
+        if ship.slowed() && manoeuvre.cost() > 1 {
+            let why = if ship.engines_damaged {
+                "her engines are damaged (IRON-GUN-13)"
+            } else {
+                "her engine and boiler rooms are flooded (IRON-TORP-06)"
+            };
+            return Err(issue(
+                format!("{} can move only 1 area a turn: {why}", ship.name),
+                format!("{} MOVE F", ship.name),
+            ));
+        }
+        if let Some(until) = ship.holds_course_until(turn)
+            && manoeuvre.turn().is_some()
+        {
+            return Err(issue(
+                format!(
+                    "{} must hold her course until turn {until} (bridge or rudder hit, IRON-GUN-11, IRON-TORP-05)",
+                    ship.name
+                ),
+                format!("{} MOVE F, F", ship.name),
+            ));
+        }
+        self.fill(ship, Slot::Move, line)?;
+        self.orders_for(ship.id).movement = Some(manoeuvre);
+        let (path, warning) = preview(self.state, ship, manoeuvre);
+        self.out
+            .understood
+            .push(format!("{}: moves {manoeuvre}{path}", ship.name));
+        if let Some(warning) = warning {
+            self.warn(line, raw, warning, String::new());
+        }
+        Ok(())
+    }
+
+    fn withdraw(&mut self, line: usize, ship: &Ship, args: &[Token]) -> Result<(), Issue> {
+        let side = match skip_fillers(args).first() {
+            Some(Token::Word(w)) if ["left", "port", "l", "larboard"].contains(&w.as_str()) => {
+                TurnSide::Port
+            }
+            Some(Token::Word(w)) if ["right", "starboard", "stbd", "r"].contains(&w.as_str()) => {
+                TurnSide::Starboard
+            }
+            _ => {
+                return Err(issue(
+                    "say which way she turns for home when both ways are as short: LEFT or RIGHT",
+                    format!("{} WITHDRAW LEFT", ship.name),
+                ));
+            }
+        };
+        self.fill(ship, Slot::Withdraw, line)?;
+        self.orders_for(ship.id).withdraw = Some(side);
+        self.out.understood.push(format!(
+            "{}: if she must break off and both ways home are as short, she turns to {} (IRON-GM-10)",
+            ship.name,
+            if side == TurnSide::Port { "port" } else { "starboard" }
+        ));
+        Ok(())
+    }
+
+    fn move_order(&mut self, tokens: &[Token]) -> Result<(), Issue> {
+        let example = format!("ORDER {}", self.own_names().join(", "));
+        let words: Vec<Token> = tokens
+            .iter()
+            .filter(|t| matches!(t, Token::Word(w) if !["then", "and", "first", "last", "next"].contains(&w.as_str())))
+            .cloned()
+            .collect();
+        let mut rest = words.as_slice();
+        let mut sequence = Vec::new();
+        while !rest.is_empty() {
+            let Some((ship, after)) = longest_name(self.state.ships.iter(), rest) else {
+                let word = match rest.first() {
+                    Some(Token::Word(w)) => w.clone(),
+                    _ => String::new(),
+                };
+                return Err(issue(format!("{word:?} is not one of your ships"), example));
+            };
+            if ship.player != self.player {
+                return Err(issue(format!("{} is not your ship", ship.name), example));
+            }
+            if !sequence.contains(&ship.id) {
+                sequence.push(ship.id);
+            }
+            rest = after;
+        }
+        if sequence.is_empty() {
+            return Err(issue(
+                "list your ships in the order they should move",
+                example,
+            ));
+        }
+        let names: Vec<String> = sequence
+            .iter()
+            .filter_map(|id| self.state.ship(*id))
+            .map(|s| s.name.clone())
+            .collect();
+        self.out.orders.move_order = sequence;
+        self.out.understood.push(format!(
+            "your ships move in this order: {} (IRON-GM-08)",
+            names.join(", ")
+        ));
+        Ok(())
+    }
+
+    fn own_names(&self) -> Vec<String> {
+        self.state
+            .ships
+            .iter()
+            .filter(|s| s.player == self.player && s.afloat())
+            .map(|s| s.name.clone())
+            .collect()
+    }
+
+    fn finish(&mut self) {
+        if self.state.finished || self.state.commander(self.player).is_none() {
+            return;
+        }
+        for ship in self
+            .state
+            .ships
+            .iter()
+            .filter(|s| s.player == self.player && s.afloat())
+        {
+            if !self.out.orders.ships.contains_key(&ship.id) {
+                let what = if ship.broken_off {
+                    "breaking off: the engine steers her home (IRON-GM-10); she holds fire"
+                } else {
+                    "holds fire and position (IRON-GM-18)"
+                };
+                self.out
+                    .understood
+                    .push(format!("{}: no orders: {what}", ship.name));
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Keyword {
+    Fire(Group),
+    Move,
+    Withdraw,
+}
+
+fn group_word(group: Group) -> &'static str {
+    match group {
+        Group::Main => "MAIN",
+        Group::Port => "PORT",
+        Group::Starboard => "STBD",
+        Group::Torpedo => "TORP",
+    }
+}
+
+fn skip_secondary(tokens: &[Token]) -> &[Token] {
+    match tokens.split_first() {
+        Some((first, rest)) if is_word(Some(first), SECONDARY_WORDS) => rest,
+        _ => tokens,
+    }
+}
+
+/// The longest ship name that starts `tokens`, and what follows it.
+fn longest_name<'s, 't>(
+    ships: impl Iterator<Item = &'s Ship>,
+    tokens: &'t [Token],
+) -> Option<(&'s Ship, &'t [Token])> {
+    let mut best: Option<(&Ship, usize)> = None;
+    for ship in ships {
+        let name = words_of(&ship.name);
+        if name.is_empty() || name.len() > tokens.len() {
+            continue;
+        }
+        let matches = name
+            .iter()
+            .zip(tokens)
+            .all(|(word, token)| matches!(token, Token::Word(t) if t == word));
+        if matches && best.is_none_or(|(_, length)| name.len() > length) {
+            best = Some((ship, name.len()));
+        }
+    }
+    best.map(|(ship, length)| (ship, tokens.get(length..).unwrap_or(&[])))
+}
+
+/// Finds `tube bow`, `bow tube` or `from the stern tube` among a torpedo order's words.
+fn take_tube(tokens: &[Token]) -> (Option<TubeMount>, &[Token]) {
+    let mount = |token: Option<&Token>| match token {
+        Some(Token::Word(w)) => match w.as_str() {
+            "bow" | "fore" | "bows" => Some(TubeMount::Bow),
+            "stern" | "aft" => Some(TubeMount::Stern),
+            "port" | "portbeam" => Some(TubeMount::BeamPort),
+            "starboard" | "stbd" | "starboardbeam" => Some(TubeMount::BeamStbd),
+            _ => None,
+        },
+        _ => None,
+    };
+    // Written before the target: `[from] [the] <mount> [beam] tube <target>`.
+    let start = match tokens.first() {
+        Some(Token::Word(w)) if w == "from" => tokens.get(1..).unwrap_or(&[]),
+        _ => tokens,
+    };
+    let start = skip_fillers(start);
+    if let Some(found) = mount(start.first()) {
+        let mut rest = start.get(1..).unwrap_or(&[]);
+        if is_word(rest.first(), &["beam"]) {
+            rest = rest.get(1..).unwrap_or(&[]);
+        }
+        if is_word(rest.first(), &["tube"]) {
+            return (Some(found), rest.get(1..).unwrap_or(&[]));
+        }
+    }
+    // Written after: `<target> [from] [the] [tube] <mount> [beam] [tube]`, or `tube <mount>` first.
+    let position = tokens
+        .iter()
+        .position(|t| is_word(Some(t), &["tube", "from"]));
+    if let Some(index) = position {
+        let mut after = tokens.get(index + 1..).unwrap_or(&[]);
+        after = skip_fillers(after);
+        if is_word(after.first(), &["tube"]) {
+            after = after.get(1..).unwrap_or(&[]);
+        }
+        if let Some(found) = mount(after.first()) {
+            let head = tokens.get(..index).unwrap_or(&[]);
+            let mut tail = after.get(1..).unwrap_or(&[]);
+            while is_word(tail.first(), &["beam", "tube"]) {
+                tail = tail.get(1..).unwrap_or(&[]);
+            }
+            if head.is_empty() {
+                return (Some(found), tail);
+            }
+            if tail.is_empty() {
+                return (Some(found), head);
+            }
+        }
+    }
+    (None, tokens)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step {
+    Forward,
+    Turn(TurnSide),
+    Hold,
+}
+
+/// The steps a word stands for: `f`, `ff`, `fr`, `t45r`, `right`, `hold`...
+fn step_word(word: &str) -> Option<Vec<Step>> {
+    let steps = match word {
+        "hold" | "stop" | "stay" | "halt" | "stationary" | "still" | "0" => vec![Step::Hold],
+        "forward" | "fwd" | "ahead" | "straight" | "fd" => vec![Step::Forward],
+        "right" | "starboard" | "stbd" | "r" | "tr" | "t45r" | "r45" | "45r" => {
+            vec![Step::Turn(TurnSide::Starboard)]
+        }
+        "left" | "port" | "larboard" | "l" | "tl" | "t45l" | "l45" | "45l" => {
+            vec![Step::Turn(TurnSide::Port)]
+        }
+        _ if !word.is_empty()
+            && word.chars().all(|c| matches!(c, 'f' | 'l' | 'r'))
+            && word.starts_with('f') =>
+        {
+            word.chars()
+                .map(|c| match c {
+                    'l' => Step::Turn(TurnSide::Port),
+                    'r' => Step::Turn(TurnSide::Starboard),
+                    _ => Step::Forward,
+                })
+                .collect()
+        }
+        _ => return None,
+    };
+    Some(steps)
+}
+
+/// Reads a move path: `F, T45R`, `FF`, `forward then turn right`, `F 2`, `hold`.
+fn parse_path(tokens: &[Token]) -> Result<Manoeuvre, String> {
+    let mut steps: Vec<Step> = Vec::new();
+    let mut pending_count: Option<usize> = None;
+    let mut turning = false;
+    for token in tokens {
+        let Token::Word(word) = token else {
+            continue; // Commas and slashes only separate steps.
+        };
+        let word = word.as_str();
+        if [
+            "then", "and", "area", "areas", "square", "squares", "grid", "by", "a", "deg",
+            "degree", "degrees", "to", "45", "f45", "go",
+        ]
+        .contains(&word)
+        {
+            continue;
+        }
+        if word == "turn" || word == "t" {
+            turning = true;
+            continue;
+        }
+        if let Some(count) = count_word(word) {
+            // `2 F` or `F 2`: the number of forward areas.
+            if steps.last() == Some(&Step::Forward) {
+                let already = steps
+                    .iter()
+                    .rev()
+                    .take_while(|s| **s == Step::Forward)
+                    .count();
+                for _ in already..count {
+                    steps.push(Step::Forward);
+                }
+            } else {
+                pending_count = Some(count);
+            }
+            continue;
+        }
+        if word.starts_with('t') && word.chars().any(|c| c.is_ascii_digit()) && !word.contains("45")
+        {
+            return Err(format!(
+                "{word:?}: a turn is 45°, written T45L or T45R (IRON-MOV-03)"
+            ));
+        }
+        let Some(mut found) = step_word(word) else {
+            return Err(format!(
+                "did not understand {word:?} in the move; write a path such as F, T45R (F = one area forward, T45L / T45R = turn 45°)"
+            ));
+        };
+        if turning && !matches!(found.as_slice(), [Step::Turn(_)]) {
+            return Err("say which way to turn: T45L or T45R".into());
+        }
+        turning = false;
+        if let (Some(count), [Step::Forward]) = (pending_count.take(), found.as_slice()) {
+            found = vec![Step::Forward; count];
+        }
+        steps.extend(found);
+    }
+    if turning {
+        return Err("say which way to turn: T45L or T45R".into());
+    }
+    if let Some(count) = pending_count {
+        steps.extend(std::iter::repeat_n(Step::Forward, count));
+    }
+    match steps.as_slice() {
+        [] => Err("give the move as a path such as F, T45R, or HOLD".into()),
+        [Step::Hold] => Ok(Manoeuvre::Hold),
+        [Step::Forward] => Ok(Manoeuvre::Ahead),
+        [Step::Forward, Step::Forward] => Ok(Manoeuvre::AheadTwice),
+        [Step::Forward, Step::Turn(side)] => Ok(Manoeuvre::ahead_then(*side)),
+        [Step::Turn(side)] => Ok(Manoeuvre::pivot(*side)),
+        _ if steps.contains(&Step::Hold) => Err("HOLD cannot be combined with other steps".into()),
+        [Step::Turn(_), ..] => Err("a 45° turn comes only after moving one area forward (IRON-MOV-03)".into()),
+        _ => Err(
+            "a ship moves at most 2 areas a turn and a 45° turn uses one of them (IRON-MOV-01, IRON-MOV-03)".into(),
+        ),
+    }
+}
+
+fn count_word(word: &str) -> Option<usize> {
+    match word {
+        "1" | "one" | "once" => Some(1),
+        "2" | "two" | "twice" => Some(2),
+        "3" | "three" => Some(3),
+        _ => None,
+    }
+}
+
+/// What a move would do from the current position: the end area, and a warning for an edge,
+/// terrain or a ship in the way (IRON-GM-15, IRON-MOV-05).
+fn preview(state: &State, ship: &Ship, manoeuvre: Manoeuvre) -> (String, Option<String>) {
+    let board = state.rules.board;
+    let mut area = ship.area;
+    for _ in 0..manoeuvre.forward_steps() {
+        let next = match board.step(area, ship.heading) {
+            Ok(next) => next,
+            Err(edge) => {
+                return (
+                    format!(" (stops at {area}, the {} edge)", edge.name()),
+                    Some(format!(
+                        "{} would leave the board by the {} edge: she will stop at {area} and not turn (IRON-GM-15)",
+                        ship.name,
+                        edge.name()
+                    )),
+                );
+            }
+        };
+        if state.rules.terrain.contains(&next) {
+            return (
+                format!(" (stops at {area}, short of terrain)"),
+                Some(format!(
+                    "terrain at {next}: {} will stop at {area}",
+                    ship.name
+                )),
+            );
+        }
+        if let Some(other) = state.ship_at(next).filter(|o| o.id != ship.id) {
+            return (
+                format!(" (rams {} at {next} if she is still there)", other.name),
+                Some(format!(
+                    "{} is at {next} now: if she is still there when {} moves, {} rams her (IRON-MOV-05, IRON-RAM-01)",
+                    other.name, ship.name, ship.name
+                )),
+            );
+        }
+        area = next;
+    }
+    let heading = match manoeuvre.turn() {
+        Some(side) => ship.heading.turned(side),
+        None => ship.heading,
+    };
+    (format!(" (to {area} heading {heading})"), None)
+}
+
+fn describe(target: &Ship, solution: &Solution) -> String {
+    let arc = match solution.arc {
+        crate::grid::Arc::Forward => "ahead",
+        crate::grid::Arc::Aft => "astern",
+        crate::grid::Arc::Port => "port beam",
+        crate::grid::Arc::Starboard => "starboard beam",
+    };
+    format!(
+        "{} ({}, range {}, {arc}, {} dice)",
+        target.name, target.area, solution.range, solution.dice
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_split_words_and_keep_separators() {
+        assert_eq!(
+            tokens("Agamemnon: MAIN -> Dandolo/Erzherzog, F&x"),
+            vec![
+                Token::Word("agamemnon".into()),
+                Token::Word("main".into()),
+                Token::Word("dandolo".into()),
+                Token::Slash,
+                Token::Word("erzherzog".into()),
+                Token::Comma,
+                Token::Word("f".into()),
+                Token::Join,
+                Token::Word("x".into()),
+            ]
+        );
+        assert_eq!(normalise("  Queen's   OWN "), "queen s own");
+    }
+
+    #[test]
+    fn paths_read_every_common_spelling() {
+        let path = |text: &str| parse_path(&tokens(text));
+        assert_eq!(path("F, T45R"), Ok(Manoeuvre::AheadThenStarboard));
+        assert_eq!(path("f t45l"), Ok(Manoeuvre::AheadThenPort));
+        assert_eq!(path("FR"), Ok(Manoeuvre::AheadThenStarboard));
+        assert_eq!(
+            path("forward then turn 45 degrees right"),
+            Ok(Manoeuvre::AheadThenStarboard)
+        );
+        assert_eq!(path("FF"), Ok(Manoeuvre::AheadTwice));
+        assert_eq!(path("F,F"), Ok(Manoeuvre::AheadTwice));
+        assert_eq!(path("2 forward"), Ok(Manoeuvre::AheadTwice));
+        assert_eq!(path("forward 2"), Ok(Manoeuvre::AheadTwice));
+        assert_eq!(path("F"), Ok(Manoeuvre::Ahead));
+        assert_eq!(path("hold"), Ok(Manoeuvre::Hold));
+        assert_eq!(path("T45L"), Ok(Manoeuvre::PivotPort));
+        assert!(path("T45R, F").unwrap_err().contains("IRON-MOV-03"));
+        assert!(path("F, F, T45R").unwrap_err().contains("IRON-MOV-01"));
+        assert!(path("FFF").unwrap_err().contains("at most 2"));
+        assert!(path("T90R").unwrap_err().contains("45°"));
+        assert!(path("F, turn").unwrap_err().contains("which way"));
+        assert!(path("zigzag").unwrap_err().contains("zigzag"));
+        assert!(path("").is_err());
+        assert!(path("hold F").is_err());
+    }
+
+    #[test]
+    fn bullets_are_dropped() {
+        assert_eq!(strip_bullet("- Agamemnon MAIN X"), "Agamemnon MAIN X");
+        assert_eq!(strip_bullet("2) Agamemnon"), "Agamemnon");
+        assert_eq!(strip_bullet("12 Agamemnon"), "12 Agamemnon");
+    }
+}

@@ -1,0 +1,442 @@
+//! The GM's settings as written (unchecked JSON), and turning them into a battle.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use engine::{Player, PlayerId, SetupError};
+use serde::{Deserialize, Serialize};
+
+use crate::grid::{Arc, Area, Board, Edge, Heading, MAX_COLUMNS, MAX_ROWS};
+use crate::parse::{is_reserved_word, normalise};
+use crate::state::{
+    Battery, Commander, Fate, Rules, STARTING_FP, Ship, ShipId, Side, State, TubeMount, Turret,
+};
+use crate::tables::{DiceTable, TORPEDOES_PER_BATTLE};
+
+/// The GM's settings for one battle. Every field has a default, so a setup names only what
+/// differs from the standard game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Setup {
+    /// The sea's size (IRON-GM-15).
+    pub board: Board,
+    /// Dice by weapon, range and arc (IRON-GM-01).
+    pub dice_table: DiceTable,
+    /// Ship types by name: the game's roster entries (IRON-GM-03).
+    pub ship_types: BTreeMap<String, ShipType>,
+    /// Exactly two sides and their ships.
+    pub sides: Vec<SideSetup>,
+    /// IRON-GM-07's switch.
+    pub allow_pivot_when_slowed: bool,
+    /// Areas that block sight (IRON-GM-04) and movement (IRON-ADM-03).
+    pub terrain: Vec<Area>,
+    /// The last turn (IRON-GM-15, IRON-ADM-07).
+    pub turn_limit: Option<u32>,
+}
+
+/// What a class of ship carries (IRON-GM-03).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShipType {
+    pub turrets: Vec<TurretMount>,
+    /// Secondary guns on each side.
+    pub secondary: Broadside,
+    pub tubes: Vec<TubeMount>,
+    /// Torpedoes carried: at most 4 (IRON-TORP-03).
+    pub torpedoes: u8,
+    pub ram: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurretMount {
+    pub name: String,
+    pub bears: Vec<Arc>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Broadside {
+    pub port: u8,
+    pub starboard: u8,
+}
+
+impl ShipType {
+    /// The catalogue's standard battleship: turrets A (forward and both beams) and Y (aft and
+    /// both beams), one secondary battery a side, one bow tube, 4 torpedoes, no ram (IRON-GM-03).
+    pub fn standard_battleship() -> Self {
+        ShipType {
+            turrets: vec![
+                TurretMount {
+                    name: "A".into(),
+                    bears: vec![Arc::Forward, Arc::Port, Arc::Starboard],
+                },
+                TurretMount {
+                    name: "Y".into(),
+                    bears: vec![Arc::Aft, Arc::Port, Arc::Starboard],
+                },
+            ],
+            secondary: Broadside {
+                port: 1,
+                starboard: 1,
+            },
+            tubes: vec![TubeMount::Bow],
+            torpedoes: TORPEDOES_PER_BATTLE,
+            ram: false,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideSetup {
+    pub name: String,
+    pub home_edge: Edge,
+    pub ships: Vec<ShipSetup>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShipSetup {
+    pub name: String,
+    /// A key of [`Setup::ship_types`]; the standard battleship when left out.
+    #[serde(rename = "type", default = "standard_type_name")]
+    pub ship_type: String,
+    pub at: Area,
+    pub heading: Heading,
+    /// Overrides the type's ram (IRON-GM-03: a scenario may give single ships a ram).
+    #[serde(default)]
+    pub ram: Option<bool>,
+}
+
+/// The name of the standard battleship type.
+pub const STANDARD_TYPE: &str = "battleship";
+
+fn standard_type_name() -> String {
+    STANDARD_TYPE.into()
+}
+
+fn ship(name: &str, column: u8, row: u8, heading: Heading) -> ShipSetup {
+    ShipSetup {
+        name: name.into(),
+        ship_type: standard_type_name(),
+        at: Area::clamped(column, row),
+        heading,
+        ram: None,
+    }
+}
+
+impl Default for Setup {
+    /// Two squadrons of three standard battleships facing each other across the default board,
+    /// each with its home edge behind it (IRON-GM-03, IRON-GM-10, IRON-GM-15).
+    fn default() -> Self {
+        Setup {
+            board: Board::default(),
+            dice_table: DiceTable::default(),
+            ship_types: BTreeMap::from([(standard_type_name(), ShipType::standard_battleship())]),
+            sides: vec![
+                SideSetup {
+                    name: "North".into(),
+                    home_edge: Edge::North,
+                    ships: vec![
+                        ship("Agamemnon", 4, 1, Heading::S),
+                        ship("Bellerophon", 7, 1, Heading::S),
+                        ship("Colossus", 10, 1, Heading::S),
+                    ],
+                },
+                SideSetup {
+                    name: "South".into(),
+                    home_edge: Edge::South,
+                    ships: vec![
+                        ship("Dandolo", 5, 10, Heading::N),
+                        ship("Erzherzog", 8, 10, Heading::N),
+                        ship("Formidable", 11, 10, Heading::N),
+                    ],
+                },
+            ],
+            allow_pivot_when_slowed: false,
+            terrain: Vec::new(),
+            turn_limit: Some(30),
+        }
+    }
+}
+
+impl Setup {
+    /// Checks the settings and deals the ships to the players: player 1 commands for the first
+    /// side, player 2 the second, player 3 the first again, and so on; within a side the ships
+    /// go round its players in roster order (IRON-ADM-01).
+    pub fn start(&self, players: &[Player]) -> Result<State, SetupError> {
+        let settings = |problem: String| SetupError::Settings(problem);
+        let board = self.board;
+        if board.columns == 0
+            || board.columns > MAX_COLUMNS
+            || board.rows == 0
+            || board.rows > MAX_ROWS
+        {
+            return Err(settings(format!(
+                "the board must be 1-{MAX_COLUMNS} columns by 1-{MAX_ROWS} rows"
+            )));
+        }
+        self.dice_table.check().map_err(settings)?;
+        for (name, ship_type) in &self.ship_types {
+            check_type(name, ship_type).map_err(settings)?;
+        }
+        if self.sides.len() != 2 {
+            return Err(settings(format!(
+                "a battle has exactly 2 sides, not {}",
+                self.sides.len()
+            )));
+        }
+        if self.turn_limit == Some(0) {
+            return Err(settings("the turn limit must be at least 1".into()));
+        }
+        for area in &self.terrain {
+            if !board.contains(*area) {
+                return Err(settings(format!("terrain area {area} is off the board")));
+            }
+        }
+
+        if players.len() < 2 {
+            return Err(SetupError::Players(
+                "a battle needs at least 2 players".into(),
+            ));
+        }
+        let distinct: BTreeSet<PlayerId> = players.iter().map(|p| p.id).collect();
+        if distinct.len() != players.len() {
+            return Err(SetupError::Players("a player is listed twice".into()));
+        }
+        let seats: Vec<Vec<&Player>> = (0..2)
+            .map(|side| players.iter().skip(side).step_by(2).collect())
+            .collect();
+
+        let mut names = BTreeSet::new();
+        let mut occupied = BTreeSet::new();
+        let mut ships = Vec::new();
+        for (side_index, side) in self.sides.iter().enumerate() {
+            let side_players = seats.get(side_index).cloned().unwrap_or_default();
+            if side.ships.len() < side_players.len() {
+                return Err(SetupError::Players(format!(
+                    "{} has {} ships for {} players: every player needs a ship",
+                    side.name,
+                    side.ships.len(),
+                    side_players.len()
+                )));
+            }
+            if side.name.trim().is_empty() {
+                return Err(settings("every side needs a name".into()));
+            }
+            for (index, entry) in side.ships.iter().enumerate() {
+                let player = side_players
+                    .get(index % side_players.len().max(1))
+                    .ok_or_else(|| SetupError::Players("a side has no players".into()))?;
+                let key = normalise(&entry.name);
+                if key.is_empty() {
+                    return Err(settings("every ship needs a name".into()));
+                }
+                if is_reserved_word(&key) || Area::parse(&entry.name).is_ok() {
+                    return Err(settings(format!(
+                        "{:?} cannot be a ship's name: orders would read it as an order word or an area",
+                        entry.name
+                    )));
+                }
+                if !names.insert(key) {
+                    return Err(settings(format!("two ships are named {:?}", entry.name)));
+                }
+                if !board.contains(entry.at) {
+                    return Err(settings(format!(
+                        "{} starts off the board at {}",
+                        entry.name, entry.at
+                    )));
+                }
+                if self.terrain.contains(&entry.at) {
+                    return Err(settings(format!(
+                        "{} starts on terrain at {}",
+                        entry.name, entry.at
+                    )));
+                }
+                if !occupied.insert(entry.at) {
+                    return Err(settings(format!(
+                        "{} starts in {}, which another ship already holds (IRON-MOV-04)",
+                        entry.name, entry.at
+                    )));
+                }
+                let ship_type = self.ship_types.get(&entry.ship_type).ok_or_else(|| {
+                    settings(format!(
+                        "{} is of type {:?}, which ship_types does not define",
+                        entry.name, entry.ship_type
+                    ))
+                })?;
+                let id = u16::try_from(ships.len() + 1)
+                    .map_err(|_| settings("too many ships".into()))?;
+                ships.push(Ship {
+                    id: ShipId(id),
+                    name: entry.name.trim().to_owned(),
+                    player: player.id,
+                    side: side_index,
+                    class: entry.ship_type.clone(),
+                    ram: entry.ram.unwrap_or(ship_type.ram),
+                    area: entry.at,
+                    heading: entry.heading,
+                    fp: STARTING_FP,
+                    turrets: ship_type
+                        .turrets
+                        .iter()
+                        .map(|mount| Turret {
+                            name: mount.name.clone(),
+                            bears: mount.bears.clone(),
+                            destroyed: false,
+                        })
+                        .collect(),
+                    port_battery: Battery {
+                        guns: ship_type.secondary.port,
+                        destroyed: false,
+                    },
+                    starboard_battery: Battery {
+                        guns: ship_type.secondary.starboard,
+                        destroyed: false,
+                    },
+                    tubes: ship_type.tubes.clone(),
+                    torpedoes_left: ship_type.torpedoes,
+                    fate: Fate::Afloat,
+                    broken_off: false,
+                    fire: None,
+                    bridge_hit_turn: None,
+                    rudder_until: None,
+                    engines_damaged: false,
+                    flooded: false,
+                });
+            }
+        }
+
+        let commanders = players
+            .iter()
+            .enumerate()
+            .map(|(index, player)| Commander {
+                player: player.clone(),
+                side: index % 2,
+                score: 0,
+                left: false,
+            })
+            .collect();
+        Ok(State {
+            turn: 1,
+            rules: Rules {
+                board,
+                dice_table: self.dice_table.clone(),
+                allow_pivot_when_slowed: self.allow_pivot_when_slowed,
+                terrain: self.terrain.clone(),
+                turn_limit: self.turn_limit,
+            },
+            sides: self
+                .sides
+                .iter()
+                .map(|side| Side {
+                    name: side.name.trim().to_owned(),
+                    home_edge: side.home_edge,
+                })
+                .collect(),
+            commanders,
+            ships,
+            finished: false,
+        })
+    }
+}
+
+fn check_type(name: &str, ship_type: &ShipType) -> Result<(), String> {
+    if ship_type.torpedoes > TORPEDOES_PER_BATTLE {
+        return Err(format!(
+            "ship type {name:?} carries {} torpedoes; the rules allow at most {TORPEDOES_PER_BATTLE} a battle (IRON-TORP-03)",
+            ship_type.torpedoes
+        ));
+    }
+    let mut turret_names = BTreeSet::new();
+    for turret in &ship_type.turrets {
+        if turret.name.trim().is_empty() || !turret_names.insert(turret.name.trim()) {
+            return Err(format!(
+                "ship type {name:?} needs distinct, non-empty turret names"
+            ));
+        }
+        if turret.bears.is_empty() {
+            return Err(format!(
+                "turret {} of ship type {name:?} bears in no arc",
+                turret.name
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn players(count: u64) -> Vec<Player> {
+        (1..=count)
+            .map(|id| Player {
+                id: PlayerId(id),
+                name: format!("P{id}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_standard_battle_starts_with_full_flotation() {
+        // IRON-FP-01, IRON-GM-03
+        let state = Setup::default().start(&players(2)).unwrap();
+        assert_eq!(state.ships.len(), 6);
+        assert!(
+            state
+                .ships
+                .iter()
+                .all(|s| s.fp == 12 && s.torpedoes_left == 4)
+        );
+        assert_eq!(state.ships[0].area.to_string(), "E2");
+        assert_eq!(state.ships[3].player, PlayerId(2));
+        assert_eq!(state.check(), Ok(()));
+    }
+
+    #[test]
+    fn players_alternate_sides_and_share_ships_round_robin() {
+        let state = Setup::default().start(&players(4)).unwrap();
+        let owners: Vec<u64> = state.ships.iter().map(|s| s.player.0).collect();
+        assert_eq!(owners, vec![1, 3, 1, 2, 4, 2]);
+        assert!(Setup::default().start(&players(7)).is_err());
+        assert!(Setup::default().start(&players(1)).is_err());
+    }
+
+    #[test]
+    fn bad_settings_are_refused_with_a_reason() {
+        let mut setup = Setup::default();
+        setup.sides[1].ships[0].at = Area::parse("E2").unwrap();
+        let error = setup.start(&players(2)).unwrap_err().to_string();
+        assert!(error.contains("already holds"), "{error}");
+
+        let mut setup = Setup::default();
+        setup.sides[0].ships[0].name = "Main".into();
+        assert!(setup.start(&players(2)).is_err());
+
+        let mut setup = Setup::default();
+        setup.ship_types.get_mut(STANDARD_TYPE).unwrap().torpedoes = 5;
+        let error = setup.start(&players(2)).unwrap_err().to_string();
+        assert!(error.contains("IRON-TORP-03"), "{error}");
+
+        let mut setup = Setup::default();
+        setup.sides.pop();
+        assert!(setup.start(&players(2)).is_err());
+
+        let mut setup = Setup::default();
+        setup.board.columns = 5;
+        assert!(setup.start(&players(2)).is_err());
+    }
+
+    #[test]
+    fn a_setup_names_only_what_differs() {
+        let setup: Setup = serde_json::from_str(r#"{"board": {"columns": 10, "rows": 10}, "sides": [
+            {"name": "Red", "home_edge": "west", "ships": [{"name": "Ajax", "at": "B2", "heading": "E", "ram": true}]},
+            {"name": "Blue", "home_edge": "east", "ships": [{"name": "Hood", "at": "H2", "heading": "W"}]}]}"#)
+            .unwrap();
+        let state = setup.start(&players(2)).unwrap();
+        assert!(state.ships[0].ram);
+        assert!(!state.ships[1].ram);
+        assert_eq!(state.rules.turn_limit, Some(30));
+    }
+}
