@@ -17,8 +17,13 @@ PG_LOG=""           # the server's log file
 PG_STARTED_BY_US=0  # 1 when this script started the server (and so must stop it)
 PG_SUPERUSER="admiralty"
 
-pg_say() { printf '\033[1m==>\033[0m %s\n' "$*" >&2; }
-pg_die() { printf '\033[1;31merror:\033[0m %s\n' "$*" >&2; exit 1; }
+if [[ -t 2 ]]; then
+  pg_say() { printf '\033[1m==>\033[0m %s\n' "$*" >&2; }
+  pg_die() { printf '\033[1;31merror:\033[0m %s\n' "$*" >&2; exit 1; }
+else
+  pg_say() { printf '==> %s\n' "$*" >&2; }
+  pg_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+fi
 
 # Finds the newest installed PostgreSQL server binaries; installs them when missing.
 pg_ensure_installed() {
@@ -117,8 +122,9 @@ pg_init() {
   rm -rf "$scratch"
 }
 
-# Runs a command as the cluster's owner, from a directory that user can enter.
-pg_as_owner() { (cd / && "${PG_RUN_AS[@]}" "$@"); }
+# Runs a command as the cluster's owner, from a directory that user can enter, without the
+# lock's file descriptor (a server that inherited it would hold the lock after we exit).
+pg_as_owner() { (cd / && exec 9>&- && "${PG_RUN_AS[@]}" "$@"); }
 
 # Is something listening on 127.0.0.1:PORT?
 pg_port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }

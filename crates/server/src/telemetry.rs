@@ -1,5 +1,7 @@
 //! Structured logs with `tracing`, to standard error.
 
+use std::io::IsTerminal;
+
 use anyhow::Context;
 use tracing_subscriber::EnvFilter;
 
@@ -10,7 +12,8 @@ pub fn init(args: &LogArgs) -> anyhow::Result<()> {
         .with_context(|| format!("ADMIRALTY_LOG / --log: invalid filter {:?}", args.filter))?;
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal());
     let result = match args.log_format {
         LogFormat::Text => builder.try_init(),
         LogFormat::Json => builder.json().try_init(),
