@@ -4,7 +4,12 @@
 //! ADMIRALTY_TEST_DATABASE_URL, which ./scripts/test sets. Without it they fail, saying so.
 
 // clippy's allow-*-in-tests covers `#[test]` functions but not the helpers of a test crate.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 mod audit;
 mod cli;
