@@ -1,0 +1,272 @@
+//! `salvo`: classic Battleship (10×10, five ships, hidden fleets) with the Carson family's
+//! optional extras — the tactical nuke, SCUBA attack, torpedo attack, experimental weapon and
+//! bomber flight (rules text seed 003, catalogue `shared/rules/salvo.md`). Turns are
+//! simultaneous and written (SALVO-GM-01/02); any number of players from two up (SALVO-GM-16).
+//!
+//! Pure: no IO, no clock, no global RNG. Dice come from the turn's `TurnDice`: the open stream
+//! for every roll a report shows, the sealed stream for fleet placement.
+
+use engine::{
+    Engine, Outcome, ParsedOrders, Player, PlayerId, Resolution, SetupError, Standing, TurnDice,
+    TurnError, TurnInput, View, Viewer,
+};
+
+mod announce;
+pub mod board;
+pub mod fleet;
+mod legality;
+pub mod orders;
+mod parse;
+mod resolve;
+pub mod rolls;
+mod scenario;
+pub mod setup;
+pub mod state;
+mod view;
+
+pub use board::{Heading, Square};
+pub use fleet::{Fleet, FleetPlan, Orientation, Placement, ShipKind, ShipStatus};
+pub use legality::OrderError;
+pub use orders::{Attack, BlastList, FleetOrder, Orders, Shot};
+pub use rolls::DiceMode;
+pub use setup::{MissReport, Setup, ShotRule, Special, Uses};
+pub use state::{Admiral, AdmiralStatus, GameEnd, PlacedBy, State};
+
+/// The `salvo` rule engine.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Salvo;
+
+impl Salvo {
+    /// The title reports carry.
+    pub const TITLE_SHORT: &'static str = "Salvo";
+}
+
+impl Engine for Salvo {
+    const NAME: &'static str = "salvo";
+    const TITLE: &'static str =
+        "Battleship with the optional extras of Marc, Ben, Hugh and Lucy Carson (CC-BY-SA)";
+
+    type Setup = Setup;
+    type State = State;
+    type Orders = Orders;
+
+    /// Every fleet starts placed at random with turn 0's sealed dice (SALVO-GM-18); each
+    /// player's first orders may place it themselves. Two or more players (SALVO-CL-01,
+    /// SALVO-GM-16).
+    fn new_game(
+        setup: &Setup,
+        players: &[Player],
+        dice: &mut TurnDice,
+    ) -> Result<State, SetupError> {
+        let problems = setup.problems();
+        if !problems.is_empty() {
+            return Err(SetupError::Settings(problems.join("; ")));
+        }
+        if players.len() < 2 {
+            return Err(SetupError::Players(
+                "Battleship needs at least two players".into(),
+            ));
+        }
+        let mut ids: Vec<PlayerId> = players.iter().map(|p| p.id).collect();
+        ids.sort();
+        ids.dedup();
+        if ids.len() != players.len() {
+            return Err(SetupError::Players("two players share an id".into()));
+        }
+        if players
+            .iter()
+            .any(|p| engine::report::one_line(&p.name).is_empty())
+        {
+            return Err(SetupError::Players("every player needs a name".into()));
+        }
+        // Placement in ascending id order, so the roster's order cannot change the fleets.
+        let mut ordered: Vec<&Player> = players.iter().collect();
+        ordered.sort_by_key(|p| p.id);
+        let mut fleets: Vec<(PlayerId, Fleet)> = ordered
+            .iter()
+            .map(|p| (p.id, Fleet::random(&mut dice.sealed)))
+            .collect();
+        let admirals = players
+            .iter()
+            .map(|player| {
+                let position = fleets.iter().position(|(id, _)| *id == player.id);
+                let fleet = position
+                    .map(|i| fleets.swap_remove(i).1)
+                    .unwrap_or_else(|| Fleet::random(&mut dice.sealed));
+                state::Admiral::new(player, fleet, setup.starting_uses())
+            })
+            .collect();
+        Ok(State::new(setup.clone(), admirals))
+    }
+
+    fn parse_orders(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders> {
+        parse::parse_orders(state, player, text)
+    }
+
+    fn resolve(
+        state: &State,
+        input: &TurnInput<Orders>,
+        dice: &mut TurnDice,
+    ) -> Result<Resolution<State>, TurnError> {
+        resolve::resolve(state, input, dice)
+    }
+
+    fn view(state: &State, viewer: Viewer) -> View {
+        view::view(state, viewer)
+    }
+
+    /// Winners are the last fleet afloat (SALVO-CL-05, SALVO-SCUBA-06), or those that went
+    /// down together (SALVO-GM-02). Standings: winners, then players still afloat by ships
+    /// afloat, then the defeated by how long they lasted; Score breaks ties.
+    fn outcome(state: &State) -> Outcome {
+        let winners = state
+            .end
+            .as_ref()
+            .map(|e| e.winners.clone())
+            .unwrap_or_default();
+        let key = |admiral: &Admiral| -> (u8, u32, u32) {
+            let (tier, lasting) = if winners.contains(&admiral.id()) {
+                (3, 0)
+            } else {
+                match admiral.status() {
+                    AdmiralStatus::Active => (
+                        2,
+                        u32::try_from(admiral.fleet().afloat_count()).unwrap_or(0),
+                    ),
+                    AdmiralStatus::Defeated { turn } | AdmiralStatus::Left { turn } => (1, turn),
+                }
+            };
+            (tier, lasting, state.score(admiral.id()))
+        };
+        let mut ranked: Vec<&Admiral> = state.admirals().iter().collect();
+        ranked.sort_by(|a, b| key(b).cmp(&key(a)).then(a.id().cmp(&b.id())));
+        let mut standings: Vec<Standing> = Vec::with_capacity(ranked.len());
+        for (index, admiral) in ranked.iter().enumerate() {
+            let place = match standings.last() {
+                Some(previous)
+                    if ranked
+                        .get(index.wrapping_sub(1))
+                        .is_some_and(|p| key(p) == key(admiral)) =>
+                {
+                    previous.place
+                }
+                _ => u32::try_from(index + 1).unwrap_or(u32::MAX),
+            };
+            let status = if winners.contains(&admiral.id()) {
+                "winner".to_string()
+            } else {
+                match admiral.status() {
+                    AdmiralStatus::Active => {
+                        format!("{} afloat", admiral.fleet().afloat_count())
+                    }
+                    AdmiralStatus::Defeated { turn } => format!("fleet lost on turn {turn}"),
+                    AdmiralStatus::Left { turn } => format!("left on turn {turn}"),
+                }
+            };
+            standings.push(Standing {
+                player: admiral.id(),
+                name: admiral.name().to_string(),
+                score: engine::Score::whole(i64::from(state.score(admiral.id()))),
+                place,
+                status,
+            });
+        }
+        Outcome {
+            finished: state.end.is_some(),
+            standings,
+            winners,
+        }
+    }
+
+    fn turn(state: &State) -> u32 {
+        state.turn()
+    }
+
+    fn roster(state: &State) -> Vec<Player> {
+        state.roster()
+    }
+
+    fn order_help(state: &State) -> String {
+        help(state)
+    }
+}
+
+fn help(state: &State) -> String {
+    let setup = state.setup();
+    let several = state.admirals().len() > 2;
+    let at = if several { " AT <player>" } else { "" };
+    let mut lines = vec![
+        "Orders for Salvo (Battleship with extras). One order a line; case, extra spaces and punctuation do not matter.".to_string(),
+        "Squares: a row letter A-J (A at the top) then a column number 1-10 (1 on the left): D4, F10.".to_string(),
+        String::new(),
+        "Your first orders may place your fleet (otherwise it stays where the server placed it at random):".to_string(),
+        "  PLACE Carrier A1 H        the top or left end, then H (across) or V (down); or both ends: PLACE Carrier A1-A5".to_string(),
+        "  ... one line for each of Carrier 5, Battleship 4, Cruiser 3, Submarine 3, Destroyer 2; no overlaps, nothing off the board".to_string(),
+        "  PLACE RANDOM              let the server place the fleet at random".to_string(),
+        String::new(),
+        "Each turn, ONE attack: the turn's shots, or one extra instead of them:".to_string(),
+    ];
+    match setup.shots {
+        ShotRule::One => lines.push(format!("  FIRE B7{at}                one shot a turn")),
+        ShotRule::Salvo => lines.push(format!(
+            "  FIRE B7 C3 E5{at}          one shot per ship of yours afloat (ranges like B2-B4 too)"
+        )),
+    }
+    let enabled = |s: Special| setup.specials_enabled.contains(&s);
+    let limit = |s: Special| setup.uses.of(s);
+    if enabled(Special::Nuke) {
+        lines.push(format!(
+            "  NUKE D4{at}                tactical nuke, {} a game: the 13-square diamond; top roll: the whole 5x5; lowest roll: fizzles",
+            limit(Special::Nuke)
+        ));
+    }
+    if enabled(Special::Scuba) {
+        lines.push(format!(
+            "  SCUBA{at}                  {} a game: destroys or captures the smallest enemy ship afloat",
+            limit(Special::Scuba)
+        ));
+        lines.push(
+            "  SCUBA RECAPTURE [ship]     uses a SCUBA attack to take back your own captured ship"
+                .to_string(),
+        );
+    }
+    if enabled(Special::Torpedo) {
+        lines.push(format!(
+            "  TORPEDO F10{at}            {} a game while your Submarine is afloat: from an edge square straight across until it hits; from a corner add N, S, E or W (TORPEDO A1 S)",
+            limit(Special::Torpedo)
+        ));
+    }
+    if enabled(Special::Experimental) {
+        lines.push(format!(
+            "  EXPERIMENTAL B2 B3 B4{at}  {} a game: a d6 decides how many of your squares blast (each must touch an earlier one; short lists grow automatically); a 1 also destroys your own Submarine or next-largest ship (add SACRIFICE <ship> to choose); sixes roll again",
+            limit(Special::Experimental)
+        ));
+    }
+    if enabled(Special::Bomber) {
+        lines.push(format!(
+            "  BOMBER G6{at}              {} a game while your Carrier is afloat: the 3x3 block around the square",
+            limit(Special::Bomber)
+        ));
+    }
+    lines.push("  PASS                      no attack".to_string());
+    lines.push("  PRESS <text>              a message for the report".to_string());
+    lines.push(String::new());
+    lines.push(format!(
+        "Dice: {} for the whole game{}. Every extra's use counts, even when it fails.",
+        setup.dice_mode,
+        if setup.torpedo_bonus {
+            "; torpedoes roll for a bonus that destroys the ship hit"
+        } else {
+            ""
+        }
+    ));
+    if several {
+        let names: Vec<&str> = state.admirals().iter().map(|a| a.name()).collect();
+        lines.push(format!(
+            "With more than one opponent every attack names its target: FIRE B7 AT {}. Players: {}.",
+            names.first().copied().unwrap_or("Bob"),
+            names.join(", ")
+        ));
+    }
+    lines.join("\n")
+}
