@@ -130,6 +130,8 @@ impl Captain {
             (Fate::Left(_), _) => "left the game".into(),
             (Fate::Afloat, 0) => "no hits".into(),
             (Fate::Afloat, 1) => "1 hit".into(),
+            (Fate::Afloat, 2) => "2 hits".into(),
+            (Fate::Afloat, 3) => "3 hits".into(),
             (Fate::Afloat, n) => format!("{n} hits"),
         }
     }

@@ -1,12 +1,13 @@
 //! One turn, in the catalogue's deterministic order (section 3, "Resolution order").
-
-use std::collections::{BTreeMap, BTreeSet};
+//!
+//! A full board has dozens of players and this runs at every deadline and every replay, so the
+//! working data are flat vectors indexed by roster position, not maps.
 
 use engine::{Report, ReportRow, Resolution, Score, TurnDice, TurnError, TurnInput};
 
 use crate::board::{SHIP_LENGTH, Square};
 use crate::orders::{Orders, Target};
-use crate::{Damage, Fate, State};
+use crate::{Damage, Fate, SHOTS_PER_TURN, State};
 
 /// What became of one ordered shot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,6 +22,25 @@ enum Effect {
     Duplicate,
 }
 
+/// What the shots of the turn did, for the report.
+struct TurnEffects {
+    /// Per captain, per shot ordered (at most two).
+    effects: Vec<[Option<Effect>; SHOTS_PER_TURN]>,
+    /// Every scoring shot as (square, shooter), sorted: the shooters of a square are a run.
+    scoring: Vec<(Square, usize)>,
+    /// Ships that the turn's shots alone sank: their hits read `hit/sunk` (catalogue step 5).
+    sunk_by_shots: Vec<bool>,
+}
+
+impl TurnEffects {
+    /// How many players scored on `square` this turn.
+    fn sharers(&self, square: Square) -> usize {
+        let start = self.scoring.partition_point(|(s, _)| *s < square);
+        let end = self.scoring.partition_point(|(s, _)| *s <= square);
+        end - start
+    }
+}
+
 pub(crate) fn resolve(
     state: &State,
     input: &TurnInput<Orders>,
@@ -31,6 +51,7 @@ pub(crate) fn resolve(
     }
     let turn = state.turn;
     let mut next = state.clone();
+    let count = next.captains.len();
 
     // Players the GM removed leave before the turn, ship and all (BARMY-GM-11).
     for captain in next.captains.iter_mut() {
@@ -39,14 +60,7 @@ pub(crate) fn resolve(
         }
     }
 
-    // 1. Eligible shooters: in the game this turn and afloat at its start (BARMY-11, BARMY-GM-07).
-    let eligible = |index: usize| {
-        next.captains
-            .get(index)
-            .is_some_and(|c| c.is_afloat() && c.first_turn <= turn)
-    };
-    // Which ship, if any, stands on each square (ships of players who left are gone): a flat
-    // grid, because a full board has hundreds of ships and this is the turn's hot path.
+    // Which ship, if any, stands on each square (ships of players who left are gone).
     let grid = next.setup.grid();
     let cell =
         |square: Square| usize::from(square.y) * usize::from(grid.width) + usize::from(square.x);
@@ -62,23 +76,29 @@ pub(crate) fn resolve(
         }
     }
 
+    // 1. Eligible shooters: in the game this turn and afloat at its start (BARMY-11, BARMY-GM-07).
     // 2. Every eligible player's shots at once.
-    let mut effects: Vec<Vec<Effect>> = vec![Vec::new(); next.captains.len()];
-    let mut scoring: Vec<(Square, usize)> = Vec::new();
+    let mut effects: Vec<[Option<Effect>; SHOTS_PER_TURN]> = vec![[None; SHOTS_PER_TURN]; count];
+    let mut scoring: Vec<(Square, usize)> = Vec::with_capacity(count * SHOTS_PER_TURN);
     for (shooter, captain) in next.captains.iter().enumerate() {
-        if !eligible(shooter) {
+        if !(captain.is_afloat() && captain.first_turn <= turn) {
             continue;
         }
         let Some(orders) = input.orders.get(&captain.id) else {
             continue;
         };
-        let mut fired: Vec<Square> = Vec::with_capacity(crate::SHOTS_PER_TURN);
-        for shot in orders.shots.iter().take(crate::SHOTS_PER_TURN) {
+        let Some(slots) = effects.get_mut(shooter) else {
+            continue;
+        };
+        let mut fired: [Option<Square>; SHOTS_PER_TURN] = [None; SHOTS_PER_TURN];
+        for ((shot, slot), fired_at) in orders.shots.iter().zip(slots.iter_mut()).zip(0..) {
             let effect = match shot.target {
                 Target::OffBoard => Effect::OffBoard,
-                Target::Square(square) if fired.contains(&square) => Effect::Duplicate,
+                Target::Square(square) if fired.contains(&Some(square)) => Effect::Duplicate,
                 Target::Square(square) => {
-                    fired.push(square);
+                    if let Some(mark) = fired.get_mut(fired_at) {
+                        *mark = Some(square);
+                    }
                     next.shots.insert(square);
                     match ship_at.get(cell(square)).copied().flatten() {
                         // Own ship: a complete no-op (BARMY-13, BARMY-GM-03).
@@ -104,29 +124,26 @@ pub(crate) fn resolve(
                     }
                 }
             };
-            if let Some(list) = effects.get_mut(shooter) {
-                list.push(effect);
-            }
+            *slot = Some(effect);
         }
-    }
-    // Who scored on each square, in roster order.
-    scoring.sort_unstable();
-    let mut scorers: BTreeMap<Square, Vec<usize>> = BTreeMap::new();
-    for (square, shooter) in scoring {
-        scorers.entry(square).or_default().push(shooter);
     }
 
     // Shares of each scored square (BARMY-09), and 3. the squares marked hit.
-    let mut scored_on: BTreeSet<usize> = BTreeSet::new();
-    for (square, shooters) in &scorers {
-        let share = Score::share_of_one(shooters.len());
-        for shooter in shooters {
+    scoring.sort_unstable();
+    let mut scored_on = vec![false; count];
+    for run in scoring.chunk_by(|a, b| a.0 == b.0) {
+        let share = Score::share_of_one(run.len());
+        for (_, shooter) in run {
             if let Some(captain) = next.captains.get_mut(*shooter) {
                 captain.score += share;
             }
         }
-        if let Some((owner, part)) = ship_at.get(cell(*square)).copied().flatten() {
-            scored_on.insert(owner);
+        if let Some((square, _)) = run.first()
+            && let Some((owner, part)) = ship_at.get(cell(*square)).copied().flatten()
+        {
+            if let Some(flag) = scored_on.get_mut(owner) {
+                *flag = true;
+            }
             if let Some(slot) = next
                 .captains
                 .get_mut(owner)
@@ -136,23 +153,21 @@ pub(crate) fn resolve(
             }
         }
     }
-    let sunk_by_shots: BTreeSet<usize> = next
+    let sunk_by_shots: Vec<bool> = next
         .captains
         .iter()
-        .enumerate()
-        .filter(|(_, c)| c.is_afloat() && c.hits_taken() == SHIP_LENGTH)
-        .map(|(index, _)| index)
+        .map(|c| c.is_afloat() && c.hits_taken() == SHIP_LENGTH)
         .collect();
 
     // 4. NMR penalties, from a player's second turn, waived when someone scored on them
     // (BARMY-17, BARMY-18, BARMY-GM-06); draws in ascending player id.
-    let mut penalised: Vec<usize> = (0..next.captains.len())
+    let mut penalised: Vec<usize> = (0..count)
         .filter(|index| {
             next.captains.get(*index).is_some_and(|c| {
                 c.is_afloat()
                     && c.first_turn < turn
                     && !input.orders.contains_key(&c.id)
-                    && !scored_on.contains(index)
+                    && !scored_on.get(*index).copied().unwrap_or(false)
                     && c.hits_taken() < SHIP_LENGTH
             })
         })
@@ -178,15 +193,14 @@ pub(crate) fn resolve(
         }
     }
 
-    let outcome = TurnEffects {
+    let turn_effects = TurnEffects {
         effects,
-        scorers,
+        scoring,
         sunk_by_shots,
     };
-    let report = report(state, &next, input, &outcome, turn);
+    let mut report = report(state, &next, input, &turn_effects, turn);
 
     // Joiners get a ship for the next turn (BARMY-GM-11), placed with the sealed dice.
-    let mut notes = Vec::new();
     let mut joining: Vec<&engine::Player> = input
         .joining
         .iter()
@@ -194,21 +208,20 @@ pub(crate) fn resolve(
         .collect();
     joining.sort_by_key(|p| p.id);
     for player in joining {
-        if engine::report::one_line(&player.name).is_empty() {
+        let name = engine::report::one_line(&player.name);
+        if name.is_empty() {
             continue;
         }
         if next
             .place(player.clone(), turn + 1, &mut dice.sealed)
             .is_none()
         {
-            notes.push(format!(
-                "No room on the board for {}'s ship: the GM must enlarge the board.",
-                engine::report::one_line(&player.name)
+            report.notes.push(format!(
+                "No room on the board for {name}'s ship: the GM must enlarge the board."
             ));
         } else {
-            notes.push(format!(
-                "{} joins the game and fires from turn {}.",
-                engine::report::one_line(&player.name),
+            report.notes.push(format!(
+                "{name} joins the game and fires from turn {}.",
                 turn + 1
             ));
         }
@@ -218,9 +231,6 @@ pub(crate) fn resolve(
     let afloat = next.captains.iter().filter(|c| c.is_afloat()).count();
     next.finished = afloat <= 1 || next.setup.final_turn.is_some_and(|last| turn >= last);
     next.turn = turn + 1;
-
-    let mut report = report;
-    report.notes.extend(notes);
     if next.finished {
         report.notes.push(crate::view::closing_line(&next));
     }
@@ -230,16 +240,6 @@ pub(crate) fn resolve(
     })
 }
 
-/// What the shots of the turn did, for the report.
-struct TurnEffects {
-    /// Per captain, per shot ordered.
-    effects: Vec<Vec<Effect>>,
-    /// Who scored on each square.
-    scorers: BTreeMap<Square, Vec<usize>>,
-    /// Ships that the turn's shots alone sank: their hits read `hit/sunk` (catalogue step 5).
-    sunk_by_shots: BTreeSet<usize>,
-}
-
 fn report(
     before: &State,
     after: &State,
@@ -247,7 +247,7 @@ fn report(
     turn_effects: &TurnEffects,
     turn: u32,
 ) -> Report {
-    let mut rows = Vec::new();
+    let mut rows = Vec::with_capacity(after.captains.len());
     for (index, captain) in after.captains.iter().enumerate() {
         let in_game =
             captain.first_turn <= turn && !matches!(captain.fate, Fate::Left(t) if t <= turn);
@@ -255,32 +255,31 @@ fn report(
             continue;
         }
         let afloat_before = before.captains.get(index).is_some_and(|c| c.is_afloat());
-        let orders = input.orders.get(&captain.id);
-        let (coord, result) = match orders {
+        let (coord, result) = match input.orders.get(&captain.id) {
             _ if !afloat_before => ("—".to_owned(), "—".to_owned()),
             None => ("NMR".to_owned(), "—".to_owned()),
             Some(orders) if orders.shots.is_empty() => ("—".to_owned(), "—".to_owned()),
             Some(orders) => {
-                let shots: Vec<_> = orders.shots.iter().take(crate::SHOTS_PER_TURN).collect();
-                let coord = shots
-                    .iter()
-                    .map(|s| s.written.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                let mut results: Vec<String> = turn_effects
-                    .effects
-                    .get(index)
-                    .map(|list| {
-                        list.iter()
-                            .map(|e| describe(*e, after, turn_effects))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                // A missing second shot reads `—` (BARMY-GM-08).
-                while results.len() < crate::SHOTS_PER_TURN {
-                    results.push("—".into());
+                let mut coord = String::new();
+                for shot in orders.shots.iter().take(SHOTS_PER_TURN) {
+                    if !coord.is_empty() {
+                        coord.push_str(", ");
+                    }
+                    coord.push_str(&shot.written);
                 }
-                (coord, results.join(", "))
+                let mut result = String::new();
+                let effects = turn_effects.effects.get(index).copied().unwrap_or_default();
+                for effect in effects {
+                    if !result.is_empty() {
+                        result.push_str(", ");
+                    }
+                    match effect {
+                        Some(effect) => describe(&mut result, effect, after, turn_effects),
+                        // A missing second shot reads `—` (BARMY-GM-08).
+                        None => result.push('—'),
+                    }
+                }
+                (coord, result)
             }
         };
         rows.push(ReportRow {
@@ -299,28 +298,31 @@ fn report(
     }
 }
 
-fn describe(effect: Effect, state: &State, turn_effects: &TurnEffects) -> String {
+fn describe(out: &mut String, effect: Effect, state: &State, turn_effects: &TurnEffects) {
     match effect {
         Effect::Scored { victim, square } => {
-            let name = state
-                .captains
+            let sunk = turn_effects
+                .sunk_by_shots
                 .get(victim)
-                .map(|c| c.name.as_str())
-                .unwrap_or("?");
-            let tag = if turn_effects.sunk_by_shots.contains(&victim) {
-                "hit/sunk"
-            } else {
-                "hit"
-            };
-            let sharers = turn_effects.scorers.get(&square).map_or(1, Vec::len);
-            if state.setup.show_shares && sharers > 1 {
-                format!("{tag} {name} (1/{sharers})")
-            } else {
-                format!("{tag} {name}")
+                .copied()
+                .unwrap_or(false);
+            out.push_str(if sunk { "hit/sunk " } else { "hit " });
+            out.push_str(
+                state
+                    .captains
+                    .get(victim)
+                    .map(|c| c.name.as_str())
+                    .unwrap_or("?"),
+            );
+            if state.setup.show_shares {
+                let sharers = turn_effects.sharers(square);
+                if sharers > 1 {
+                    out.push_str(&format!(" (1/{sharers})"));
+                }
             }
         }
-        Effect::Miss => "miss".into(),
-        Effect::OffBoard => "miss (off board)".into(),
-        Effect::Duplicate => "miss (duplicate)".into(),
+        Effect::Miss => out.push_str("miss"),
+        Effect::OffBoard => out.push_str("miss (off board)"),
+        Effect::Duplicate => out.push_str("miss (duplicate)"),
     }
 }

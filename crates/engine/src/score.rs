@@ -51,14 +51,46 @@ impl Score {
     pub fn display(&self) -> String {
         let (numer, denom) = (i128::from(self.numerator()), i128::from(self.denominator()));
         let negative = numer < 0;
-        let hundredths = (numer.abs() * 200 + denom) / (2 * denom);
-        let (units, cents) = (hundredths / 100, hundredths % 100);
-        let sign = if negative && hundredths != 0 { "-" } else { "" };
-        match cents {
-            0 => format!("{sign}{units}"),
-            c if c % 10 == 0 => format!("{sign}{units}.{}", c / 10),
-            c => format!("{sign}{units}.{c:02}"),
+        // |numer| < 2^63 and denom < 2^63, so this cannot overflow i128, and the quotient
+        // (at most 100 * |numer|) fits u128.
+        let hundredths = ((numer.abs() * 200 + denom) / (2 * denom)).unsigned_abs();
+        let (units, cents) = (hundredths / 100, (hundredths % 100) as u8);
+        let mut out = String::with_capacity(8);
+        if negative && hundredths != 0 {
+            out.push('-');
         }
+        // Reports show thousands of scores: write digits without the formatting machinery.
+        match u64::try_from(units) {
+            Ok(units) => push_digits(&mut out, units),
+            Err(_) => out.push_str(&units.to_string()),
+        }
+        if cents != 0 {
+            out.push('.');
+            out.push(char::from(b'0' + cents / 10));
+            if cents % 10 != 0 {
+                out.push(char::from(b'0' + cents % 10));
+            }
+        }
+        out
+    }
+}
+
+fn push_digits(out: &mut String, mut value: u64) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        if let Some(digit) = digits.get_mut(start) {
+            // value % 10 < 10, so the cast cannot truncate.
+            *digit = b'0' + (value % 10) as u8;
+        }
+        value /= 10;
+        if value == 0 || start == 0 {
+            break;
+        }
+    }
+    for digit in digits.iter().skip(start) {
+        out.push(char::from(*digit));
     }
 }
 
