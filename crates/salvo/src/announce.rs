@@ -3,7 +3,7 @@
 
 use engine::{PlayerId, ReportRow};
 
-use crate::board::{Heading, Square};
+use crate::board::Square;
 use crate::fleet::{ShipKind, ShipStatus};
 use crate::orders::Attack;
 use crate::rolls::ScubaRoll;
@@ -26,7 +26,6 @@ pub(crate) enum SquareResult {
 /// A torpedo's run, for its report line.
 #[derive(Debug, Clone)]
 pub(crate) struct TorpedoRun {
-    pub heading: Heading,
     pub passed: Vec<Square>,
     pub stopped: bool,
 }
@@ -140,16 +139,8 @@ fn torpedo_text(run: &TorpedoRun, results: &[(PlayerId, Square, SquareResult)]) 
             });
         }
     } else {
-        let first = run
-            .passed
-            .first()
-            .map(Square::to_string)
-            .unwrap_or_default();
         let last = run.passed.last().map(Square::to_string).unwrap_or_default();
-        parts.push(format!(
-            "ran {first} to {last} running {}: nothing in its path, miss",
-            run.heading
-        ));
+        parts.push(format!("reached {last} with nothing in its path: miss"));
     }
     parts
 }

@@ -185,6 +185,11 @@ fn is_filler(word: &str) -> bool {
             | "in"
             | "mode"
             | "ocean"
+            | "over"
+            | "onto"
+            | "into"
+            | "aimed"
+            | "aim"
             | "board"
             | "grid"
     )
@@ -449,6 +454,8 @@ struct Draft<'a> {
     attack: Option<(usize, Attack)>,
     shots: Vec<Shot>,
     first_shot_line: Option<usize>,
+    /// The command a line turned out to be ("fire a torpedo" is a torpedo), for its example.
+    upgraded: Option<Command>,
     understood: Vec<String>,
     press: Vec<String>,
     errors: Vec<LineIssue>,
@@ -472,6 +479,7 @@ impl<'a> Draft<'a> {
             attack: None,
             shots: Vec::new(),
             first_shot_line: None,
+            upgraded: None,
             understood: Vec::new(),
             press: Vec::new(),
             errors: Vec::new(),
@@ -563,8 +571,9 @@ impl<'a> Draft<'a> {
         } else {
             self.read_attack(line, command, &tokens, args_from)
         };
+        let shown = self.upgraded.take().unwrap_or(command);
         if let Err(error) = outcome {
-            self.refuse(line, text, Some(command), &error);
+            self.refuse(line, text, Some(shown), &error);
         }
     }
 
@@ -576,6 +585,7 @@ impl<'a> Draft<'a> {
         from: usize,
     ) -> Result<(), OrderError> {
         let (command, args) = self.read_args(command, tokens, from)?;
+        self.upgraded = Some(command);
         let what = command.what();
         let state = self.state;
         let me = self.me;

@@ -297,7 +297,6 @@ fn plan_torpedo(
         None => path.clone(),
     };
     volley.torpedo = Some(announce::TorpedoRun {
-        heading,
         passed: passed.clone(),
         stopped: stop.is_some(),
     });
@@ -521,7 +520,6 @@ fn settle_scuba(
                 for (index, _) in attempts {
                     if let Some(volley) = volleys.get_mut(index) {
                         let attacker = volley.attacker;
-                        volley.tail.push(format!("destroyed {owner}{kind}"));
                         destroy_ship(start, next, volley, target, kind, turn, Some(attacker));
                     }
                 }

@@ -57,6 +57,9 @@ struct TurnCase {
     dice: Vec<u32>,
     #[serde(default)]
     sealed: Vec<u32>,
+    /// How many of `dice` are picks (NMR auto-shots), which the roll log does not show.
+    #[serde(default)]
+    picks: usize,
     #[serde(default)]
     joining: Vec<String>,
     #[serde(default)]
@@ -331,7 +334,18 @@ fn run_turn(game: &mut Game, turn: &TurnCase, number: usize) -> Vec<String> {
             "expected the error '{wanted}', but the turn resolved"
         ));
     }
+    let rolled = dice.open.rolls().len() + turn.picks;
+    if rolled != turn.dice.len() {
+        fail(format!(
+            "{} dice scripted but {rolled} used: {:?}",
+            turn.dice.len(),
+            dice.open.rolls()
+        ));
+    }
     let report = &resolution.report;
+    if std::env::var_os("SALVO_SHOW_REPORTS").is_some() {
+        eprintln!("{}", report.to_text());
+    }
     for expected in &turn.expect.rows {
         let Some(row) = report.rows.iter().find(|r| r.name == expected.name) else {
             fail(format!(
@@ -496,7 +510,21 @@ fn run_case(case: &Case) -> Vec<String> {
     };
     let mut failures = Vec::new();
     for (index, turn) in case.turns.iter().enumerate() {
-        failures.extend(run_turn(&mut game, turn, index + 1));
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run_turn(&mut game, turn, index + 1)
+        }));
+        match outcome {
+            Ok(turn_failures) => failures.extend(turn_failures),
+            Err(panic) => {
+                let message = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                failures.push(format!("turn {}: panicked: {message}", index + 1));
+                break;
+            }
+        }
     }
     failures
 }
@@ -519,7 +547,16 @@ fn the_case_table() {
             serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         for case in &cases {
             count += 1;
-            for failure in run_case(case) {
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_case(case)));
+            let case_failures = outcome.unwrap_or_else(|panic| {
+                let message = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                vec![format!("panicked: {message}")]
+            });
+            for failure in case_failures {
                 failures.push(format!(
                     "{} / {}: {failure}",
                     file.file_name().unwrap_or_default().to_string_lossy(),
