@@ -62,8 +62,8 @@ pub struct Solution {
     pub range: u32,
     /// Dice to throw: the table's dice times the guns bearing (IRON-GM-01, IRON-GM-03).
     pub dice: u32,
-    /// The turrets bearing (main only).
-    pub turrets: Vec<String>,
+    /// Live main turrets bearing (main only).
+    pub turrets: u8,
     /// The tube used (torpedo only).
     pub tube: Option<TubeMount>,
 }
@@ -106,6 +106,8 @@ pub enum FireProblem {
     BatteryLost,
     /// IRON-TORP-03: four torpedoes already fired (or none carried).
     NoTorpedoesLeft,
+    /// IRON-GM-16: the ship type has no tubes.
+    NoTubes,
     NoSuchTube {
         tube: TubeMount,
     },
@@ -125,7 +127,7 @@ pub enum FireProblem {
 impl fmt::Display for FireProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FireProblem::FirerGone => write!(f, "the ship is no longer in the battle"),
+            FireProblem::FirerGone => write!(f, "she was lost before the fire steps (IRON-GM-13)"),
             FireProblem::BridgeHit { until } => {
                 write!(
                     f,
@@ -167,6 +169,7 @@ impl fmt::Display for FireProblem {
                 f,
                 "no torpedoes left: a ship fires at most 4 in a battle (IRON-TORP-03)"
             ),
+            FireProblem::NoTubes => write!(f, "she has no torpedo tubes"),
             FireProblem::NoSuchTube { tube } => write!(f, "she has no {} tube", tube.name()),
             FireProblem::NoDice { target, range, arc } => write!(
                 f,
@@ -236,6 +239,9 @@ pub fn solve(
             }
         }
         Group::Torpedo => {
+            if firer.tubes.is_empty() {
+                return Err(FireProblem::NoTubes);
+            }
             if firer.torpedoes_left == 0 {
                 return Err(FireProblem::NoTorpedoesLeft);
             }
@@ -245,30 +251,20 @@ pub fn solve(
         }
         Group::Main => {}
     }
-    if range > group.reach() {
-        return Err(FireProblem::OutOfRange {
-            target: name(),
-            range,
-            reach: group.reach(),
-        });
-    }
+    // Arc before range: "she is astern" says more than "she is too far".
     let table = &state.rules.dice_table;
     let mut solution = Solution {
         arc,
         range,
         dice: 0,
-        turrets: Vec::new(),
+        turrets: 0,
         tube: None,
     };
     match group {
         Group::Main => {
-            solution.turrets = firer
-                .turrets
-                .iter()
-                .filter(|t| t.bears_on(arc))
-                .map(|t| t.name.clone())
-                .collect();
-            if solution.turrets.is_empty() {
+            let bearing = firer.turrets.iter().filter(|t| t.bears_on(arc)).count();
+            solution.turrets = u8::try_from(bearing).unwrap_or(u8::MAX);
+            if bearing == 0 {
                 let could = firer.turrets.iter().any(|t| t.bears.contains(&arc));
                 return Err(if could {
                     FireProblem::NoTurretBears {
@@ -282,8 +278,8 @@ pub fn solve(
                     }
                 });
             }
-            let bearing = u32::try_from(solution.turrets.len()).unwrap_or(u32::MAX);
-            solution.dice = u32::from(table.main.dice(arc, range)).saturating_mul(bearing);
+            solution.dice =
+                u32::from(table.main.dice(arc, range)).saturating_mul(u32::from(solution.turrets));
         }
         Group::Port | Group::Starboard => {
             let (wanted, battery) = if group == Group::Port {
@@ -316,6 +312,13 @@ pub fn solve(
             solution.dice = u32::from(table.torpedo.dice(arc, range));
         }
     }
+    if range > group.reach() {
+        return Err(FireProblem::OutOfRange {
+            target: name(),
+            range,
+            reach: group.reach(),
+        });
+    }
     if solution.dice == 0 {
         return Err(FireProblem::NoDice {
             target: name(),
@@ -334,7 +337,7 @@ pub fn solve(
 
 /// The first ship (by ID) or terrain area in the way: every other afloat ship blocks, friend or
 /// foe, and so does marked terrain (IRON-GUN-08, IRON-GM-04). A torpedo's run is blocked the
-/// same way (IRON-ADM-04).
+/// same way (IRON-ADM-10).
 fn blocker(state: &State, firer: &Ship, target: &Ship) -> Option<String> {
     let ships = state
         .ships
@@ -581,7 +584,7 @@ fn apply_gun_critical(
             } else if across < 0 {
                 true
             } else {
-                target.port_battery.can_fire() || !target.starboard_battery.can_fire()
+                target.port_battery.can_fire()
             };
             let battery = if port {
                 &mut target.port_battery

@@ -55,6 +55,22 @@ pub struct Ram {
     pub rammer_lost: u8,
     /// Was the rammer broken off when she rammed? Never, by IRON-DMG-02; kept for the tests.
     pub rammer_was_broken_off: bool,
+    /// Did the ram bring either ship to her Critical Point (IRON-GM-10) or sink her
+    /// (IRON-GM-09(e))?
+    pub rammed_fate: RamFate,
+    pub rammer_fate: RamFate,
+}
+
+/// What a ram left a ship fit for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RamFate {
+    Fighting,
+    /// Reached her Critical Point with this ram: she breaks off from her next move.
+    BrokeOff,
+    /// Already broken off, or undamaged by it: nothing new.
+    Unchanged,
+    Sunk,
 }
 
 /// One ship's movement this turn.
@@ -159,24 +175,24 @@ pub fn carry_out(
     change: Option<Change>,
 ) -> Option<Move> {
     let forced = matches!(change, Some(Change::BrokenOff { .. }));
-    let ship = state.ship(id)?.clone();
+    let (start, start_heading) = state.ship(id).map(|s| (s.area, s.heading))?;
     let board = state.rules.board;
     let mut record = Move {
         ship: id,
         ordered,
         carried: manoeuvre,
         change,
-        from: ship.area,
-        end: ship.area,
-        heading: ship.heading,
+        from: start,
+        end: start,
+        heading: start_heading,
         stop: None,
         ram: None,
         escaped: None,
     };
-    let mut area = ship.area;
+    let mut area = start;
     let mut completed = true;
     for _ in 0..manoeuvre.forward_steps() {
-        let next = match board.step(area, ship.heading) {
+        let next = match board.step(area, start_heading) {
             Ok(next) => next,
             Err(edge) if forced => {
                 record.escaped = Some(edge);
@@ -210,7 +226,7 @@ pub fn carry_out(
         }
         area = next;
     }
-    let mut heading = ship.heading;
+    let mut heading = start_heading;
     if completed && let Some(side) = manoeuvre.turn() {
         heading = heading.turned(side);
     }
@@ -246,9 +262,13 @@ fn ram(
     from: Area,
     rammed: ShipId,
 ) -> Option<Ram> {
-    let (rammer_ship, rammed_ship) = (state.ship(rammer)?.clone(), state.ship(rammed)?.clone());
-    let kind = ram_kind(&rammed_ship, from);
-    let (rammed_count, rammer_count) = kind.dice(rammer_ship.ram);
+    let (has_ram, rammer_side, rammer_player, rammer_was_broken_off) = state
+        .ship(rammer)
+        .map(|s| (s.ram, s.side, s.player, s.broken_off))?;
+    let rammed_ship = state.ship(rammed)?;
+    let (at, rammed_side, rammed_player) = (rammed_ship.area, rammed_ship.side, rammed_ship.player);
+    let kind = ram_kind(rammed_ship, from);
+    let (rammed_count, rammer_count) = kind.dice(has_ram);
     let rammed_dice: Vec<u32> = (0..rammed_count).map(|_| dice.d6()).collect();
     let rammer_dice: Vec<u32> = (0..rammer_count).map(|_| dice.d6()).collect();
     let loss = |faces: &[u32]| {
@@ -256,44 +276,52 @@ fn ram(
             .iter()
             .fold(0u8, |total, face| total.saturating_add(ram_die_fp(*face)))
     };
-    let rammed_lost = damage(state, rammed, loss(&rammed_dice));
-    let rammer_lost = damage(state, rammer, loss(&rammer_dice));
+    let (rammed_lost, rammed_fate) = damage(state, rammed, loss(&rammed_dice));
+    let (rammer_lost, rammer_fate) = damage(state, rammer, loss(&rammer_dice));
     // Each player is credited with the enemy FP their ship's collision took off (IRON-ADM-04).
-    if rammer_ship.side != rammed_ship.side {
-        credit(state, rammer_ship.player, rammed_lost);
-        credit(state, rammed_ship.player, rammer_lost);
+    if rammer_side != rammed_side {
+        credit(state, rammer_player, rammed_lost);
+        credit(state, rammed_player, rammer_lost);
     }
     Some(Ram {
         rammer,
         rammed,
         from,
-        at: rammed_ship.area,
+        at,
         kind,
-        rammer_has_ram: rammer_ship.ram,
+        rammer_has_ram: has_ram,
         rammed_dice,
         rammer_dice,
         rammed_lost,
         rammer_lost,
-        rammer_was_broken_off: rammer_ship.broken_off,
+        rammer_was_broken_off,
+        rammed_fate,
+        rammer_fate,
     })
 }
 
 /// Takes FP off a ship at once: at 0 she sinks and leaves the board straight away
 /// (IRON-GM-09(e)); at or below the Critical Point she breaks off from her next move on
 /// (IRON-GM-10).
-fn damage(state: &mut State, id: ShipId, fp: u8) -> u8 {
+fn damage(state: &mut State, id: ShipId, fp: u8) -> (u8, RamFate) {
     let turn = state.turn;
     let Some(ship) = state.ship_mut(id) else {
-        return 0;
+        return (0, RamFate::Unchanged);
     };
     let before = ship.fp;
     ship.fp = ship.fp.saturating_sub(fp);
-    if ship.fp == 0 {
+    let fate = if ship.fp == 0 {
         ship.fate = Fate::Sunk { turn };
-    } else if ship.fp <= CRITICAL_POINT {
+        RamFate::Sunk
+    } else if ship.fp <= CRITICAL_POINT && !ship.broken_off {
         ship.broken_off = true;
-    }
-    before.saturating_sub(ship.fp)
+        RamFate::BrokeOff
+    } else if ship.broken_off {
+        RamFate::Unchanged
+    } else {
+        RamFate::Fighting
+    };
+    (before.saturating_sub(ship.fp), fate)
 }
 
 pub(crate) fn credit(state: &mut State, player: engine::PlayerId, fp: u8) {

@@ -428,6 +428,25 @@ impl Parser<'_> {
             Some(Token::Word(word)) => word.clone(),
             _ => String::new(),
         };
+        // "Zeus MAIN Leonidas": an order word further on means the first word was meant as a
+        // ship's name.
+        let order_later = rest.iter().any(|t| {
+            [
+                MAIN_WORDS,
+                PORT_WORDS,
+                STARBOARD_WORDS,
+                TORPEDO_WORDS,
+                MOVE_WORDS,
+                WITHDRAW_WORDS,
+            ]
+            .iter()
+            .any(|list| is_word(Some(t), list))
+        });
+        if order_later {
+            let mut problem = self.no_ship_issue();
+            problem.problem = format!("{word:?} is not one of your ships; {}", problem.problem);
+            return Err(problem);
+        }
         Err(issue(
             format!(
                 "did not understand {word:?}: an order is MAIN, PORT, STBD, TORP, MOVE or WITHDRAW"
@@ -1104,8 +1123,9 @@ fn describe(target: &Ship, solution: &Solution) -> String {
         crate::grid::Arc::Port => "port beam",
         crate::grid::Arc::Starboard => "starboard beam",
     };
+    let dice = if solution.dice == 1 { "die" } else { "dice" };
     format!(
-        "{} ({}, range {}, {arc}, {} dice)",
+        "{} ({}, range {}, {arc}, {} {dice})",
         target.name, target.area, solution.range, solution.dice
     )
 }

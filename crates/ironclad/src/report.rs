@@ -4,7 +4,8 @@
 use engine::{Report, ReportRow};
 
 use crate::fire::{CriticalRoll, Group, Volley};
-use crate::movement::{Change, Move, Ram, Stop};
+use crate::movement::{Change, Move, Ram, RamFate, Stop};
+use crate::orders::Manoeuvre;
 use crate::outcome::{Verdict, verdict};
 use crate::state::{Fate, STARTING_FP, Ship, ShipId, State};
 use crate::tables::FireCheck;
@@ -71,16 +72,26 @@ fn initiative_note(state: &State, log: &TurnLog) -> String {
     )
 }
 
-fn name_of(state: &State, id: ShipId) -> String {
-    state
-        .ship(id)
-        .map(|s| s.name.clone())
-        .unwrap_or_else(|| id.to_string())
+fn name_of(state: &State, id: ShipId) -> &str {
+    state.ship(id).map(|s| s.name.as_str()).unwrap_or("?")
 }
 
 fn faces(dice: &[u32]) -> String {
-    let list: Vec<String> = dice.iter().map(u32::to_string).collect();
-    format!("[{}]", list.join(","))
+    let mut text = String::with_capacity(2 + 2 * dice.len());
+    text.push('[');
+    for (index, face) in dice.iter().enumerate() {
+        if index > 0 {
+            text.push(',');
+        }
+        // A die's face is a single digit for every die the engine throws (D6).
+        if let Some(digit) = char::from_digit(*face, 10) {
+            text.push(digit);
+        } else {
+            text.push_str(&face.to_string());
+        }
+    }
+    text.push(']');
+    text
 }
 
 fn row(before: &State, after: &State, log: &TurnLog, ship: &Ship) -> ReportRow {
@@ -96,10 +107,20 @@ fn row(before: &State, after: &State, log: &TurnLog, ship: &Ship) -> ReportRow {
         };
         result.push(format!("fire check d6 [{}]: {what}", roll.face));
     }
+    // A broken-off ship is steered home whatever her orders: only her fire was held.
+    let steered = log
+        .moves
+        .iter()
+        .any(|m| m.ship == ship.id && matches!(m.change, Some(Change::BrokenOff { .. })));
+    let held = if steered || !ship.afloat() {
+        "held fire"
+    } else {
+        "held fire and position"
+    };
     if owner.is_some_and(|c| log.nmr.contains(&c.player.id)) {
-        result.push("no orders (NMR): held fire and position".into());
+        result.push(format!("no orders (NMR): {held}"));
     } else if log.unordered.contains(&ship.id) {
-        result.push("no orders for her: held fire and position".into());
+        result.push(format!("no orders for her: {held}"));
     }
     for volley in log.volleys.iter().filter(|v| v.firer == ship.id) {
         coord.push(format!(
@@ -117,13 +138,20 @@ fn row(before: &State, after: &State, log: &TurnLog, ship: &Ship) -> ReportRow {
             held.problem
         ));
     }
-    for record in log.moves.iter().filter(|m| m.ship == ship.id) {
-        if let Some(ram) = &record.ram {
-            coord.push(format!("RAM {} {}", ram.at, name_of(after, ram.rammed)));
-        }
-        result.push(move_text(after, record));
+    if log.broke_off.contains(&ship.id) {
+        result.push("at her Critical Point: breaks off for home (IRON-DMG-02)".into());
     }
+    // Movement in the order it happened: her own move, and rams by others before or after it.
+    // A plain HOLD says nothing the Own Status column does not.
+    let plain_hold =
+        |m: &Move| m.carried == Manoeuvre::Hold && m.change.is_none() && m.stop.is_none();
     for record in &log.moves {
+        if record.ship == ship.id && !plain_hold(record) {
+            if let Some(ram) = &record.ram {
+                coord.push(format!("RAM {} {}", ram.at, name_of(after, ram.rammed)));
+            }
+            result.push(move_text(after, record));
+        }
         if let Some(ram) = record.ram.as_ref().filter(|r| r.rammed == ship.id) {
             result.push(format!(
                 "rammed {} by {} from {}: own {}d {} → {} FP",
@@ -134,15 +162,10 @@ fn row(before: &State, after: &State, log: &TurnLog, ship: &Ship) -> ReportRow {
                 faces(&ram.rammed_dice),
                 ram.rammed_lost
             ));
+            if let Some(fate) = ram_fate_text(ram.rammed_fate) {
+                result.push(fate.into());
+            }
         }
-    }
-    if log.broke_off.contains(&ship.id) {
-        result.push("at her Critical Point: breaks off for home (IRON-DMG-02)".into());
-    } else if ship.broken_off
-        && before.ship(ship.id).is_some_and(|b| !b.broken_off)
-        && ship.afloat()
-    {
-        result.push("at her Critical Point: breaks off for home from her next move".into());
     }
     let fp_before = before.ship(ship.id).map(|b| b.fp).unwrap_or(ship.fp);
     if fp_before > ship.fp {
@@ -252,7 +275,20 @@ fn move_text(state: &State, record: &Move) -> String {
     text
 }
 
+fn ram_fate_text(fate: RamFate) -> Option<&'static str> {
+    match fate {
+        RamFate::BrokeOff => {
+            Some("at her Critical Point: breaks off for home from her next move (IRON-GM-10)")
+        }
+        RamFate::Sunk => Some("sunk by the ram (IRON-GM-09)"),
+        RamFate::Fighting | RamFate::Unchanged => None,
+    }
+}
+
 fn ram_text(state: &State, ram: &Ram) -> String {
+    let fate = ram_fate_text(ram.rammer_fate)
+        .map(|text| format!("; {text}"))
+        .unwrap_or_default();
     format!(
         "rammed {} {} at {} ({}): she throws {}d {} → {} FP, own {}d {} → {} FP; stays at {}",
         name_of(state, ram.rammed),
@@ -270,7 +306,7 @@ fn ram_text(state: &State, ram: &Ram) -> String {
         faces(&ram.rammer_dice),
         ram.rammer_lost,
         ram.from
-    )
+    ) + &fate
 }
 
 /// `G5 N · 8/12 · fire · port sec lost · ...` (catalogue section 5). Torpedoes left are not

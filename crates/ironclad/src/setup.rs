@@ -396,6 +396,7 @@ mod tests {
 
     #[test]
     fn players_alternate_sides_and_share_ships_round_robin() {
+        // IRON-ADM-01
         let state = Setup::default().start(&players(4)).unwrap();
         let owners: Vec<u64> = state.ships.iter().map(|s| s.player.0).collect();
         assert_eq!(owners, vec![1, 3, 1, 2, 4, 2]);
@@ -437,6 +438,7 @@ mod tests {
         let state = setup.start(&players(2)).unwrap();
         assert!(state.ships[0].ram);
         assert!(!state.ships[1].ram);
+        // IRON-ADM-07: the default turn limit.
         assert_eq!(state.rules.turn_limit, Some(30));
     }
 }

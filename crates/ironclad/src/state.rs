@@ -285,7 +285,7 @@ impl State {
             return Err(format!("{} sides, not 2", self.sides.len()));
         }
         let board = self.rules.board;
-        let mut seen = std::collections::BTreeMap::new();
+        let mut afloat: Vec<(Area, &str)> = Vec::with_capacity(self.ships.len());
         for ship in &self.ships {
             if ship.side >= self.sides.len() {
                 return Err(format!("{} is on side {}", ship.name, ship.side));
@@ -300,9 +300,10 @@ impl State {
                 if !board.contains(ship.area) {
                     return Err(format!("{} is off the board at {}", ship.name, ship.area));
                 }
-                if let Some(other) = seen.insert(ship.area, &ship.name) {
+                if let Some((_, other)) = afloat.iter().find(|(area, _)| *area == ship.area) {
                     return Err(format!("{} and {} share {}", other, ship.name, ship.area));
                 }
+                afloat.push((ship.area, &ship.name));
             }
         }
         let mut ids: Vec<ShipId> = self.ships.iter().map(|s| s.id).collect();

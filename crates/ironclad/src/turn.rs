@@ -134,8 +134,11 @@ pub fn resolve_turn(
 
     // Fire steps 1-3 against the positions and damage at the start of the fire steps; every
     // effect waits until all three are thrown (IRON-SEQ-04, IRON-GM-05).
-    let firing = next.clone();
+    let firing = &next;
     let mut volleys = Vec::new();
+    // Torpedoes leave the tube when fired, but the stock is written after the fire steps,
+    // which read the state as it was when they began.
+    let mut torpedoes_fired: Vec<ShipId> = Vec::new();
     // Main fire by ship ID; then secondaries by ship ID, port before starboard; then torpedoes
     // (catalogue RNG order).
     let steps: [&[Group]; 3] = [
@@ -144,7 +147,9 @@ pub fn resolve_turn(
         &[Group::Torpedo],
     ];
     for step in steps {
-        for firer in firing.ships.iter().filter(|s| s.afloat()) {
+        // Every ship present when the turn began: one lost to her magazine before the fire
+        // steps is reported as holding fire (IRON-GM-13).
+        for firer in firing.ships.iter().filter(|s| log.present.contains(&s.id)) {
             for group in step.iter().copied() {
                 let Some(ship_orders) = by_ship.get(&firer.id) else {
                     continue;
@@ -171,7 +176,7 @@ pub fn resolve_turn(
                         });
                         continue;
                     };
-                    match fire::solve(&firing, firer, target, group, tube) {
+                    match fire::solve(firing, firer, target, group, tube) {
                         Ok(solution) => {
                             engaged = Some((target, solution));
                             break;
@@ -184,10 +189,8 @@ pub fn resolve_turn(
                 match engaged {
                     Some((target, solution)) => {
                         volleys.push(fire::throw(dice, firer.id, group, target, solution));
-                        if group == Group::Torpedo
-                            && let Some(ship) = next.ship_mut(firer.id)
-                        {
-                            ship.torpedoes_left = ship.torpedoes_left.saturating_sub(1);
+                        if group == Group::Torpedo {
+                            torpedoes_fired.push(firer.id);
                         }
                     }
                     None => log.held.push(HeldFire {
@@ -200,9 +203,16 @@ pub fn resolve_turn(
         }
     }
 
-    // Step 5: apply every effect in the order thrown.
+    for id in torpedoes_fired {
+        if let Some(ship) = next.ship_mut(id) {
+            ship.torpedoes_left = ship.torpedoes_left.saturating_sub(1);
+        }
+    }
+
+    // Step 5: apply every effect in the order thrown. Positions, owners and sides do not
+    // change here, so the firer's are read from the state being damaged.
     for volley in &mut volleys {
-        let firer = firing.ship(volley.firer);
+        let firer = next.ship(volley.firer);
         let firer_area = firer.map(|s| s.area).unwrap_or(volley.target_area);
         let firer_player = firer.map(|s| s.player);
         let firer_side = firer.map(|s| s.side);
@@ -285,8 +295,8 @@ pub fn resolve_turn(
     Ok((next, log))
 }
 
-struct Sorted {
-    by_ship: BTreeMap<ShipId, ShipOrders>,
+struct Sorted<'a> {
+    by_ship: BTreeMap<ShipId, &'a ShipOrders>,
     nmr: BTreeSet<PlayerId>,
     unordered: BTreeSet<ShipId>,
     ignored: Vec<(PlayerId, ShipId)>,
@@ -294,7 +304,7 @@ struct Sorted {
 
 /// Each afloat ship's orders, taken only from the player who commands it (IRON-GM-18: a
 /// player who sent nothing, or has left, holds fire and position).
-fn ship_orders(state: &State, input: &TurnInput<Orders>) -> Sorted {
+fn ship_orders<'a>(state: &State, input: &'a TurnInput<Orders>) -> Sorted<'a> {
     let mut sorted = Sorted {
         by_ship: BTreeMap::new(),
         nmr: BTreeSet::new(),
@@ -312,7 +322,7 @@ fn ship_orders(state: &State, input: &TurnInput<Orders>) -> Sorted {
             Some(orders) => {
                 for (id, ship_orders) in &orders.ships {
                     if state.ship(*id).is_some_and(|s| s.player == player) {
-                        sorted.by_ship.insert(*id, ship_orders.clone());
+                        sorted.by_ship.insert(*id, ship_orders);
                     } else {
                         sorted.ignored.push((player, *id));
                     }

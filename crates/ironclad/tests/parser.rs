@@ -1,0 +1,402 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    reason = "test code: a failure should stop the test loudly"
+)]
+//! Orders as people write them: sloppy input that must be understood, every way of getting it
+//! wrong with the line, the problem and a correct example, and arbitrary text that must never
+//! panic.
+
+use engine::{Engine, LineIssue, Player, PlayerId, TurnDice};
+use ironclad::{Ironclad, Manoeuvre, Setup, ShipId, State, TorpedoOrder, TurnSide};
+use proptest::prelude::*;
+
+/// Alice: Artemis (1) E5 N, Ajax (2) H9 N. Bob: Leonidas (3) G5 N, Hector (4) E3 N,
+/// Hermes (5) B7 W.
+fn battle() -> State {
+    let setup: Setup = serde_json::from_str(
+        r#"{"sides": [
+            {"name": "Blue", "home_edge": "north", "ships": [
+                {"name": "Artemis", "at": "E5", "heading": "N"},
+                {"name": "Ajax", "at": "H9", "heading": "N"}]},
+            {"name": "Red", "home_edge": "south", "ships": [
+                {"name": "Leonidas", "at": "G5", "heading": "N"},
+                {"name": "Hector", "at": "E3", "heading": "N"},
+                {"name": "Hermes", "at": "B7", "heading": "W"}]}]}"#,
+    )
+    .unwrap();
+    let players = [(1, "Alice"), (2, "Bob")].map(|(id, name)| Player {
+        id: PlayerId(id),
+        name: name.into(),
+    });
+    Ironclad::new_game(&setup, &players, &mut TurnDice::scripted([], [])).unwrap()
+}
+
+const ALICE: PlayerId = PlayerId(1);
+
+#[test]
+fn sloppy_real_world_orders_are_understood() {
+    let text = "Dear GM, here are my orders for this turn.
+> Ironclad, turn 1 (quoted from your last mail)
+
+Artemis:
+   main  ->  LEONIDAS
+   stbd sec: leo
+   fire torpedo at hector
+   move: f,t45r
+
+  1. HMS Ajax - move forward, then turn 45 degrees left
+- ajax; main   at g5
+Order: ajax then artemis
+PRESS: Rule, Britannia!
+Artemis WITHDRAW left
+--
+Alice (sent from my phone)
+Artemis MAIN nonsense after the signature";
+    let parsed = Ironclad::parse_orders(&battle(), ALICE, text);
+    // Only the greeting is refused: it names no ship.
+    assert_eq!(parsed.errors.len(), 1, "{:#?}", parsed.errors);
+    assert_eq!(parsed.errors[0].line, 1);
+    assert!(
+        parsed.errors[0]
+            .problem
+            .contains("start the line with the ship")
+    );
+    assert_eq!(parsed.errors[0].expected, "Artemis MAIN Leonidas");
+    let artemis = &parsed.orders.ships[&ShipId(1)];
+    assert_eq!(artemis.main, vec![ShipId(3)]);
+    assert_eq!(artemis.starboard, vec![ShipId(3)]);
+    assert_eq!(
+        artemis.torpedo,
+        Some(TorpedoOrder {
+            targets: vec![ShipId(4)],
+            tube: None
+        })
+    );
+    assert_eq!(artemis.movement, Some(Manoeuvre::AheadThenStarboard));
+    assert_eq!(artemis.withdraw, Some(TurnSide::Port));
+    let ajax = &parsed.orders.ships[&ShipId(2)];
+    assert_eq!(ajax.movement, Some(Manoeuvre::AheadThenPort));
+    assert_eq!(ajax.main, vec![ShipId(3)]);
+    assert_eq!(parsed.orders.move_order, vec![ShipId(2), ShipId(1)]);
+    assert_eq!(parsed.press, vec!["Rule, Britannia!".to_string()]);
+    assert!(
+        parsed
+            .understood
+            .iter()
+            .any(|u| u == "Artemis: moves F, T45R (to E4 heading NE)")
+    );
+    assert!(parsed.warnings.is_empty(), "{:#?}", parsed.warnings);
+}
+
+#[test]
+fn several_orders_on_one_line_separated_by_semicolons() {
+    let parsed = Ironclad::parse_orders(
+        &battle(),
+        ALICE,
+        "Artemis MAIN Leonidas; STBD Leonidas; MOVE FF\nAjax F",
+    );
+    assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
+    let artemis = &parsed.orders.ships[&ShipId(1)];
+    assert_eq!(artemis.movement, Some(Manoeuvre::AheadTwice));
+    assert_eq!(
+        parsed.orders.ships[&ShipId(2)].movement,
+        Some(Manoeuvre::Ahead)
+    );
+}
+
+#[test]
+fn holding_fire_and_ships_without_orders_are_confirmed() {
+    let parsed = Ironclad::parse_orders(&battle(), ALICE, "Artemis MAIN none");
+    assert!(parsed.errors.is_empty());
+    assert!(parsed.orders.ships[&ShipId(1)].main.is_empty());
+    assert!(
+        parsed
+            .understood
+            .contains(&"Artemis: main armament holds fire".to_string())
+    );
+    assert!(
+        parsed
+            .understood
+            .contains(&"Ajax: no orders: holds fire and position (IRON-GM-18)".to_string())
+    );
+}
+
+fn errors(text: &str) -> Vec<LineIssue> {
+    Ironclad::parse_orders(&battle(), ALICE, text).errors
+}
+
+#[test]
+fn every_error_names_the_line_the_problem_and_a_correct_example() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "Zeus MAIN Leonidas",
+            "\"zeus\" is not one of your ships; start the line with the ship it is for; yours are: Artemis, Ajax",
+            "Artemis MAIN Leonidas",
+        ),
+        (
+            "Leonidas MAIN Artemis",
+            "Leonidas is not your ship",
+            "Artemis MAIN Leonidas",
+        ),
+        (
+            "Artemis dance",
+            "did not understand \"dance\"",
+            "Artemis MOVE F, T45R",
+        ),
+        (
+            "Artemis secondary Leonidas",
+            "say which secondary battery",
+            "Artemis PORT Leonidas",
+        ),
+        (
+            "Artemis MAIN",
+            "name the main armament's target",
+            "Artemis MAIN Leonidas",
+        ),
+        (
+            "Artemis MAIN Zeus",
+            "there is no ship called \"zeus\"",
+            "Artemis MAIN Leonidas",
+        ),
+        (
+            "Artemis MAIN he",
+            "\"he\" could be Hector or Hermes",
+            "Artemis MAIN Leonidas",
+        ),
+        (
+            "Artemis MAIN K2",
+            "there is no ship at K2",
+            "Artemis MAIN Leonidas",
+        ),
+        (
+            "Artemis MAIN Leonidas & Hector",
+            "one target per armament a turn",
+            "Artemis MAIN Leonidas / Hector",
+        ),
+        (
+            "Artemis TORP Leonidas, Hector",
+            "one torpedo a turn (IRON-TORP-03)",
+            "Artemis TORP Leonidas / Hector",
+        ),
+        (
+            "Artemis MAIN Ajax",
+            "Ajax is on your own side",
+            "Artemis MAIN Leonidas",
+        ),
+        (
+            "Artemis PORT Leonidas",
+            "Leonidas is not in this weapon's arc: she lies on the starboard beam",
+            "Artemis PORT Hermes",
+        ),
+        (
+            "Artemis TORP Leonidas",
+            "not in this weapon's arc: she lies on the starboard beam",
+            "Artemis TORP Hector",
+        ),
+        (
+            "Artemis MOVE zigzag",
+            "did not understand \"zigzag\" in the move",
+            "Artemis MOVE F, T45R",
+        ),
+        (
+            "Artemis MOVE T45R F",
+            "a 45° turn comes only after moving one area forward (IRON-MOV-03)",
+            "Artemis MOVE F, T45R",
+        ),
+        (
+            "Artemis MOVE F F F",
+            "at most 2 areas a turn",
+            "Artemis MOVE F, T45R",
+        ),
+        (
+            "Artemis WITHDRAW sideways",
+            "LEFT or RIGHT",
+            "Artemis WITHDRAW LEFT",
+        ),
+        (
+            "ORDER Artemis, Zeus",
+            "\"zeus\" is not one of your ships",
+            "ORDER Artemis, Ajax",
+        ),
+        (
+            "ORDER Leonidas",
+            "Leonidas is not your ship",
+            "ORDER Artemis, Ajax",
+        ),
+        (
+            "ORDER",
+            "list your ships in the order they should move",
+            "ORDER Artemis, Ajax",
+        ),
+    ];
+    for (line, problem, expected) in cases {
+        let text = format!("Ajax F\n\n{line}");
+        let found = errors(&text);
+        assert_eq!(found.len(), 1, "{line}: {found:#?}");
+        let issue = &found[0];
+        assert_eq!(issue.line, 3, "{line}");
+        assert_eq!(issue.text, *line);
+        assert!(
+            issue.problem.contains(problem),
+            "{line}: {:?}",
+            issue.problem
+        );
+        assert_eq!(issue.expected, *expected, "{line}");
+    }
+}
+
+#[test]
+fn the_examples_given_are_themselves_accepted() {
+    for example in [
+        "Artemis MAIN Leonidas",
+        "Artemis PORT Hermes",
+        "Artemis TORP Hector",
+        "Artemis MOVE F, T45R",
+        "Artemis WITHDRAW LEFT",
+        "ORDER Artemis, Ajax",
+        "Artemis MAIN Leonidas / Hector",
+    ] {
+        assert!(
+            errors(example).is_empty(),
+            "{example}: {:#?}",
+            errors(example)
+        );
+    }
+}
+
+#[test]
+fn a_repeated_order_keeps_the_first_and_says_why() {
+    // IRON-GUN-05..07 and IRON-TORP-03: one target per armament, one torpedo a turn; a repeat
+    // is refused and the first kept (IRON-ADM-11).
+    let parsed = Ironclad::parse_orders(
+        &battle(),
+        ALICE,
+        "Artemis MAIN Leonidas\nArtemis MAIN Hector\nArtemis TORP Hector\nArtemis TORP Hector\nArtemis F\nArtemis FF",
+    );
+    let problems: Vec<&str> = parsed.errors.iter().map(|e| e.problem.as_str()).collect();
+    assert_eq!(problems.len(), 3, "{problems:#?}");
+    assert!(problems[0].contains("already has a target on line 1"));
+    assert!(problems[1].contains("already fires a torpedo on line 3"));
+    assert!(problems[2].contains("already has a move on line 5"));
+    let artemis = &parsed.orders.ships[&ShipId(1)];
+    assert_eq!(artemis.main, vec![ShipId(3)]);
+    assert_eq!(artemis.movement, Some(Manoeuvre::Ahead));
+}
+
+#[test]
+fn lost_ships_finished_battles_and_strangers_get_clear_refusals() {
+    let mut state = battle();
+    state.ship_mut(ShipId(2)).unwrap().fate = ironclad::state::Fate::Sunk { turn: 1 };
+    let found = Ironclad::parse_orders(&state, ALICE, "Ajax F").errors;
+    assert!(found[0].problem.contains("Ajax has sunk"));
+
+    let stranger = Ironclad::parse_orders(&state, PlayerId(9), "Artemis F").errors;
+    assert!(
+        stranger[0]
+            .problem
+            .contains("not commanding in this battle")
+    );
+
+    state.finished = true;
+    let over = Ironclad::parse_orders(&state, ALICE, "Artemis F").errors;
+    assert!(over[0].problem.contains("the battle is over"));
+}
+
+#[test]
+fn help_describes_the_syntax_and_lists_the_ships() {
+    let help = Ironclad::order_help(&battle());
+    for needle in [
+        "MAIN",
+        "PORT",
+        "STBD",
+        "TORP",
+        "MOVE",
+        "F T45R",
+        "WITHDRAW",
+        "ORDER",
+        "PRESS",
+        "Artemis (Alice, E5 N)",
+    ] {
+        assert!(help.contains(needle), "help lacks {needle}");
+    }
+}
+
+const VOCABULARY: &[&str] = &[
+    "Artemis",
+    "Ajax",
+    "Leonidas",
+    "Hector",
+    "Hermes",
+    "main",
+    "port",
+    "stbd",
+    "torp",
+    "move",
+    "order",
+    "press",
+    "withdraw",
+    "secondary",
+    "tube",
+    "bow",
+    "F",
+    "FF",
+    "FL",
+    "FR",
+    "T45R",
+    "T45L",
+    "turn",
+    "left",
+    "right",
+    "hold",
+    "none",
+    "/",
+    ",",
+    ";",
+    "&",
+    "and",
+    "or",
+    ":",
+    "->",
+    "G5",
+    "E3",
+    "K99",
+    "Z0",
+    "2",
+    "two",
+    "-",
+    "--",
+    ">",
+    "\n",
+    " ",
+    "É",
+    "🚢",
+    "\t",
+    "\r",
+];
+
+proptest! {
+    #[test]
+    fn arbitrary_text_never_panics(text in any::<String>()) {
+        let parsed = Ironclad::parse_orders(&battle(), ALICE, &text);
+        let lines = text.lines().count();
+        for issue in parsed.errors.iter().chain(&parsed.warnings) {
+            prop_assert!(issue.line >= 1 && issue.line <= lines);
+        }
+    }
+
+    #[test]
+    fn order_shaped_text_never_panics(words in proptest::collection::vec(proptest::sample::select(VOCABULARY), 0..40)) {
+        let text = words.join(" ");
+        let parsed = Ironclad::parse_orders(&battle(), ALICE, &text);
+        // Whatever was accepted is for Alice's own ships only.
+        for id in parsed.orders.ships.keys() {
+            prop_assert!([ShipId(1), ShipId(2)].contains(id));
+        }
+        for issue in &parsed.errors {
+            prop_assert!(!issue.problem.is_empty());
+        }
+    }
+}
