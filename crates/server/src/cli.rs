@@ -40,7 +40,28 @@ pub enum Command {
     ///
     /// Safe to run repeatedly and from several processes at once.
     Migrate(MigrateArgs),
-    // Later: adjudicate, ingest, inbox, verify.
+
+    /// Resolve a turn offline: a game, its orders and seeds as JSON on stdin; the new state
+    /// and the rendered report as JSON on stdout.
+    ///
+    /// Needs no database. With `new-game`, start a game from an engine's setup and a player
+    /// list instead. The JSON is described, with an example per engine, in
+    /// docs/adjudicate/README.md.
+    Adjudicate(AdjudicateArgs),
+    // Later: ingest, inbox, verify.
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct AdjudicateArgs {
+    /// `resolve` (the default): resolve the state's next turn. `new-game`: start a game.
+    #[arg(value_enum, default_value = "resolve")]
+    pub action: AdjudicateAction,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum AdjudicateAction {
+    Resolve,
+    NewGame,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -52,14 +73,33 @@ pub struct MigrateArgs {
 
 /// Runs the parsed command line to completion.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
+    if let Command::Adjudicate(args) = &cli.command {
+        return run_adjudicate(args);
+    }
     crate::telemetry::init(&cli.log)?;
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async move {
         match cli.command {
             Command::Serve(args) => run_serve(&cli.database, args).await,
             Command::Migrate(args) => run_migrate(&cli.database, args).await,
+            Command::Adjudicate(args) => run_adjudicate(&args),
         }
     })
+}
+
+/// Pure JSON in, JSON out: no runtime, no database, no logging to mix into stdout.
+fn run_adjudicate(args: &AdjudicateArgs) -> anyhow::Result<()> {
+    use std::io::Read;
+    let mut input = String::new();
+    std::io::stdin()
+        .read_to_string(&mut input)
+        .context("reading the JSON request from standard input")?;
+    let output = match args.action {
+        AdjudicateAction::Resolve => games::adjudicate::resolve_json(&input),
+        AdjudicateAction::NewGame => games::adjudicate::new_game_json(&input),
+    }?;
+    println!("{output}");
+    Ok(())
 }
 
 async fn connect(database: &DatabaseArgs) -> anyhow::Result<store::PgPool> {

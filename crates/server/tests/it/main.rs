@@ -11,6 +11,7 @@
     clippy::indexing_slicing
 )]
 
+mod adjudicate;
 mod audit;
 mod cli;
 mod health;
