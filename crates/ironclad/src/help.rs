@@ -6,7 +6,7 @@ use crate::tables::{MAIN_RANGE, SECONDARY_RANGE, TORPEDO_RANGE};
 /// How to write orders, with the ships of this battle.
 pub fn order_help(state: &State) -> String {
     let mut text = format!(
-        "IRONCLAD ORDERS: one order per line (or several on a line, separated by ;). \
+        "IRONCLAD ORDERS: one order per line (or several on a line, separated by ; or after a fire order by a comma). \
 Start each line with your ship's name, or put the name alone on a line and the orders for her below it. \
 Case, extra spaces and punctuation do not matter.
 

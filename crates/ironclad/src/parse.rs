@@ -262,8 +262,14 @@ impl Parser<'_> {
 
     fn press(&mut self, text: &str) {
         // Everything after the word PRESS, as written.
-        let lower = text.to_lowercase();
-        let start = lower.find("press").map(|i| i + "press".len()).unwrap_or(0);
+        let start = text
+            .char_indices()
+            .find(|(index, _)| {
+                text.get(*index..index + "press".len())
+                    .is_some_and(|word| word.eq_ignore_ascii_case("press"))
+            })
+            .map(|(index, _)| index + "press".len())
+            .unwrap_or(0);
         let body = text
             .get(start..)
             .unwrap_or("")
@@ -324,11 +330,42 @@ impl Parser<'_> {
             .ship(ship_id)
             .ok_or_else(|| issue("that ship is not in this battle", ""))?
             .clone();
-        let (keyword, args) = self.keyword(rest)?;
+        self.clause(line, raw, &ship, rest)
+    }
+
+    /// One order for `ship`. A fire order followed by `, <order word> …` carries a further
+    /// order for the same ship ("MAIN Leonidas, STBD Leonidas"); a move keeps its commas, which
+    /// separate the steps of its path.
+    fn clause(
+        &mut self,
+        line: usize,
+        raw: &str,
+        ship: &Ship,
+        tokens: &[Token],
+    ) -> Result<(), Issue> {
+        let (keyword, args) = self.keyword(tokens)?;
         match keyword {
-            Keyword::Fire(group) => self.fire(line, raw, &ship, group, args),
-            Keyword::Move => self.movement(line, raw, &ship, args),
-            Keyword::Withdraw => self.withdraw(line, &ship, args),
+            Keyword::Fire(group) => {
+                let next_order = args.iter().enumerate().find_map(|(index, token)| {
+                    let tail = args.get(index + 1..).unwrap_or(&[]);
+                    (matches!(token, Token::Comma) && starts_with_order_word(skip_fillers(tail)))
+                        .then_some(index)
+                });
+                match next_order {
+                    Some(index) => {
+                        let head = args.get(..index).unwrap_or(&[]);
+                        let tail = skip_fillers(args.get(index + 1..).unwrap_or(&[]));
+                        let first = self.fire(line, raw, ship, group, head);
+                        if let Err(problem) = self.clause(line, raw, ship, tail) {
+                            self.error(line, raw, problem);
+                        }
+                        first
+                    }
+                    None => self.fire(line, raw, ship, group, args),
+                }
+            }
+            Keyword::Move => self.movement(line, raw, ship, args),
+            Keyword::Withdraw => self.withdraw(line, ship, args),
         }
     }
 
@@ -853,6 +890,20 @@ enum Keyword {
     Fire(Group),
     Move,
     Withdraw,
+}
+
+fn starts_with_order_word(tokens: &[Token]) -> bool {
+    [
+        MAIN_WORDS,
+        PORT_WORDS,
+        STARBOARD_WORDS,
+        TORPEDO_WORDS,
+        MOVE_WORDS,
+        WITHDRAW_WORDS,
+        SECONDARY_WORDS,
+    ]
+    .iter()
+    .any(|list| is_word(tokens.first(), list))
 }
 
 fn group_word(group: Group) -> &'static str {

@@ -108,6 +108,28 @@ fn several_orders_on_one_line_separated_by_semicolons() {
 }
 
 #[test]
+fn commas_between_orders_for_one_ship() {
+    let parsed = Ironclad::parse_orders(
+        &battle(),
+        ALICE,
+        "Artemis: MAIN Leonidas, STBD Leonidas, TORP Hector, MOVE F, T45R\nPRESS İstanbul – hoş geldiniz",
+    );
+    assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
+    let artemis = &parsed.orders.ships[&ShipId(1)];
+    assert_eq!(artemis.main, vec![ShipId(3)]);
+    assert_eq!(artemis.starboard, vec![ShipId(3)]);
+    assert_eq!(artemis.torpedo.as_ref().unwrap().targets, vec![ShipId(4)]);
+    assert_eq!(artemis.movement, Some(Manoeuvre::AheadThenStarboard));
+    assert_eq!(parsed.press, vec!["İstanbul – hoş geldiniz".to_string()]);
+    // A fallback written with a comma is still refused: one target per armament.
+    assert!(
+        errors("Artemis MAIN Leonidas, Hector")[0]
+            .problem
+            .contains("one target per armament")
+    );
+}
+
+#[test]
 fn holding_fire_and_ships_without_orders_are_confirmed() {
     let parsed = Ironclad::parse_orders(&battle(), ALICE, "Artemis MAIN none");
     assert!(parsed.errors.is_empty());
