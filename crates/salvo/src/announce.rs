@@ -178,11 +178,16 @@ fn squares_text(results: &[(Square, SquareResult)], misses: MissReport) -> Strin
 }
 
 fn join_squares(squares: &[Square]) -> String {
-    squares
-        .iter()
-        .map(Square::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
+    use std::fmt::Write;
+    let mut text = String::with_capacity(squares.len() * 5);
+    for (position, square) in squares.iter().enumerate() {
+        if position > 0 {
+            text.push_str(", ");
+        }
+        // Writing to a String cannot fail.
+        let _ = write!(text, "{square}");
+    }
+    text
 }
 
 /// The Co-ord cell: the attack as ordered (catalogue section 5).
