@@ -753,7 +753,7 @@ impl Parser<'_> {
             let why = if ship.engines_damaged {
                 "her engines are damaged (IRON-GUN-13)"
             } else {
-                "her engine and boiler rooms are flooded (IRON-TORP-06)"
+                "she is flooded below (IRON-TORP-06)"
             };
             return Err(issue(
                 format!("{} can move only 1 area a turn: {why}", ship.name),
