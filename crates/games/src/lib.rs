@@ -20,6 +20,10 @@ macro_rules! dispatch {
                 type $engine = barmy::Barmy;
                 $body
             }
+            $crate::EngineKind::Ironclad => {
+                type $engine = ironclad::Ironclad;
+                $body
+            }
         }
     };
 }
@@ -31,10 +35,11 @@ pub mod adjudicate;
 #[serde(rename_all = "snake_case")]
 pub enum EngineKind {
     Barmy,
+    Ironclad,
 }
 
 impl EngineKind {
-    pub const ALL: [EngineKind; 1] = [EngineKind::Barmy];
+    pub const ALL: [EngineKind; 2] = [EngineKind::Barmy, EngineKind::Ironclad];
 
     pub fn name(self) -> &'static str {
         dispatch!(self, E => E::NAME)
@@ -63,7 +68,7 @@ impl FromStr for EngineKind {
 
 #[derive(Debug, thiserror::Error)]
 pub enum GameError {
-    #[error("there is no engine called {0:?}; the engines are: barmy")]
+    #[error("there is no engine called {0:?}; the engines are: barmy, ironclad")]
     UnknownEngine(String),
     #[error("the {what} is not valid {engine} JSON: {error}")]
     Json {

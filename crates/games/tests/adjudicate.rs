@@ -21,16 +21,24 @@ fn docs(name: &str) -> String {
 
 #[test]
 fn the_documented_examples_run_and_give_the_documented_answers() {
-    let started: Value =
-        serde_json::from_str(&new_game_json(&docs("barmy-new-game.json")).unwrap()).unwrap();
-    assert_eq!(started["next_turn"], 1);
-    let documented_turn: Value = serde_json::from_str(&docs("barmy-turn.json")).unwrap();
-    // The documented turn starts from the state the documented new game gives.
-    assert_eq!(documented_turn["state"], started["state"]);
-    let answer: Value =
-        serde_json::from_str(&resolve_json(&docs("barmy-turn.json")).unwrap()).unwrap();
-    let documented_answer: Value = serde_json::from_str(&docs("barmy-turn-answer.json")).unwrap();
-    assert_eq!(answer, documented_answer);
+    // Every engine has a documented new game and turn (docs/adjudicate/README.md).
+    for engine in games::EngineKind::ALL {
+        let started: Value = serde_json::from_str(
+            &new_game_json(&docs(&format!("{engine}-new-game.json"))).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(started["next_turn"], 1, "{engine}");
+        let documented_turn: Value =
+            serde_json::from_str(&docs(&format!("{engine}-turn.json"))).unwrap();
+        // The documented turn starts from the state the documented new game gives.
+        assert_eq!(documented_turn["state"], started["state"], "{engine}");
+        let answer: Value =
+            serde_json::from_str(&resolve_json(&docs(&format!("{engine}-turn.json"))).unwrap())
+                .unwrap();
+        let documented_answer: Value =
+            serde_json::from_str(&docs(&format!("{engine}-turn-answer.json"))).unwrap();
+        assert_eq!(answer, documented_answer, "{engine}");
+    }
 }
 
 #[test]
@@ -114,4 +122,8 @@ fn engines_are_named_and_parsed() {
     );
     assert!("chess".parse::<games::EngineKind>().is_err());
     assert_eq!(games::EngineKind::Barmy.title(), "Barmy Battleships");
+    assert_eq!(
+        "ironclad".parse::<games::EngineKind>().unwrap(),
+        games::EngineKind::Ironclad
+    );
 }
