@@ -195,61 +195,99 @@ fn help(state: &State) -> String {
     let setup = state.setup();
     let several = state.admirals().len() > 2;
     let at = if several { " AT <player>" } else { "" };
+    let enabled = |s: Special| setup.specials_enabled.contains(&s);
+    let limit = |s: Special| setup.uses.of(s);
+    let mut placing: Vec<(String, String)> = vec![
+        (
+            "PLACE Carrier A1 H".into(),
+            "the top or left end, then H (across) or V (down); or both ends: PLACE Carrier A1-A5".into(),
+        ),
+        (
+            "...".into(),
+            "one line for each of Carrier 5, Battleship 4, Cruiser 3, Submarine 3, Destroyer 2; no overlaps, nothing off the board".into(),
+        ),
+        ("PLACE RANDOM".into(), "let the server place the fleet at random".into()),
+    ];
+    let mut attacks: Vec<(String, String)> = vec![match setup.shots {
+        ShotRule::One => (format!("FIRE B7{at}"), "one shot a turn".into()),
+        ShotRule::Salvo => (
+            format!("FIRE B7 C3 E5{at}"),
+            "one shot per ship of yours afloat (ranges like B2-B4 too)".into(),
+        ),
+    }];
+    if enabled(Special::Nuke) {
+        attacks.push((
+            format!("NUKE D4{at}"),
+            format!(
+                "tactical nuke, {} a game: the 13-square diamond; top roll: the whole 5x5; lowest roll: fizzles",
+                limit(Special::Nuke)
+            ),
+        ));
+    }
+    if enabled(Special::Scuba) {
+        attacks.push((
+            format!("SCUBA{at}"),
+            format!(
+                "{} a game: destroys or captures the smallest enemy ship afloat",
+                limit(Special::Scuba)
+            ),
+        ));
+        attacks.push((
+            "SCUBA RECAPTURE [ship]".into(),
+            "uses a SCUBA attack to take back your own captured ship".into(),
+        ));
+    }
+    if enabled(Special::Torpedo) {
+        attacks.push((
+            format!("TORPEDO F10{at}"),
+            format!(
+                "{} a game while your Submarine is afloat: from an edge square straight across until it hits; from a corner add N, S, E or W (TORPEDO A1 S)",
+                limit(Special::Torpedo)
+            ),
+        ));
+    }
+    if enabled(Special::Experimental) {
+        attacks.push((
+            format!("EXPERIMENTAL B2 B3 B4{at}"),
+            format!(
+                "{} a game: a d6 decides how many of your squares blast (each must touch an earlier one; short lists grow automatically); a 1 also destroys your own Submarine or next-largest ship (add SACRIFICE <ship> to choose); sixes roll again",
+                limit(Special::Experimental)
+            ),
+        ));
+    }
+    if enabled(Special::Bomber) {
+        attacks.push((
+            format!("BOMBER G6{at}"),
+            format!(
+                "{} a game while your Carrier is afloat: the 3x3 block around the square",
+                limit(Special::Bomber)
+            ),
+        ));
+    }
+    attacks.push(("PASS".into(), "no attack".into()));
+    attacks.push(("PRESS <text>".into(), "a message for the report".into()));
+    let width = placing
+        .iter()
+        .chain(attacks.iter())
+        .map(|(order, _)| order.chars().count())
+        .max()
+        .unwrap_or(0);
+    let table = |rows: &mut Vec<(String, String)>| -> Vec<String> {
+        rows.drain(..)
+            .map(|(order, what)| format!("  {order:<width$}  {what}"))
+            .collect()
+    };
     let mut lines = vec![
         "Orders for Salvo (Battleship with extras). One order a line; case, extra spaces and punctuation do not matter.".to_string(),
         "Squares: a row letter A-J (A at the top) then a column number 1-10 (1 on the left): D4, F10.".to_string(),
         String::new(),
         "Your first orders may place your fleet (otherwise it stays where the server placed it at random):".to_string(),
-        "  PLACE Carrier A1 H        the top or left end, then H (across) or V (down); or both ends: PLACE Carrier A1-A5".to_string(),
-        "  ... one line for each of Carrier 5, Battleship 4, Cruiser 3, Submarine 3, Destroyer 2; no overlaps, nothing off the board".to_string(),
-        "  PLACE RANDOM              let the server place the fleet at random".to_string(),
-        String::new(),
-        "Each turn, ONE attack: the turn's shots, or one extra instead of them:".to_string(),
     ];
-    match setup.shots {
-        ShotRule::One => lines.push(format!("  FIRE B7{at}                one shot a turn")),
-        ShotRule::Salvo => lines.push(format!(
-            "  FIRE B7 C3 E5{at}          one shot per ship of yours afloat (ranges like B2-B4 too)"
-        )),
-    }
-    let enabled = |s: Special| setup.specials_enabled.contains(&s);
-    let limit = |s: Special| setup.uses.of(s);
-    if enabled(Special::Nuke) {
-        lines.push(format!(
-            "  NUKE D4{at}                tactical nuke, {} a game: the 13-square diamond; top roll: the whole 5x5; lowest roll: fizzles",
-            limit(Special::Nuke)
-        ));
-    }
-    if enabled(Special::Scuba) {
-        lines.push(format!(
-            "  SCUBA{at}                  {} a game: destroys or captures the smallest enemy ship afloat",
-            limit(Special::Scuba)
-        ));
-        lines.push(
-            "  SCUBA RECAPTURE [ship]     uses a SCUBA attack to take back your own captured ship"
-                .to_string(),
-        );
-    }
-    if enabled(Special::Torpedo) {
-        lines.push(format!(
-            "  TORPEDO F10{at}            {} a game while your Submarine is afloat: from an edge square straight across until it hits; from a corner add N, S, E or W (TORPEDO A1 S)",
-            limit(Special::Torpedo)
-        ));
-    }
-    if enabled(Special::Experimental) {
-        lines.push(format!(
-            "  EXPERIMENTAL B2 B3 B4{at}  {} a game: a d6 decides how many of your squares blast (each must touch an earlier one; short lists grow automatically); a 1 also destroys your own Submarine or next-largest ship (add SACRIFICE <ship> to choose); sixes roll again",
-            limit(Special::Experimental)
-        ));
-    }
-    if enabled(Special::Bomber) {
-        lines.push(format!(
-            "  BOMBER G6{at}              {} a game while your Carrier is afloat: the 3x3 block around the square",
-            limit(Special::Bomber)
-        ));
-    }
-    lines.push("  PASS                      no attack".to_string());
-    lines.push("  PRESS <text>              a message for the report".to_string());
+    lines.extend(table(&mut placing));
+    lines.push(String::new());
+    lines
+        .push("Each turn, ONE attack: the turn's shots, or one extra instead of them:".to_string());
+    lines.extend(table(&mut attacks));
     lines.push(String::new());
     lines.push(format!(
         "Dice: {} for the whole game{}. Every extra's use counts, even when it fails.",
@@ -264,7 +302,7 @@ fn help(state: &State) -> String {
         let names: Vec<&str> = state.admirals().iter().map(|a| a.name()).collect();
         lines.push(format!(
             "With more than one opponent every attack names its target: FIRE B7 AT {}. Players: {}.",
-            names.first().copied().unwrap_or("Bob"),
+            names.get(1).copied().unwrap_or("Bob"),
             names.join(", ")
         ));
     }
