@@ -14,4 +14,5 @@ mod common;
 mod examples;
 mod parser;
 mod properties;
+mod rulings;
 mod views;

@@ -1,0 +1,65 @@
+//! Admiralty's own rulings that the case table cannot reach: orders stored as JSON and the
+//! first view of a new game.
+
+use engine::{Engine, PlayerId, TurnDice, Viewer};
+use salvo::{Attack, Orders, Salvo, Setup, Special};
+
+use crate::common::*;
+
+/// SALVO-ADM-12, SALVO-GM-14: stored orders that can no longer be carried out are a pass with
+/// the reason shown, spending no dice and no use.
+#[test]
+fn stored_orders_that_became_illegal_are_void() {
+    let mut state = new_game(&Setup::default(), 2, 30);
+    state.set_uses_left(ANN, Special::Nuke, 0);
+    let nuke = Orders {
+        fleet: None,
+        attack: Attack::Nuke {
+            at: BOB,
+            centre: square("D4"),
+        },
+    };
+    let at_nobody = Orders {
+        fleet: None,
+        attack: Attack::Scuba { at: PlayerId(9) },
+    };
+    let turn = input(vec![(ANN, nuke), (BOB, at_nobody)]);
+    let resolution = Salvo::resolve(&state, &turn, &mut TurnDice::scripted([], [])).unwrap();
+    let rows = &resolution.report.rows;
+    assert_eq!(rows[0].coord, "NUKE D4");
+    assert_eq!(
+        rows[0].result,
+        "order void (you have no tactical nuke left: 1 per game, and failures count (SALVO-GM-14)): pass"
+    );
+    assert!(
+        rows[1]
+            .result
+            .starts_with("order void (there is no opponent called 'player 9'")
+    );
+    let bob = resolution.state.admiral(BOB).unwrap();
+    assert_eq!(bob.uses_left().scuba, 2);
+}
+
+/// SALVO-ADM-02, SALVO-GM-18: a new game already has every fleet, placed at random, shown to
+/// its owner with the invitation to place it.
+#[test]
+fn a_new_game_shows_each_player_their_random_fleet() {
+    let state = new_game(&Setup::default(), 2, 31);
+    let view = Salvo::view(&state, Viewer::Player(ANN));
+    assert!(view.lines.iter().any(|l| {
+        l.contains("placed at random by the server (your first orders may place it yourself")
+    }));
+    let ships = view
+        .lines
+        .iter()
+        .filter(|l| l.starts_with("  ") && l.contains(": afloat"))
+        .count();
+    assert_eq!(ships, 5);
+    let parsed = Salvo::parse_orders(&state, ANN, "FIRE A1");
+    assert!(
+        parsed
+            .understood
+            .iter()
+            .any(|u| u.contains("stays where the server placed it"))
+    );
+}
