@@ -136,8 +136,9 @@ async fn serve_answers_then_stops_cleanly_on_sigterm() {
         .unwrap();
     assert_eq!(body["status"], "ok");
 
-    let kill = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
+    // The shell's built-in kill: no procps needed.
+    let kill = Command::new("sh")
+        .args(["-c", &format!("kill -TERM {}", child.id())])
         .status()
         .unwrap();
     assert!(kill.success());
