@@ -1,0 +1,2 @@
+//! Placeholder until the turn exists.
+fn main() {}

@@ -1,0 +1,433 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    reason = "test code: a failure should stop the test loudly"
+)]
+//! The design format and its pricer: the catalogue's priced example ships (FOREVER-EX-01..06,
+//! cross-checked against `shared/rules/scripts/forever_costs.py`), every breach reported with
+//! its rule, and the text written back unchanged.
+
+use forever::design::hull::show_mass;
+use forever::design::{Design, Hull, Item, ModuleSpec, Points, WeaponKind, WeaponSpec};
+use forever::fixed::show_hundredths;
+
+fn hull(text: &str) -> Hull {
+    let design = Design::parse(text).unwrap_or_else(|e| panic!("{e:?}"));
+    Hull::check(&design).unwrap_or_else(|e| panic!("{e:#?}"))
+}
+
+fn issues(text: &str) -> Vec<String> {
+    let design = Design::parse(text).unwrap_or_else(|e| panic!("{e:?}"));
+    let (_, issues) = Hull::build(&design);
+    issues
+        .iter()
+        .map(|i| format!("{} {}", i.rule, i.message))
+        .collect()
+}
+
+fn part<'a>(hull: &'a Hull, name: &str) -> &'a forever::design::Part {
+    &hull.parts[hull.part_index(name).unwrap()]
+}
+
+const MINIMAL: &str = "SHIP Minimal
+CORE
+SECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0) MOUNT GUN";
+
+const MOVER: &str = "SHIP Mover
+CORE
+SECTION S1 PARENT CORE SIZE 2x1 AT (2, 0) MOUNT GUN
+SECTION S2 PARENT S1 SIZE 1x1 AT (3.5, 0) MOUNT THRUSTER";
+
+const LANCER: &str = "SHIP Lancer
+CORE HP+2
+SECTION S1 PARENT CORE SIZE 2x1 AT (2, 0) MOUNT RAIL(range 18, damage 4, accuracy 15)
+SECTION S2 PARENT S1 SIZE 1x1 AT (3.5, 0) MOUNT THRUSTER(thrust 30)
+SECTION S3 PARENT CORE SIZE 1x1 AT (-1.5, 0) HP+1 MOUNT DEFLECTOR";
+
+#[test]
+fn forever_ex_01_minimal_ship() {
+    // FOREVER-CORE-1, FOREVER-CORE-6, FOREVER-CORE-9, FOREVER-SEC-1, FOREVER-SEC-5,
+    // FOREVER-SEC-7, FOREVER-WPN-2, FOREVER-WPN-GUN-1, FOREVER-GM-05, FOREVER-GM-11.
+    let hull = hull(MINIMAL);
+    assert_eq!(hull.cost().to_string(), "7.5");
+    assert_eq!(part(&hull, "core").max_hp, 6);
+    assert_eq!(part(&hull, "S1").max_hp, 1);
+    assert_eq!(show_mass(hull.mass16()), "38");
+    assert_eq!(hull.speed(), 0);
+}
+
+#[test]
+fn forever_ex_02_ship_that_can_move() {
+    // FOREVER-MOD-THR-1, FOREVER-MOD-THR-3, FOREVER-MOD-THR-5, FOREVER-GM-06, FOREVER-GM-09.
+    let hull = hull(MOVER);
+    assert_eq!(hull.cost().to_string(), "14.5");
+    assert_eq!(part(&hull, "core").max_hp, 7);
+    assert_eq!(part(&hull, "S1").max_hp, 2);
+    assert_eq!(part(&hull, "S2").max_hp, 1);
+    assert_eq!(show_mass(hull.mass16()), "52");
+    assert_eq!(show_hundredths(hull.speed()), "2.3");
+    assert_eq!(hull.speed(), 230);
+    let s1 = part(&hull, "S1");
+    assert_eq!(s1.capacity, 3);
+    assert_eq!(s1.children.len() + s1.items.len(), 2);
+    assert_eq!(part(&hull, "S2").structure_cost.to_string(), "2");
+}
+
+#[test]
+fn forever_ex_03_lancer() {
+    // FOREVER-CORE-7, FOREVER-SEC-6, FOREVER-WPN-RAIL-1, FOREVER-MOD-THR-4, FOREVER-MOD-DEF-1,
+    // FOREVER-GM-07, FOREVER-GM-10.
+    let hull = hull(LANCER);
+    assert_eq!(hull.cost().to_string(), "63.5");
+    assert_eq!(part(&hull, "core").structure_cost.to_string(), "9");
+    assert_eq!(part(&hull, "core").max_hp, 10);
+    assert_eq!(part(&hull, "S1").max_hp, 2);
+    assert_eq!(part(&hull, "S2").max_hp, 1);
+    assert_eq!(part(&hull, "S3").max_hp, 2);
+    assert_eq!(part(&hull, "S3").structure_cost.to_string(), "2.5");
+    let rail = &hull.items[hull.weapon("S1").unwrap()];
+    assert_eq!(rail.cost.to_string(), "13.5");
+    assert_eq!(show_mass(hull.mass16()), "65");
+    assert_eq!(hull.thrust(), 30);
+    assert_eq!(hull.speed(), 553);
+}
+
+fn weapon(
+    kind: WeaponKind,
+    range: u32,
+    damage: u32,
+    accuracy: u32,
+    sweep: u32,
+    hp: u32,
+) -> WeaponSpec {
+    WeaponSpec {
+        kind,
+        range_steps: range,
+        damage_steps: damage,
+        accuracy_steps: accuracy,
+        sweep_steps: sweep,
+        hp_steps: hp,
+    }
+}
+
+#[test]
+fn forever_ex_04_weapon_cost_table() {
+    // FOREVER-WPN-3..9 and every type's modifier: FOREVER-WPN-GUN-1, FOREVER-WPN-LASER-1,
+    // FOREVER-WPN-LASER-2, FOREVER-WPN-LASER-3, FOREVER-WPN-MSL-1, FOREVER-WPN-MSL-3,
+    // FOREVER-WPN-RAIL-1, FOREVER-WPN-TORP-1, FOREVER-WPN-TORP-3, FOREVER-WPN-TORP-6,
+    // FOREVER-GM-19.
+    let table = [
+        (weapon(WeaponKind::Gun, 0, 0, 0, 0, 0), 1, "1"),
+        (weapon(WeaponKind::Gun, 0, 1, 0, 0, 0), 3, "3"),
+        (weapon(WeaponKind::Laser, 0, 0, 0, 0, 0), 1, "1.75"),
+        (weapon(WeaponKind::Laser, 2, 2, 2, 1, 0), 9, "22.5"),
+        (weapon(WeaponKind::Rail, 1, 3, 1, 0, 0), 9, "13.5"),
+        (weapon(WeaponKind::Missile, 0, 2, 0, 0, 1), 6, "12"),
+        (weapon(WeaponKind::Torpedo, 1, 1, 0, 0, 1), 6, "9"),
+        (weapon(WeaponKind::TorpedoMissile, 0, 1, 0, 0, 1), 5, "15"),
+    ];
+    for (spec, pre, cost) in table {
+        assert_eq!(spec.base_cost(), pre, "{spec:?}");
+        assert_eq!(spec.cost().to_string(), cost, "{spec:?}");
+    }
+    let laser = weapon(WeaponKind::Laser, 2, 2, 2, 1, 0);
+    assert_eq!(
+        (
+            laser.range(),
+            laser.damage(),
+            laser.accuracy(),
+            laser.sweep()
+        ),
+        (2400, 3, 20, 2)
+    );
+
+    // The mount cap 15 + distance (FOREVER-WPN-1): the big laser needs distance 8.
+    let chain = |depth: usize| {
+        let mut text = String::from("SHIP Chain\nCORE\n");
+        for i in 1..=depth {
+            let parent = if i == 1 {
+                "CORE".to_string()
+            } else {
+                format!("S{}", i - 1)
+            };
+            let mount = if i == depth {
+                " MOUNT LASER(range 24, damage 3, accuracy 20, sweep 2)"
+            } else {
+                ""
+            };
+            text.push_str(&format!(
+                "SECTION S{i} PARENT {parent} SIZE 1x1 AT ({}, 0){mount}\n",
+                i as f64 + 0.5
+            ));
+        }
+        text
+    };
+    let at_seven = issues(&chain(7));
+    assert_eq!(at_seven.len(), 1, "{at_seven:#?}");
+    assert!(at_seven[0].starts_with("FOREVER-WPN-1"), "{at_seven:#?}");
+    assert!(issues(&chain(8)).is_empty());
+
+    // Core limit 5 (FOREVER-CORE-4): the rail gun needs a section; so does the torpedo-missile.
+    let on_core = |mount: &str| {
+        issues(&format!(
+            "SHIP T\nCORE MOUNT {mount}\nSECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0)"
+        ))
+    };
+    assert!(on_core("RAIL(range 18, damage 4, accuracy 15)")[0].starts_with("FOREVER-CORE-4"));
+    assert!(on_core("TORPEDO-MISSILE(damage 2, hp 2)")[0].starts_with("FOREVER-CORE-4"));
+    assert!(on_core("GUN(damage 2)").is_empty());
+    assert!(on_core("LASER").is_empty());
+    let on_section = |mount: &str| {
+        issues(&format!(
+            "SHIP T\nCORE\nSECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0) MOUNT {mount}"
+        ))
+    };
+    assert!(on_section("RAIL(range 18, damage 4, accuracy 15)").is_empty());
+    assert!(on_section("TORPEDO-MISSILE(damage 2, hp 2)").is_empty());
+    assert!(on_section("TORPEDO(range 18, damage 2, hp 2, payload missile)").len() == 1);
+}
+
+#[test]
+fn forever_ex_05_module_costs() {
+    // FOREVER-MOD-DEF-5, FOREVER-MOD-DEF-6, FOREVER-MOD-EMP-1, FOREVER-MOD-EMP-5,
+    // FOREVER-MOD-EMP-9, FOREVER-MOD-FLUX-1, FOREVER-MOD-FLUX-5, FOREVER-MOD-FLUX-7,
+    // FOREVER-MOD-DL-1, FOREVER-MOD-DL-7, FOREVER-MOD-DL-9, FOREVER-MOD-DL-11,
+    // FOREVER-MOD-DCU-1, FOREVER-MOD-DCU-3, FOREVER-MOD-NANO-1, FOREVER-MOD-NANO-6,
+    // FOREVER-MOD-NANO-7, FOREVER-MOD-THR-4, FOREVER-MOD-DGN-1, FOREVER-MOD-DGN-5,
+    // FOREVER-MOD-TOW-1, FOREVER-MOD-TC-1, FOREVER-MOD-EMP-7, FOREVER-MOD-NANO-8.
+    let cost = |text: &str| {
+        let design = Design::parse(&format!(
+            "SHIP T\nCORE\nSECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0) MOUNT {text}"
+        ))
+        .unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        design.sections[0].mounts[0].item.cost().to_string()
+    };
+    assert_eq!(cost("DEFLECTOR(fast, double)"), "50");
+    assert_eq!(cost("DEFLECTOR(recharge 1-4, duration)"), "50");
+    assert_eq!(cost("DEFLECTOR"), "20");
+    assert_eq!(cost("EMP(range 18, recharge 1-4)"), "26");
+    assert_eq!(cost("EMP(accuracy 13)"), "6");
+    assert_eq!(cost("FLUX(energy 12, recharge 2d6)"), "34");
+    assert_eq!(cost("LAUNCHER(speed 12, hp 2, rounds 2)"), "7");
+    assert_eq!(cost("CONTROL(control 2)"), "3");
+    assert_eq!(cost("NANO(range 5, energy 8)"), "33");
+    assert_eq!(cost("NANO(recharge+1d6)"), "35");
+    assert_eq!(cost("THRUSTER(thrust 30)"), "15");
+    assert_eq!(cost("THRUSTER(thrust+20)"), "15");
+    assert_eq!(cost("GUNNER(shots 3)"), "3");
+    assert_eq!(cost("TOW"), "3");
+    assert_eq!(cost("COMPUTER"), "10");
+    // A launcher's speed tops out at 30 (FOREVER-MOD-DL-7).
+    assert!(
+        Design::parse(
+            "SHIP T\nCORE\nSECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0) MOUNT LAUNCHER(speed 33)"
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn forever_ex_06_core_cap() {
+    // FOREVER-CORE-8, FOREVER-GM-07: seven sections below the core give 12, capped at 10.
+    let mut text = String::from("SHIP Seven\nCORE\n");
+    for i in 1..=7 {
+        let parent = if i == 1 {
+            "CORE".to_string()
+        } else {
+            format!("S{}", i - 1)
+        };
+        text.push_str(&format!(
+            "SECTION S{i} PARENT {parent} SIZE 1x1 AT ({}.5, 0)\n",
+            i
+        ));
+    }
+    let hull = hull(&text);
+    assert_eq!(part(&hull, "core").max_hp, 10);
+    assert_eq!(show_mass(part(&hull, "core").mass16), "40");
+    let refused = issues(&text.replace("CORE\n", "CORE HP+1\n"));
+    assert_eq!(refused.len(), 1);
+    assert!(refused[0].starts_with("FOREVER-CORE-8"), "{refused:?}");
+}
+
+#[test]
+fn every_breach_is_reported_with_its_rule() {
+    // One design breaking many rules at once: each breach is listed with the rule it breaks.
+    let text = "SHIP Wreck
+CORE MOUNT DEFLECTOR
+SECTION A PARENT CORE SIZE 1x1 AT (1.5, 0) SWIVEL MOUNT THRUSTER MOUNT GUN MOUNT GUN
+SECTION B PARENT A SIZE 2x1.5 AT (3, 0)
+SECTION C PARENT CORE SIZE 0.25x1 AT (-1.125, 0)
+SECTION D PARENT CORE SIZE 1x1 AT (0, 2)
+SECTION E PARENT CORE SIZE 1x1 AT (0, -1) MOUNT TOW MOUNT COMPUTER
+SECTION F PARENT CORE SIZE 1x1 AT (-1.5, 0.75)
+SECTION G PARENT E SIZE 1x1 AT (0, -1.5)
+SECTION H PARENT B SIZE 2x1 AT (5, 0) HP+40 MOUNT GUN(damage 10)";
+    let found = issues(text);
+    let rules: Vec<&str> = found.iter().map(|i| i.split(' ').next().unwrap()).collect();
+    for rule in [
+        "FOREVER-CORE-3",     // five children of the core
+        "FOREVER-CORE-4",     // a deflector on the core
+        "FOREVER-SEC-2",      // A holds a child and three items on one square inch
+        "FOREVER-SEC-4",      // B is 3 square inches; C is under 1/2" wide
+        "FOREVER-MOD-1",      // E holds two modules
+        "FOREVER-MOD-THR-2",  // A's thruster is not outermost
+        "FOREVER-SWV-3",      // more than 50 mass outboard of A's swivel
+        "FOREVER-DEF-PARENT", // D does not touch the core
+        "FOREVER-GM-04",      // G overlaps E
+        "FOREVER-WPN-1",      // H's gun (19 points) at distance 3 (cap 18)
+    ] {
+        assert!(rules.contains(&rule), "{rule} missing from {found:#?}");
+    }
+    let swivel_mass = found
+        .iter()
+        .find(|i| i.starts_with("FOREVER-SWV-3"))
+        .unwrap();
+    assert!(swivel_mass.contains("outboard"), "{swivel_mass}");
+}
+
+#[test]
+fn forever_gm_53_swivel_mass_counts_the_far_section() {
+    // FOREVER-SWV-1, FOREVER-SWV-3: a 2x1 section with 39 bought HP has mass 10 + 40 = 50: allowed;
+    // one more HP and the joint carries 51.
+    let text = |hp: u32| {
+        format!("SHIP Arm\nCORE\nSECTION A PARENT CORE SIZE 2x1 AT (2, 0) HP+{hp} SWIVEL")
+    };
+    let ok = hull(&text(39));
+    assert_eq!(part(&ok, "A").structure_cost.to_string(), "41.5");
+    assert_eq!(
+        part(&ok, "A").swivel,
+        Some(forever::geometry::Point::new(100, 0))
+    );
+    let over = issues(&text(40));
+    assert!(
+        over.len() == 1 && over[0].starts_with("FOREVER-SWV-3"),
+        "{over:?}"
+    );
+}
+
+#[test]
+fn forever_core_2_exactly_one_core_and_a_named_ship() {
+    let two = Design::parse("SHIP T\nCORE\nCORE\nSECTION S1 PARENT CORE SIZE 1x1 AT (1.5,0)")
+        .unwrap_err();
+    assert!(
+        two.iter()
+            .any(|i| i.rule == "FOREVER-CORE-2" && i.line == Some(3)),
+        "{two:?}"
+    );
+    let none = Design::parse("SHIP T\nSECTION S1 PARENT CORE SIZE 1x1 AT (1.5,0)").unwrap_err();
+    assert!(none.iter().any(|i| i.rule == "FOREVER-CORE-2"));
+    let core_size = issues("SHIP T\nCORE SIZE 2x2\nSECTION S1 PARENT CORE SIZE 1x1 AT (1.5,0)");
+    assert!(core_size[0].starts_with("FOREVER-CORE-5"), "{core_size:?}");
+}
+
+#[test]
+fn forever_sec_3_one_parent_in_a_tree() {
+    let unknown = Hull::build(
+        &Design::parse("SHIP T\nCORE\nSECTION S1 PARENT S9 SIZE 1x1 AT (1.5,0)").unwrap(),
+    );
+    assert!(unknown.0.is_none());
+    assert_eq!(unknown.1[0].rule, "FOREVER-SEC-3");
+    let looped = Hull::build(&Design::parse(
+        "SHIP T\nCORE\nSECTION A PARENT B SIZE 1x1 AT (1.5,0)\nSECTION B PARENT A SIZE 1x1 AT (2.5,0)",
+    ).unwrap());
+    assert!(looped.0.is_none());
+    assert!(looped.1[0].message.contains("loop"));
+    // A design with no sections at all (FOREVER-GM-35).
+    let bare = issues("SHIP T\nCORE");
+    assert!(bare[0].starts_with("FOREVER-GM-35"));
+}
+
+#[test]
+fn forever_def_ancestor_descendants_set_base_hp() {
+    // FOREVER-SEC-5, FOREVER-CORE-6, FOREVER-DEF-ANCESTOR: a fork of three below S1.
+    let hull = hull(
+        "SHIP Fork
+CORE
+SECTION S1 PARENT CORE SIZE 2x1 AT (2, 0)
+SECTION S2 PARENT S1 SIZE 1x1 AT (3.5, 0)
+SECTION S3 PARENT S1 SIZE 1x1 AT (2, 1)
+SECTION S4 PARENT S3 SIZE 1x0.5 AT (2, 1.75)",
+    );
+    assert_eq!(part(&hull, "S1").max_hp, 4);
+    assert_eq!(part(&hull, "S3").max_hp, 2);
+    assert_eq!(part(&hull, "core").max_hp, 9);
+    assert_eq!(
+        hull.ancestors(hull.part_index("S4").unwrap()),
+        vec![3, 1, 0]
+    );
+    // S4 is 1" x 1/2": room for one item (FOREVER-GM-06); distance 3 costs 2.5.
+    assert_eq!(part(&hull, "S4").capacity, 1);
+    assert_eq!(part(&hull, "S4").structure_cost.to_string(), "2.5");
+}
+
+#[test]
+fn designs_are_written_back_in_canonical_form() {
+    let sloppy = "ship lancer
+  core hp +2
+  section s1 parent core size 2 x 1 at 2,0 mount rail(range+6; dmg=4, acc 15) as Spear
+  section s2 parent s1 size 1X1 at (3.5 , 0) mount thruster(thrust+20) swivel
+  section s3 parent core size 1x1 at -1.5 0 hp+1 mount deflector(recharge14=no, double=no)";
+    let design = Design::parse(sloppy).unwrap_or_else(|e| panic!("{e:?}"));
+    let text = design.to_text();
+    assert_eq!(
+        text,
+        "SHIP lancer
+CORE HP+2
+SECTION s1 PARENT core SIZE 2x1 AT (2, 0) MOUNT RAIL(range 18, damage 4, accuracy 15) AS Spear
+SECTION s2 PARENT s1 SIZE 1x1 AT (3.5, 0) SWIVEL MOUNT THRUSTER(thrust 30)
+SECTION s3 PARENT core SIZE 1x1 AT (-1.5, 0) HP+1 MOUNT DEFLECTOR"
+    );
+    assert_eq!(Design::parse(&text).unwrap(), design);
+    let hull = Hull::check(&design).unwrap();
+    assert_eq!(hull.cost(), Points(258), "63.5 and a swivel joint");
+    assert!(hull.weapon("Spear").is_some());
+    assert!(
+        hull.module("s3", |m| matches!(m, ModuleSpec::Deflector { .. }))
+            .is_some()
+    );
+    // JSON stores the text.
+    let json = serde_json::to_string(&design).unwrap();
+    let back: Design = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, design);
+    let lines: Design = serde_json::from_value(serde_json::json!([
+        "SHIP A",
+        "CORE",
+        "SECTION B PARENT CORE SIZE 1x1 AT (1.5, 0)"
+    ]))
+    .unwrap();
+    assert_eq!(lines.sections.len(), 1);
+}
+
+#[test]
+fn unreadable_design_lines_say_what_was_expected() {
+    let errors = Design::parse("SHIP T\nCORE\nSECTION S1 PARENT CORE SIZE 2 AT (1.5,0)\nSECTION S2 PARENT CORE SIZE 1x1 AT (1.5,0) MOUNT BLASTER\nFROB\nSECTION S3 PARENT CORE SIZE 1x1 AT (0,1) MOUNT GUN(range 13)").unwrap_err();
+    let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    assert_eq!(errors.len(), 4, "{text:#?}");
+    assert!(text[0].contains("line 3") && text[0].contains("SIZE"));
+    assert!(text[1].contains("line 4") && text[1].contains("BLASTER"));
+    assert!(text[2].contains("line 5"));
+    assert!(text[3].contains("steps of 6"));
+}
+
+#[test]
+fn items_are_named_for_orders() {
+    let hull = hull(
+        "SHIP Twin
+CORE MOUNT GUN
+SECTION S1 PARENT CORE SIZE 2x1 AT (2, 0) MOUNT GUN MOUNT GUN MOUNT GUNNER",
+    );
+    let names: Vec<&str> = hull.items.iter().map(|i| i.name.as_str()).collect();
+    assert_eq!(names, vec!["core", "S1/1", "S1/2", "S1"]);
+    assert!(
+        hull.weapon("S1").is_none(),
+        "two weapons on S1: S1 alone is ambiguous"
+    );
+    assert_eq!(hull.weapon("s1/2"), Some(2));
+    assert_eq!(
+        hull.module("S1", |m| matches!(m, ModuleSpec::DefensiveGunner { .. })),
+        Some(3)
+    );
+    assert!(matches!(hull.items[0].item, Item::Weapon(_)));
+}
