@@ -126,7 +126,10 @@ async fn run_migrate(database: &DatabaseArgs, args: MigrateArgs) -> anyhow::Resu
     }
     if args.seed_demo {
         let clock = SystemClock;
-        match store::demo::seed_if_empty(&pool, clock.now())
+        let mut secret = [0u8; 32];
+        getrandom::fill(&mut secret)
+            .map_err(|e| anyhow::anyhow!("reading the operating system's randomness: {e}"))?;
+        match store::demo::seed_if_empty(&pool, clock.now(), secret)
             .await
             .context("seeding the demo zine")?
         {
@@ -135,8 +138,9 @@ async fn run_migrate(database: &DatabaseArgs, args: MigrateArgs) -> anyhow::Resu
             }
             store::demo::SeedOutcome::Seeded { subscribers, .. } => {
                 println!(
-                    "demo: seeded zine {:?} with {subscribers} subscribers",
-                    store::demo::DEMO_ZINE_SLUG
+                    "demo: seeded zine {:?} with {subscribers} subscribers and the game {:?} (turn 1 published, turn 2 open)",
+                    store::demo::DEMO_ZINE_SLUG,
+                    store::demo::DEMO_GAME_NAME
                 );
             }
         }

@@ -9,6 +9,7 @@ pub mod audit;
 pub mod demo;
 mod domain;
 mod error;
+pub mod games;
 pub mod subscribers;
 pub mod zines;
 

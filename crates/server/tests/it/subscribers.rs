@@ -93,10 +93,13 @@ async fn unknown_statuses_are_refused_by_the_database() {
 #[tokio::test]
 async fn demo_seed_fills_an_empty_database_once() {
     let db = TestDatabase::migrated().await;
-    let first = demo::seed_if_empty(&db.pool, trafalgar()).await.unwrap();
+    let first = demo::seed_if_empty(&db.pool, trafalgar(), [7; 32])
+        .await
+        .unwrap();
     let SeedOutcome::Seeded {
         zine,
         subscribers: count,
+        ..
     } = first
     else {
         panic!("expected a seed, got {first:?}");
@@ -110,7 +113,9 @@ async fn demo_seed_fills_an_empty_database_once() {
         count
     );
     assert_eq!(
-        demo::seed_if_empty(&db.pool, trafalgar()).await.unwrap(),
+        demo::seed_if_empty(&db.pool, trafalgar(), [7; 32])
+            .await
+            .unwrap(),
         SeedOutcome::AlreadyPopulated
     );
     assert_eq!(zines::count(&db.pool).await.unwrap(), 1);

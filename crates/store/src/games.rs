@@ -1,0 +1,278 @@
+//! Games, their players, turns, orders, press and published reports.
+//!
+//! The engine's setup, state and parsed orders are JSON to the store: it never looks inside.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use sqlx::PgExecutor;
+
+use crate::StoreError;
+use crate::subscribers::SubscriberId;
+use crate::zines::ZineId;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, sqlx::Type)]
+#[sqlx(transparent)]
+pub struct GameId(pub i64);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, sqlx::Type)]
+#[sqlx(transparent)]
+pub struct PlayerRowId(pub i64);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, sqlx::Type)]
+#[sqlx(transparent)]
+pub struct TurnId(pub i64);
+
+/// A game to record.
+#[derive(Debug, Clone)]
+pub struct NewGame<'a> {
+    pub zine_id: ZineId,
+    pub name: &'a str,
+    pub engine: &'a str,
+    pub setup: &'a serde_json::Value,
+    pub state: &'a serde_json::Value,
+    /// The game's dice secret: never shown to anyone.
+    pub secret: &'a [u8; 32],
+}
+
+pub async fn insert_game<'e>(
+    db: impl PgExecutor<'e>,
+    new: &NewGame<'_>,
+    now: DateTime<Utc>,
+) -> Result<GameId, StoreError> {
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO games (zine_id, name, engine, setup, state, status, secret_seed, created_at) \
+         VALUES ($1, $2, $3, $4, $5, 'running', $6, $7) RETURNING id",
+    )
+    .bind(new.zine_id)
+    .bind(new.name)
+    .bind(new.engine)
+    .bind(new.setup)
+    .bind(new.state)
+    .bind(new.secret.as_slice())
+    .bind(now)
+    .fetch_one(db)
+    .await
+    .map_err(StoreError::unique_as("a game of that name in this zine"))?;
+    Ok(GameId(id))
+}
+
+pub async fn set_state<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+    state: &serde_json::Value,
+) -> Result<(), StoreError> {
+    sqlx::query("UPDATE games SET state = $2 WHERE id = $1")
+        .bind(game)
+        .bind(state)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+#[derive(Debug, Clone)]
+pub struct NewPlayer<'a> {
+    pub game_id: GameId,
+    pub subscriber_id: SubscriberId,
+    pub display_name: &'a str,
+    /// The id the engine knows the player by.
+    pub engine_player_id: u64,
+    /// The unguessable token of the player's personal reply address.
+    pub reply_token: &'a str,
+    pub joined_turn: u32,
+}
+
+pub async fn insert_player<'e>(
+    db: impl PgExecutor<'e>,
+    new: &NewPlayer<'_>,
+) -> Result<PlayerRowId, StoreError> {
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO players (game_id, subscriber_id, display_name, engine_player_id, reply_token, joined_turn) \
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+    )
+    .bind(new.game_id)
+    .bind(new.subscriber_id)
+    .bind(new.display_name)
+    .bind(i64::try_from(new.engine_player_id).map_err(|e| StoreError::invalid_row("players.engine_player_id", e))?)
+    .bind(new.reply_token)
+    .bind(i32::try_from(new.joined_turn).map_err(|e| StoreError::invalid_row("players.joined_turn", e))?)
+    .fetch_one(db)
+    .await
+    .map_err(StoreError::unique_as("that player in this game"))?;
+    Ok(PlayerRowId(id))
+}
+
+/// A turn opening: its public commitments to both of its seeds.
+#[derive(Debug, Clone)]
+pub struct NewTurn<'a> {
+    pub game_id: GameId,
+    pub number: u32,
+    pub deadline: Option<DateTime<Utc>>,
+    pub seed_commitment: &'a str,
+    pub sealed_commitment: &'a str,
+    /// The engine's state as the turn opens.
+    pub state_before: &'a serde_json::Value,
+}
+
+pub async fn open_turn<'e>(
+    db: impl PgExecutor<'e>,
+    new: &NewTurn<'_>,
+    now: DateTime<Utc>,
+) -> Result<TurnId, StoreError> {
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO turns (game_id, number, deadline, status, seed_commitment, sealed_commitment, state_before, opened_at) \
+         VALUES ($1, $2, $3, 'open', $4, $5, $6, $7) RETURNING id",
+    )
+    .bind(new.game_id)
+    .bind(i32::try_from(new.number).map_err(|e| StoreError::invalid_row("turns.number", e))?)
+    .bind(new.deadline)
+    .bind(new.seed_commitment)
+    .bind(new.sealed_commitment)
+    .bind(new.state_before)
+    .bind(now)
+    .fetch_one(db)
+    .await
+    .map_err(StoreError::unique_as("that turn of this game"))?;
+    Ok(TurnId(id))
+}
+
+/// One player's complete orders for a turn; supersedes their previous set.
+#[derive(Debug, Clone)]
+pub struct NewOrders<'a> {
+    pub game_id: GameId,
+    pub turn_id: TurnId,
+    pub player_id: PlayerRowId,
+    pub raw_text: &'a str,
+    pub parsed: &'a serde_json::Value,
+    /// `email` or `web`.
+    pub source: &'a str,
+}
+
+pub async fn save_orders(
+    tx: &mut sqlx::PgConnection,
+    new: &NewOrders<'_>,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    sqlx::query("UPDATE orders SET superseded_at = $3 WHERE turn_id = $1 AND player_id = $2 AND superseded_at IS NULL")
+        .bind(new.turn_id)
+        .bind(new.player_id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query(
+        "INSERT INTO orders (game_id, turn_id, player_id, raw_text, parsed, source, received_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(new.game_id)
+    .bind(new.turn_id)
+    .bind(new.player_id)
+    .bind(new.raw_text)
+    .bind(new.parsed)
+    .bind(new.source)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
+}
+
+pub async fn save_press<'e>(
+    db: impl PgExecutor<'e>,
+    game_id: GameId,
+    turn_id: TurnId,
+    player_id: PlayerRowId,
+    text: &str,
+    source: &str,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO press (game_id, turn_id, player_id, text, source, received_at) VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(game_id)
+    .bind(turn_id)
+    .bind(player_id)
+    .bind(text)
+    .bind(source)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// The turn is resolved: its open seed is revealed.
+pub async fn mark_resolved<'e>(
+    db: impl PgExecutor<'e>,
+    turn: TurnId,
+    revealed_seed: &str,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "UPDATE turns SET status = 'resolved', revealed_seed = $2, resolved_at = $3 WHERE id = $1",
+    )
+    .bind(turn)
+    .bind(revealed_seed)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// A resolved turn's report, as published on the web and by mail.
+#[derive(Debug, Clone)]
+pub struct NewReport<'a> {
+    pub turn_id: TurnId,
+    pub text: &'a str,
+    pub markdown: &'a str,
+    pub html: &'a str,
+    pub report: &'a serde_json::Value,
+}
+
+pub async fn publish_report(
+    tx: &mut sqlx::PgConnection,
+    new: &NewReport<'_>,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO published_reports (turn_id, text, markdown, html, report, published_at) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(new.turn_id)
+    .bind(new.text)
+    .bind(new.markdown)
+    .bind(new.html)
+    .bind(new.report)
+    .bind(now)
+    .execute(&mut *tx)
+    .await
+    .map_err(StoreError::unique_as("a published report for that turn"))?;
+    sqlx::query("UPDATE turns SET status = 'published' WHERE id = $1")
+        .bind(new.turn_id)
+        .execute(&mut *tx)
+        .await?;
+    Ok(())
+}
+
+/// A published report, for readers.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct PublishedReport {
+    pub game_id: i64,
+    pub game_name: String,
+    pub turn: i32,
+    pub text: String,
+    pub html: String,
+    pub revealed_seed: Option<String>,
+    pub seed_commitment: String,
+}
+
+/// Every published report of a zine's games, newest first.
+pub async fn published_reports<'e>(
+    db: impl PgExecutor<'e>,
+    zine: ZineId,
+) -> Result<Vec<PublishedReport>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT g.id AS game_id, g.name AS game_name, t.number AS turn, r.text, r.html, t.revealed_seed, t.seed_commitment \
+         FROM published_reports r JOIN turns t ON t.id = r.turn_id JOIN games g ON g.id = t.game_id \
+         WHERE g.zine_id = $1 ORDER BY g.id, t.number DESC",
+    )
+    .bind(zine)
+    .fetch_all(db)
+    .await?)
+}
