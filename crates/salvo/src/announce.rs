@@ -8,7 +8,7 @@ use crate::fleet::{ShipKind, ShipStatus};
 use crate::orders::Attack;
 use crate::rolls::ScubaRoll;
 use crate::setup::{MissReport, Special};
-use crate::state::{Admiral, AdmiralStatus, State};
+use crate::state::{Admiral, AdmiralStatus, State, push_number};
 
 /// What one square did when struck, judged against the start of the turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,109 +83,144 @@ impl Volley {
     }
 
     fn result_text(&self, state: &State) -> String {
-        let mut parts: Vec<String> = self.lead.clone();
-        let several = self.targets.len() > 1;
+        let mut out = Clauses(String::with_capacity(160));
+        for lead in &self.lead {
+            out.push(lead);
+        }
         match &self.torpedo {
-            Some(run) => parts.extend(torpedo_text(run, &self.results)),
+            Some(run) => torpedo_text(&mut out, run, &self.results),
             None => {
+                let several = self.targets.len() > 1;
                 for target in &self.targets {
-                    let results: Vec<(Square, SquareResult)> = self
-                        .results
-                        .iter()
-                        .filter(|(t, _, _)| t == target)
-                        .map(|(_, s, r)| (*s, *r))
-                        .collect();
-                    if results.is_empty() {
-                        continue;
-                    }
-                    let text = squares_text(&results, state.setup.misses);
-                    if several {
-                        parts.push(format!("{}: {text}", state.name_of(*target)));
-                    } else {
-                        parts.push(text);
-                    }
+                    let label = several
+                        .then(|| state.admiral(*target).map(|a| a.name.as_str()))
+                        .flatten();
+                    push_squares(
+                        &mut out,
+                        &self.results,
+                        Some(*target),
+                        state.setup.misses,
+                        label,
+                    );
                 }
             }
         }
         if let Some(bonus) = &self.bonus {
-            parts.push(bonus.clone());
+            out.push(bonus);
             if self.torpedo_kill.is_some() {
-                let rest: Vec<(Square, SquareResult)> = self
-                    .results
-                    .iter()
-                    .skip(1)
-                    .map(|(_, s, r)| (*s, *r))
-                    .collect();
-                if !rest.is_empty() {
-                    parts.push(squares_text(&rest, MissReport::Listed));
-                }
+                let rest = self.results.get(1..).unwrap_or_default();
+                push_squares(&mut out, rest, None, MissReport::Listed, None);
             }
         }
-        parts.extend(self.tail.iter().cloned());
-        parts.join("; ")
+        for clause in &self.tail {
+            out.push(clause);
+        }
+        out.0
     }
 }
 
-fn torpedo_text(run: &TorpedoRun, results: &[(PlayerId, Square, SquareResult)]) -> Vec<String> {
-    let mut parts = Vec::new();
+/// A Result cell built clause by clause, with "; " between clauses, in one buffer: reports
+/// are written every turn, so this avoids a string per clause (see the bench).
+struct Clauses(String);
+
+impl Clauses {
+    /// The buffer, ready for a new clause.
+    fn start(&mut self) -> &mut String {
+        if !self.0.is_empty() {
+            self.0.push_str("; ");
+        }
+        &mut self.0
+    }
+
+    fn push(&mut self, clause: &str) {
+        self.start().push_str(clause);
+    }
+}
+
+fn torpedo_text(out: &mut Clauses, run: &TorpedoRun, results: &[(PlayerId, Square, SquareResult)]) {
     if run.stopped {
         if !run.passed.is_empty() {
-            parts.push(format!("passed {}", join_squares(&run.passed)));
+            let text = out.start();
+            text.push_str("passed ");
+            push_names(text, run.passed.iter());
         }
         if let Some((_, square, result)) = results.first() {
-            parts.push(match result {
-                SquareResult::AlreadyHit => format!("hit {square} (already damaged)"),
-                _ => format!("hit {square}"),
-            });
+            let text = out.start();
+            text.push_str("hit ");
+            square.push_name(text);
+            if *result == SquareResult::AlreadyHit {
+                text.push_str(" (already damaged)");
+            }
         }
     } else {
-        let last = run.passed.last().map(Square::to_string).unwrap_or_default();
-        parts.push(format!("reached {last} with nothing in its path: miss"));
+        let text = out.start();
+        text.push_str("reached ");
+        if let Some(last) = run.passed.last() {
+            last.push_name(text);
+        }
+        text.push_str(" with nothing in its path: miss");
     }
-    parts
 }
 
-/// `hit C5, D5; hit already G3; miss (captured hulk) D2; miss B4, C3`.
-fn squares_text(results: &[(Square, SquareResult)], misses: MissReport) -> String {
-    let of = |wanted: SquareResult| -> Vec<Square> {
-        results
-            .iter()
-            .filter(|(_, r)| *r == wanted)
-            .map(|(s, _)| *s)
-            .collect()
-    };
-    let mut parts = Vec::new();
-    let hits = of(SquareResult::Hit);
-    if !hits.is_empty() {
-        parts.push(format!("hit {}", join_squares(&hits)));
+/// `hit C5, D5; hit already G3; miss (captured hulk) D2; miss B4, C3`, for the results aimed
+/// at `target` (all of them for `None`), the first clause labelled with the target's name when
+/// an attack had several.
+fn push_squares(
+    out: &mut Clauses,
+    results: &[(PlayerId, Square, SquareResult)],
+    target: Option<PlayerId>,
+    misses: MissReport,
+    label: Option<&str>,
+) {
+    let mut label = label;
+    let groups = [
+        (SquareResult::Hit, "hit "),
+        (SquareResult::AlreadyHit, "hit already "),
+        (SquareResult::Hulk, "miss (captured hulk) "),
+        (SquareResult::Miss, "miss "),
+    ];
+    for (kind, words) in groups {
+        let of_kind = || {
+            results
+                .iter()
+                .filter(move |(t, _, r)| *r == kind && target.is_none_or(|w| *t == w))
+                .map(|(_, square, _)| square)
+        };
+        let count = of_kind().count();
+        if count == 0 {
+            continue;
+        }
+        let text = out.start();
+        if let Some(name) = label.take() {
+            text.push_str(name);
+            text.push_str(": ");
+        }
+        if kind == SquareResult::Miss && misses == MissReport::Counted {
+            push_number(text, u32::try_from(count).unwrap_or(u32::MAX));
+            text.push_str(if count == 1 { " miss" } else { " misses" });
+        } else {
+            text.push_str(words);
+            push_names(text, of_kind());
+        }
     }
-    let already = of(SquareResult::AlreadyHit);
-    if !already.is_empty() {
-        parts.push(format!("hit already {}", join_squares(&already)));
+}
+
+fn push_names<'a>(text: &mut String, squares: impl Iterator<Item = &'a Square>) {
+    for (position, square) in squares.enumerate() {
+        if position > 0 {
+            text.push_str(", ");
+        }
+        square.push_name(text);
     }
-    let hulks = of(SquareResult::Hulk);
-    if !hulks.is_empty() {
-        parts.push(format!("miss (captured hulk) {}", join_squares(&hulks)));
-    }
-    let missed = of(SquareResult::Miss);
-    match (missed.len(), misses) {
-        (0, _) => {}
-        (_, MissReport::Listed) => parts.push(format!("miss {}", join_squares(&missed))),
-        (1, MissReport::Counted) => parts.push("1 miss".into()),
-        (n, MissReport::Counted) => parts.push(format!("{n} misses")),
-    }
-    parts.join("; ")
 }
 
 fn join_squares(squares: &[Square]) -> String {
-    use std::fmt::Write;
     let mut text = String::with_capacity(squares.len() * 5);
     for (position, square) in squares.iter().enumerate() {
         if position > 0 {
             text.push_str(", ");
         }
-        // Writing to a String cannot fail.
-        let _ = write!(text, "{square}");
+        square.push_name(&mut text);
     }
     text
 }
@@ -272,35 +307,53 @@ pub(crate) fn rows(state: &State, volleys: &[Volley], many_players: bool) -> Vec
 /// The Own Status cell: ships afloat, losses, ships held either way, and the tally of extras
 /// left (catalogue section 5, SALVO-GEN-02). Public facts only.
 pub(crate) fn own_status(state: &State, admiral: &Admiral) -> String {
-    let mut parts = Vec::new();
+    let mut text = String::with_capacity(64);
     match admiral.status {
-        AdmiralStatus::Left { turn } => return format!("left the game (turn {turn})"),
-        AdmiralStatus::Defeated { turn } => parts.push(format!("fleet lost (turn {turn})")),
-        AdmiralStatus::Active => parts.push(format!("{} afloat", admiral.fleet.afloat_count())),
+        AdmiralStatus::Left { turn } => {
+            text.push_str("left the game (turn ");
+            push_number(&mut text, turn);
+            text.push(')');
+            return text;
+        }
+        AdmiralStatus::Defeated { turn } => {
+            text.push_str("fleet lost (turn ");
+            push_number(&mut text, turn);
+            text.push(')');
+        }
+        AdmiralStatus::Active => {
+            push_number(
+                &mut text,
+                u32::try_from(admiral.fleet.afloat_count()).unwrap_or(0),
+            );
+            text.push_str(" afloat");
+        }
     }
-    let sunk: Vec<&str> = admiral
-        .fleet
-        .ships()
-        .iter()
-        .filter(|s| s.is_sunk())
-        .map(|s| s.kind().name())
-        .collect();
-    if !sunk.is_empty() {
-        parts.push(format!("sunk: {}", sunk.join(", ")));
+    let mut first_sunk = true;
+    for ship in admiral.fleet.ships().iter().filter(|s| s.is_sunk()) {
+        text.push_str(if first_sunk { "; sunk: " } else { ", " });
+        text.push_str(ship.kind().name());
+        first_sunk = false;
     }
     for ship in admiral.fleet.ships() {
         if let ShipStatus::Captured { by, .. } = ship.status() {
-            parts.push(format!("{} held by {}", ship.kind(), state.name_of(by)));
+            text.push_str("; ");
+            text.push_str(ship.kind().name());
+            text.push_str(" held by ");
+            text.push_str(state.admiral(by).map_or("?", |a| a.name.as_str()));
         }
     }
     for (owner, kind) in state.held_by(admiral.id) {
-        parts.push(format!("holds {}'s {kind}", state.name_of(owner)));
+        text.push_str("; holds ");
+        text.push_str(state.admiral(owner).map_or("?", |a| a.name.as_str()));
+        text.push_str("'s ");
+        text.push_str(kind.name());
     }
     let tally = admiral.tally(&state.setup);
     if !tally.is_empty() {
-        parts.push(tally);
+        text.push_str("; ");
+        text.push_str(&tally);
     }
-    parts.join("; ")
+    text
 }
 
 /// Notes under the table: what happened outside the rows, then the key to Own Status.

@@ -149,10 +149,22 @@ const NEIGHBOUR_OFFSETS: [(i8, i8); 8] = [
     (1, 1),
 ];
 
+const COLUMN_NUMBERS: [&str; 10] = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"];
+
+impl Square {
+    /// Appends the square's name to `text` without the formatting machinery: reports name
+    /// every square an attack touches, so this is the hot path of a turn's report.
+    pub fn push_name(self, text: &mut String) {
+        text.push(row_letter(self.row));
+        text.push_str(COLUMN_NUMBERS.get(usize::from(self.col)).unwrap_or(&"?"));
+    }
+}
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let letter = ROW_LETTERS.get(usize::from(self.row)).unwrap_or(&'?');
-        write!(f, "{letter}{}", self.col + 1)
+        let mut name = String::with_capacity(3);
+        self.push_name(&mut name);
+        f.write_str(&name)
     }
 }
 

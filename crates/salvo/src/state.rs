@@ -251,11 +251,28 @@ impl Admiral {
     /// The Own Status tally of extras left, e.g. `N0 S1 T2 X2 B1` (SALVO-GEN-02); disabled
     /// extras are left out.
     pub fn tally(&self, setup: &Setup) -> String {
-        Special::ALL
-            .iter()
-            .filter(|s| setup.specials_enabled.contains(s))
-            .map(|s| format!("{}{}", s.key(), self.uses_left.of(*s)))
-            .collect::<Vec<_>>()
-            .join(" ")
+        let mut text = String::with_capacity(16);
+        for special in Special::ALL {
+            if !setup.specials_enabled.contains(&special) {
+                continue;
+            }
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push(special.key());
+            push_number(&mut text, u32::from(self.uses_left.of(special)));
+        }
+        text
+    }
+}
+
+/// Appends a small number in decimal without the formatting machinery (reports are built on
+/// every turn; see the bench).
+pub(crate) fn push_number(text: &mut String, number: u32) {
+    if number >= 10 {
+        push_number(text, number / 10);
+    }
+    if let Some(digit) = char::from_digit(number % 10, 10) {
+        text.push(digit);
     }
 }
