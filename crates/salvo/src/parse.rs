@@ -257,7 +257,12 @@ enum Tok {
 
 /// Splits a line into squares, dashes and lower-case words.
 fn tokenize(line: &str) -> Vec<Tok> {
-    let normalized = line
+    // "Bob's fleet" names Bob: drop the possessive before apostrophes split words.
+    let padded = format!("{line} ");
+    let normalized = padded
+        .replace("'s ", " ")
+        .replace("’s ", " ")
+        .replace("'S ", " ")
         .replace("->", " at ")
         .replace('→', " at ")
         .replace(['–', '—', '−'], "-");
@@ -454,6 +459,8 @@ struct Draft<'a> {
     attack: Option<(usize, Attack)>,
     shots: Vec<Shot>,
     first_shot_line: Option<usize>,
+    /// The line being read, as written, for warnings.
+    line_text: String,
     /// The command a line turned out to be ("fire a torpedo" is a torpedo), for its example.
     upgraded: Option<Command>,
     understood: Vec<String>,
@@ -480,6 +487,7 @@ impl<'a> Draft<'a> {
             shots: Vec::new(),
             first_shot_line: None,
             upgraded: None,
+            line_text: String::new(),
             understood: Vec::new(),
             press: Vec::new(),
             errors: Vec::new(),
@@ -554,6 +562,7 @@ impl<'a> Draft<'a> {
     }
 
     fn read_line(&mut self, line: usize, text: &str) {
+        self.line_text = text.to_string();
         let tokens = tokenize(text);
         let (command, args_from) = match find_command(&tokens) {
             Ok(found) => found,
@@ -627,7 +636,7 @@ impl<'a> Draft<'a> {
                     if called {
                         self.warnings.push(LineIssue {
                             line,
-                            text: tokens_text(tokens),
+                            text: self.line_text.clone(),
                             problem: format!(
                                 "you have already fired at {}{}: the shot will be wasted",
                                 shot.square,
@@ -1259,19 +1268,6 @@ fn name_words(name: &str) -> Vec<String> {
         })
         .filter(|w| !w.is_empty())
         .collect()
-}
-
-fn tokens_text(tokens: &[Tok]) -> String {
-    tokens
-        .iter()
-        .map(|t| match t {
-            Tok::Square(s) => s.to_string(),
-            Tok::BadSquare(_) => "?".into(),
-            Tok::Dash => "-".into(),
-            Tok::Word(w) => w.clone(),
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 #[cfg(test)]

@@ -62,6 +62,7 @@ fn sloppy_extras_are_understood() {
         matches!(attack("bomber flight over G6"), Attack::Bomber { centre, .. } if centre == square("G6"))
     );
     assert!(matches!(attack("pass"), Attack::Pass));
+    assert!(matches!(attack("Nuke D4 on Bob's fleet"), Attack::Nuke { at, .. } if at == BOB));
     assert!(matches!(attack(""), Attack::Pass));
 }
 
