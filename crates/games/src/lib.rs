@@ -20,6 +20,10 @@ macro_rules! dispatch {
                 type $engine = barmy::Barmy;
                 $body
             }
+            $crate::EngineKind::Salvo => {
+                type $engine = salvo::Salvo;
+                $body
+            }
             $crate::EngineKind::Ironclad => {
                 type $engine = ironclad::Ironclad;
                 $body
@@ -35,11 +39,12 @@ pub mod adjudicate;
 #[serde(rename_all = "snake_case")]
 pub enum EngineKind {
     Barmy,
+    Salvo,
     Ironclad,
 }
 
 impl EngineKind {
-    pub const ALL: [EngineKind; 2] = [EngineKind::Barmy, EngineKind::Ironclad];
+    pub const ALL: [EngineKind; 3] = [EngineKind::Barmy, EngineKind::Salvo, EngineKind::Ironclad];
 
     pub fn name(self) -> &'static str {
         dispatch!(self, E => E::NAME)
@@ -68,7 +73,7 @@ impl FromStr for EngineKind {
 
 #[derive(Debug, thiserror::Error)]
 pub enum GameError {
-    #[error("there is no engine called {0:?}; the engines are: barmy, ironclad")]
+    #[error("there is no engine called {0:?}; the engines are: barmy, salvo, ironclad")]
     UnknownEngine(String),
     #[error("the {what} is not valid {engine} JSON: {error}")]
     Json {
