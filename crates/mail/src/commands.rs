@@ -1,0 +1,679 @@
+//! The command language of mail to Admiralty: one command a line, several a message,
+//! case-insensitive, lenient on punctuation (`PRESS:`, `Press -`, `tell Fred Bloggs: hi`).
+//! Every line that is not a command is an order line for the game's engine, passed on as text
+//! with its original line number: the engine parses it. [`HELP`] is the text a player gets back.
+//!
+//! | command | meaning |
+//! |---|---|
+//! | `JOIN <game>` (`SIGNON`, `SIGN ON`) | join a game |
+//! | `GAME <game>` | the lines after it are for that game (a player in several games) |
+//! | `PRESS <text>` | public press; following lines continue it until a blank line |
+//! | `TELL <player>: <text>` | a private message relayed to another player (name or number); following lines continue it |
+//! | `POSITION` (`WHERE`) | mail me my own fleet's position |
+//! | `STATUS` | my game, my current orders, the deadline |
+//! | `RESIGN` | leave the game |
+//! | `UNSUBSCRIBE` | no more mail |
+//! | `HELP` | this list |
+//! | `PASSWORD <secret>` | fallback authentication; never shown back (Debug, Display and Serialize redact it) |
+//!
+//! Lines that look like a command but are not one are order lines: `POSITION carrier A1 H` is
+//! Salvo's placement order, so POSITION and WHERE are commands only alone on their line.
+//! HELP and STATUS ignore words after them. RESIGN and UNSUBSCRIBE must be alone on their line
+//! (anything after them is reported as a problem, not acted on): they cannot be undone.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::{Serialize, Serializer};
+
+use crate::quotes::{Line, number_lines};
+
+/// What HELP returns: every command with an example.
+pub const HELP: &str = "\
+ADMIRALTY BY EMAIL: THE COMMANDS
+
+Write one command on each line; one message may hold several. Capitals do not
+matter, and PRESS:, Press - and press are all the same. Reply to any mail from
+Admiralty: your personal reply address (orders+...@...) tells us who you are.
+Quoted text, signatures and \"Sent from my phone\" lines are ignored.
+
+JOIN <game>            join a game (also SIGNON)
+                       JOIN spring-salvo
+GAME <game>            the lines after it are for that game, when you play in
+                       several
+                       GAME spring-salvo
+PRESS <text>           a public message, printed with the next report; the
+                       lines after it continue it until a blank line
+                       PRESS Steady, lads. The fleet sails at dawn.
+TELL <player>: <text>  a private message to another player, by name or number;
+                       the lines after it continue it until a blank line
+                       TELL Fred Bloggs: meet me off the Dogger Bank?
+                       TELL 2: truce until turn 6?
+POSITION               mail me my own fleet's position (also WHERE)
+STATUS                 my game, my current orders and the deadline
+RESIGN                 leave the game (alone on its line)
+UNSUBSCRIBE            no more mail from Admiralty (alone on its line)
+HELP                   this text
+PASSWORD <secret>      when you write from another address than the one we
+                       mail: your game password
+                       PASSWORD correct-horse-battery
+
+Every other line is an order for your game, for example FIRE B7; the game's
+own rules list its orders. You may send new orders until the deadline: the
+last set received counts.
+";
+
+/// A secret from a PASSWORD line. Debug, Display and Serialize show `[redacted]`; only
+/// [`Password::expose_secret`] gives the text, for checking it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Password(String);
+
+impl Password {
+    /// The secret, to check against the stored hash. Never log or mail it.
+    pub fn expose_secret(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Password {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Password([redacted])")
+    }
+}
+
+impl fmt::Display for Password {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[redacted]")
+    }
+}
+
+impl Serialize for Password {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str("[redacted]")
+    }
+}
+
+/// One command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "command", rename_all = "snake_case")]
+pub enum Command {
+    /// JOIN or SIGNON: join this game.
+    Join {
+        game: String,
+    },
+    /// GAME: the following lines are for this game.
+    Game {
+        game: String,
+    },
+    /// PRESS: public press, continuation lines joined with `\n`.
+    Press {
+        text: String,
+    },
+    /// TELL: a private message to another player, `to` as written (a name or a number).
+    Tell {
+        to: String,
+        text: String,
+    },
+    /// POSITION or WHERE.
+    Position,
+    Status,
+    Resign,
+    Unsubscribe,
+    Help,
+    Password {
+        secret: Password,
+    },
+}
+
+/// A command and where it was written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CommandLine {
+    /// Original line number of the command's first line.
+    pub line: usize,
+    /// The game chosen by the last GAME line before it, if any.
+    pub game: Option<String>,
+    #[serde(flatten)]
+    pub command: Command,
+}
+
+/// A line for the game's engine, as written (trailing spaces trimmed).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OrderLine {
+    pub line: usize,
+    /// The game chosen by the last GAME line before it, if any.
+    pub game: Option<String>,
+    pub text: String,
+}
+
+/// A line that looked like a command but could not be read; shaped like the engines'
+/// `LineIssue` so the confirmation lists both alike.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    pub line: usize,
+    /// The line as written (a PASSWORD line redacted).
+    pub text: String,
+    pub problem: String,
+    /// What would have been accepted.
+    pub expected: String,
+}
+
+/// Everything in one message: commands and order lines in the order written.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Commands {
+    pub commands: Vec<CommandLine>,
+    pub orders: Vec<OrderLine>,
+    pub problems: Vec<Problem>,
+}
+
+/// The order lines for one game as one text for `Engine::parse_orders`, and the way back from
+/// the engine's line numbers to the message's.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct OrderText {
+    /// The order lines joined with `\n`.
+    pub text: String,
+    /// `lines[i]` is the message line number of the text's line `i + 1`.
+    pub lines: Vec<usize>,
+}
+
+impl OrderText {
+    /// The message line number of the engine's 1-based `engine_line`.
+    pub fn original_line(&self, engine_line: usize) -> Option<usize> {
+        self.lines.get(engine_line.checked_sub(1)?).copied()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+}
+
+impl Commands {
+    /// The first PASSWORD given.
+    pub fn password(&self) -> Option<&Password> {
+        self.commands.iter().find_map(|c| match &c.command {
+            Command::Password { secret } => Some(secret),
+            _ => None,
+        })
+    }
+
+    /// Whether any command matches.
+    pub fn any(&self, predicate: impl Fn(&Command) -> bool) -> bool {
+        self.commands.iter().any(|c| predicate(&c.command))
+    }
+
+    /// The games the order lines are for, in order of first appearance (`None`: no GAME line
+    /// before them, so the player's only game, or the reply address's game).
+    pub fn order_games(&self) -> Vec<Option<&str>> {
+        let mut games: Vec<Option<&str>> = Vec::new();
+        for order in &self.orders {
+            let game = order.game.as_deref();
+            if !games.contains(&game) {
+                games.push(game);
+            }
+        }
+        games
+    }
+
+    /// The order lines for `game` (as in [`OrderLine::game`], compared case-insensitively).
+    pub fn order_text(&self, game: Option<&str>) -> OrderText {
+        let mut out = OrderText::default();
+        let same = |g: Option<&str>| match (g, game) {
+            (None, None) => true,
+            (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
+            _ => false,
+        };
+        for order in self.orders.iter().filter(|o| same(o.game.as_deref())) {
+            if !out.text.is_empty() {
+                out.text.push('\n');
+            }
+            out.text.push_str(&order.text);
+            out.lines.push(order.line);
+        }
+        out
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Keyword {
+    Join,
+    Game,
+    Press,
+    Tell,
+    Position,
+    Status,
+    Resign,
+    Unsubscribe,
+    Help,
+    Password,
+}
+
+/// The command word at the start of `text`, and what follows it.
+fn keyword(text: &str) -> Option<(Keyword, &str)> {
+    let text = text.trim_start();
+    let word_end = text
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .unwrap_or(text.len());
+    let word = text.get(..word_end)?;
+    let rest = text.get(word_end..)?;
+    if rest.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '@') {
+        return None;
+    }
+    let keyword = match word.to_ascii_lowercase().as_str() {
+        "join" | "signon" => Keyword::Join,
+        "sign" => {
+            let after = rest.trim_start_matches([' ', '-', '\t']);
+            let on = after.get(..2).filter(|w| w.eq_ignore_ascii_case("on"))?;
+            let after = after.get(on.len()..)?;
+            if after.starts_with(|c: char| c.is_alphanumeric()) {
+                return None;
+            }
+            return Some((Keyword::Join, after));
+        }
+        "game" => Keyword::Game,
+        "press" => Keyword::Press,
+        "tell" => Keyword::Tell,
+        "position" | "where" => Keyword::Position,
+        "status" => Keyword::Status,
+        "resign" => Keyword::Resign,
+        "unsubscribe" => Keyword::Unsubscribe,
+        "help" => Keyword::Help,
+        "password" => Keyword::Password,
+        _ => return None,
+    };
+    Some((keyword, rest))
+}
+
+fn is_separator(c: char) -> bool {
+    c.is_whitespace() || matches!(c, ':' | '-' | '–' | '—' | '.' | ',' | ';' | '=' | '>')
+}
+
+/// The argument after a command word: leading separators and trailing spaces removed.
+fn argument(rest: &str) -> &str {
+    rest.trim_start_matches(is_separator).trim_end()
+}
+
+/// A game's name: the argument less trailing punctuation.
+fn game_name(rest: &str) -> &str {
+    argument(rest).trim_end_matches(['.', ',', ';', ':', '!', '?'])
+}
+
+/// The secret after PASSWORD: one separator (`:`, `=`, or a dash followed by a space) is
+/// dropped, the rest kept as written, so a secret may start with punctuation.
+fn secret(rest: &str) -> &str {
+    let rest = rest.trim_start();
+    let rest = if let Some(after) = rest.strip_prefix([':', '=']) {
+        after
+    } else if let Some(after) = rest.strip_prefix(['-', '–', '—'])
+        && (after.is_empty() || after.starts_with(char::is_whitespace))
+    {
+        after
+    } else {
+        rest
+    };
+    rest.trim()
+}
+
+/// Whether only punctuation and "please" follow a command word.
+fn nothing_after(rest: &str) -> bool {
+    let words = rest.trim_matches(|c: char| is_separator(c) || matches!(c, '!' | '?'));
+    words.is_empty() || words.eq_ignore_ascii_case("please") || words.eq_ignore_ascii_case("pls")
+}
+
+/// A line as it should appear in any output: a PASSWORD line's secret replaced.
+pub fn redact(text: &str) -> Cow<'_, str> {
+    match keyword(text) {
+        Some((Keyword::Password, _)) => Cow::Owned("PASSWORD [redacted]".to_owned()),
+        _ => Cow::Borrowed(text),
+    }
+}
+
+enum Read {
+    Blank,
+    Order,
+    Command(Command),
+    /// PRESS or TELL whose text may continue on the following lines.
+    Open(Command),
+    Problem {
+        problem: String,
+        expected: String,
+    },
+}
+
+fn problem(problem: &str, expected: &str) -> Read {
+    Read::Problem {
+        problem: problem.to_owned(),
+        expected: expected.to_owned(),
+    }
+}
+
+fn read_line(text: &str) -> Read {
+    if text.trim().is_empty() {
+        return Read::Blank;
+    }
+    let Some((keyword, rest)) = keyword(text) else {
+        return Read::Order;
+    };
+    match keyword {
+        Keyword::Join => match game_name(rest) {
+            "" => problem(
+                "JOIN needs the name of the game",
+                "JOIN <game>, for example JOIN spring-salvo",
+            ),
+            game => Read::Command(Command::Join {
+                game: game.to_owned(),
+            }),
+        },
+        Keyword::Game => match game_name(rest) {
+            "" => problem(
+                "GAME needs the name of the game the following lines are for",
+                "GAME <game>, for example GAME spring-salvo",
+            ),
+            game => Read::Command(Command::Game {
+                game: game.to_owned(),
+            }),
+        },
+        Keyword::Press => Read::Open(Command::Press {
+            text: argument(rest).to_owned(),
+        }),
+        Keyword::Tell => {
+            let rest = argument(rest);
+            let (to, text) = match rest.split_once(':') {
+                Some((to, text)) => (to.trim(), text),
+                None => match rest.split_once(char::is_whitespace) {
+                    Some((to, text)) => (to, text),
+                    None => (rest, ""),
+                },
+            };
+            let to = to
+                .strip_prefix("to ")
+                .or_else(|| to.strip_prefix("TO "))
+                .unwrap_or(to)
+                .trim();
+            if to.is_empty() {
+                return problem(
+                    "TELL needs the player's name or number",
+                    "TELL <player>: <text>, for example TELL Fred Bloggs: truce?",
+                );
+            }
+            Read::Open(Command::Tell {
+                to: to.to_owned(),
+                text: argument(text).to_owned(),
+            })
+        }
+        Keyword::Position if nothing_after(rest) => Read::Command(Command::Position),
+        // POSITION carrier A1 H is Salvo's placement order.
+        Keyword::Position => Read::Order,
+        Keyword::Status => Read::Command(Command::Status),
+        Keyword::Help => Read::Command(Command::Help),
+        Keyword::Resign if nothing_after(rest) => Read::Command(Command::Resign),
+        Keyword::Resign => problem(
+            "RESIGN must be alone on its line: nothing was done",
+            "RESIGN",
+        ),
+        Keyword::Unsubscribe if nothing_after(rest) => Read::Command(Command::Unsubscribe),
+        Keyword::Unsubscribe => problem(
+            "UNSUBSCRIBE must be alone on its line: nothing was done",
+            "UNSUBSCRIBE",
+        ),
+        Keyword::Password => match secret(rest) {
+            "" => problem(
+                "PASSWORD needs your password after it",
+                "PASSWORD <your password>",
+            ),
+            secret => Read::Command(Command::Password {
+                secret: Password(secret.to_owned()),
+            }),
+        },
+    }
+}
+
+/// Reads the commands and order lines of a message's kept lines (from [`crate::quotes::strip`]).
+pub fn parse(lines: &[Line]) -> Commands {
+    let mut out = Commands::default();
+    let mut game: Option<String> = None;
+    let mut index = 0;
+    while let Some(line) = lines.get(index) {
+        index += 1;
+        match read_line(&line.text) {
+            Read::Blank => {}
+            Read::Order => out.orders.push(OrderLine {
+                line: line.number,
+                game: game.clone(),
+                text: line.text.trim_end().to_owned(),
+            }),
+            Read::Command(command) => {
+                if let Command::Game { game: chosen } = &command {
+                    game = Some(chosen.clone());
+                }
+                out.commands.push(CommandLine {
+                    line: line.number,
+                    game: game.clone(),
+                    command,
+                });
+            }
+            Read::Open(mut command) => {
+                // Following order-like lines, with no blank line or removed lines between,
+                // continue the text.
+                let mut previous = line.number;
+                while let Some(next) = lines.get(index) {
+                    if next.number != previous + 1 || !matches!(read_line(&next.text), Read::Order)
+                    {
+                        break;
+                    }
+                    if let Command::Press { text } | Command::Tell { text, .. } = &mut command {
+                        if !text.is_empty() {
+                            text.push('\n');
+                        }
+                        text.push_str(next.text.trim());
+                    }
+                    previous = next.number;
+                    index += 1;
+                }
+                match &command {
+                    Command::Press { text } if text.is_empty() => out.problems.push(Problem {
+                        line: line.number,
+                        text: line.text.trim_end().to_owned(),
+                        problem: "PRESS needs the text to publish".to_owned(),
+                        expected: "PRESS <text>, for example PRESS Steady, lads.".to_owned(),
+                    }),
+                    Command::Tell { text, .. } if text.is_empty() => out.problems.push(Problem {
+                        line: line.number,
+                        text: line.text.trim_end().to_owned(),
+                        problem: "TELL needs the message after the player's name".to_owned(),
+                        expected: "TELL <player>: <text>, for example TELL Fred Bloggs: truce?"
+                            .to_owned(),
+                    }),
+                    _ => out.commands.push(CommandLine {
+                        line: line.number,
+                        game: game.clone(),
+                        command,
+                    }),
+                }
+            }
+            Read::Problem { problem, expected } => out.problems.push(Problem {
+                line: line.number,
+                text: redact(line.text.trim_end()).into_owned(),
+                problem,
+                expected,
+            }),
+        }
+    }
+    out
+}
+
+/// Reads a text whose every line counts (the web form's order box), numbering lines from 1.
+pub fn parse_text(text: &str) -> Commands {
+    parse(&number_lines(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn commands(text: &str) -> Vec<(usize, Command)> {
+        parse_text(text)
+            .commands
+            .into_iter()
+            .map(|c| (c.line, c.command))
+            .collect()
+    }
+
+    #[test]
+    fn every_command_and_its_spellings() {
+        let text = "JOIN spring-salvo\nsignon Autumn\nSign on: winter\nGame: spring-salvo.\nPRESS: hello\nPress - there\n\npress hi\nTELL Fred Bloggs: hi\ntell 3 truce?\nwhere\nPosition!\nSTATUS\nstatus please\nResign\nUNSUBSCRIBE.\nHelp me\nPASSWORD: s3cret pass\n";
+        let found = commands(text);
+        let expected = vec![
+            (
+                1,
+                Command::Join {
+                    game: "spring-salvo".into(),
+                },
+            ),
+            (
+                2,
+                Command::Join {
+                    game: "Autumn".into(),
+                },
+            ),
+            (
+                3,
+                Command::Join {
+                    game: "winter".into(),
+                },
+            ),
+            (
+                4,
+                Command::Game {
+                    game: "spring-salvo".into(),
+                },
+            ),
+            (
+                5,
+                Command::Press {
+                    text: "hello".into(),
+                },
+            ),
+            (
+                6,
+                Command::Press {
+                    text: "there".into(),
+                },
+            ),
+            (8, Command::Press { text: "hi".into() }),
+            (
+                9,
+                Command::Tell {
+                    to: "Fred Bloggs".into(),
+                    text: "hi".into(),
+                },
+            ),
+            (
+                10,
+                Command::Tell {
+                    to: "3".into(),
+                    text: "truce?".into(),
+                },
+            ),
+            (11, Command::Position),
+            (12, Command::Position),
+            (13, Command::Status),
+            (14, Command::Status),
+            (15, Command::Resign),
+            (16, Command::Unsubscribe),
+            (17, Command::Help),
+            (
+                18,
+                Command::Password {
+                    secret: Password("s3cret pass".into()),
+                },
+            ),
+        ];
+        assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn order_lines_keep_their_numbers_and_game() {
+        let parsed = parse_text("FIRE B7\nGAME autumn\nposition carrier a1 h\nPRESS x\n\nNUKE D4");
+        let orders: Vec<(usize, Option<&str>, &str)> = parsed
+            .orders
+            .iter()
+            .map(|o| (o.line, o.game.as_deref(), o.text.as_str()))
+            .collect();
+        assert_eq!(
+            orders,
+            vec![
+                (1, None, "FIRE B7"),
+                (3, Some("autumn"), "position carrier a1 h"),
+                (6, Some("autumn"), "NUKE D4")
+            ]
+        );
+        let text = parsed.order_text(Some("AUTUMN"));
+        assert_eq!(text.text, "position carrier a1 h\nNUKE D4");
+        assert_eq!(text.original_line(2), Some(6));
+        assert_eq!(text.original_line(0), None);
+        assert_eq!(parsed.order_games(), vec![None, Some("autumn")]);
+    }
+
+    #[test]
+    fn words_that_merely_start_like_commands_are_orders() {
+        let parsed = parse_text("Pressure on B4\nhelpful\nGAMES\nstatus_x\njoin@x");
+        assert!(parsed.commands.is_empty());
+        assert_eq!(parsed.orders.len(), 5);
+    }
+
+    #[test]
+    fn problems_say_what_would_be_accepted() {
+        let parsed = parse_text("JOIN\nPRESS\n\nTELL\nRESIGN from everything\nPASSWORD\nTELL Fred");
+        let lines: Vec<usize> = parsed.problems.iter().map(|p| p.line).collect();
+        assert_eq!(lines, vec![1, 2, 4, 5, 6, 7]);
+        assert!(parsed.commands.is_empty());
+    }
+
+    #[test]
+    fn passwords_are_never_shown() {
+        let parsed = parse_text("PASSWORD hunter2");
+        assert_eq!(
+            parsed.password().map(Password::expose_secret),
+            Some("hunter2")
+        );
+        let debug = format!("{parsed:?}");
+        assert!(!debug.contains("hunter2"), "{debug}");
+        let json = serde_json::to_string(&parsed).unwrap();
+        assert!(!json.contains("hunter2"), "{json}");
+        assert_eq!(redact("password = hunter2"), "PASSWORD [redacted]");
+        assert_eq!(redact("FIRE B7"), "FIRE B7");
+        assert_eq!(secret(" -x"), "-x");
+        assert_eq!(secret(" - x"), "x");
+    }
+
+    #[test]
+    fn press_continues_until_a_blank_line_or_a_command() {
+        let parsed = parse_text("PRESS Men of the fleet,\nwe sail at dawn.\nSTATUS\nFIRE B7");
+        assert_eq!(
+            parsed.commands.first().map(|c| &c.command),
+            Some(&Command::Press {
+                text: "Men of the fleet,\nwe sail at dawn.".into()
+            })
+        );
+        assert_eq!(parsed.orders.len(), 1);
+    }
+
+    #[test]
+    fn help_lists_every_command() {
+        for word in [
+            "JOIN",
+            "SIGNON",
+            "GAME",
+            "PRESS",
+            "TELL",
+            "POSITION",
+            "WHERE",
+            "STATUS",
+            "RESIGN",
+            "UNSUBSCRIBE",
+            "HELP",
+            "PASSWORD",
+        ] {
+            assert!(HELP.contains(word), "{word}");
+        }
+    }
+}
