@@ -72,6 +72,7 @@ pub fn read_damage(rule: DamageRule, faces: &[u32]) -> (u32, bool) {
 
 impl Battle<'_> {
     /// Fires one weapon at its first legal target from the list (SKY-GM-14: fallbacks).
+    /// `ordered`: the player wrote a FIRE order for it, so a miss of every target is reported.
     pub fn fire_weapon(
         &mut self,
         attacker: UnitId,
@@ -79,6 +80,7 @@ impl Battle<'_> {
         targets: &[Target],
         locked: bool,
         flown_over: &BTreeSet<UnitId>,
+        ordered: bool,
     ) {
         let Some(shooter) = self.unit(attacker).cloned() else {
             return;
@@ -145,6 +147,8 @@ impl Battle<'_> {
         };
         match chosen {
             Some(shot) => self.attack(attacker, weapon.kind, shot, &prefix),
+            // A weapon without orders that finds nothing to shoot says nothing.
+            None if !ordered => {}
             None => self
                 .log
                 .result(attacker, format!("{weapon_name}: {}", refusals.join(", "))),

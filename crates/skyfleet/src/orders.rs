@@ -75,7 +75,7 @@ impl Activation {
 }
 
 /// One movement step (SKY-GM-11).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Step {
     Forward(Length),

@@ -582,6 +582,7 @@ impl Battle<'_> {
                             &order.targets,
                             locks.contains(slot),
                             &flown_over,
+                            true,
                         );
                     }
                 }
@@ -604,6 +605,7 @@ impl Battle<'_> {
                         &[Target::Nearest],
                         locks.contains(slot),
                         &flown_over,
+                        false,
                     );
                 }
             }
