@@ -43,6 +43,9 @@ pub struct Battle<'a> {
     damaged: Vec<UnitId>,
     /// Explicit morale triggers since the last checks.
     triggers: BTreeMap<UnitId, Vec<MoraleReason>>,
+    /// Units destroyed since the last report of it, with the word for their row: reported
+    /// after the damage that did it.
+    fates: Vec<(UnitId, &'static str)>,
 }
 
 impl<'a> Battle<'a> {
@@ -54,6 +57,7 @@ impl<'a> Battle<'a> {
             first: 0,
             damaged: Vec::new(),
             triggers: BTreeMap::new(),
+            fates: Vec::new(),
         }
     }
 
@@ -152,7 +156,7 @@ impl<'a> Battle<'a> {
             Place::InPlay | Place::Aboard => "",
         };
         if class != Class::Torpedo {
-            self.log.result(id, word);
+            self.fates.push((id, word));
         }
         let aboard: Vec<UnitId> = self
             .state
@@ -162,9 +166,16 @@ impl<'a> Battle<'a> {
             .map(|u| u.id)
             .collect();
         for wing in aboard {
-            self.log
-                .result(wing, "lost with its carrier while aboard (SKY-GM-19)");
             self.destroy(wing, Place::Destroyed);
+            self.fates
+                .push((wing, "lost with its carrier while aboard (SKY-GM-19)"));
+        }
+    }
+
+    /// Writes the destructions since the last call into the units' rows.
+    pub fn report_fates(&mut self) {
+        for (id, word) in std::mem::take(&mut self.fates) {
+            self.log.result(id, word);
         }
     }
 
@@ -176,6 +187,7 @@ impl<'a> Battle<'a> {
     /// Takes the morale checks owed since the last call, in unit order: thresholds first
     /// (50% then 25%, each once a game), then explicit triggers (SKY-MOR-01..06, SKY-GM-23).
     pub fn morale_checks(&mut self) {
+        self.report_fates();
         let mut owed: BTreeMap<UnitId, Vec<MoraleReason>> = std::mem::take(&mut self.triggers);
         for id in std::mem::take(&mut self.damaged) {
             let Some(unit) = self.unit_mut(id) else {

@@ -10,7 +10,7 @@ use crate::fire::{self, Shot, bases_within};
 use crate::geometry::Length;
 use crate::orders::Target;
 use crate::state::{ActionName, Brace, Morale, Place, UnitId};
-use crate::tables::{Class, Critical, ModuleKind, SuperCritical, WeaponKind};
+use crate::tables::{Critical, ModuleKind, SuperCritical, WeaponKind};
 
 /// The blowout radius (SKY-SCRIT-8, SKY-GM-24) and the command radius (SKY-MOR-03).
 const BLOWOUT_REACH: Length = Length::inches(4);
@@ -273,7 +273,7 @@ impl Battle<'_> {
         ));
         self.log.tally(side, |t| t.hits += hits);
         if hits > 0 {
-            let dealt = self.damage_dice(
+            let (dealt, criticals) = self.damage_dice(
                 attacker,
                 shot.target,
                 hits,
@@ -282,11 +282,14 @@ impl Battle<'_> {
                 &mut text,
             );
             self.log.tally(side, |t| t.damage += dealt);
-            if dealt > 0 {
-                self.log.result(
-                    shot.target,
-                    format!("took {dealt} from {}'s {}", self.name(attacker), stats.name),
-                );
+            if dealt > 0 || !criticals.is_empty() {
+                let mut took =
+                    format!("took {dealt} from {}'s {}", self.name(attacker), stats.name);
+                for critical in criticals {
+                    took.push_str(", ");
+                    took.push_str(&critical);
+                }
+                self.log.result(shot.target, took);
             }
         }
         if self.unit(shot.target).is_some_and(|u| !u.in_play()) && target.in_play() {
@@ -307,8 +310,9 @@ impl Battle<'_> {
         rule: DamageRule,
         enemy_attack: bool,
         text: &mut String,
-    ) -> u32 {
+    ) -> (u32, Vec<String>) {
         let mut faces_shown = Vec::new();
+        let mut criticals = Vec::new();
         let mut total = 0;
         let mut notes = Vec::new();
         let source_side = self.unit(source).map(|u| u.side).unwrap_or(0);
@@ -343,6 +347,7 @@ impl Battle<'_> {
                 self.log.tally(source_side, |t| t.criticals += 1);
                 let (extra, words) = self.critical(target, enemy_attack);
                 total += extra;
+                criticals.push(words.clone());
                 notes.push(words);
             }
         }
@@ -351,7 +356,7 @@ impl Battle<'_> {
             text.push_str(", ");
             text.push_str(&note);
         }
-        total
+        (total, criticals)
     }
 
     /// A Critical Hit on `target`: a Fragile unit is destroyed outright; otherwise the d8
@@ -384,7 +389,6 @@ impl Battle<'_> {
         } else {
             format!("CRIT [{shown}] {} {effect}", critical.name())
         };
-        self.log.result(target, words.clone());
         (extra, words)
     }
 
@@ -696,7 +700,8 @@ impl Battle<'_> {
             self.standing_brace(ship);
         }
         let mut text = format!("contact with {target_name}: 3 damage dice");
-        let dealt = self.damage_dice(torpedo, ship, 3, DamageRule::NORMAL, enemy, &mut text);
+        let (dealt, criticals) =
+            self.damage_dice(torpedo, ship, 3, DamageRule::NORMAL, enemy, &mut text);
         self.log.coord(
             torpedo,
             self.unit(ship)
@@ -712,26 +717,16 @@ impl Battle<'_> {
         }
         text.push_str("; torpedo spent");
         self.log.result(torpedo, text);
-        self.log
-            .result(ship, format!("took {dealt} from {}", token.name));
+        let mut took = format!("took {dealt} from {}", token.name);
+        for critical in criticals {
+            took.push_str(", ");
+            took.push_str(&critical);
+        }
+        self.log.result(ship, took);
         if let Some(unit) = self.unit_mut(torpedo) {
             unit.place = Place::Destroyed;
         }
         self.morale_checks();
-    }
-
-    /// Whether the unit may be made to crash by a dive or a drop.
-    pub fn crash_if_below(&mut self, id: UnitId, elevation: i32) -> bool {
-        if elevation < 1 {
-            self.destroy(id, Place::Crashed);
-            return true;
-        }
-        false
-    }
-
-    /// Is this unit a torpedo?
-    pub fn is_torpedo(&self, id: UnitId) -> bool {
-        self.unit(id).is_some_and(|u| u.class == Class::Torpedo)
     }
 }
 

@@ -98,9 +98,9 @@ impl Battle<'_> {
         Ok(who)
     }
 
-    /// `(1 CMD)` or `(1 CMD from Resolute)` for the report.
-    pub fn paid_text(&self, beneficiary: UnitId, payer: UnitId) -> String {
-        if payer == beneficiary {
+    /// `1 CMD` when the activating ship paid, `1 CMD from Resolute` when another did.
+    pub fn paid_text(&self, activating: UnitId, payer: UnitId) -> String {
+        if payer == activating {
             "1 CMD".into()
         } else {
             format!("1 CMD from {}", self.name(payer))
@@ -299,17 +299,18 @@ impl Battle<'_> {
         }
         let count = u32::from(unit.dc_dice()) + if emergency { 2 } else { 0 };
         let centre = unit.has_working(ModuleKind::DcCenter);
+        // All the DC dice, then the DC Center's re-roll of each 1 (catalogue RNG order).
+        let first: Vec<u32> = (0..count).map(|_| self.dice.d6()).collect();
         let mut shown = Vec::new();
         let mut successes = 0;
-        for _ in 0..count {
-            let first = self.dice.d6();
-            let value = if centre && first == 1 {
+        for face in first {
+            let value = if centre && face == 1 {
                 let again = self.dice.d6();
                 shown.push(format!("1→{again}"));
                 again
             } else {
-                shown.push(first.to_string());
-                first
+                shown.push(face.to_string());
+                face
             };
             if value >= 5 {
                 successes += 1;

@@ -297,6 +297,7 @@ impl Battle<'_> {
                     if target < 1 {
                         self.log.result(id, "dived below elevation 1 (SKY-GM-06)");
                         self.destroy(id, Place::Crashed);
+                        self.report_fates();
                         return moved;
                     }
                     if let Some(island) =
@@ -390,6 +391,7 @@ impl Battle<'_> {
         self.log.result(id, text);
         if exited {
             self.destroy(id, Place::Exited);
+            self.report_fates();
         }
         moved
     }

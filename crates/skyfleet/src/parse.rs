@@ -223,6 +223,18 @@ impl Parser<'_> {
     /// The unit named at the start of `words`, and how many words the name took: the
     /// longest run of words that is exactly a unit's name, else a unique start of a name.
     fn take_unit(&self, words: &[String]) -> Option<(UnitId, usize)> {
+        if let Some(found) = self.exact_unit(words) {
+            return Some(found);
+        }
+        let first = words.first()?;
+        if squash(first).len() < 2 {
+            return None;
+        }
+        self.state.find_unit(first).map(|id| (id, 1))
+    }
+
+    /// The longest run of words at the start that is exactly a unit's name.
+    fn exact_unit(&self, words: &[String]) -> Option<(UnitId, usize)> {
         let longest = words.len().min(6);
         for count in (1..=longest).rev() {
             let Some(run) = words.get(..count) else {
@@ -236,11 +248,7 @@ impl Parser<'_> {
                 return Some((unit.id, count));
             }
         }
-        let first = words.first()?;
-        if squash(first).len() < 2 {
-            return None;
-        }
-        self.state.find_unit(first).map(|id| (id, 1))
+        None
     }
 
     fn own(&self, id: UnitId) -> bool {
@@ -260,6 +268,13 @@ impl Parser<'_> {
                 self.torpedo(line, raw, words)
             }
             "order" | "orders" => {}
+            // A unit's exact name wins over an order word ("Ahead: hold fire").
+            _ if self.exact_unit(words).is_some() => {
+                if let Some((id, used)) = self.exact_unit(words) {
+                    let rest = words.get(used..).unwrap_or(&[]);
+                    self.open_block(line, raw, id, rest);
+                }
+            }
             _ if block_keyword(head) => match self.current {
                 Some(index) => self.block_order(line, raw, index, words),
                 None => self.error(

@@ -431,7 +431,7 @@ impl Battle<'_> {
                     continue;
                 }
             };
-            let cost = self.paid_text(beneficiary, payer);
+            let cost = self.paid_text(id, payer);
             let words = match &order.action {
                 CmdAction::EmergencyRepairs(skip) => {
                     emergency = Some(*skip);
@@ -623,6 +623,7 @@ impl Battle<'_> {
     /// The end of the turn: Panic spent, the game over at the turn limit or when a side has
     /// no ships or wings left (SKY-GM-01, SKY-GM-21).
     fn end_of_turn(&mut self) {
+        self.report_fates();
         let turn = self.turn();
         for unit in &mut self.state.units {
             if unit.status.panic_turn.is_some_and(|t| t <= turn) {

@@ -1,0 +1,316 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    reason = "test code: a failure should stop the test loudly"
+)]
+//! Every row of the Critical and Super Critical tables, applied to a ship through the turn's
+//! own machinery with scripted dice, and the modules and rulings that change them.
+
+use engine::{Dice, Player, PlayerId};
+use serde_json::json;
+use skyfleet::battle::Battle;
+use skyfleet::state::{Morale, Place};
+use skyfleet::{Setup, State, UnitId};
+
+/// Red: Valiant (a Gunship with Heavy Lance, two Naval Batteries, Sonar and Hangar, wing
+/// Hawk aboard) and Resolute (a Command Ship, 3" away); Blue: Tempest, 3" from Valiant.
+fn battle_state() -> State {
+    let setup: Setup = serde_json::from_value(json!({
+        "budget": 5000, "deployment_depth": 72, "terrain": {},
+        "sides": [
+            {"name": "Red", "fleet": [
+                {"name": "Valiant", "class": "gunship", "at": [20, 20], "heading": 90, "elevation": 5,
+                 "weapons": {"fwd": "Heavy Lance", "port": "Naval Battery", "stbd": "Naval Battery"},
+                 "utilities": ["Sonar", "Hangar"],
+                 "wings": [{"name": "Hawk", "weapons": ["MG"]}]},
+                {"name": "Resolute", "class": "command", "at": [20, 25], "heading": 90, "elevation": 5,
+                 "utilities": ["Armored Bridge", "Reinforced Bulkheads", "DC Center", "Signal Array"]}
+            ]},
+            {"name": "Blue", "fleet": [
+                {"name": "Tempest", "class": "gunship", "at": [25, 20], "heading": 270, "elevation": 5}
+            ]}
+        ]
+    }))
+    .unwrap();
+    let players = [1, 2].map(|id| Player {
+        id: PlayerId(id),
+        name: format!("P{id}"),
+    });
+    setup.start(&players).unwrap()
+}
+
+const VALIANT: UnitId = UnitId(0);
+const HAWK: UnitId = UnitId(1);
+const RESOLUTE: UnitId = UnitId(2);
+const TEMPEST: UnitId = UnitId(3);
+
+/// Applies one Critical to `target` with the given dice; returns the battle's state, the
+/// extra damage and the words.
+fn critical(state: State, target: UnitId, dice: &[u32]) -> (State, u32, String, Vec<String>) {
+    let mut dice = Dice::scripted(dice.iter().copied());
+    let mut battle = Battle::new(state, &mut dice);
+    let (extra, words) = battle.critical(target, true);
+    battle.morale_checks();
+    let rows: Vec<String> = battle
+        .log
+        .rows
+        .iter()
+        .flat_map(|r| r.results.iter().cloned())
+        .collect();
+    (battle.state, extra, words, rows)
+}
+
+#[test]
+fn sky_crit_1_flash_fire_does_1d6_more() {
+    let (state, extra, words, _) = critical(battle_state(), VALIANT, &[1, 4]);
+    assert_eq!(extra, 4);
+    assert_eq!(words, "CRIT [1] Flash Fire +4");
+    assert_eq!(state.unit(VALIANT).unwrap().hull, 31);
+}
+
+#[test]
+fn sky_crit_2_weapon_jam_picks_a_working_weapon_sky_gm_21() {
+    // Three working weapons: the pick (index 1) jams the port Naval Battery.
+    let (state, _, words, _) = critical(battle_state(), VALIANT, &[2, 1]);
+    assert_eq!(words, "CRIT [2] Weapon Jam (Naval Battery)");
+    let valiant = state.unit(VALIANT).unwrap();
+    assert!(valiant.weapons[1].jammed);
+    assert!(!valiant.weapons[0].jammed && !valiant.weapons[2].jammed);
+    // With no working weapon it does nothing and draws nothing.
+    let mut none = battle_state();
+    none.units[0].status.weapons_down = true;
+    let (_, _, words, _) = critical(none, VALIANT, &[2]);
+    assert_eq!(words, "CRIT [2] Weapon Jam (no working weapon)");
+}
+
+#[test]
+fn sky_crit_3_speed_loss_stacks_sky_floor_01_and_floors_at_0_sky_floor_02() {
+    let (state, _, _, _) = critical(battle_state(), VALIANT, &[3]);
+    let (state, _, _, _) = critical(state, VALIANT, &[3]);
+    let valiant = state.unit(VALIANT).unwrap();
+    assert_eq!(valiant.status.speed_loss, 2);
+    // EX-08: two Speed Loss leave a Gunship 3".
+    assert_eq!(valiant.speed(false), skyfleet::Length::inches(3));
+    let (state, _, _, _) = critical(state, VALIANT, &[3]);
+    let (state, _, _, _) = critical(state, VALIANT, &[3]);
+    assert_eq!(
+        state.unit(VALIANT).unwrap().speed(false),
+        skyfleet::Length::ZERO
+    );
+    // Full Ahead adds its 2" to the stacked losses before the floor: 7 + 2 - 8.
+    assert_eq!(
+        state.unit(VALIANT).unwrap().speed(true),
+        skyfleet::Length::inches(1)
+    );
+}
+
+#[test]
+fn sky_crit_4_rudder_loss() {
+    let (state, _, words, _) = critical(battle_state(), VALIANT, &[4]);
+    assert_eq!(words, "CRIT [4] Rudder Loss");
+    assert!(state.unit(VALIANT).unwrap().status.rudder_loss);
+}
+
+#[test]
+fn sky_crit_5_crew_casualties_lower_morale() {
+    let (state, _, _, _) = critical(battle_state(), VALIANT, &[5]);
+    assert_eq!(state.unit(VALIANT).unwrap().morale(), 5);
+}
+
+#[test]
+fn sky_crit_6_utility_failure_picks_a_working_utility() {
+    let (state, _, words, _) = critical(battle_state(), VALIANT, &[6, 0]);
+    assert_eq!(words, "CRIT [6] Utility Failure (Sonar)");
+    let valiant = state.unit(VALIANT).unwrap();
+    assert!(valiant.modules[0].failed);
+    assert!(!valiant.has_sonar());
+}
+
+#[test]
+fn sky_crit_7_panic_stops_the_next_turns_activation_sky_gm_21() {
+    let (state, _, _, _) = critical(battle_state(), VALIANT, &[7]);
+    assert_eq!(state.unit(VALIANT).unwrap().status.panic_turn, Some(2));
+}
+
+#[test]
+fn sky_crit_8_and_sky_dmg_04_roll_on_the_super_table() {
+    // SKY-SCRIT-4 through the Critical Table's 8.
+    let (state, _, words, _) = critical(battle_state(), VALIANT, &[8, 4]);
+    assert_eq!(words, "CRIT [8] Super Critical → SUPER [4] Drifting");
+    assert!(state.unit(VALIANT).unwrap().status.drifting);
+}
+
+#[test]
+fn sky_scrit_1_structural_failure_does_2d6() {
+    let (state, extra, words, _) = critical(battle_state(), VALIANT, &[8, 1, 5, 6]);
+    assert_eq!(extra, 11);
+    assert_eq!(
+        words,
+        "CRIT [8] Super Critical → SUPER [1] Structural Failure +[5,6]"
+    );
+    assert_eq!(state.unit(VALIANT).unwrap().hull, 24);
+}
+
+#[test]
+fn sky_scrit_2_lift_failure_drops_1d3_and_below_1_crashes_sky_gm_06() {
+    let (state, _, words, _) = critical(battle_state(), VALIANT, &[8, 2, 3]);
+    assert_eq!(
+        words,
+        "CRIT [8] Super Critical → SUPER [2] Lift Failure −3 → e2"
+    );
+    assert_eq!(state.unit(VALIANT).unwrap().elevation, 2);
+    let (state, _, _, _) = critical(state, VALIANT, &[8, 2, 2]);
+    let valiant = state.unit(VALIANT).unwrap();
+    assert_eq!(valiant.place, Place::Crashed);
+    // Crashed counts as destroyed for VP (SKY-GM-30), and the wing aboard goes with it
+    // (SKY-GM-19): Valiant 70+35+50+15+10 = 180, Hawk 20+5 = 25.
+    assert_eq!(state.sides[1].vp.display(), "205");
+    assert_eq!(state.unit(HAWK).unwrap().place, Place::Destroyed);
+}
+
+#[test]
+fn sky_scrit_3_bridge_hit_zeroes_cmd_and_checks_morale_sky_mor_02() {
+    let (state, _, words, rows) = critical(battle_state(), VALIANT, &[8, 3, 6, 6]);
+    assert_eq!(
+        words,
+        "CRIT [8] Super Critical → SUPER [3] Bridge Hit CMD 0"
+    );
+    let valiant = state.unit(VALIANT).unwrap();
+    assert!(valiant.status.bridge_hit);
+    assert_eq!(valiant.cmd_max(), 0);
+    assert_eq!(valiant.status.morale, Morale::Shaken);
+    assert!(
+        rows.iter()
+            .any(|r| r == "morale (Bridge Hit) 2d6 [6,6] = 12 vs 6: failed → Shaken")
+    );
+}
+
+#[test]
+fn sky_mod_5_armored_bridge_ignores_the_first_bridge_hit() {
+    // Resolute's Bulkheads re-roll the 8 first (SKY-GM-25); the second 8 stands.
+    let (state, _, words, _) = critical(battle_state(), RESOLUTE, &[8, 8, 3]);
+    assert_eq!(
+        words,
+        "CRIT [8→8 Bulkheads] Super Critical → SUPER [3] Bridge Hit ignored (Armored Bridge)"
+    );
+    assert_eq!(state.unit(RESOLUTE).unwrap().cmd_max(), 5);
+    let (state, _, _, _) = critical(state, RESOLUTE, &[8, 8, 3, 1, 1]);
+    assert_eq!(state.unit(RESOLUTE).unwrap().cmd_max(), 0);
+}
+
+#[test]
+fn sky_scrit_4_drifting() {
+    let (state, _, _, _) = critical(battle_state(), VALIANT, &[8, 4]);
+    assert!(state.unit(VALIANT).unwrap().status.drifting);
+}
+
+#[test]
+fn sky_scrit_5_weapons_down() {
+    let (state, _, _, _) = critical(battle_state(), VALIANT, &[8, 5]);
+    let valiant = state.unit(VALIANT).unwrap();
+    assert!(valiant.weapons.iter().all(|w| !valiant.weapon_works(w)));
+}
+
+#[test]
+fn sky_scrit_6_utilities_down() {
+    let (state, _, _, _) = critical(battle_state(), VALIANT, &[8, 6]);
+    let valiant = state.unit(VALIANT).unwrap();
+    assert!(!valiant.has_sonar());
+    assert!(!valiant.has_working(skyfleet::ModuleKind::Hangar));
+}
+
+#[test]
+fn sky_scrit_7_on_fire() {
+    let (state, _, _, _) = critical(battle_state(), VALIANT, &[8, 7]);
+    assert!(state.unit(VALIANT).unwrap().status.on_fire);
+}
+
+#[test]
+fn sky_scrit_8_citadel_blowout_sky_ex_03_sky_gm_24_sky_mor_03() {
+    // Valiant blows up: Tempest (3" between bases) and Resolute (3") each take their own
+    // 2d6; Resolute, a friend within 12", checks morale; the wing aboard is lost.
+    let (state, _, words, rows) = critical(battle_state(), VALIANT, &[8, 8, 3, 4, 6, 6, 2, 3]);
+    assert_eq!(
+        words,
+        "CRIT [8] Super Critical → SUPER [8] Citadel Blowout destroyed"
+    );
+    assert_eq!(state.unit(VALIANT).unwrap().place, Place::Destroyed);
+    assert_eq!(state.unit(HAWK).unwrap().place, Place::Destroyed);
+    assert_eq!(state.unit(RESOLUTE).unwrap().hull, 55 - 7);
+    assert_eq!(state.unit(TEMPEST).unwrap().hull, 35 - 12);
+    assert!(
+        rows.iter()
+            .any(|r| r == "2d6 [3,4] = 7 from Valiant's Citadel Blowout")
+    );
+    assert!(
+        rows.iter()
+            .any(|r| r == "2d6 [6,6] = 12 from Valiant's Citadel Blowout")
+    );
+    assert!(
+        rows.iter()
+            .any(|r| r == "morale (Valiant's Citadel Blowout) 2d6 [2,3] = 5 vs 7: passed")
+    );
+}
+
+#[test]
+fn sky_kw_fragile_any_critical_destroys_a_wing_sky_ex_03() {
+    let mut state = battle_state();
+    state.units[1].place = Place::InPlay;
+    let (state, _, words, _) = critical(state, HAWK, &[]);
+    assert_eq!(words, "CRIT: Fragile, destroyed");
+    assert_eq!(state.unit(HAWK).unwrap().place, Place::Destroyed);
+    assert_eq!(state.sides[1].vp.display(), "25");
+}
+
+#[test]
+fn sky_mod_6_reinforced_bulkheads_reroll_and_keep_the_second_sky_gm_25() {
+    // Default standing order: re-roll only an 8.
+    let (state, _, words, _) = critical(battle_state(), RESOLUTE, &[8, 3]);
+    assert_eq!(words, "CRIT [8→3 Bulkheads] Speed Loss");
+    assert_eq!(state.unit(RESOLUTE).unwrap().status.speed_loss, 1);
+    // The second result stands even if it is another 8.
+    let (_, _, words, _) = critical(battle_state(), RESOLUTE, &[8, 8, 7]);
+    assert_eq!(
+        words,
+        "CRIT [8→8 Bulkheads] Super Critical → SUPER [7] On Fire"
+    );
+    // Results outside the standing set are kept; ships without Bulkheads never re-roll.
+    let (_, _, words, _) = critical(battle_state(), RESOLUTE, &[4]);
+    assert_eq!(words, "CRIT [4] Rudder Loss");
+    let mut wide = battle_state();
+    wide.sides[0].standing.reroll_crit = [4, 8].into_iter().collect();
+    let (_, _, words, _) = critical(wide, RESOLUTE, &[4, 1, 2]);
+    assert_eq!(words, "CRIT [4→1 Bulkheads] Flash Fire +2");
+}
+
+#[test]
+fn morale_thresholds_once_each_sky_gm_23_sky_mor_01_sky_mor_04() {
+    let mut dice = Dice::scripted([3, 3, 6, 6]);
+    let mut battle = Battle::new(battle_state(), &mut dice);
+    // 35 → 16: under 50% (17.5) — and not yet under 25%.
+    battle.hurt(VALIANT, 19, true);
+    battle.morale_checks();
+    assert_eq!(
+        battle.state.unit(VALIANT).unwrap().status.morale,
+        Morale::Steady
+    );
+    // 16 → 8: under 25% (8.75); the 50% check is not taken again.
+    battle.hurt(VALIANT, 8, true);
+    battle.morale_checks();
+    assert_eq!(
+        battle.state.unit(VALIANT).unwrap().status.morale,
+        Morale::Shaken
+    );
+    battle.hurt(VALIANT, 1, true);
+    battle.morale_checks();
+    let rows: Vec<&String> = battle.log.rows.iter().flat_map(|r| &r.results).collect();
+    assert_eq!(
+        rows,
+        vec![
+            "morale (under 50%) 2d6 [3,3] = 6 vs 6: passed",
+            "morale (under 25%) 2d6 [6,6] = 12 vs 6: failed → Shaken"
+        ]
+    );
+}
