@@ -1,5 +1,6 @@
 //! Routes, one module per feature.
 
+mod archive;
 mod health;
 mod home;
 
@@ -13,6 +14,7 @@ pub(crate) fn router() -> Router<AppState> {
     Router::new()
         .route("/", get(home::get_home))
         .route("/healthz", get(health::get_healthz))
+        .route("/zines/{slug}", get(archive::get_zine))
         .fallback(not_found)
 }
 

@@ -147,3 +147,73 @@ async fn the_demo_game_has_a_published_turn_that_replays_and_hides_the_ships() {
     assert!(!text.contains(&secret.sealed_seed(1).to_hex()));
     db.drop_database().await;
 }
+
+#[tokio::test]
+async fn readers_see_the_published_report_and_nothing_hidden() {
+    let app = crate::helpers::TestApp::spawn().await;
+    let SeedOutcome::Seeded { game, .. } = demo::seed_if_empty(&app.db.pool, trafalgar(), SECRET)
+        .await
+        .unwrap()
+    else {
+        panic!("nothing seeded");
+    };
+    let home = app.get("/").await.text().await.unwrap();
+    assert!(home.contains("href=\"/zines/demo\""), "{home}");
+    let response = app.get("/zines/demo").await;
+    assert_eq!(response.status(), reqwest::StatusCode::OK);
+    let page = response.text().await.unwrap();
+    assert!(page.contains("Barmy Battleships (demo), turn 1"), "{page}");
+    assert!(page.contains("<th scope=\"col\">Own Status</th>"), "{page}");
+    assert!(page.contains("Fair winds to all"), "{page}");
+    let secret = engine::GameSecret::from_bytes(SECRET);
+    // Turn 1's seed is public now; turn 2's seed and every sealed seed are not.
+    assert!(page.contains(&secret.turn_seed(1).to_hex()));
+    for hidden in [
+        secret.turn_seed(2).to_hex(),
+        secret.sealed_seed(1).to_hex(),
+        secret.sealed_seed(0).to_hex(),
+        hex::encode(SECRET),
+    ] {
+        assert!(!page.contains(&hidden), "a hidden seed is on the page");
+    }
+    // No unhit square of a ship afloat is on the page (the squares fired at are, as ordered).
+    let state: serde_json::Value = sqlx::query_scalar("SELECT state FROM games WHERE id = $1")
+        .bind(game.0)
+        .fetch_one(&app.db.pool)
+        .await
+        .unwrap();
+    let state: barmy::State = serde_json::from_value(state).unwrap();
+    let text: String = sqlx::query_scalar("SELECT text FROM published_reports")
+        .fetch_one(&app.db.pool)
+        .await
+        .unwrap();
+    let ordered: BTreeSet<String> = text
+        .lines()
+        .filter_map(|line| line.split(" | ").nth(1))
+        .flat_map(|coord| coord.split(", ").map(str::trim).map(str::to_owned))
+        .collect();
+    let words: BTreeSet<String> = page
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .map(str::to_owned)
+        .collect();
+    for captain in state.captains.iter().filter(|c| c.is_afloat()) {
+        for (square, damage) in captain.ship.iter().zip(captain.damage) {
+            let label = square.to_string();
+            if damage.is_none() && !ordered.contains(&label) {
+                assert!(
+                    !words.contains(&label),
+                    "{label} of an afloat ship is on the page"
+                );
+            }
+        }
+    }
+    assert_eq!(
+        app.get("/zines/no-such-zine").await.status(),
+        reqwest::StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        app.get("/zines/..%2Fetc").await.status(),
+        reqwest::StatusCode::NOT_FOUND
+    );
+    app.stop().await;
+}
