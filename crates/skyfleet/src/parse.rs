@@ -59,6 +59,8 @@ struct Parser<'s> {
     named: BTreeSet<(UnitId, ActionName)>,
     /// CMD planned per default payer.
     planned: BTreeMap<UnitId, u32>,
+    /// "As things stand" fire warnings per activation, kept only if the unit does not move.
+    fire_warnings: Vec<(usize, LineIssue)>,
     example_ship: String,
     example_enemy: String,
 }
@@ -105,6 +107,7 @@ pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders
         warnings: Vec::new(),
         named: BTreeSet::new(),
         planned: BTreeMap::new(),
+        fire_warnings: Vec::new(),
         example_ship: name_of(true),
         example_enemy: name_of(false),
     };
@@ -876,15 +879,21 @@ impl Parser<'_> {
                         return;
                     }
                     Err(refusal) => {
-                        self.warn(
-                            line,
-                            raw,
-                            format!(
-                                "as things stand: {}",
-                                refusal.describe(&target.name, weapon.kind.name())
-                            ),
-                            format!("FIRE {} AT {} / NEAREST", weapon.slot, target.name),
-                        );
+                        self.fire_warnings.push((
+                            index,
+                            LineIssue {
+                                line,
+                                text: raw.to_string(),
+                                problem: format!(
+                                    "as things stand: {}",
+                                    refusal.describe(&target.name, weapon.kind.name())
+                                ),
+                                expected: format!(
+                                    "FIRE {} AT {} / NEAREST",
+                                    weapon.slot, target.name
+                                ),
+                            },
+                        ));
                         words.push(format!(
                             "{} ({}) at {}",
                             weapon.kind.name(),
@@ -1684,6 +1693,17 @@ impl Parser<'_> {
     /// Checks that need a whole block: the move against the budget with Full Ahead, the
     /// pivot rules, and Target Lock against Ultralights (SKY-GM-11, SKY-EX-08, SKY-UL-01).
     fn finish(&mut self) {
+        // Where the unit moves before it fires, today's arcs and ranges say little.
+        for (index, issue) in std::mem::take(&mut self.fire_warnings) {
+            let moves = self
+                .orders
+                .activations
+                .get(index)
+                .is_some_and(|a| !a.steps.is_empty());
+            if !moves {
+                self.warnings.push(issue);
+            }
+        }
         for index in 0..self.orders.activations.len() {
             let Some(activation) = self.orders.activations.get(index).cloned() else {
                 continue;

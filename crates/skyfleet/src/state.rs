@@ -498,6 +498,7 @@ impl Unit {
         match self.place {
             Place::Aboard => words.push("Aboard".into()),
             Place::InPlay => {}
+            Place::Destroyed if self.class == Class::Torpedo => words.push("Removed".into()),
             Place::Destroyed => words.push("Destroyed".into()),
             Place::Crashed => words.push("Crashed".into()),
             Place::Exited => words.push("Exited".into()),
