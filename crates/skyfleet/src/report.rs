@@ -28,7 +28,7 @@ pub fn own_status(unit: &Unit, state: &State) -> String {
         _ => {}
     }
     parts.push(format!("Hull {}/{}", unit.hull.max(0), unit.max_hull));
-    if unit.is_ship() {
+    if unit.is_ship() && unit.in_play() {
         parts.push(format!(
             "CMD {}/{}",
             unit.this_turn.cmd_spent.min(unit.cmd_max()),

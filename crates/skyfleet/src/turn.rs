@@ -175,46 +175,46 @@ impl Battle<'_> {
                 moved.push((unit.clone(), placed));
             }
         }
-        for (_, placed) in &moved {
-            if let Some(unit) = self.unit_mut(placed.id) {
-                unit.at = placed.at;
-                unit.heading = placed.heading;
-                unit.elevation = placed.elevation;
-            }
-        }
-        // Overlaps are settled in unit order: a later deployment that overlaps goes back.
+        // Settled in unit order: each deployment is checked against where the others stand
+        // at that moment, and one that would overlap stays where the setup put it.
+        moved.sort_by_key(|(original, _)| original.id);
         for (original, placed) in &moved {
-            let clash = self.state.units.iter().find(|u| {
-                u.in_play()
-                    && u.id != placed.id
-                    && u.elevation == placed.elevation
-                    && within(
-                        u.at,
-                        placed.at,
-                        u.radius + placed.radius - crate::geometry::Length(1),
-                    )
-            });
-            if let Some(other) = clash {
-                let other = other.name.clone();
-                if let Some(unit) = self.unit_mut(placed.id) {
-                    unit.at = original.at;
-                    unit.heading = original.heading;
-                    unit.elevation = original.elevation;
-                }
-                self.log.result(
-                    placed.id,
+            let clash = self
+                .state
+                .units
+                .iter()
+                .find(|u| {
+                    u.in_play()
+                        && u.id != placed.id
+                        && u.elevation == placed.elevation
+                        && within(
+                            u.at,
+                            placed.at,
+                            u.radius + placed.radius - crate::geometry::Length(1),
+                        )
+                })
+                .map(|u| u.name.clone());
+            match clash {
+                Some(other) => self.log.result(
+                    original.id,
                     format!("deployment refused: it would overlap {other}"),
-                );
-            } else {
-                self.log.result(
-                    placed.id,
-                    format!(
-                        "deployed at {} {}° e{}",
-                        placed.at.display(),
-                        placed.heading.display(),
-                        placed.elevation
-                    ),
-                );
+                ),
+                None => {
+                    if let Some(unit) = self.unit_mut(placed.id) {
+                        unit.at = placed.at;
+                        unit.heading = placed.heading;
+                        unit.elevation = placed.elevation;
+                    }
+                    self.log.result(
+                        placed.id,
+                        format!(
+                            "deployed at {} {}° e{}",
+                            placed.at.display(),
+                            placed.heading.display(),
+                            placed.elevation
+                        ),
+                    );
+                }
             }
         }
         // Wings aboard follow their carriers.
