@@ -427,7 +427,18 @@ fn read_line(text: &str) -> Read {
 }
 
 /// Reads the commands and order lines of a message's kept lines (from [`crate::quotes::strip`]).
+///
+/// A PRESS or TELL continues on every following line until a blank line or a command, so
+/// `PRESS hello` directly followed by `FIRE B7` makes `FIRE B7` part of the press (the
+/// confirmation shows it). [`parse_with`] lets the engine end the press at an order instead.
 pub fn parse(lines: &[Line]) -> Commands {
+    parse_with(lines, |_| false)
+}
+
+/// [`parse`], where `is_order` tells whether a line is a valid order of the player's game
+/// (the server can ask the engine: no error from `parse_orders` on that one line); such a line
+/// ends a PRESS or TELL instead of continuing it.
+pub fn parse_with(lines: &[Line], is_order: impl Fn(&str) -> bool) -> Commands {
     let mut out = Commands::default();
     let mut game: Option<String> = None;
     let mut index = 0;
@@ -455,7 +466,9 @@ pub fn parse(lines: &[Line]) -> Commands {
                 // continue the text.
                 let mut previous = line.number;
                 while let Some(next) = lines.get(index) {
-                    if next.number != previous + 1 || !matches!(read_line(&next.text), Read::Order)
+                    if next.number != previous + 1
+                        || !matches!(read_line(&next.text), Read::Order)
+                        || is_order(&next.text)
                     {
                         break;
                     }
@@ -655,6 +668,22 @@ mod tests {
             })
         );
         assert_eq!(parsed.orders.len(), 1);
+    }
+
+    #[test]
+    fn the_engine_can_end_a_press_at_an_order() {
+        let lines = number_lines("PRESS Ahoy!\nFIRE B2\nmore press");
+        let swallowed = parse(&lines);
+        assert!(swallowed.orders.is_empty());
+        let ended = parse_with(&lines, |line| line.starts_with("FIRE"));
+        assert_eq!(
+            ended.commands.first().map(|c| &c.command),
+            Some(&Command::Press {
+                text: "Ahoy!".into()
+            })
+        );
+        let orders: Vec<&str> = ended.orders.iter().map(|o| o.text.as_str()).collect();
+        assert_eq!(orders, vec!["FIRE B2", "more press"]);
     }
 
     #[test]

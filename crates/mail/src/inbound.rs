@@ -139,6 +139,9 @@ pub struct InboundMail {
     /// Parts not read: the confirmation can say they were ignored.
     pub attachments: Vec<Attachment>,
     pub truncated: Truncated,
+    /// The MIME structure was broken (a multipart whose declared boundary never occurs) and
+    /// was read with the boundary its parts actually use.
+    pub repaired: bool,
 }
 
 impl InboundMail {
@@ -189,6 +192,7 @@ impl fmt::Debug for InboundMail {
             .field("body_source", &self.body_source)
             .field("attachments", &self.attachments)
             .field("truncated", &self.truncated)
+            .field("repaired", &self.repaired)
             .finish_non_exhaustive()
     }
 }
@@ -225,24 +229,18 @@ pub fn parse(raw: &[u8]) -> Result<InboundMail, MailError> {
             .collect()
     };
 
-    let (body, body_source, body_truncated) = body_text(&message);
-    let mut attachments = Vec::new();
-    for part in message.attachments().take(MAX_ATTACHMENTS) {
-        let content_type = part.content_type().map_or_else(
-            || "application/octet-stream".to_owned(),
-            |ct| match ct.subtype() {
-                Some(sub) => format!("{}/{}", ct.ctype(), sub).to_ascii_lowercase(),
-                None => ct.ctype().to_ascii_lowercase(),
-            },
-        );
-        let inline = part.content_disposition().is_some_and(|d| d.is_inline())
-            || part.content_id().is_some();
-        attachments.push(Attachment {
-            name: part.attachment_name().map(clean_line),
-            content_type,
-            size: part.len(),
-            inline,
-        });
+    let (mut body, mut body_source, mut body_truncated) = body_text(&message);
+    let mut attachments = attachments_of(&message);
+    let mut repaired = false;
+    let is_multipart = root
+        .content_type()
+        .is_some_and(|ct| ct.ctype().eq_ignore_ascii_case("multipart"));
+    if body_source == BodySource::None && is_multipart {
+        let body_start = usize::try_from(root.offset_body).unwrap_or(usize::MAX);
+        if let Some(recovered) = recover_multipart(raw.get(body_start..).unwrap_or_default()) {
+            (body, body_source, body_truncated, attachments) = recovered;
+            repaired = true;
+        }
     }
 
     let content_type = root.content_type().map_or_else(
@@ -284,7 +282,58 @@ pub fn parse(raw: &[u8]) -> Result<InboundMail, MailError> {
             message: message_truncated,
             body: body_truncated,
         },
+        repaired,
     })
+}
+
+fn attachments_of(message: &mail_parser::Message<'_>) -> Vec<Attachment> {
+    message
+        .attachments()
+        .take(MAX_ATTACHMENTS)
+        .map(|part| {
+            let content_type = part.content_type().map_or_else(
+                || "application/octet-stream".to_owned(),
+                |ct| match ct.subtype() {
+                    Some(sub) => format!("{}/{}", ct.ctype(), sub).to_ascii_lowercase(),
+                    None => ct.ctype().to_ascii_lowercase(),
+                },
+            );
+            let inline = part.content_disposition().is_some_and(|d| d.is_inline())
+                || part.content_id().is_some();
+            Attachment {
+                name: part.attachment_name().map(clean_line),
+                content_type,
+                size: part.len(),
+                inline,
+            }
+        })
+        .collect()
+}
+
+/// A multipart body whose declared boundary never occurs (a broken mailer's): reads it again
+/// with the boundary its first delimiter line (`--something`) uses.
+fn recover_multipart(body: &[u8]) -> Option<(String, BodySource, bool, Vec<Attachment>)> {
+    let delimiter = body
+        .split(|&b| b == b'\n')
+        .take(200)
+        .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
+        .find(|line| line.starts_with(b"--") && (3..=72).contains(&line.len()))?;
+    let boundary = std::str::from_utf8(delimiter.get(2..)?).ok()?.trim_end();
+    if boundary.is_empty()
+        || !boundary
+            .chars()
+            .all(|c| (c.is_ascii_graphic() && c != '"' && c != '\\') || c == ' ')
+    {
+        return None;
+    }
+    let mut synthetic = format!(
+        "MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"{boundary}\"\r\n\r\n"
+    )
+    .into_bytes();
+    synthetic.extend_from_slice(body);
+    let message = MessageParser::default().parse(&synthetic)?;
+    let (text, source, truncated) = body_text(&message);
+    (source != BodySource::None).then(|| (text, source, truncated, attachments_of(&message)))
 }
 
 /// The raw value of a header field: unfolded, lossily decoded, trimmed, capped.

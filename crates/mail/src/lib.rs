@@ -36,8 +36,8 @@
 //!    put the envelope's RCPT TO addresses first in the token search
 //!    ([`token::reply_token`] takes any addresses).
 //! 2. If [`Reading::delivery`] is [`Delivery::Automated`]: record the reason
-//!    ([`loops::Automation`] displays as a line for the audit log), send nothing, act on
-//!    nothing.
+//!    ([`loops::Automation`] displays as a line for the audit log) and send nothing;
+//!    [`Reading::commands`] is empty then, so nothing is acted on.
 //! 3. Authenticate: [`Reading::token`] (the plus-address token, matched against the server's
 //!    tokens), else [`commands::Commands::password`]. The From address alone never
 //!    authorises anything.
@@ -89,6 +89,8 @@ pub struct Reading {
     pub token: Option<ReplyToken>,
     /// The lines the sender wrote in this message, PASSWORD lines redacted.
     pub text: Stripped,
+    /// The commands and order lines; empty when [`Reading::delivery`] is
+    /// [`Delivery::Automated`], whose text is never acted on.
     pub commands: Commands,
 }
 
@@ -98,8 +100,14 @@ pub fn read(raw: &[u8], reply_local_part: &str) -> Result<Reading, MailError> {
     let mail = inbound::parse(raw)?;
     let delivery = loops::classify(&mail);
     let token = mail.reply_token(reply_local_part);
-    let mut text = quotes::strip(&mail.body);
-    let commands = commands::parse(&text.lines);
+    let sender_name = mail.from.as_ref().and_then(|f| f.name.as_deref());
+    let mut text = quotes::strip(&mail.body, sender_name);
+    // A robot's text is never acted on: a vacation reply or a bounce may quote a turn report.
+    let commands = if delivery.may_reply() {
+        commands::parse(&text.lines)
+    } else {
+        Commands::default()
+    };
     for line in &mut text.lines {
         if let std::borrow::Cow::Owned(redacted) = commands::redact(&line.text) {
             line.text = redacted;
