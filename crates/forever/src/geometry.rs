@@ -63,6 +63,13 @@ impl Neg for Point {
     }
 }
 
+impl std::ops::Mul<i64> for Point {
+    type Output = Point;
+    fn mul(self, factor: i64) -> Point {
+        Point::new(self.x.saturating_mul(factor), self.y.saturating_mul(factor))
+    }
+}
+
 impl Point {
     pub const ORIGIN: Point = Point { x: 0, y: 0 };
 

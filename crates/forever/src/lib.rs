@@ -2,10 +2,125 @@
 //! Players design ships as trees of rectangles, price them in points, and fight in continuous
 //! 2-D space with scatter-die ray casting, blasts, sweeps, reactions and terrain.
 //!
+//! Modules: [`design`] (the ship-design text format, its validator and pricer), [`fixed`] and
+//! [`geometry`] (fixed-point numbers, a sine table, exact ray casting), [`battle`] (weapons,
+//! modules, movement, damage, terrain), [`turn`] (the PBEM turn mapped onto written orders),
+//! [`parse`] (orders from email), [`report`] and [`view`] (the report table, the public view
+//! and the battlefield as shapes for an SVG: [`view::map`]).
+//!
 //! Rule IDs (`FOREVER-…`) refer to the catalogue `shared/rules/forever.md`; the engine's own
 //! rulings (`FOREVER-ADM-…`) are in `docs/rules/forever.md`. Nothing of the rules text is
 //! reproduced here, only its mechanics.
 
+use engine::{
+    Engine, Outcome, ParsedOrders, Player, PlayerId, Resolution, SetupError, Standing, TurnDice,
+    TurnError, TurnInput, View, Viewer,
+};
+
+pub mod battle;
 pub mod design;
 pub mod fixed;
 pub mod geometry;
+pub mod help;
+pub mod orders;
+pub mod parse;
+pub mod report;
+pub mod setup;
+pub mod state;
+pub mod turn;
+pub mod view;
+
+pub use orders::Orders;
+pub use setup::Setup;
+pub use state::State;
+pub use view::{BattleMap, map};
+
+/// The engine.
+pub struct Forever;
+
+impl Engine for Forever {
+    const NAME: &'static str = "forever";
+    const TITLE: &'static str = "Battleships Forever";
+
+    type Setup = Setup;
+    type State = State;
+    type Orders = Orders;
+
+    fn new_game(
+        setup: &Setup,
+        players: &[Player],
+        dice: &mut TurnDice,
+    ) -> Result<State, SetupError> {
+        setup.start(players, dice)
+    }
+
+    fn parse_orders(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders> {
+        parse::parse(state, player, text)
+    }
+
+    fn resolve(
+        state: &State,
+        input: &TurnInput<Orders>,
+        dice: &mut TurnDice,
+    ) -> Result<Resolution<State>, TurnError> {
+        let (next, log) = turn::resolve_turn(state, input, dice)?;
+        let mut report = report::build(state, &next, &log);
+        for player in &input.joining {
+            report.notes.push(format!(
+                "{} cannot join a battle in progress: fleets are built at the start (FOREVER-ADM-07).",
+                engine::report::one_line(&player.name)
+            ));
+        }
+        Ok(Resolution {
+            state: next,
+            report,
+        })
+    }
+
+    fn view(state: &State, viewer: Viewer) -> View {
+        view::view(state, viewer)
+    }
+
+    fn outcome(state: &State) -> Outcome {
+        let entries = state
+            .seats
+            .iter()
+            .map(|seat| {
+                let ships = state
+                    .ships
+                    .iter()
+                    .filter(|s| s.owner == seat.player.id && !s.destroyed)
+                    .count();
+                let status = match seat.status {
+                    state::SeatStatus::Playing => format!("{ships} ships in play"),
+                    state::SeatStatus::Resigned => "resigned".to_string(),
+                    state::SeatStatus::WipedOut => "wiped out".to_string(),
+                };
+                let score = engine::Score::ratio(seat.score.quarters(), 4);
+                (seat.player.id, seat.player.name.clone(), score, status)
+            })
+            .collect();
+        let standings: Vec<Standing> = engine::rank(entries);
+        Outcome {
+            finished: state.finish.is_some(),
+            standings,
+            winners: state
+                .finish
+                .as_ref()
+                .map(|f| f.winners.clone())
+                .unwrap_or_default(),
+        }
+    }
+
+    fn turn(state: &State) -> u32 {
+        state.turn
+    }
+
+    fn roster(state: &State) -> Vec<Player> {
+        state.seats.iter().map(|s| s.player.clone()).collect()
+    }
+
+    fn order_help(state: &State) -> String {
+        help::order_help(state)
+    }
+}

@@ -1,0 +1,120 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    dead_code,
+    reason = "test helpers: a failure should stop the test loudly; not every test uses every helper"
+)]
+//! Helpers shared by the integration tests: two players, a game from a setup, a turn from
+//! order texts and scripted dice.
+
+use engine::{Engine, Player, PlayerId, Report, TurnDice, TurnInput};
+use forever::state::Ship;
+use forever::{Forever, Setup, State};
+use serde_json::Value;
+
+pub const ALICE: PlayerId = PlayerId(1);
+pub const BOB: PlayerId = PlayerId(2);
+
+pub fn players() -> Vec<Player> {
+    vec![
+        Player {
+            id: ALICE,
+            name: "Alice".into(),
+        },
+        Player {
+            id: BOB,
+            name: "Bob".into(),
+        },
+    ]
+}
+
+/// A game from setup JSON; the roll-off gives Alice 6 and Bob 1, so Alice goes first.
+pub fn start(setup: Value) -> State {
+    let setup: Setup = serde_json::from_value(setup).unwrap();
+    Forever::new_game(&setup, &players(), &mut TurnDice::scripted([6, 1], [])).unwrap()
+}
+
+/// A game where Alice and Bob each have the ships given as (design lines, x, y, facing).
+pub fn battle(alice: &[(&[&str], f64, f64, i64)], bob: &[(&[&str], f64, f64, i64)]) -> State {
+    let fleet = |ships: &[(&[&str], f64, f64, i64)]| {
+        let ships: Vec<Value> = ships
+            .iter()
+            .map(|(design, x, y, facing)| serde_json::json!({"design": design, "at": [x, y], "facing": facing}))
+            .collect();
+        serde_json::json!({ "ships": ships })
+    };
+    start(serde_json::json!({ "fleets": [fleet(alice), fleet(bob)] }))
+}
+
+/// Plays one turn: each player's order text (which must parse cleanly) and the open dice,
+/// every one of which must be used.
+pub fn play(state: &State, orders: &[(PlayerId, &str)], dice: &[u32]) -> (State, Report) {
+    let mut input = TurnInput::default();
+    for (player, text) in orders {
+        let parsed = Forever::parse_orders(state, *player, text);
+        assert!(parsed.errors.is_empty(), "{text}: {:#?}", parsed.errors);
+        input.orders.insert(*player, parsed.orders);
+    }
+    let mut turn_dice = TurnDice::scripted(dice.iter().copied().chain(SENTINEL), []);
+    let resolution = Forever::resolve(state, &input, &mut turn_dice).unwrap();
+    assert_all_dice_used(&mut turn_dice, &resolution.report);
+    (resolution.state, resolution.report)
+}
+
+/// Values no D6 or bearing script would hold in this order, put after a case's dice.
+pub const SENTINEL: [u32; 4] = [17, 19, 13, 11];
+
+/// The engine drew exactly the scripted dice: what follows them is the sentinel, untouched.
+/// (Bearings are not in the roll log, so counting rolls would not do.)
+pub fn assert_all_dice_used(dice: &mut TurnDice, report: &Report) {
+    let after: Vec<u32> = (0..SENTINEL.len()).map(|_| dice.open.roll(20)).collect();
+    assert_eq!(
+        after,
+        SENTINEL.to_vec(),
+        "the engine drew fewer dice than scripted\n{}",
+        report.to_text()
+    );
+}
+
+pub fn ship<'a>(state: &'a State, name: &str) -> &'a Ship {
+    state
+        .ships
+        .iter()
+        .find(|s| s.name == name)
+        .unwrap_or_else(|| panic!("no ship {name}"))
+}
+
+/// HP of a ship's part by name.
+pub fn hp(state: &State, ship_name: &str, part: &str) -> i64 {
+    let ship = ship(state, ship_name);
+    let hull = forever::design::Hull::check(&ship.design).unwrap();
+    ship.parts[hull.part_index(part).unwrap()].hp
+}
+
+/// The Result column of a ship's row.
+pub fn result(report: &Report, row: &str) -> String {
+    report
+        .rows
+        .iter()
+        .find(|r| r.name == row)
+        .unwrap_or_else(|| panic!("no row {row}:\n{}", report.to_text()))
+        .result
+        .clone()
+}
+
+/// A design's lines with the ship renamed, leaked for `'static` use in a test.
+pub fn renamed(lines: &[&str], name: &str) -> Vec<&'static str> {
+    lines
+        .iter()
+        .map(|line| {
+            let line = if line.starts_with("SHIP ") {
+                format!("SHIP {name}")
+            } else {
+                (*line).to_string()
+            };
+            &*Box::leak(line.into_boxed_str())
+        })
+        .collect()
+}
