@@ -324,6 +324,11 @@ impl Turn {
         self.0.abs()
     }
 
+    /// `45`, `22.5`: the size of the turn.
+    pub fn size_display(self) -> String {
+        half_degrees_text(i64::from(self.0.abs()))
+    }
+
     /// `+45`, `-22.5`.
     pub fn display(self) -> String {
         let sign = if self.0 < 0 { "-" } else { "+" };

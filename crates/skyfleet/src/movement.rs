@@ -246,7 +246,7 @@ impl Battle<'_> {
                         notes.push(format!(
                             "pivot {} refused (at most {})",
                             turn.display(),
-                            stats.pivot.display()
+                            stats.pivot.size_display()
                         ));
                         continue;
                     }
@@ -329,7 +329,7 @@ impl Battle<'_> {
                 notes.push(format!(
                     "Hard Around {} refused (at most {})",
                     turn.display(),
-                    stats.pivot.display()
+                    stats.pivot.size_display()
                 ));
             } else {
                 pose.heading = pose.heading.turned(turn);

@@ -410,6 +410,17 @@ impl Parser<'_> {
                     index += 2;
                 }
                 other => {
+                    // "DEPLOY Valiant 6, 24": the co-ordinates without AT.
+                    if at.is_none()
+                        && let (Some(x), Some(y)) = (
+                            parse_inches(other),
+                            words.get(index + 1).and_then(|w| parse_inches(w)),
+                        )
+                    {
+                        at = Some(Point::new(x, y));
+                        index += 2;
+                        continue;
+                    }
                     if let Some(n) = other
                         .strip_prefix('e')
                         .and_then(number)
@@ -1253,7 +1264,7 @@ impl Parser<'_> {
                             format!(
                                 "a {} pivots at most {}°",
                                 unit.class.display(),
-                                unit.stats().pivot.display()
+                                unit.stats().pivot.size_display()
                             ),
                             "CMD HARDAROUND P -45",
                         );
@@ -2027,7 +2038,7 @@ pub fn check_move(
                         return Err(format!(
                             "a {} pivots at most {}° (SKY-CLASS-01)",
                             unit.class.display(),
-                            stats.pivot.display()
+                            stats.pivot.size_display()
                         ));
                     }
                     if !wing && turn.0 % 45 != 0 {

@@ -93,12 +93,6 @@ pub fn build(before: &State, after: &State, log: &TurnLog) -> Report {
             .filter(mine)
             .filter(|u| u.class == Class::Wing && u.in_play())
             .count();
-        let wings_aboard = after
-            .units
-            .iter()
-            .filter(mine)
-            .filter(|u| u.class == Class::Wing && u.place == Place::Aboard)
-            .count();
         let torpedoes = after
             .units
             .iter()
@@ -137,7 +131,8 @@ pub fn build(before: &State, after: &State, log: &TurnLog) -> Report {
             ),
             score: side.vp.display(),
             own_status: format!(
-                "ships {ships}/{ships_total} in play, wings {wings_flying} flying and {wings_aboard} aboard, torpedoes {torpedoes}"
+                // Wings still aboard are the side's secret (SKY-ADM-09): only those flying.
+                "ships {ships}/{ships_total} in play, wings {wings_flying} flying, torpedoes {torpedoes}"
             ),
         });
     }
