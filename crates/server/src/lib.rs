@@ -9,6 +9,7 @@ mod error;
 mod routes;
 mod state;
 pub mod telemetry;
+pub mod turns;
 
 use std::future::Future;
 

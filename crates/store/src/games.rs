@@ -276,3 +276,139 @@ pub async fn published_reports<'e>(
     .fetch_all(db)
     .await?)
 }
+
+/// What resolving a turn needs to know of its game.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct GameForTurn {
+    pub id: GameId,
+    pub zine_id: i64,
+    pub name: String,
+    pub engine: String,
+    pub state: serde_json::Value,
+    pub secret_seed: Vec<u8>,
+    pub schedule: serde_json::Value,
+}
+
+/// An open turn whose deadline has passed, locked for this transaction: another process
+/// looking for work skips it (`SKIP LOCKED`), so each turn is resolved by one process only.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct DueTurn {
+    pub id: TurnId,
+    pub game_id: GameId,
+    pub number: i32,
+    pub deadline: Option<DateTime<Utc>>,
+}
+
+pub async fn claim_due_turn(
+    tx: &mut sqlx::PgConnection,
+    now: DateTime<Utc>,
+) -> Result<Option<DueTurn>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT t.id, t.game_id, t.number, t.deadline FROM turns t JOIN games g ON g.id = t.game_id \
+         WHERE t.status = 'open' AND t.deadline <= $1 AND g.status = 'running' \
+         ORDER BY t.deadline, t.id LIMIT 1 FOR UPDATE OF t SKIP LOCKED",
+    )
+    .bind(now)
+    .fetch_optional(&mut *tx)
+    .await?)
+}
+
+pub async fn game_for_turn(
+    tx: &mut sqlx::PgConnection,
+    game: GameId,
+) -> Result<GameForTurn, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT id, zine_id, name, engine, state, secret_seed, schedule FROM games WHERE id = $1 FOR UPDATE",
+    )
+    .bind(game)
+    .fetch_one(&mut *tx)
+    .await?)
+}
+
+/// A player of a game, as the engine and the mail know them.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct GamePlayer {
+    pub id: PlayerRowId,
+    pub engine_player_id: i64,
+    pub display_name: String,
+    pub email: String,
+    pub reply_token: String,
+    pub status: String,
+}
+
+pub async fn players<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+) -> Result<Vec<GamePlayer>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT p.id, p.engine_player_id, p.display_name, s.email, p.reply_token, p.status \
+         FROM players p JOIN subscribers s ON s.id = p.subscriber_id WHERE p.game_id = $1 ORDER BY p.engine_player_id",
+    )
+    .bind(game)
+    .fetch_all(db)
+    .await?)
+}
+
+/// The orders that count for a turn: each player's last set not superseded.
+pub async fn current_orders<'e>(
+    db: impl PgExecutor<'e>,
+    turn: TurnId,
+) -> Result<Vec<(i64, serde_json::Value)>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT p.engine_player_id, o.parsed FROM orders o JOIN players p ON p.id = o.player_id \
+         WHERE o.turn_id = $1 AND o.superseded_at IS NULL ORDER BY p.engine_player_id",
+    )
+    .bind(turn)
+    .fetch_all(db)
+    .await?)
+}
+
+/// A turn's press in the order received.
+pub async fn turn_press<'e>(
+    db: impl PgExecutor<'e>,
+    turn: TurnId,
+) -> Result<Vec<(i64, String)>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT p.engine_player_id, x.text FROM press x JOIN players p ON p.id = x.player_id \
+         WHERE x.turn_id = $1 ORDER BY x.received_at, x.id",
+    )
+    .bind(turn)
+    .fetch_all(db)
+    .await?)
+}
+
+/// The game is over: every sealed seed is revealed, so every turn can be checked by anyone.
+pub async fn finish_game(
+    tx: &mut sqlx::PgConnection,
+    game: GameId,
+    sealed_seeds: &[(u32, String)],
+) -> Result<(), StoreError> {
+    sqlx::query("UPDATE games SET status = 'finished' WHERE id = $1")
+        .bind(game)
+        .execute(&mut *tx)
+        .await?;
+    for (number, seed) in sealed_seeds {
+        sqlx::query(
+            "UPDATE turns SET revealed_sealed_seed = $3 WHERE game_id = $1 AND number = $2",
+        )
+        .bind(game)
+        .bind(i32::try_from(*number).map_err(|e| StoreError::invalid_row("turns.number", e))?)
+        .bind(seed)
+        .execute(&mut *tx)
+        .await?;
+    }
+    Ok(())
+}
+
+pub async fn set_schedule<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+    schedule: &serde_json::Value,
+) -> Result<(), StoreError> {
+    sqlx::query("UPDATE games SET schedule = $2 WHERE id = $1")
+        .bind(game)
+        .bind(schedule)
+        .execute(db)
+        .await?;
+    Ok(())
+}

@@ -19,3 +19,4 @@ mod health;
 mod helpers;
 mod migrations;
 mod subscribers;
+mod turns;

@@ -1,0 +1,420 @@
+//! The turn lifecycle's core: starting a game, taking orders, and resolving every turn whose
+//! deadline has passed — exactly once, even with several `gm serve` processes on one database
+//! or a process killed mid-way.
+//!
+//! Exactly once comes from the database, not from memory: a due turn is claimed with
+//! `FOR UPDATE SKIP LOCKED`, and its resolution, report, revealed seed, next turn and queued mail
+//! are written in that one transaction. A process killed before the commit leaves the turn as it
+//! was; after the commit the turn is no longer open, so nobody claims it again.
+
+use chrono::{DateTime, Duration, Utc};
+use engine::{GameSecret, ParsedOrders, Player, PlayerId, TurnInput, Viewer};
+use games::{EngineKind, GameError, PressItem};
+use serde_json::{Value, json};
+use store::games::{
+    self as rows, GameId, NewGame, NewOrders, NewPlayer, NewReport, NewTurn, PlayerRowId, TurnId,
+};
+use store::outbox::{self, NewOutbound};
+use store::zines::ZineId;
+use store::{PgPool, StoreError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum LifecycleError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Game(#[from] GameError),
+    #[error("the zine has no active subscriber to play")]
+    NoPlayers,
+    #[error("game {0} has no open turn")]
+    NoOpenTurn(i64),
+    #[error("stored game {game} is inconsistent: {reason}")]
+    Inconsistent { game: i64, reason: String },
+}
+
+impl From<sqlx::Error> for LifecycleError {
+    fn from(error: sqlx::Error) -> Self {
+        LifecycleError::Store(StoreError::from(error))
+    }
+}
+
+/// How deadlines follow one another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Schedule {
+    /// The GM sets each deadline.
+    Manual,
+    /// Each deadline falls this many days after the one before.
+    EveryDays(u32),
+}
+
+impl Schedule {
+    fn to_json(self) -> Value {
+        match self {
+            Schedule::Manual => json!({ "kind": "manual" }),
+            Schedule::EveryDays(days) => json!({ "kind": "every_days", "days": days }),
+        }
+    }
+
+    fn from_json(value: &Value) -> Schedule {
+        match (
+            value.get("kind").and_then(Value::as_str),
+            value.get("days").and_then(Value::as_u64),
+        ) {
+            (Some("every_days"), Some(days)) => {
+                Schedule::EveryDays(u32::try_from(days).unwrap_or(u32::MAX))
+            }
+            _ => Schedule::Manual,
+        }
+    }
+
+    fn next_deadline(self, previous: Option<DateTime<Utc>>) -> Option<DateTime<Utc>> {
+        match self {
+            Schedule::Manual => None,
+            Schedule::EveryDays(days) => previous.map(|at| at + Duration::days(i64::from(days))),
+        }
+    }
+}
+
+/// A game the GM starts.
+#[derive(Debug, Clone)]
+pub struct GameSpec<'a> {
+    pub zine: ZineId,
+    pub name: &'a str,
+    pub engine: EngineKind,
+    pub setup: &'a Value,
+    pub first_deadline: Option<DateTime<Utc>>,
+    pub schedule: Schedule,
+}
+
+/// Where randomness comes from: the operating system in service, a fixed stream in tests.
+pub trait Entropy {
+    fn fill(&mut self, bytes: &mut [u8]);
+}
+
+/// The operating system's randomness.
+pub struct OsEntropy;
+
+impl Entropy for OsEntropy {
+    fn fill(&mut self, bytes: &mut [u8]) {
+        // The OS generator failing is not something a game can carry on from.
+        #[allow(clippy::expect_used, reason = "no randomness, no secure game")]
+        getrandom::fill(bytes).expect("the operating system's random number generator failed");
+    }
+}
+
+/// Starts a game with every active subscriber of the zine as a player (BARMY-02), and opens
+/// turn 1 with the public commitments to its seeds.
+pub async fn create_game(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    spec: &GameSpec<'_>,
+    entropy: &mut impl Entropy,
+) -> Result<GameId, LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let subscribers: Vec<_> = store::subscribers::list_for_zine(&mut *tx, spec.zine)
+        .await?
+        .into_iter()
+        .filter(|s| s.status == store::subscribers::SubscriberStatus::Active)
+        .collect();
+    if subscribers.is_empty() {
+        return Err(LifecycleError::NoPlayers);
+    }
+    let roster: Vec<Player> = subscribers
+        .iter()
+        .zip(1u64..)
+        .map(|(s, id)| Player {
+            id: PlayerId(id),
+            name: s.display_name.as_str().to_owned(),
+        })
+        .collect();
+    let mut secret = [0u8; 32];
+    entropy.fill(&mut secret);
+    let game_secret = GameSecret::from_bytes(secret);
+    let setup = spec.engine.parse_setup(spec.setup)?;
+    let state = spec
+        .engine
+        .new_game(&setup, &roster, &mut game_secret.turn_dice(0))?;
+    let game = rows::insert_game(
+        &mut *tx,
+        &NewGame {
+            zine_id: spec.zine,
+            name: spec.name,
+            engine: spec.engine.name(),
+            setup: &setup,
+            state: &state,
+            secret: &secret,
+        },
+        now,
+    )
+    .await?;
+    rows::set_schedule(&mut *tx, game, &spec.schedule.to_json()).await?;
+    for (subscriber, player) in subscribers.iter().zip(&roster) {
+        let mut token = [0u8; 20];
+        entropy.fill(&mut token);
+        let token = hex::encode(token);
+        let new = NewPlayer {
+            game_id: game,
+            subscriber_id: subscriber.id,
+            display_name: &player.name,
+            engine_player_id: player.id.0,
+            reply_token: &token,
+            joined_turn: 1,
+        };
+        rows::insert_player(&mut *tx, &new).await?;
+    }
+    let first = spec.engine.turn(&state)?;
+    rows::open_turn(
+        &mut *tx,
+        &NewTurn {
+            game_id: game,
+            number: first,
+            deadline: spec.first_deadline,
+            seed_commitment: &game_secret.turn_seed(first).commitment(),
+            sealed_commitment: &game_secret.sealed_seed(first).commitment(),
+            state_before: &state,
+        },
+        now,
+    )
+    .await?;
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor: "gm",
+            action: "game.create",
+            game_id: Some(game.0),
+            details: json!({ "name": spec.name, "engine": spec.engine.name(), "players": roster.len() }),
+        },
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(game)
+}
+
+/// Takes one player's orders for the game's open turn: stored raw and parsed, superseding any
+/// earlier set, with the press they carry. Returns how the engine read them, for the
+/// confirmation.
+pub async fn submit_orders(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    game: GameId,
+    player: PlayerRowId,
+    text: &str,
+    source: &str,
+) -> Result<ParsedOrders<Value>, LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let (turn_id, engine, state, engine_player_id): (TurnId, String, Value, i64) = sqlx::query_as(
+        "SELECT t.id, g.engine, t.state_before, p.engine_player_id FROM turns t JOIN games g ON g.id = t.game_id \
+         JOIN players p ON p.game_id = g.id AND p.id = $2 WHERE t.game_id = $1 AND t.status = 'open'",
+    )
+    .bind(game)
+    .bind(player)
+    .fetch_optional(&mut *tx)
+    .await?
+    .ok_or(LifecycleError::NoOpenTurn(game.0))?;
+    let engine: EngineKind = engine.parse()?;
+    let engine_player = PlayerId(u64::try_from(engine_player_id).unwrap_or_default());
+    let parsed = engine.parse_orders(&state, engine_player, text)?;
+    rows::save_orders(
+        &mut tx,
+        &NewOrders {
+            game_id: game,
+            turn_id,
+            player_id: player,
+            raw_text: text,
+            parsed: &parsed.orders,
+            source,
+        },
+        now,
+    )
+    .await?;
+    for press in &parsed.press {
+        rows::save_press(&mut *tx, game, turn_id, player, press, source, now).await?;
+    }
+    tx.commit().await?;
+    Ok(parsed)
+}
+
+/// One turn resolved by this call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResolvedTurn {
+    pub game: GameId,
+    pub turn: u32,
+    pub finished: bool,
+    pub mails_queued: usize,
+}
+
+/// Resolves, publishes and mails every turn whose deadline is at or before `now`, one
+/// transaction per turn. Several processes may run this at once: each turn is done once.
+pub async fn resolve_due(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    mail_domain: &str,
+) -> Result<Vec<ResolvedTurn>, LifecycleError> {
+    let mut done = Vec::new();
+    while let Some(turn) = resolve_one_due(pool, now, mail_domain).await? {
+        done.push(turn);
+    }
+    Ok(done)
+}
+
+async fn resolve_one_due(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    mail_domain: &str,
+) -> Result<Option<ResolvedTurn>, LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let Some(due) = rows::claim_due_turn(&mut tx, now).await? else {
+        return Ok(None);
+    };
+    let game = rows::game_for_turn(&mut tx, due.game_id).await?;
+    let inconsistent = |reason: String| LifecycleError::Inconsistent {
+        game: game.id.0,
+        reason,
+    };
+    let engine: EngineKind = game.engine.parse()?;
+    let secret: [u8; 32] = game
+        .secret_seed
+        .as_slice()
+        .try_into()
+        .map_err(|_| inconsistent("secret is not 32 bytes".into()))?;
+    let secret = GameSecret::from_bytes(secret);
+    let number =
+        u32::try_from(due.number).map_err(|_| inconsistent("negative turn number".into()))?;
+    if engine.turn(&game.state)? != number {
+        return Err(inconsistent(format!("the state is not at turn {number}")));
+    }
+
+    let players = rows::players(&mut *tx, game.id).await?;
+    let as_id = |id: i64| PlayerId(u64::try_from(id).unwrap_or_default());
+    let mut input = TurnInput::default();
+    for (player, orders) in rows::current_orders(&mut *tx, due.id).await? {
+        input.orders.insert(as_id(player), orders);
+    }
+    input.leaving = players
+        .iter()
+        .filter(|p| p.status != "active")
+        .map(|p| as_id(p.engine_player_id))
+        .collect();
+    let press: Vec<PressItem> = rows::turn_press(&mut *tx, due.id)
+        .await?
+        .into_iter()
+        .map(|(player, text)| PressItem {
+            player: as_id(player),
+            text,
+        })
+        .collect();
+
+    let resolved = engine.resolve(&game.state, &input, &press, &mut secret.turn_dice(number))?;
+    let seed = secret.turn_seed(number);
+    rows::mark_resolved(&mut *tx, due.id, &seed.to_hex(), now).await?;
+    let text = resolved.report.to_text();
+    let report_json =
+        serde_json::to_value(&resolved.report).map_err(|e| inconsistent(e.to_string()))?;
+    rows::publish_report(
+        &mut tx,
+        &NewReport {
+            turn_id: due.id,
+            text: &text,
+            markdown: &resolved.report.to_markdown(),
+            html: &resolved.report.to_html(),
+            report: &report_json,
+        },
+        now,
+    )
+    .await?;
+    rows::set_state(&mut *tx, game.id, &resolved.state).await?;
+
+    let outcome = engine.outcome(&resolved.state)?;
+    if outcome.finished {
+        // Every fact is public now: reveal every sealed seed, so anyone can check every turn.
+        let sealed: Vec<(u32, String)> = (0..=number)
+            .map(|n| (n, secret.sealed_seed(n).to_hex()))
+            .collect();
+        rows::finish_game(&mut tx, game.id, &sealed).await?;
+    } else {
+        let next = engine.turn(&resolved.state)?;
+        let schedule = Schedule::from_json(&game.schedule);
+        rows::open_turn(
+            &mut *tx,
+            &NewTurn {
+                game_id: game.id,
+                number: next,
+                deadline: schedule.next_deadline(due.deadline),
+                seed_commitment: &secret.turn_seed(next).commitment(),
+                sealed_commitment: &secret.sealed_seed(next).commitment(),
+                state_before: &resolved.state,
+            },
+            now,
+        )
+        .await?;
+    }
+
+    // Publication: the report to every subscriber of the zine (readers too), and each player
+    // their own position with their personal reply address. Queued in this transaction, once.
+    let mut queued = 0;
+    let subject = format!("{}: turn {number} report", game.name);
+    let footer = format!(
+        "\n--\nTurn {number} dice seed: {} (commitment published before the turn).\n",
+        seed.to_hex()
+    );
+    let body = format!("{text}{footer}");
+    for subscriber in store::subscribers::list_for_zine(&mut *tx, ZineId(game.zine_id)).await? {
+        if subscriber.status != store::subscribers::SubscriberStatus::Active {
+            continue;
+        }
+        let key = format!("report:{}:{}", due.id.0, subscriber.id.0);
+        let message_id = format!("<report.{}.{}@{mail_domain}>", due.id.0, subscriber.id.0);
+        let new = NewOutbound {
+            message_id: &message_id,
+            idempotency_key: &key,
+            to_address: subscriber.email.as_str(),
+            subject: &subject,
+            body_text: &body,
+            body_html: None,
+            headers: &json!({}),
+        };
+        queued += usize::from(outbox::enqueue(&mut *tx, &new, now).await?);
+    }
+    for player in players.iter().filter(|p| p.status == "active") {
+        let view = engine.view(
+            &resolved.state,
+            Viewer::Player(as_id(player.engine_player_id)),
+        )?;
+        let key = format!("position:{}:{}", due.id.0, player.id.0);
+        let message_id = format!("<position.{}.{}@{mail_domain}>", due.id.0, player.id.0);
+        let reply_to = format!("orders+{}@{mail_domain}", player.reply_token);
+        let body = format!(
+            "{}\n\nYour orders for the next turn: reply to this message (it goes to {reply_to}).\n",
+            view.lines.join("\n")
+        );
+        let new = NewOutbound {
+            message_id: &message_id,
+            idempotency_key: &key,
+            to_address: &player.email,
+            subject: &format!("{}: your position after turn {number}", game.name),
+            body_text: &body,
+            body_html: None,
+            headers: &json!({ "Reply-To": reply_to }),
+        };
+        queued += usize::from(outbox::enqueue(&mut *tx, &new, now).await?);
+    }
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor: "system",
+            action: "turn.resolve",
+            game_id: Some(game.id.0),
+            details: json!({ "turn": number, "seed": seed.to_hex(), "finished": outcome.finished, "mails": queued }),
+        },
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Some(ResolvedTurn {
+        game: game.id,
+        turn: number,
+        finished: outcome.finished,
+        mails_queued: queued,
+    }))
+}

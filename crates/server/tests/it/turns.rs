@@ -1,0 +1,353 @@
+//! The turn lifecycle's core: a game of the zine's subscribers, orders, a deadline passing,
+//! and each turn resolved, published and mailed exactly once, even by several workers at once.
+
+use chrono::{DateTime, Duration, Utc};
+use engine::{GameSecret, PlayerId, TurnDice, TurnInput, TurnSeed};
+use games::EngineKind;
+use serde_json::{Value, json};
+use server::turns::{self, Entropy, GameSpec, Schedule};
+use store::games::{GameId, PlayerRowId};
+use store::subscribers::{self, NewSubscriber};
+use store::testing::TestDatabase;
+use store::zines::{self, ZineId};
+use store::{DisplayName, EmailAddress, PgPool, ZineSlug};
+
+use crate::helpers::trafalgar;
+
+/// A fixed, distinct byte stream: tests must not depend on the OS generator.
+struct Counter(u8);
+
+impl Entropy for Counter {
+    fn fill(&mut self, bytes: &mut [u8]) {
+        for byte in bytes {
+            self.0 = self.0.wrapping_add(37);
+            *byte = self.0;
+        }
+    }
+}
+
+async fn zine_with(pool: &PgPool, slug: &str, names: &[&str]) -> ZineId {
+    let zine = zines::insert(pool, &ZineSlug::parse(slug).unwrap(), slug, trafalgar())
+        .await
+        .unwrap();
+    for name in names {
+        let address = format!("{}@example.org", name.to_lowercase().replace(' ', "."));
+        let new = NewSubscriber {
+            zine_id: zine.id,
+            email: EmailAddress::parse(&address).unwrap(),
+            display_name: DisplayName::parse(name).unwrap(),
+        };
+        subscribers::insert(pool, &new, trafalgar()).await.unwrap();
+    }
+    zine.id
+}
+
+async fn barmy_game(
+    pool: &PgPool,
+    zine: ZineId,
+    name: &str,
+    setup: Value,
+    deadline: DateTime<Utc>,
+    seed: u8,
+) -> GameId {
+    let spec = GameSpec {
+        zine,
+        name,
+        engine: EngineKind::Barmy,
+        setup: &setup,
+        first_deadline: Some(deadline),
+        schedule: Schedule::EveryDays(7),
+    };
+    turns::create_game(pool, trafalgar(), &spec, &mut Counter(seed))
+        .await
+        .unwrap()
+}
+
+async fn player(pool: &PgPool, game: GameId, engine_id: i64) -> PlayerRowId {
+    sqlx::query_scalar("SELECT id FROM players WHERE game_id = $1 AND engine_player_id = $2")
+        .bind(game)
+        .bind(engine_id)
+        .fetch_one(pool)
+        .await
+        .unwrap()
+}
+
+async fn count(pool: &PgPool, sql: &'static str, game: GameId) -> i64 {
+    sqlx::query_scalar(sql)
+        .bind(game)
+        .fetch_one(pool)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_turn_resolves_at_its_deadline_once_and_replays_from_what_is_stored() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let zine = zine_with(
+        pool,
+        "gazette",
+        &["Fred Bloggs", "John Smith", "Annette Curtain"],
+    )
+    .await;
+    let deadline = trafalgar() + Duration::days(1);
+    let game = barmy_game(pool, zine, "Barmy", json!({}), deadline, 1).await;
+    // Every active subscriber plays (BARMY-02).
+    assert_eq!(
+        count(
+            pool,
+            "SELECT count(*) FROM players WHERE game_id = $1",
+            game
+        )
+        .await,
+        3
+    );
+
+    let fred = player(pool, game, 1).await;
+    let john = player(pool, game, 2).await;
+    let first = turns::submit_orders(pool, trafalgar(), game, fred, "A1, B2", "web")
+        .await
+        .unwrap();
+    assert!(first.errors.is_empty());
+    // A later set replaces the first: the last set received counts.
+    let parsed = turns::submit_orders(
+        pool,
+        trafalgar(),
+        game,
+        fred,
+        "Fred Bloggs G13, K19 One more shot!",
+        "email",
+    )
+    .await
+    .unwrap();
+    assert_eq!(parsed.understood[0], "fire at G13");
+    let bad = turns::submit_orders(pool, trafalgar(), game, john, "T12, S13", "web")
+        .await
+        .unwrap();
+    assert!(bad.errors[0].problem.contains("T12 is off the board"));
+
+    // Before the deadline nothing happens; at it, the turn is done once.
+    assert!(
+        turns::resolve_due(pool, trafalgar(), "zine.example.org")
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let done = turns::resolve_due(pool, deadline, "zine.example.org")
+        .await
+        .unwrap();
+    assert_eq!(done.len(), 1);
+    assert_eq!((done[0].turn, done[0].finished), (1, false));
+    // 3 reports to the zine's subscribers and 3 private positions.
+    assert_eq!(done[0].mails_queued, 6);
+    assert!(
+        turns::resolve_due(pool, deadline + Duration::hours(1), "zine.example.org")
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(
+        count(
+            pool,
+            "SELECT count(*) FROM outbound_messages WHERE $1 > 0",
+            game
+        )
+        .await,
+        6
+    );
+
+    let (status, revealed, commitment): (String, String, String) = sqlx::query_as(
+        "SELECT status, revealed_seed, seed_commitment FROM turns WHERE game_id = $1 AND number = 1",
+    )
+    .bind(game)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert_eq!(status, "published");
+    let seed = TurnSeed::parse_hex(&revealed).unwrap();
+    assert!(seed.matches(&commitment));
+    let (number, next_deadline, next_status): (i32, DateTime<Utc>, String) = sqlx::query_as(
+        "SELECT number, deadline, status FROM turns WHERE game_id = $1 AND number = 2",
+    )
+    .bind(game)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert_eq!(
+        (number, next_deadline, next_status.as_str()),
+        (2, deadline + Duration::days(7), "open")
+    );
+
+    let text: String = sqlx::query_scalar(
+        "SELECT r.text FROM published_reports r JOIN turns t ON t.id = r.turn_id WHERE t.game_id = $1",
+    )
+    .bind(game)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert!(text.contains("Fred Bloggs"));
+    assert!(text.contains("G13, K19"));
+    assert!(text.contains("T12, S13"));
+    assert!(text.contains("miss (off board)"));
+    assert!(text.contains("NMR"), "Annette sent nothing:\n{text}");
+    assert!(text.contains("Fred Bloggs: \"One more shot!\""));
+    let position: (String, Value) = sqlx::query_as(
+        "SELECT body_text, headers FROM outbound_messages WHERE idempotency_key LIKE 'position:%' ORDER BY id LIMIT 1",
+    )
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert!(position.0.contains("Your battleship lies on"));
+    assert!(
+        position.1["Reply-To"]
+            .as_str()
+            .unwrap()
+            .starts_with("orders+")
+    );
+
+    // Anyone with the state before the turn, the orders that counted, the press and both
+    // seeds gets the same report.
+    let state_before: Value =
+        sqlx::query_scalar("SELECT state_before FROM turns WHERE game_id = $1 AND number = 1")
+            .bind(game)
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    let mut input = TurnInput::default();
+    for (id, parsed) in store::games::current_orders(pool, turn_id(pool, game, 1).await)
+        .await
+        .unwrap()
+    {
+        input.orders.insert(PlayerId(id as u64), parsed);
+    }
+    let press: Vec<games::PressItem> = store::games::turn_press(pool, turn_id(pool, game, 1).await)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|(id, text)| games::PressItem {
+            player: PlayerId(id as u64),
+            text,
+        })
+        .collect();
+    let mut secret = [0u8; 32];
+    Counter(1).fill(&mut secret);
+    let sealed = GameSecret::from_bytes(secret).sealed_seed(1);
+    let replay = EngineKind::Barmy
+        .resolve(
+            &state_before,
+            &input,
+            &press,
+            &mut TurnDice::from_seeds(&seed, &sealed),
+        )
+        .unwrap();
+    assert_eq!(replay.report.to_text(), text);
+    db.drop_database().await;
+}
+
+async fn turn_id(pool: &PgPool, game: GameId, number: i32) -> store::games::TurnId {
+    sqlx::query_scalar("SELECT id FROM turns WHERE game_id = $1 AND number = $2")
+        .bind(game)
+        .bind(number)
+        .fetch_one(pool)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn several_workers_at_once_resolve_each_due_turn_exactly_once() {
+    let db = TestDatabase::migrated().await;
+    let pool = db.pool.clone();
+    let zine = zine_with(&pool, "crowd", &["A One", "B Two", "C Three", "D Four"]).await;
+    let deadline = trafalgar() + Duration::days(1);
+    for index in 0..12u8 {
+        barmy_game(
+            &pool,
+            zine,
+            &format!("Game {index}"),
+            json!({}),
+            deadline,
+            index,
+        )
+        .await;
+    }
+    let workers: Vec<_> = (0..4)
+        .map(|_| {
+            let pool = pool.clone();
+            tokio::spawn(async move {
+                turns::resolve_due(&pool, deadline, "zine.example.org")
+                    .await
+                    .unwrap()
+            })
+        })
+        .collect();
+    let mut resolved = Vec::new();
+    for worker in workers {
+        resolved.extend(worker.await.unwrap());
+    }
+    assert_eq!(resolved.len(), 12, "{resolved:?}");
+    let games: std::collections::BTreeSet<i64> = resolved.iter().map(|r| r.game.0).collect();
+    assert_eq!(games.len(), 12, "a game was resolved twice");
+    let reports: i64 = sqlx::query_scalar("SELECT count(*) FROM published_reports")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(reports, 12);
+    // 4 reports and 4 positions per game, never twice.
+    let mails: i64 = sqlx::query_scalar("SELECT count(*) FROM outbound_messages")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(mails, 12 * 8);
+    let audit: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM audit_log WHERE action = 'turn.resolve'")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert_eq!(audit, 12);
+    db.drop_database().await;
+}
+
+#[tokio::test]
+async fn a_finished_game_reveals_every_sealed_seed() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let zine = zine_with(pool, "short", &["Fred Bloggs", "John Smith"]).await;
+    let deadline = trafalgar() + Duration::days(1);
+    let game = barmy_game(
+        pool,
+        zine,
+        "One turn",
+        json!({ "final_turn": 1 }),
+        deadline,
+        9,
+    )
+    .await;
+    let done = turns::resolve_due(pool, deadline, "zine.example.org")
+        .await
+        .unwrap();
+    assert!(done[0].finished);
+    let (status,): (String,) = sqlx::query_as("SELECT status FROM games WHERE id = $1")
+        .bind(game)
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(status, "finished");
+    let (sealed, commitment): (String, String) =
+        sqlx::query_as("SELECT revealed_sealed_seed, sealed_commitment FROM turns WHERE game_id = $1 AND number = 1")
+            .bind(game)
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    assert!(TurnSeed::parse_hex(&sealed).unwrap().matches(&commitment));
+    // No turn 2 opens.
+    assert_eq!(
+        count(pool, "SELECT count(*) FROM turns WHERE game_id = $1", game).await,
+        1
+    );
+    let text: String = sqlx::query_scalar("SELECT text FROM published_reports")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert!(text.contains("Game over"), "{text}");
+    db.drop_database().await;
+}
