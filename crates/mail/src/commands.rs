@@ -99,28 +99,39 @@ impl Serialize for Password {
 pub enum Command {
     /// JOIN or SIGNON: join this game.
     Join {
+        /// The game's name as written.
         game: String,
     },
     /// GAME: the following lines are for this game.
     Game {
+        /// The game's name as written.
         game: String,
     },
     /// PRESS: public press, continuation lines joined with `\n`.
     Press {
+        /// The press, its lines joined with `\n`.
         text: String,
     },
     /// TELL: a private message to another player, `to` as written (a name or a number).
     Tell {
+        /// The player's name or number, as written.
         to: String,
+        /// The message, its lines joined with `\n`.
         text: String,
     },
     /// POSITION or WHERE.
     Position,
+    /// STATUS: my game, my current orders, the deadline.
     Status,
+    /// RESIGN: leave the game.
     Resign,
+    /// UNSUBSCRIBE: no more mail.
     Unsubscribe,
+    /// HELP: mail back [`HELP`].
     Help,
+    /// PASSWORD: fallback authentication.
     Password {
+        /// Redacted in every output.
         secret: Password,
     },
 }
@@ -133,15 +144,18 @@ pub struct CommandLine {
     /// The game chosen by the last GAME line before it, if any.
     pub game: Option<String>,
     #[serde(flatten)]
+    /// The command itself.
     pub command: Command,
 }
 
 /// A line for the game's engine, as written (trailing spaces trimmed).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct OrderLine {
+    /// Original line number.
     pub line: usize,
     /// The game chosen by the last GAME line before it, if any.
     pub game: Option<String>,
+    /// The line, trailing spaces trimmed.
     pub text: String,
 }
 
@@ -149,9 +163,11 @@ pub struct OrderLine {
 /// `LineIssue` so the confirmation lists both alike.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Problem {
+    /// Original line number.
     pub line: usize,
     /// The line as written (a PASSWORD line redacted).
     pub text: String,
+    /// What is wrong, for the confirmation.
     pub problem: String,
     /// What would have been accepted.
     pub expected: String,
@@ -160,8 +176,11 @@ pub struct Problem {
 /// Everything in one message: commands and order lines in the order written.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Commands {
+    /// Commands in line order.
     pub commands: Vec<CommandLine>,
+    /// Order lines in line order, for the engine.
     pub orders: Vec<OrderLine>,
+    /// Command lines that could not be read.
     pub problems: Vec<Problem>,
 }
 
@@ -181,6 +200,7 @@ impl OrderText {
         self.lines.get(engine_line.checked_sub(1)?).copied()
     }
 
+    /// Whether there are no order lines.
     pub fn is_empty(&self) -> bool {
         self.lines.is_empty()
     }
@@ -376,6 +396,12 @@ fn read_line(text: &str) -> Read {
         }),
         Keyword::Tell => {
             let rest = argument(rest);
+            // "TELL to Fred: hi"
+            let rest = match rest.get(..3) {
+                Some(word) if word.eq_ignore_ascii_case("to ") => rest.get(3..).unwrap_or(""),
+                _ => rest,
+            }
+            .trim_start();
             let (to, text) = match rest.split_once(':') {
                 Some((to, text)) => (to.trim(), text),
                 None => match rest.split_once(char::is_whitespace) {
@@ -383,11 +409,6 @@ fn read_line(text: &str) -> Read {
                     None => (rest, ""),
                 },
             };
-            let to = to
-                .strip_prefix("to ")
-                .or_else(|| to.strip_prefix("TO "))
-                .unwrap_or(to)
-                .trim();
             if to.is_empty() {
                 return problem(
                     "TELL needs the player's name or number",
@@ -668,6 +689,29 @@ mod tests {
             })
         );
         assert_eq!(parsed.orders.len(), 1);
+    }
+
+    #[test]
+    fn tell_to_a_name() {
+        assert_eq!(
+            commands("TELL to Fred Bloggs: hi\ntell TO 2 - ok"),
+            vec![
+                (
+                    1,
+                    Command::Tell {
+                        to: "Fred Bloggs".into(),
+                        text: "hi".into()
+                    }
+                ),
+                (
+                    2,
+                    Command::Tell {
+                        to: "2".into(),
+                        text: "ok".into()
+                    }
+                ),
+            ]
+        );
     }
 
     #[test]

@@ -31,8 +31,10 @@ pub const MAX_ATTACHMENTS: usize = 50;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MailError {
     #[error("the message is empty")]
+    /// Nothing but white space.
     Empty,
     #[error("the message has no header fields: it is not an RFC 5322 message")]
+    /// Not one header field.
     NoHeaders,
 }
 
@@ -53,6 +55,7 @@ pub enum ReturnPath {
     Missing,
     /// `Return-Path: <>`: the null sender of bounces and auto-replies (RFC 5321 section 4.5.5).
     Null,
+    /// The envelope sender's address.
     Address(String),
 }
 
@@ -103,7 +106,9 @@ impl Truncated {
 /// One header field, as written (unfolded, not decoded).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RawHeader {
+    /// The field name as written.
     pub name: String,
+    /// The value, unfolded and trimmed, at most [`MAX_HEADER_VALUE_BYTES`] bytes.
     pub value: String,
 }
 
@@ -115,11 +120,15 @@ pub struct InboundMail {
     pub message_id: Option<String>,
     /// The first From: address. Never authorises anything on its own.
     pub from: Option<Mailbox>,
+    /// Reply-To addresses.
     pub reply_to: Vec<Mailbox>,
+    /// To addresses.
     pub to: Vec<Mailbox>,
+    /// Cc addresses.
     pub cc: Vec<Mailbox>,
     /// Delivered-To headers, as MTAs add them on final delivery (newest first).
     pub delivered_to: Vec<String>,
+    /// The Subject, decoded (RFC 2047), control characters removed.
     pub subject: Option<String>,
     /// The Date header in RFC 3339, if it could be read.
     pub date: Option<String>,
@@ -127,6 +136,7 @@ pub struct InboundMail {
     pub in_reply_to: Vec<String>,
     /// Message-IDs in References, without angle brackets.
     pub references: Vec<String>,
+    /// Who bounces go to: the null path marks a robot's mail.
     pub return_path: ReturnPath,
     /// The top-level `type/subtype`, lower case (`multipart/report` for delivery reports).
     pub content_type: String,
@@ -135,9 +145,11 @@ pub struct InboundMail {
     /// The text the sender's program shows: line ends are `\n`, no-break spaces are spaces, other
     /// control characters are gone. Quotes and signatures are still in it (see [`crate::quotes`]).
     pub body: String,
+    /// Which part the body came from.
     pub body_source: BodySource,
     /// Parts not read: the confirmation can say they were ignored.
     pub attachments: Vec<Attachment>,
+    /// Which caps were hit.
     pub truncated: Truncated,
     /// The MIME structure was broken (a multipart whose declared boundary never occurs) and
     /// was read with the boundary its parts actually use.

@@ -26,6 +26,7 @@ pub enum Delivery {
 }
 
 impl Delivery {
+    /// Whether a reply may be sent.
     pub fn may_reply(&self) -> bool {
         matches!(self, Delivery::Personal)
     }

@@ -48,11 +48,14 @@ impl AutoSubmitted {
 pub struct Outgoing {
     /// Admiralty's address, e.g. `Admiralty <orders@example.org>`.
     pub from: Mailbox,
+    /// The recipient: the player's registered address.
     pub to: Mailbox,
     /// The player's personal reply address, `orders+TOKEN@domain`
     /// ([`crate::token::reply_address`]), so a plain reply is authenticated.
     pub reply_to: Option<Mailbox>,
+    /// The subject; control characters become spaces, at most [`MAX_SUBJECT_CHARS`].
     pub subject: String,
+    /// The plain-text body (always sent).
     pub text: String,
     /// An HTML alternative to `text`, if any.
     pub html: Option<String>,
@@ -66,6 +69,7 @@ pub struct Outgoing {
     pub in_reply_to: Option<String>,
     /// The answered message's References; `in_reply_to` is appended to them.
     pub references: Vec<String>,
+    /// The `Auto-Submitted` value.
     pub auto_submitted: AutoSubmitted,
 }
 
@@ -74,14 +78,20 @@ pub struct Outgoing {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OutboundError {
     #[error("the {field} address {address:?} is not valid: {reason}")]
+    /// An address that does not parse.
     Address {
+        /// Which field: From, To or Reply-To.
         field: &'static str,
+        /// The address as given.
         address: String,
+        /// Why it does not parse.
         reason: String,
     },
     #[error("the Message-ID {0:?} is not valid: one token of printable ASCII with an @ is")]
+    /// A Message-ID that is not one token of printable ASCII with an `@`.
     MessageId(String),
     #[error("the message could not be built: {0}")]
+    /// lettre refused the message.
     Build(String),
 }
 

@@ -9,24 +9,25 @@
 //!    written between quoted lines (an inline or bottom-posted reply) is kept.
 //! 2. A line from which everything to the end is history, removed to the end:
 //!    a signature separator (`-- ` or `--`); Outlook's `-----Original Message-----` (and its
-//!    German, French, Spanish, Italian, Dutch, Nordic and Polish forms); a line of 16 or more
-//!    `_` (Outlook's separator); a `From:` line followed within six lines by `Sent:`/`Date:` and
-//!    `To:`/`Subject:` (Outlook's header block, in the same languages); a forwarded-message
-//!    marker; Yahoo's "On <date>, <name> wrote: <original text>" on one line; a mobile footer ("Sent from my iPhone", "Get Outlook for Android", ...) when
-//!    nothing the person wrote follows it.
-//! 3. An attribution line ("On <date>, <name> wrote:", also wrapped over two or three lines, and
-//!    "Am ... schrieb ...:", "Le ... a écrit :", "El ... escribió:", "Il ... ha scritto:",
-//!    "Op ... schreef ...:", "Em ... escreveu:", "Den ... skrev ...:", "W dniu ... napisał:",
-//!    "... kirjoitti:", "<address> wrote:"): removed. If the next non-blank line is quoted
+//!    German, French, Spanish, Italian, Dutch, Nordic and Polish forms, and Foxmail's
+//!    `--- Original ---`); a line of 16 or more `_` (Outlook's separator); a `From:` line
+//!    followed within six lines by `Sent:`/`Date:` and `To:`/`Subject:` (Outlook's header
+//!    block, in the same languages); a forwarded-message marker; Yahoo's
+//!    `On <date>, <name> wrote: <original text>` all on one line; a mobile footer ("Sent from my
+//!    iPhone", "Get Outlook for Android", ...) when nothing the person wrote follows it.
+//! 3. An attribution line (`On <date>, <name> wrote:`, also wrapped over two or three lines,
+//!    and `Am ... schrieb ...:`, `Le ... a écrit :`, `El ... escribió:`, `Il ... ha scritto:`,
+//!    `Op ... schreef ...:`, `Em ... escreveu:`, `Den ... skrev ...:`, `W dniu ... napisał:`,
+//!    `... kirjoitti:`, `<address> wrote:`): removed. If the next non-blank line is quoted
 //!    (`>`) reading goes on (a bottom-posted reply may follow the quote); if it is not, the
-//!    client pasted the original unquoted (Yahoo, some mobile clients) and everything to the end
-//!    is removed.
-//!
+//!    client pasted the original unquoted (Yahoo, some mobile clients) and everything to the
+//!    end is removed.
 //! 4. Last, courtesies: a greeting on the first line ("Hi,", "Dear Admiralty,", "Good
-//!    morning!") and a sign-off at the end (a closing such as "Regards," or "Thanks!" alone or
-//!    with the sender's name, and lines holding only words of the sender's display name) are
-//!    removed: they are not orders, and the engine would only report them as errors. Orders
-//!    after a closing keep it (a closing must end the message).
+//!    morning!") and a sign-off at the end ("Regards," or "Thanks!", alone or with the
+//!    sender's name, and lines holding only words of the sender's display name) are removed:
+//!    they are not orders, and the engine would only report them as errors. A closing counts
+//!    only when nothing but the sender's name follows it, so `Thanks` followed by an order
+//!    keeps both.
 //!
 //! Forwards: a forwarded message is not what the person wrote in this message, so it is removed
 //! like history ([`RemovalKind::Forwarded`]), and only the text above the marker counts. The
@@ -38,7 +39,9 @@ use serde::Serialize;
 /// One line of a message body, with its 1-based line number in the body as the sender wrote it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Line {
+    /// 1-based line number in the body.
     pub number: usize,
+    /// The line as written, without its line end.
     pub text: String,
 }
 
@@ -68,8 +71,11 @@ pub enum RemovalKind {
 /// A run of removed lines, by original line numbers (inclusive).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Removal {
+    /// Why.
     pub kind: RemovalKind,
+    /// First removed line number.
     pub first: usize,
+    /// Last removed line number (inclusive).
     pub last: usize,
 }
 
@@ -78,6 +84,7 @@ pub struct Removal {
 pub struct Stripped {
     /// Kept lines, blank ones included (a blank line ends a PRESS), with original numbers.
     pub lines: Vec<Line>,
+    /// What was removed, in line order.
     pub removed: Vec<Removal>,
 }
 

@@ -47,8 +47,10 @@ impl Serialize for ReplyToken {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TokenError {
     #[error("a reply token has {TOKEN_MIN_LEN} to {TOKEN_MAX_LEN} characters, not {0}")]
+    /// Too short or too long.
     Length(usize),
     #[error("a reply token has only letters a-z and digits")]
+    /// A character outside `[a-zA-Z0-9]`.
     Charset,
 }
 
