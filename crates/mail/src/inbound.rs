@@ -144,6 +144,7 @@ pub struct InboundMail {
     pub headers: Vec<RawHeader>,
     /// The text the sender's program shows: line ends are `\n`, no-break spaces are spaces, other
     /// control characters are gone. Quotes and signatures are still in it (see [`crate::quotes`]).
+    /// For HTML-only mail these are the lines the reader sees, and line numbers count them.
     pub body: String,
     /// Which part the body came from.
     pub body_source: BodySource,

@@ -170,7 +170,10 @@ fn automation(mail: &InboundMail) -> Option<Automation> {
         return Some(Automation::Report(format!("X-Failed-Recipients: {value}")));
     }
     for value in mail.header_values("X-Loop") {
-        if value.to_ascii_lowercase().contains(LOOP_MARK) {
+        if value
+            .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+            .any(|word| word.eq_ignore_ascii_case(LOOP_MARK))
+        {
             return Some(Automation::XLoop(value.to_owned()));
         }
     }
@@ -228,6 +231,10 @@ mod tests {
         );
         assert_eq!(
             verdict(&format!("{PERSON}\r\nX-Loop: fred@example.com")),
+            Delivery::Personal
+        );
+        assert_eq!(
+            verdict(&format!("{PERSON}\r\nX-Loop: fred@admiralty.example.com")),
             Delivery::Personal
         );
     }

@@ -244,9 +244,16 @@ const GREETINGS: &[&str] = &[
 ];
 
 /// "Hi,", "Hello GM,", "Dear Admiralty,", "Good morning!": a greeting word and at most three
-/// more words, no digits.
+/// more words, no digits, punctuation only at the end (so "Hi, PASS" is an order after all).
 fn is_greeting(text: &str) -> bool {
-    let line_words = words(text);
+    let body = text.trim().trim_end_matches([',', '!', '.', ':', ' ']);
+    if body
+        .chars()
+        .any(|c| c.is_ascii_digit() || (c.is_ascii_punctuation() && c != '\'' && c != '-'))
+    {
+        return false;
+    }
+    let line_words = words(body);
     let mut rest = line_words.as_slice();
     if let [good, time, tail @ ..] = rest
         && good == "good"
@@ -260,7 +267,7 @@ fn is_greeting(text: &str) -> bool {
     } else {
         return false;
     }
-    rest.len() <= 3 && !text.chars().any(|c| c.is_ascii_digit())
+    rest.len() <= 3
 }
 
 const CLOSINGS: &[&[&str]] = &[
@@ -750,6 +757,9 @@ mod tests {
         assert_eq!(kept("Thanks\nSCUBA").len(), 2);
         assert_eq!(kept("Hi\nThanks\n").len(), 0);
         assert_eq!(kept("Hey Bob, you will sink tonight").len(), 1);
+        assert_eq!(kept("Hi, PASS").len(), 1);
+        assert_eq!(kept("Hello GM\nPASS"), vec![k(2, "PASS")]);
+        assert_eq!(kept("Good morning!\nDear Admiralty,\nPASS").len(), 2);
     }
 
     #[test]
