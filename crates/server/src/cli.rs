@@ -48,7 +48,20 @@ pub enum Command {
     /// list instead. The JSON is described, with an example per engine, in
     /// docs/adjudicate/README.md.
     Adjudicate(AdjudicateArgs),
-    // Later: ingest, inbox, verify.
+
+    /// Replay every published turn of a game and compare each report byte for byte.
+    ///
+    /// Prints one line per turn and exits non-zero at the first mismatch. The open seeds are
+    /// the published ones, checked against their commitments; for a game still running, the
+    /// sealed seeds come from the game's secret.
+    Verify(VerifyArgs),
+    // Later: ingest, inbox.
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct VerifyArgs {
+    /// The game's id (as shown in the web UI and the audit log).
+    pub game: i64,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -83,6 +96,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             Command::Serve(args) => run_serve(&cli.database, args).await,
             Command::Migrate(args) => run_migrate(&cli.database, args).await,
             Command::Adjudicate(args) => run_adjudicate(&args),
+            Command::Verify(args) => run_verify(&cli.database, args).await,
         }
     })
 }
@@ -99,6 +113,31 @@ fn run_adjudicate(args: &AdjudicateArgs) -> anyhow::Result<()> {
         AdjudicateAction::NewGame => games::adjudicate::new_game_json(&input),
     }?;
     println!("{output}");
+    Ok(())
+}
+
+async fn run_verify(database: &DatabaseArgs, args: VerifyArgs) -> anyhow::Result<()> {
+    let pool = connect(database).await?;
+    let checks = crate::turns::verify_game(&pool, store::games::GameId(args.game))
+        .await
+        .with_context(|| format!("verifying game {}", args.game))?;
+    pool.close().await;
+    if checks.is_empty() {
+        println!("game {}: no published turn to verify", args.game);
+    }
+    for check in &checks {
+        let verdict = if check.matches { "ok" } else { "MISMATCH" };
+        println!(
+            "turn {}: {verdict} (sealed seed from the {})",
+            check.turn, check.sealed_from
+        );
+    }
+    if checks.iter().any(|c| !c.matches) {
+        bail!(
+            "game {}: a published report does not match its replay",
+            args.game
+        );
+    }
     Ok(())
 }
 
@@ -170,10 +209,39 @@ async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyhow::Result<(
     let address = listener.local_addr().context("reading the bound address")?;
     let state = AppState::new(pool.clone(), Arc::new(SystemClock), args.base_url.clone());
     tracing::info!(%address, base_url = %args.base_url, "serving");
-    serve(listener, state, shutdown_signal())
-        .await
-        .context("serving HTTP")?;
+    let deadlines = tokio::spawn(deadline_worker(
+        pool.clone(),
+        args.mail_domain.clone(),
+        std::time::Duration::from_secs(args.deadline_poll_seconds.max(1)),
+    ));
+    let served = serve(listener, state, shutdown_signal()).await;
+    // Stopping mid-resolution is safe: the turn's transaction rolls back and is redone later.
+    deadlines.abort();
+    served.context("serving HTTP")?;
     pool.close().await;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// Resolves the turns whose deadline has passed, every `every`, for as long as `gm serve` runs.
+async fn deadline_worker(pool: store::PgPool, mail_domain: String, every: std::time::Duration) {
+    let clock = SystemClock;
+    let mut ticks = tokio::time::interval(every);
+    loop {
+        ticks.tick().await;
+        match crate::turns::resolve_due(&pool, clock.now(), &mail_domain).await {
+            Ok(done) => {
+                for turn in done {
+                    tracing::info!(
+                        game = turn.game.0,
+                        turn = turn.turn,
+                        finished = turn.finished,
+                        mails = turn.mails_queued,
+                        "turn resolved"
+                    );
+                }
+            }
+            Err(error) => tracing::error!(error = %error, "resolving due turns failed; will retry"),
+        }
+    }
 }

@@ -83,6 +83,15 @@ pub struct ServeArgs {
     /// refuses to start on an out-of-date schema.
     #[arg(long, env = "ADMIRALTY_MIGRATE_ON_START")]
     pub migrate: bool,
+
+    /// Domain of the addresses Admiralty mails from and takes replies at
+    /// (`orders+TOKEN@DOMAIN`); it also ends every Message-ID.
+    #[arg(long, env = "ADMIRALTY_MAIL_DOMAIN", default_value = "localhost")]
+    pub mail_domain: String,
+
+    /// How often, in seconds, to look for turns whose deadline has passed.
+    #[arg(long, env = "ADMIRALTY_DEADLINE_POLL_SECONDS", default_value_t = 30)]
+    pub deadline_poll_seconds: u64,
 }
 
 /// An absolute http(s) URL without a trailing slash, so paths can be appended.

@@ -418,3 +418,111 @@ async fn resolve_one_due(
         mails_queued: queued,
     }))
 }
+
+/// What `gm verify` found for one published turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnCheck {
+    pub turn: u32,
+    /// Where the sealed seed came from: the published one (a finished game) or the GM's secret.
+    pub sealed_from: &'static str,
+    pub matches: bool,
+}
+
+/// Replays every published turn of a game from its stored state, orders, press and seeds, and
+/// compares the report byte for byte with what was published. Stops at the first mismatch.
+/// The open seed is always the published one, checked against its commitment; for a game still
+/// running the sealed seed comes from the game's secret (the GM's view).
+pub async fn verify_game(pool: &PgPool, game: GameId) -> Result<Vec<TurnCheck>, LifecycleError> {
+    let (engine, secret): (String, Vec<u8>) =
+        sqlx::query_as("SELECT engine, secret_seed FROM games WHERE id = $1")
+            .bind(game)
+            .fetch_optional(pool)
+            .await?
+            .ok_or(LifecycleError::NoOpenTurn(game.0))?;
+    let engine: EngineKind = engine.parse()?;
+    let inconsistent = |reason: String| LifecycleError::Inconsistent {
+        game: game.0,
+        reason,
+    };
+    let secret: [u8; 32] = secret
+        .as_slice()
+        .try_into()
+        .map_err(|_| inconsistent("secret is not 32 bytes".into()))?;
+    let secret = GameSecret::from_bytes(secret);
+    type PublishedTurn = (
+        TurnId,
+        i32,
+        Value,
+        String,
+        String,
+        Option<String>,
+        Option<String>,
+        String,
+    );
+    let published: Vec<PublishedTurn> = sqlx::query_as(
+        "SELECT t.id, t.number, t.state_before, t.seed_commitment, t.revealed_seed, t.sealed_commitment, \
+         t.revealed_sealed_seed, r.text FROM turns t JOIN published_reports r ON r.turn_id = t.id \
+         WHERE t.game_id = $1 ORDER BY t.number",
+    )
+    .bind(game)
+    .fetch_all(pool)
+    .await?;
+    let mut checks = Vec::new();
+    for (
+        turn_id,
+        number,
+        state_before,
+        commitment,
+        revealed,
+        sealed_commitment,
+        revealed_sealed,
+        text,
+    ) in published
+    {
+        let number =
+            u32::try_from(number).map_err(|_| inconsistent("negative turn number".into()))?;
+        let seed =
+            engine::TurnSeed::parse_hex(&revealed).map_err(|e| inconsistent(e.to_string()))?;
+        let (sealed, sealed_from) = match revealed_sealed {
+            Some(hex) => (
+                engine::TurnSeed::parse_hex(&hex).map_err(|e| inconsistent(e.to_string()))?,
+                "published",
+            ),
+            None => (secret.sealed_seed(number), "secret"),
+        };
+        let commitments_hold = seed.matches(&commitment)
+            && sealed_commitment
+                .as_deref()
+                .is_none_or(|c| sealed.matches(c));
+        let mut input = TurnInput::default();
+        for (player, orders) in rows::current_orders(pool, turn_id).await? {
+            input
+                .orders
+                .insert(PlayerId(u64::try_from(player).unwrap_or_default()), orders);
+        }
+        let press: Vec<PressItem> = rows::turn_press(pool, turn_id)
+            .await?
+            .into_iter()
+            .map(|(player, text)| PressItem {
+                player: PlayerId(u64::try_from(player).unwrap_or_default()),
+                text,
+            })
+            .collect();
+        let replay = engine.resolve(
+            &state_before,
+            &input,
+            &press,
+            &mut engine::TurnDice::from_seeds(&seed, &sealed),
+        )?;
+        let matches = commitments_hold && replay.report.to_text() == text;
+        checks.push(TurnCheck {
+            turn: number,
+            sealed_from,
+            matches,
+        });
+        if !matches {
+            break;
+        }
+    }
+    Ok(checks)
+}

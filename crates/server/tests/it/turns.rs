@@ -351,3 +351,81 @@ async fn a_finished_game_reveals_every_sealed_seed() {
     assert!(text.contains("Game over"), "{text}");
     db.drop_database().await;
 }
+
+#[tokio::test]
+async fn gm_verify_replays_every_published_turn_and_catches_a_forged_report() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let zine = zine_with(
+        pool,
+        "checked",
+        &["Fred Bloggs", "John Smith", "Annette Curtain"],
+    )
+    .await;
+    let deadline = trafalgar() + Duration::days(1);
+    let game = barmy_game(
+        pool,
+        zine,
+        "Checked",
+        json!({ "width": 8, "height": 8 }),
+        deadline,
+        5,
+    )
+    .await;
+    for (week, text) in [(0, "A1, B2 Hello"), (1, "C3, D4"), (2, "E5, F6")] {
+        let fred = player(pool, game, 1).await;
+        turns::submit_orders(pool, trafalgar(), game, fred, text, "web")
+            .await
+            .unwrap();
+        turns::resolve_due(
+            pool,
+            deadline + Duration::days(7 * week),
+            "zine.example.org",
+        )
+        .await
+        .unwrap();
+    }
+    let verify = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_gm"))
+            .args(["verify", &game.0.to_string()])
+            .env("DATABASE_URL", &db.url)
+            .env_remove("ADMIRALTY_LOG")
+            .output()
+            .unwrap()
+    };
+    let output = verify();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        stdout
+            .lines()
+            .filter(|l| l.ends_with("ok (sealed seed from the secret)"))
+            .count(),
+        3,
+        "{stdout}"
+    );
+
+    // Forge turn 2's published report: verify says so and fails.
+    sqlx::query(
+        "UPDATE published_reports SET text = replace(text, 'Fred Bloggs', 'Fred Blogs') \
+         WHERE turn_id = (SELECT id FROM turns WHERE game_id = $1 AND number = 2)",
+    )
+    .bind(game)
+    .execute(pool)
+    .await
+    .unwrap();
+    let output = verify();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(!output.status.success());
+    assert!(stdout.contains("turn 1: ok"), "{stdout}");
+    assert!(stdout.contains("turn 2: MISMATCH"), "{stdout}");
+    assert!(
+        !stdout.contains("turn 3"),
+        "verify stops at the first mismatch: {stdout}"
+    );
+    db.drop_database().await;
+}
