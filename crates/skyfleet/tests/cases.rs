@@ -56,6 +56,9 @@ struct TurnCase {
     picks: usize,
     #[serde(default)]
     leaving: Vec<String>,
+    /// Players who ask to join with this turn.
+    #[serde(default)]
+    joining: Vec<String>,
     #[serde(default)]
     expect: Expect,
 }
@@ -210,6 +213,15 @@ fn run(path: &Path) -> Vec<String> {
         let at = format!("{} turn {}", case.name, number + 1);
         let mut input = TurnInput {
             leaving: turn.leaving.iter().map(|name| ids[name]).collect(),
+            joining: turn
+                .joining
+                .iter()
+                .enumerate()
+                .map(|(index, name)| Player {
+                    id: PlayerId(100 + index as u64),
+                    name: name.clone(),
+                })
+                .collect(),
             ..TurnInput::default()
         };
         for (name, text) in &turn.orders {

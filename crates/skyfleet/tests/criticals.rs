@@ -78,7 +78,8 @@ fn sky_crit_2_weapon_jam_picks_a_working_weapon_sky_gm_21() {
     let valiant = state.unit(VALIANT).unwrap();
     assert!(valiant.weapons[1].jammed);
     assert!(!valiant.weapons[0].jammed && !valiant.weapons[2].jammed);
-    // With no working weapon it does nothing and draws nothing.
+    // With no working weapon it does nothing and draws nothing (SKY-ADM-12: a pick is drawn
+    // only among two or more).
     let mut none = battle_state();
     none.units[0].status.weapons_down = true;
     let (_, _, words, _) = critical(none, VALIANT, &[2]);
@@ -313,4 +314,72 @@ fn morale_thresholds_once_each_sky_gm_23_sky_mor_01_sky_mor_04() {
             "morale (under 25%) 2d6 [6,6] = 12 vs 6: failed → Shaken"
         ]
     );
+}
+
+#[test]
+fn sky_adm_13_damage_dice_stop_once_the_target_is_gone() {
+    let mut dice = Dice::scripted([6, 6, 6]);
+    let mut battle = Battle::new(battle_state(), &mut dice);
+    battle.state.units[TEMPEST.index()].hull = 5;
+    let mut text = String::new();
+    // Three hits, but the first die destroys Tempest: the other two are never thrown.
+    let (dealt, criticals) = battle.damage_dice(
+        VALIANT,
+        TEMPEST,
+        3,
+        skyfleet::combat::DamageRule::NORMAL,
+        true,
+        &mut text,
+    );
+    assert_eq!((dealt, criticals.len()), (6, 0));
+    assert_eq!(text, ", dmg [6] = 6");
+    assert_eq!(battle.dice.rolls().len(), 1);
+}
+
+#[test]
+fn sky_adm_14_storm_damage_checks_morale_at_once_and_hits_torpedoes() {
+    let mut state = battle_state();
+    state.terrain.storms.push(skyfleet::terrain::Area {
+        name: "Squall".into(),
+        shape: skyfleet::terrain::Shape::Circle {
+            centre: skyfleet::Point::inches(20, 20),
+            radius: skyfleet::Length::inches(2),
+        },
+        band: None,
+    });
+    state.units[VALIANT.index()].hull = 18;
+    let mut dice = Dice::scripted([3, 6, 6, 1, 2]);
+    let mut battle = Battle::new(state, &mut dice);
+    battle.storms();
+    let rows: Vec<&String> = battle.log.rows.iter().flat_map(|r| &r.results).collect();
+    assert_eq!(
+        rows,
+        vec![
+            "storm Squall: 1d3 [3] = 3",
+            "morale (under 50%) 2d6 [6,6] = 12 vs 6: failed → Shaken"
+        ]
+    );
+    // A torpedo is a unit too (SKY-STORM-01): launch one into the storm and strike again.
+    let torpedo = battle.launch_torpedo(VALIANT).unwrap();
+    battle.storms();
+    assert_eq!(battle.state.unit(VALIANT).unwrap().hull, 14);
+    assert_eq!(battle.state.unit(torpedo).unwrap().hull, 2);
+}
+
+#[test]
+fn sky_adm_15_stall_and_lift_failure_are_not_stopped_by_islands() {
+    let mut state = battle_state();
+    state.terrain.islands.push(skyfleet::terrain::Island {
+        name: "Rock".into(),
+        shape: skyfleet::terrain::Shape::Circle {
+            centre: skyfleet::Point::inches(20, 20),
+            radius: skyfleet::Length::inches(3),
+        },
+        band: skyfleet::terrain::Band::ISLAND,
+    });
+    state.units[VALIANT.index()].elevation = 9;
+    let mut dice = Dice::scripted([]);
+    let mut battle = Battle::new(state, &mut dice);
+    battle.stall();
+    assert_eq!(battle.state.unit(VALIANT).unwrap().elevation, 8);
 }

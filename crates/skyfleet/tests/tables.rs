@@ -42,6 +42,7 @@ fn sky_wpn_l_1_2_3_4_the_light_table() {
     assert_eq!(row(WeaponKind::Lance), (vec![L], inches(15), 1, 15));
     assert_eq!(row(WeaponKind::Cannon), (vec![L], inches(12), 2, 10));
     assert_eq!(row(WeaponKind::Missile), (vec![L], inches(20), 1, 15));
+    // SKY-WPN-L-1 Flak; SKY-WPN-L-2 Lance; SKY-WPN-L-3 Cannon; SKY-WPN-L-4 Missile.
     assert!(WeaponKind::Flak.stats().flak);
     let lance = WeaponKind::Lance.stats();
     assert!(lance.piercing == 1 && lance.fixed && lance.forward_only);
@@ -62,6 +63,8 @@ fn sky_wpn_m_1_2_3_4_5_the_medium_table() {
         row(WeaponKind::TorpedoLauncher),
         (vec![M, Size::Large], None, 1, 60)
     );
+    // SKY-WPN-M-1 Flak Cannon; SKY-WPN-M-2 Heavy Lance; SKY-WPN-M-3 Naval Battery;
+    // SKY-WPN-M-4 Heavy Missile; SKY-WPN-M-5 Torpedo Launcher.
     let flak = WeaponKind::FlakCannon.stats();
     assert!(flak.flak && flak.turreted);
     let heavy_lance = WeaponKind::HeavyLance.stats();
@@ -92,6 +95,8 @@ fn sky_wpn_xl_1_2_3_4_5_the_large_table() {
     );
     // SKY-WPN-XL-5: the same Torpedo Launcher as the medium table.
     assert!(WeaponKind::TorpedoLauncher.stats().sizes.contains(&XL));
+    // SKY-WPN-XL-1 Mega-Flak Array; SKY-WPN-XL-2 Siege Lance; SKY-WPN-XL-3 Dreadnought
+    // Battery; SKY-WPN-XL-4 Siege Missile Rack.
     let mega = WeaponKind::MegaFlakArray.stats();
     assert!(mega.flak && mega.turreted);
     let siege = WeaponKind::SiegeLance.stats();
