@@ -82,10 +82,22 @@ impl Battle<'_> {
         }
         self.start_of_turn();
         self.initiative();
+        // A side steers only its own torpedoes.
+        let state = &self.state;
         let programs: Vec<_> = orders
             .iter()
-            .flatten()
-            .flat_map(|o| o.torpedoes.iter().cloned())
+            .enumerate()
+            .filter_map(|(side, o)| Some((side, o.as_ref()?)))
+            .flat_map(|(side, o)| {
+                o.torpedoes
+                    .iter()
+                    .filter(move |p| {
+                        state
+                            .unit(p.torpedo)
+                            .is_some_and(|t| usize::from(t.side) == side)
+                    })
+                    .cloned()
+            })
             .collect();
         self.torpedo_step(&programs);
         self.activations(&orders);
