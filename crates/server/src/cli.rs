@@ -55,7 +55,30 @@ pub enum Command {
     /// the published ones, checked against their commitments; for a game still running, the
     /// sealed seeds come from the game's secret.
     Verify(VerifyArgs),
-    // Later: ingest, inbox.
+
+    /// Take one RFC 5322 message on stdin (for an MTA pipe, procmail or .forward).
+    ///
+    /// The raw message is stored first (a message delivered twice is stored once), then
+    /// processed: orders and press saved, a confirmation queued. Exits non-zero only when the
+    /// message could not be stored.
+    Ingest(IngestArgs),
+
+    /// The inbound mail queue.
+    #[command(subcommand)]
+    Inbox(InboxCommand),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct IngestArgs {
+    /// Domain of Admiralty's addresses (`orders+TOKEN@DOMAIN`).
+    #[arg(long, env = "ADMIRALTY_MAIL_DOMAIN", default_value = "localhost")]
+    pub mail_domain: String,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum InboxCommand {
+    /// Put every message whose processing failed back in the queue, and process the queue.
+    Retry(IngestArgs),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -97,6 +120,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             Command::Migrate(args) => run_migrate(&cli.database, args).await,
             Command::Adjudicate(args) => run_adjudicate(&args),
             Command::Verify(args) => run_verify(&cli.database, args).await,
+            Command::Ingest(args) => run_ingest(&cli.database, args).await,
+            Command::Inbox(InboxCommand::Retry(args)) => run_inbox_retry(&cli.database, args).await,
         }
     })
 }
@@ -138,6 +163,44 @@ async fn run_verify(database: &DatabaseArgs, args: VerifyArgs) -> anyhow::Result
             args.game
         );
     }
+    Ok(())
+}
+
+async fn run_ingest(database: &DatabaseArgs, args: IngestArgs) -> anyhow::Result<()> {
+    use tokio::io::AsyncReadExt;
+    let mut raw = Vec::new();
+    tokio::io::stdin()
+        .read_to_end(&mut raw)
+        .await
+        .context("reading the message from standard input")?;
+    let pool = connect(database).await?;
+    let now = SystemClock.now();
+    let outcome = crate::inbox::ingest(&pool, &raw, "pipe", now, &args.mail_domain)
+        .await
+        .context("storing and processing the message")?;
+    pool.close().await;
+    match outcome {
+        crate::inbox::Ingested::Stored(id) => println!("stored as inbound message {}", id.0),
+        crate::inbox::Ingested::Duplicate(id) => {
+            println!(
+                "already stored as inbound message {}: this delivery has no effect",
+                id.0
+            )
+        }
+    }
+    Ok(())
+}
+
+async fn run_inbox_retry(database: &DatabaseArgs, args: IngestArgs) -> anyhow::Result<()> {
+    let pool = connect(database).await?;
+    let requeued = store::inbox::retry_failed(&pool)
+        .await
+        .context("requeueing failed messages")?;
+    let processed = crate::inbox::process_pending(&pool, SystemClock.now(), &args.mail_domain)
+        .await
+        .context("processing the inbound queue")?;
+    pool.close().await;
+    println!("requeued {requeued} failed message(s); processed {processed}");
     Ok(())
 }
 

@@ -6,6 +6,7 @@ pub mod cli;
 pub mod clock;
 pub mod config;
 mod error;
+pub mod inbox;
 mod routes;
 mod state;
 pub mod telemetry;

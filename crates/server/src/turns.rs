@@ -28,6 +28,8 @@ pub enum LifecycleError {
     NoPlayers,
     #[error("game {0} has no open turn")]
     NoOpenTurn(i64),
+    #[error("the deadline ({0}) has passed: orders are locked until the turn is resolved")]
+    DeadlinePassed(DateTime<Utc>),
     #[error("stored game {game} is inconsistent: {reason}")]
     Inconsistent { game: i64, reason: String },
 }
@@ -203,20 +205,42 @@ pub async fn submit_orders(
     source: &str,
 ) -> Result<ParsedOrders<Value>, LifecycleError> {
     let mut tx = pool.begin().await?;
-    let (turn_id, engine, state, engine_player_id): (TurnId, String, Value, i64) = sqlx::query_as(
-        "SELECT t.id, g.engine, t.state_before, p.engine_player_id FROM turns t JOIN games g ON g.id = t.game_id \
-         JOIN players p ON p.game_id = g.id AND p.id = $2 WHERE t.game_id = $1 AND t.status = 'open'",
+    let parsed = submit_orders_in(&mut tx, now, game, player, text, source).await?;
+    tx.commit().await?;
+    Ok(parsed)
+}
+
+/// [`submit_orders`] inside the caller's transaction (mail: with the message's other effects).
+pub async fn submit_orders_in(
+    tx: &mut sqlx::PgConnection,
+    now: DateTime<Utc>,
+    game: GameId,
+    player: PlayerRowId,
+    text: &str,
+    source: &str,
+) -> Result<ParsedOrders<Value>, LifecycleError> {
+    type OpenTurn = (TurnId, String, Value, i64, Option<DateTime<Utc>>);
+    let (turn_id, engine, state, engine_player_id, deadline): OpenTurn = sqlx::query_as(
+        "SELECT t.id, g.engine, t.state_before, p.engine_player_id, t.deadline FROM turns t \
+         JOIN games g ON g.id = t.game_id JOIN players p ON p.game_id = g.id AND p.id = $2 \
+         WHERE t.game_id = $1 AND t.status = 'open' FOR UPDATE OF t",
     )
     .bind(game)
     .bind(player)
     .fetch_optional(&mut *tx)
     .await?
     .ok_or(LifecycleError::NoOpenTurn(game.0))?;
+    // At the deadline orders are locked, even before the worker has resolved the turn.
+    if let Some(deadline) = deadline
+        && deadline <= now
+    {
+        return Err(LifecycleError::DeadlinePassed(deadline));
+    }
     let engine: EngineKind = engine.parse()?;
     let engine_player = PlayerId(u64::try_from(engine_player_id).unwrap_or_default());
     let parsed = engine.parse_orders(&state, engine_player, text)?;
     rows::save_orders(
-        &mut tx,
+        &mut *tx,
         &NewOrders {
             game_id: game,
             turn_id,
@@ -231,8 +255,26 @@ pub async fn submit_orders(
     for press in &parsed.press {
         rows::save_press(&mut *tx, game, turn_id, player, press, source, now).await?;
     }
-    tx.commit().await?;
     Ok(parsed)
+}
+
+/// Press sent on its own (a PRESS command), for the game's open turn.
+pub async fn submit_press_in(
+    tx: &mut sqlx::PgConnection,
+    now: DateTime<Utc>,
+    game: GameId,
+    player: PlayerRowId,
+    text: &str,
+    source: &str,
+) -> Result<(), LifecycleError> {
+    let turn: TurnId =
+        sqlx::query_scalar("SELECT id FROM turns WHERE game_id = $1 AND status = 'open'")
+            .bind(game)
+            .fetch_optional(&mut *tx)
+            .await?
+            .ok_or(LifecycleError::NoOpenTurn(game.0))?;
+    rows::save_press(&mut *tx, game, turn, player, text, source, now).await?;
+    Ok(())
 }
 
 /// One turn resolved by this call.

@@ -412,3 +412,51 @@ pub async fn set_schedule<'e>(
         .await?;
     Ok(())
 }
+
+/// The player a reply token belongs to, with their game's open turn, if any.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct TokenHolder {
+    pub player_id: PlayerRowId,
+    pub game_id: GameId,
+    pub game_name: String,
+    pub engine: String,
+    pub engine_player_id: i64,
+    pub display_name: String,
+    pub email: String,
+    pub reply_token: String,
+    pub status: String,
+    pub turn_number: Option<i32>,
+    pub deadline: Option<DateTime<Utc>>,
+}
+
+pub async fn holder_of_token<'e>(
+    db: impl PgExecutor<'e>,
+    token: &str,
+) -> Result<Option<TokenHolder>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT p.id AS player_id, g.id AS game_id, g.name AS game_name, g.engine, p.engine_player_id, \
+         p.display_name, s.email, p.reply_token, p.status, t.number AS turn_number, t.deadline \
+         FROM players p JOIN games g ON g.id = p.game_id JOIN subscribers s ON s.id = p.subscriber_id \
+         LEFT JOIN turns t ON t.game_id = g.id AND t.status = 'open' \
+         WHERE p.reply_token = $1",
+    )
+    .bind(token)
+    .fetch_optional(db)
+    .await?)
+}
+
+/// The raw text of a player's current orders for the open turn, if any.
+pub async fn current_raw_orders<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+    player: PlayerRowId,
+) -> Result<Option<String>, StoreError> {
+    Ok(sqlx::query_scalar(
+        "SELECT o.raw_text FROM orders o JOIN turns t ON t.id = o.turn_id \
+         WHERE t.game_id = $1 AND t.status = 'open' AND o.player_id = $2 AND o.superseded_at IS NULL",
+    )
+    .bind(game)
+    .bind(player)
+    .fetch_optional(db)
+    .await?)
+}

@@ -10,6 +10,7 @@ pub mod demo;
 mod domain;
 mod error;
 pub mod games;
+pub mod inbox;
 pub mod outbox;
 pub mod subscribers;
 pub mod zines;

@@ -17,6 +17,7 @@ mod cli;
 mod demo;
 mod health;
 mod helpers;
+mod inbox;
 mod migrations;
 mod subscribers;
 mod turns;

@@ -1,0 +1,96 @@
+//! Inbound mail: every message is stored, raw, before anything else is done with it, keyed by
+//! its Message-ID so a message delivered twice is stored once.
+
+use chrono::{DateTime, Utc};
+use sqlx::PgExecutor;
+
+use crate::StoreError;
+
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, sqlx::Type,
+)]
+#[sqlx(transparent)]
+pub struct InboundId(pub i64);
+
+/// What storing a message did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stored {
+    New(InboundId),
+    /// A message with this Message-ID was stored before: this delivery has no effect.
+    Duplicate(InboundId),
+}
+
+pub async fn store_raw<'e>(
+    db: impl PgExecutor<'e> + Copy,
+    message_id: &str,
+    raw: &[u8],
+    via: &str,
+    now: DateTime<Utc>,
+) -> Result<Stored, StoreError> {
+    let inserted: Option<i64> = sqlx::query_scalar(
+        "INSERT INTO inbound_messages (message_id, raw, received_via, received_at) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (message_id) DO NOTHING RETURNING id",
+    )
+    .bind(message_id)
+    .bind(raw)
+    .bind(via)
+    .bind(now)
+    .fetch_optional(db)
+    .await?;
+    if let Some(id) = inserted {
+        return Ok(Stored::New(InboundId(id)));
+    }
+    let id: i64 = sqlx::query_scalar("SELECT id FROM inbound_messages WHERE message_id = $1")
+        .bind(message_id)
+        .fetch_one(db)
+        .await?;
+    Ok(Stored::Duplicate(InboundId(id)))
+}
+
+/// A stored message waiting to be processed, locked for this transaction.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Claimed {
+    pub id: InboundId,
+    pub raw: Vec<u8>,
+    pub attempts: i32,
+}
+
+pub async fn claim_next(tx: &mut sqlx::PgConnection) -> Result<Option<Claimed>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT id, raw, attempts FROM inbound_messages WHERE status = 'new' \
+         ORDER BY received_at, id LIMIT 1 FOR UPDATE SKIP LOCKED",
+    )
+    .fetch_optional(&mut *tx)
+    .await?)
+}
+
+/// Records how processing ended: `processed`, `dropped` (a loop or bulk mail, with the reason),
+/// or `failed` (with the error; `gm inbox retry` runs it again).
+pub async fn finish<'e>(
+    db: impl PgExecutor<'e>,
+    id: InboundId,
+    status: &str,
+    error: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "UPDATE inbound_messages SET status = $2, error = $3, attempts = attempts + 1, processed_at = $4 WHERE id = $1",
+    )
+    .bind(id)
+    .bind(status)
+    .bind(error)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Puts every failed message back in the queue; returns how many.
+pub async fn retry_failed<'e>(db: impl PgExecutor<'e>) -> Result<u64, StoreError> {
+    Ok(sqlx::query(
+        "UPDATE inbound_messages SET status = 'new', processed_at = NULL WHERE status = 'failed'",
+    )
+    .execute(db)
+    .await?
+    .rows_affected())
+}
