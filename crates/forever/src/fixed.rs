@@ -279,6 +279,38 @@ impl<'de> Deserialize<'de> for Inches {
     }
 }
 
+/// Serde for an `i64` of hundredths written as inches (`#[serde(with = "as_inches")]`).
+pub mod as_inches {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::Inches;
+
+    pub fn serialize<S: Serializer>(value: &i64, serializer: S) -> Result<S::Ok, S::Error> {
+        Inches(*value).serialize(serializer)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<i64, D::Error> {
+        Inches::deserialize(deserializer).map(|inches| inches.0)
+    }
+}
+
+/// Serde for an `Option<i64>` of hundredths written as inches.
+pub mod option_inches {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::Inches;
+
+    pub fn serialize<S: Serializer>(value: &Option<i64>, serializer: S) -> Result<S::Ok, S::Error> {
+        value.map(Inches).serialize(serializer)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<i64>, D::Error> {
+        Option::<Inches>::deserialize(deserializer).map(|inches| inches.map(|i| i.0))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -86,6 +86,8 @@ pub enum Side {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Sweep {
     pub side: Side,
+    /// In inches (stored as hundredths).
+    #[serde(with = "crate::fixed::as_inches")]
     pub step: i64,
 }
 
@@ -107,8 +109,12 @@ pub enum Action {
         ship: String,
         weapon: String,
         aim: Aim,
-        /// A torpedo's declared range in hundredths (FOREVER-WPN-TORP-8).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        /// A torpedo's declared range, in inches (FOREVER-WPN-TORP-8).
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            with = "crate::fixed::option_inches"
+        )]
         range: Option<i64>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         sweep: Option<Sweep>,
@@ -118,7 +124,11 @@ pub enum Action {
         ship: String,
         weapons: Vec<String>,
         aim: Aim,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            with = "crate::fixed::option_inches"
+        )]
         range: Option<i64>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         sweep: Option<Sweep>,

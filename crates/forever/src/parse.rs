@@ -30,6 +30,8 @@ struct Parser<'a> {
     used: BTreeSet<(usize, usize)>,
     /// Each design's SHIP line, for fleet problems.
     design_lines: Vec<(String, usize, String)>,
+    /// A design was refused already: the fleet is not checked as a whole.
+    design_failed: bool,
 }
 
 /// Parses one player's orders.
@@ -49,6 +51,7 @@ pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders
         warnings: Vec::new(),
         used: BTreeSet::new(),
         design_lines: Vec::new(),
+        design_failed: false,
     };
     parser.run(text);
     parser.finish()
@@ -111,6 +114,7 @@ fn first_word(line: &str) -> String {
     line.split_whitespace()
         .next()
         .unwrap_or("")
+        .trim_end_matches([':', ',', '.'])
         .to_ascii_uppercase()
 }
 
@@ -326,6 +330,7 @@ impl Parser<'_> {
                         ));
                     }
                     (_, issues) => {
+                        self.design_failed = true;
                         for issue in issues {
                             self.error(
                                 first_line,
@@ -341,6 +346,7 @@ impl Parser<'_> {
                 self.orders.designs.push(design);
             }
             Err(issues) => {
+                self.design_failed = true;
                 for issue in issues {
                     let line = issue.line.unwrap_or(first_line);
                     let text = block
@@ -1478,7 +1484,7 @@ impl Parser<'_> {
     fn finish(mut self) -> ParsedOrders<Orders> {
         if self.state.phase == Phase::Building
             && !self.orders.designs.is_empty()
-            && self.errors.is_empty()
+            && !self.design_failed
         {
             if let Err(problems) = crate::turn::check_fleet(self.state, self.player, &self.orders) {
                 for problem in problems {

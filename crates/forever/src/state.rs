@@ -358,6 +358,8 @@ pub struct Demeter {
     pub ship: u32,
     pub at: Point,
     pub hp: i64,
+    /// In inches (stored as hundredths).
+    #[serde(with = "crate::fixed::as_inches")]
     pub speed: i64,
     /// Removed at the end of its owner's player-turn of this number.
     pub expires_after: u32,

@@ -73,8 +73,8 @@ pub fn resolve_turn(
         Phase::Battle => {
             let mut battle = Battle::new(next, dice).map_err(TurnError::BadState)?;
             battle.log = log;
-            battle.log.ships_at_start = battle
-                .state
+            // Rows for every ship in play when the turn began, resigned fleets included.
+            battle.log.ships_at_start = state
                 .ships
                 .iter()
                 .filter(|s| !s.destroyed)

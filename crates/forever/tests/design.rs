@@ -114,7 +114,8 @@ fn weapon(
 
 #[test]
 fn forever_ex_04_weapon_cost_table() {
-    // FOREVER-WPN-3..9 and every type's modifier: FOREVER-WPN-GUN-1, FOREVER-WPN-LASER-1,
+    // FOREVER-WPN-3, FOREVER-WPN-4, FOREVER-WPN-5, FOREVER-WPN-6, FOREVER-WPN-7, FOREVER-WPN-8,
+    // FOREVER-WPN-9 and every type's modifier: FOREVER-WPN-GUN-1, FOREVER-WPN-LASER-1,
     // FOREVER-WPN-LASER-2, FOREVER-WPN-LASER-3, FOREVER-WPN-MSL-1, FOREVER-WPN-MSL-3,
     // FOREVER-WPN-RAIL-1, FOREVER-WPN-TORP-1, FOREVER-WPN-TORP-3, FOREVER-WPN-TORP-6,
     // FOREVER-GM-19.
@@ -364,6 +365,7 @@ SECTION S4 PARENT S3 SIZE 1x0.5 AT (2, 1.75)",
 
 #[test]
 fn designs_are_written_back_in_canonical_form() {
+    // FOREVER-ADM-01: stats as values or additions in the stat's own unit, written back as values.
     let sloppy = "ship lancer
   core hp +2
   section s1 parent core size 2 x 1 at 2,0 mount rail(range+6; dmg=4, acc 15) as Spear
@@ -430,4 +432,74 @@ SECTION S1 PARENT CORE SIZE 2x1 AT (2, 0) MOUNT GUN MOUNT GUN MOUNT GUNNER",
         Some(3)
     );
     assert!(matches!(hull.items[0].item, Item::Weapon(_)));
+}
+
+#[test]
+fn forever_gm_08_core_holds_one_weapon_or_thruster_of_at_most_5() {
+    // FOREVER-CORE-4: a thruster on the core is allowed though the core is not a leaf
+    // (FOREVER-GM-09 yields to FOREVER-GM-08); a thruster of 7 points is not.
+    let core = |mount: &str| {
+        issues(&format!(
+            "SHIP T\nCORE MOUNT {mount}\nSECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0)"
+        ))
+    };
+    assert!(core("THRUSTER").is_empty());
+    let dear = core("THRUSTER(thrust 14)");
+    assert!(dear.len() == 1 && dear[0].contains("costs 7"), "{dear:?}");
+    assert!(core("NANO")[0].starts_with("FOREVER-CORE-4"));
+    let two =
+        issues("SHIP T\nCORE MOUNT GUN MOUNT GUN\nSECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0)");
+    assert!(
+        two[0].starts_with("FOREVER-CORE-4") && two[0].contains("2 items"),
+        "{two:?}"
+    );
+}
+
+#[test]
+fn forever_mod_def_7_one_deflector_per_section() {
+    // FOREVER-MOD-1: one module per section, so never two deflectors on one section.
+    let found = issues(
+        "SHIP T\nCORE\nSECTION S1 PARENT CORE SIZE 2x1 AT (2, 0) MOUNT DEFLECTOR MOUNT DEFLECTOR",
+    );
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].starts_with("FOREVER-MOD-1"), "{found:?}");
+}
+
+#[test]
+fn forever_gm_01_and_gm_54_the_lost_headings_name_the_items() {
+    // The headings lost from the text (FOREVER-GM-01) are the keywords of the format, and the
+    // items fall into weapons and modules (FOREVER-GM-54).
+    let weapons = [
+        "GUN",
+        "LASER",
+        "MISSILE",
+        "RAIL",
+        "TORPEDO",
+        "TORPEDO-MISSILE",
+    ];
+    let modules = [
+        "TOW",
+        "THRUSTER",
+        "DEFLECTOR",
+        "GUNNER",
+        "EMP",
+        "FLUX",
+        "CONTROL",
+        "LAUNCHER",
+        "COMPUTER",
+        "NANO",
+    ];
+    for keyword in weapons.iter().chain(&modules) {
+        let design = Design::parse(&format!(
+            "SHIP T\nCORE\nSECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0) MOUNT {keyword}"
+        ))
+        .unwrap_or_else(|e| panic!("{keyword}: {e:?}"));
+        let item = design.sections[0].mounts[0].item;
+        assert_eq!(
+            matches!(item, Item::Weapon(_)),
+            weapons.contains(keyword),
+            "{keyword}"
+        );
+        assert_eq!(forever::design::text::item_text(&item), *keyword);
+    }
 }

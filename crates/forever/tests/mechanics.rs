@@ -37,7 +37,8 @@ const TARGET: &[&str] = &[
 #[test]
 fn forever_ex_15_scatter_geometry() {
     // FOREVER-SHOOT-2, FOREVER-SHOOT-3, FOREVER-SHOOT-4, FOREVER-SHOOT-5, FOREVER-GM-12,
-    // FOREVER-GM-13, FOREVER-GM-14: the gun at (10, 24), the target's S1 spans x 20..22,
+    // FOREVER-GM-13, FOREVER-GM-14, FOREVER-ADM-02 (the line passes exactly through the
+    // marker): the gun at (10, 24), the target's S1 spans x 20..22,
     // y 23.5..24.5 and is aimed at its centre (21, 24). Accuracy 20: marker (30, 24); bearing
     // 90°, D6 2 → 1" → (30, 25); the line y = 24 + (x - 10)/20 grazes (20, 24.5): a hit.
     let state = battle(&[(SNIPER, 8.5, 24.0, 0)], &[(TARGET, 23.0, 24.0, 0)]);
@@ -506,7 +507,7 @@ fn forever_ex_18_opening_turn() {
 #[test]
 fn forever_ex_19_recharge() {
     // FOREVER-MOD-DEF-4, FOREVER-MOD-DEF-5, FOREVER-MOD-DEF-6, FOREVER-DEF-RECHARGE,
-    // FOREVER-GM-20, FOREVER-GM-24: a spent deflector rolls at the start of its owner's turn.
+    // FOREVER-GM-20, FOREVER-GM-24, FOREVER-ADM-08: a spent deflector rolls at the start of its owner's turn.
     let guard = |fast: bool, double: bool| -> Vec<String> {
         vec![
             "SHIP Guard".into(),
