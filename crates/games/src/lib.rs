@@ -28,6 +28,10 @@ macro_rules! dispatch {
                 type $engine = ironclad::Ironclad;
                 $body
             }
+            $crate::EngineKind::Skyfleet => {
+                type $engine = skyfleet::Skyfleet;
+                $body
+            }
         }
     };
 }
@@ -41,10 +45,16 @@ pub enum EngineKind {
     Barmy,
     Salvo,
     Ironclad,
+    Skyfleet,
 }
 
 impl EngineKind {
-    pub const ALL: [EngineKind; 3] = [EngineKind::Barmy, EngineKind::Salvo, EngineKind::Ironclad];
+    pub const ALL: [EngineKind; 4] = [
+        EngineKind::Barmy,
+        EngineKind::Salvo,
+        EngineKind::Ironclad,
+        EngineKind::Skyfleet,
+    ];
 
     pub fn name(self) -> &'static str {
         dispatch!(self, E => E::NAME)
@@ -73,7 +83,7 @@ impl FromStr for EngineKind {
 
 #[derive(Debug, thiserror::Error)]
 pub enum GameError {
-    #[error("there is no engine called {0:?}; the engines are: barmy, salvo, ironclad")]
+    #[error("there is no engine called {0:?}; the engines are: barmy, salvo, ironclad, skyfleet")]
     UnknownEngine(String),
     #[error("the {what} is not valid {engine} JSON: {error}")]
     Json {
