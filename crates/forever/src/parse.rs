@@ -1120,8 +1120,16 @@ impl Parser<'_> {
         let (ship, item) = self
             .own_item(&word, wanted, what)
             .map_err(|e| (e, example))?;
-        self.mark_used(ship, item, &word)
-            .map_err(|e| (e, example))?;
+        // A nano matrix may heal several sections while its energy lasts; everything else
+        // acts once a phase (FOREVER-GM-50).
+        let repeatable = self
+            .hull(ship)
+            .and_then(|h| h.items.get(item))
+            .is_some_and(|slot| matches!(slot.item, Item::Module(ModuleSpec::NanoMatrix { .. })));
+        if !repeatable {
+            self.mark_used(ship, item, &word)
+                .map_err(|e| (e, example))?;
+        }
         let ship_name = self
             .state
             .ships

@@ -33,7 +33,11 @@ pub fn build(before: &State, after: &State, log: &TurnLog) -> Report {
     };
     let mut rows = Vec::new();
     let empty = RowLog::default();
-    let hulls = after.hulls().unwrap_or_default();
+    let hulls = if log.hulls.len() == after.ships.len() {
+        log.hulls.clone()
+    } else {
+        after.hulls().unwrap_or_default()
+    };
     if before.phase == Phase::Building {
         for seat in &after.seats {
             let status = if after.phase != Phase::Building {

@@ -111,6 +111,7 @@ pub fn resolve_turn(
             }
             next = battle.state;
             log = battle.log;
+            log.hulls = battle.hulls;
             cleanup(&mut next);
             finish_checks(&mut next, input, &mut log);
         }

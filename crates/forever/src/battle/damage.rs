@@ -352,19 +352,17 @@ impl Battle<'_> {
     ) {
         let reach = strength * 100;
         let mut hits = Vec::new();
-        for thing in self.solid_things() {
+        let near = crate::geometry::Bounds::of_points([centre]).grown(reach);
+        self.visit_near(near, |thing, shape| {
             if !Battle::damageable(thing) {
-                continue;
+                return;
             }
-            let Some(shape) = self.shape(thing) else {
-                continue;
-            };
             let distance = shape.distance_to_point(centre);
             let amount = explosion_damage(strength, distance);
             if distance < reach && amount > 0 {
                 hits.push((thing, amount));
             }
-        }
+        });
         for (thing, amount) in hits {
             self.damage(thing, amount, credit, out);
         }

@@ -55,6 +55,9 @@ pub struct TurnLog {
     /// Ships in play when the turn began: each gets a row (FOREVER report, section 5).
     pub ships_at_start: Vec<u32>,
     pub notes: Vec<String>,
+    /// The ships' hulls after the turn (the report's own-status needs them; checking every
+    /// design again would cost as much as a third of the turn).
+    pub hulls: Vec<Hull>,
 }
 
 impl TurnLog {
@@ -224,6 +227,55 @@ impl<'a> Battle<'a> {
         things
     }
 
+    /// Calls `visit` with every solid thing whose box meets `near`, in [`Thing`] order, without
+    /// copying the stored shapes (parts, bodies, rocks) — the hot paths (lines, blasts, laser
+    /// stops) use this.
+    pub fn visit_near(&self, near: Bounds, mut visit: impl FnMut(Thing, &Polygon)) {
+        for (ship, shapes) in self.shapes.iter().enumerate() {
+            if !self.ship_bounds(ship).is_some_and(|b| b.meets(near)) {
+                continue;
+            }
+            for (part, shape) in shapes.iter().enumerate() {
+                if let Some(shape) = shape {
+                    visit(Thing::Part(ship, part), shape);
+                }
+            }
+        }
+        for (index, body) in self.state.bodies.iter().enumerate() {
+            if body.gone {
+                continue;
+            }
+            for (section, data) in body.sections.iter().enumerate() {
+                if !data.destroyed && data.shape.bounds().meets(near) {
+                    visit(Thing::BodySection(index, section), &data.shape);
+                }
+            }
+        }
+        for (index, demeter) in self.state.demeters.iter().enumerate() {
+            if !demeter.gone {
+                let shape = demeter.polygon();
+                if shape.bounds().meets(near) {
+                    visit(Thing::Demeter(index), &shape);
+                }
+            }
+        }
+        for (group, data) in self.state.meteor_groups.iter().enumerate() {
+            for (index, meteor) in data.meteors.iter().enumerate() {
+                if meteor.hp > 0 {
+                    let shape = meteor.polygon();
+                    if shape.bounds().meets(near) {
+                        visit(Thing::Meteor(group, index), &shape);
+                    }
+                }
+            }
+        }
+        for (index, rock) in self.rocks.iter().enumerate() {
+            if rock.bounds().meets(near) {
+                visit(Thing::Rock(index), rock);
+            }
+        }
+    }
+
     /// The first thing the segment `from → to` touches, skipping what `skip` says
     /// (FOREVER-SHOOT-5, FOREVER-GM-14). Ties go to the lowest thing.
     pub fn trace(
@@ -241,29 +293,11 @@ impl<'a> Battle<'a> {
                 best = Some((t, thing));
             }
         };
-        for (ship, shapes) in self.shapes.iter().enumerate() {
-            if !self.ship_bounds(ship).is_some_and(|b| b.meets(reach)) {
-                continue;
-            }
-            for (part, shape) in shapes.iter().enumerate() {
-                let thing = Thing::Part(ship, part);
-                if let Some(shape) = shape
-                    && !skip(thing)
-                {
-                    consider(shape.first_touch(from, to), thing);
-                }
-            }
-        }
-        for thing in self.solid_things() {
-            if matches!(thing, Thing::Part(..)) || skip(thing) {
-                continue;
-            }
-            if let Some(shape) = self.shape(thing)
-                && shape.bounds().meets(reach)
-            {
+        self.visit_near(reach, |thing, shape| {
+            if !skip(thing) && shape.bounds().meets(reach) {
                 consider(shape.first_touch(from, to), thing);
             }
-        }
+        });
         for (index, line) in self.state.flux_lines.iter().enumerate() {
             let thing = Thing::Flux(index);
             if !skip(thing) {
@@ -297,12 +331,13 @@ impl<'a> Battle<'a> {
 
     /// The damageable thing under a point (laser stops, torpedoes), lowest first.
     pub fn thing_at(&self, point: Point) -> Option<Thing> {
-        self.solid_things().into_iter().find(|thing| {
-            !matches!(thing, Thing::Rock(_))
-                && self
-                    .shape(*thing)
-                    .is_some_and(|shape| shape.contains(point))
-        })
+        let mut found = None;
+        self.visit_near(Bounds::of_points([point]), |thing, shape| {
+            if found.is_none() && !matches!(thing, Thing::Rock(_)) && shape.contains(point) {
+                found = Some(thing);
+            }
+        });
+        found
     }
 
     /// Can it take damage?

@@ -36,7 +36,6 @@ impl Battle<'_> {
         self.fired.clear();
         self.gunner_shots.clear();
         self.gunner_ignores.clear();
-        let things = self.solid_things();
         for ship in 0..self.state.ships.len() {
             let Some(data) = self.state.ships.get(ship) else {
                 continue;
@@ -62,15 +61,16 @@ impl Battle<'_> {
                 let Some(gun) = self.part_centre(ship, part) else {
                     continue;
                 };
-                let near: BTreeSet<Thing> = things
-                    .iter()
-                    .copied()
-                    .filter(|t| self.owner(*t) != Some(owner) && !matches!(t, Thing::Rock(_)))
-                    .filter(|t| {
-                        self.shape(*t)
-                            .is_some_and(|s| s.distance_to_point(gun) <= GUNNER_REACH)
-                    })
-                    .collect();
+                let mut near: BTreeSet<Thing> = BTreeSet::new();
+                let reach = crate::geometry::Bounds::of_points([gun]).grown(GUNNER_REACH);
+                self.visit_near(reach, |thing, shape| {
+                    if self.owner(thing) != Some(owner)
+                        && !matches!(thing, Thing::Rock(_))
+                        && shape.distance_to_point(gun) <= GUNNER_REACH
+                    {
+                        near.insert(thing);
+                    }
+                });
                 self.gunner_shots.insert((ship, item), 1 + extra_shots);
                 self.gunner_ignores.insert((ship, item), near);
             }

@@ -86,24 +86,7 @@ impl Battle<'_> {
                 }
             }
         };
-        for ship in 0..self.state.ships.len() {
-            if !self.ship_bounds(ship).is_some_and(|b| b.meets(reach)) {
-                continue;
-            }
-            for part in 0..self.hulls.get(ship).map_or(0, |h| h.parts.len()) {
-                if let Some(shape) = self.part_shape(ship, part) {
-                    consider(Thing::Part(ship, part), shape);
-                }
-            }
-        }
-        for thing in self.solid_things() {
-            if matches!(thing, Thing::Part(..)) {
-                continue;
-            }
-            if let Some(shape) = self.shape(thing) {
-                consider(thing, &shape);
-            }
-        }
+        self.visit_near(reach, |thing, shape| consider(thing, shape));
         best
     }
 

@@ -758,18 +758,15 @@ impl Battle<'_> {
         out: &mut Vec<String>,
     ) {
         let mut hits = Vec::new();
-        for thing in self.solid_things() {
-            if !Battle::damageable(thing) {
-                continue;
+        let near = crate::geometry::Bounds::of_points([centre]).grown(damage * 100);
+        self.visit_near(near, |thing, shape| {
+            if Battle::damageable(thing) {
+                let amount = missile_damage(damage, shape.distance_to_point(centre));
+                if amount > 0 {
+                    hits.push((thing, amount));
+                }
             }
-            let Some(shape) = self.shape(thing) else {
-                continue;
-            };
-            let amount = missile_damage(damage, shape.distance_to_point(centre));
-            if amount > 0 {
-                hits.push((thing, amount));
-            }
-        }
+        });
         let mut effects = Vec::new();
         for (thing, amount) in hits {
             self.damage(thing, amount, credit, &mut effects);

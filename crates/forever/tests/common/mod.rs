@@ -118,3 +118,56 @@ pub fn renamed(lines: &[&str], name: &str) -> Vec<&'static str> {
         })
         .collect()
 }
+
+/// A ten-part cruiser: guns, laser, missile, rail gun, thruster, gunner, deflector.
+pub const CRUISER: &[&str] = &[
+    "SHIP Cruiser",
+    "CORE",
+    "SECTION F1 PARENT CORE SIZE 1x1 AT (1.5, 0) MOUNT GUN(range 24)",
+    "SECTION F2 PARENT F1 SIZE 1x1 AT (2.5, 0) MOUNT LASER(range 24)",
+    "SECTION F3 PARENT F2 SIZE 1x1 AT (3.5, 0) MOUNT DEFLECTOR",
+    "SECTION R1 PARENT CORE SIZE 1x1 AT (-1.5, 0)",
+    "SECTION R2 PARENT R1 SIZE 1x1 AT (-2.5, 0) MOUNT THRUSTER(thrust 40)",
+    "SECTION T1 PARENT CORE SIZE 2x1 AT (0, 1) MOUNT GUN(range 24)",
+    "SECTION T2 PARENT T1 SIZE 2x1 AT (0, 2) MOUNT MISSILE(range 24, damage 2)",
+    "SECTION B1 PARENT CORE SIZE 2x1 AT (0, -1) MOUNT RAIL(range 24, damage 2)",
+    "SECTION B2 PARENT B1 SIZE 2x1 AT (0, -2) MOUNT GUNNER",
+];
+
+/// Two fleets of `count` cruisers facing each other across 20" (Alice's named A0.., Bob's B0..).
+pub fn armada(count: usize) -> State {
+    let fleet = |prefix: &str, x: f64, facing: i64| {
+        let ships: Vec<Value> = (0..count)
+            .map(|k| {
+                let lines: Vec<String> = CRUISER
+                    .iter()
+                    .map(|l| if l.starts_with("SHIP ") { format!("SHIP {prefix}{k}") } else { (*l).to_string() })
+                    .collect();
+                serde_json::json!({"design": lines, "at": [x, 3.5 + 5.5 * k as f64], "facing": facing})
+            })
+            .collect();
+        serde_json::json!({ "ships": ships })
+    };
+    start(serde_json::json!({
+        "points_limit": 2000,
+        "fleets": [fleet("A", 26.0, 0), fleet("B", 46.0, 180)],
+    }))
+}
+
+/// Every ship fires everything at the ship opposite and moves a little; deflectors stand ready.
+pub fn broadsides(state: &State, count: usize) -> Vec<(PlayerId, String)> {
+    let mut out = Vec::new();
+    for (player, own, enemy, step) in [(ALICE, "A", "B", "1, 0"), (BOB, "B", "A", "-1, 0")] {
+        let mut text = String::new();
+        for k in 0..count {
+            let (me, them) = (format!("{own}{k}"), format!("{enemy}{k}"));
+            if state.ships.iter().any(|s| s.name == me && !s.destroyed) {
+                text.push_str(&format!(
+                    "MOVE1 {me} BY {step}\nFIRE {me}.F1 AT {them}.core\nFIRE {me}.F2 AT {them}.F3\nFIRE {me}.T1 AT {them}.T1\nFIRE {me}.T2 AT {them}.B1\nFIRE {me}.B1 AT {them}.core\nDEFLECT {me}.F3 PROTECT ANY\n"
+                ));
+            }
+        }
+        out.push((player, text));
+    }
+    out
+}
