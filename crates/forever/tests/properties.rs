@@ -91,8 +91,8 @@ fn skirmish() -> State {
 }
 
 const ALICE_ORDERS: &[&str] = &[
-    "FIRE A0.F1 AT B0.core",
-    "FIRE A0.F2 AT B0.F1 SWEEP L 0.5",
+    "FIRE A0.F3/1 AT B0.core",
+    "FIRE A0.F3/2 AT B0.F1 SWEEP L 0.5",
     "FIRE A0.T1 AT B0.T1",
     "FIRE A0.T2 AT B0.B1",
     "FIRE A0.B1 AT B0.F2",
@@ -100,12 +100,12 @@ const ALICE_ORDERS: &[&str] = &[
     "NANO AM.S1 HEAL A0.core 3",
     "MOVE1 A0 BY 1, 0 TURN 5",
     "MOVE2 AM BY 2, 1",
-    "DEFLECT A0.F3 PROTECT ANY",
+    "DEFLECT A0.F2 PROTECT ANY",
 ];
 
 const BOB_ORDERS: &[&str] = &[
-    "FIRE B0.F1 AT A0.core",
-    "FIRE B0.F2 AT A0.F2 SWEEP R 1",
+    "FIRE B0.F3/1 AT A0.core",
+    "FIRE B0.F3/2 AT A0.F2 SWEEP R 1",
     "FIRE B0.T1 AT A0.F3",
     "FIRE B0.T2 AT A0.T1",
     "FIRE B0.B1 AT A0.B2",
@@ -113,7 +113,7 @@ const BOB_ORDERS: &[&str] = &[
     "NANO BM.S1 HEAL A0.T2 2",
     "MOVE1 B0 BY -1, 0",
     "MOVE2 BM BY -1, -1",
-    "DEFLECT B0.F3 PROTECT F1, F2",
+    "DEFLECT B0.F2 PROTECT F1, F3",
 ];
 
 fn input(state: &State, alice: &[usize], bob: &[usize]) -> TurnInput<forever::Orders> {

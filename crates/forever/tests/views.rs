@@ -72,12 +72,12 @@ fn a_fleet_being_planned_is_seen_only_by_its_owner_and_the_gm() {
 #[test]
 fn standing_orders_are_hidden_from_the_enemy_and_the_public() {
     let state = armada(1);
-    let parsed = Forever::parse_orders(&state, ALICE, "DEFLECT A0.F3 PROTECT F1, F2");
+    let parsed = Forever::parse_orders(&state, ALICE, "DEFLECT A0.F2 PROTECT F1, F3");
     let mut input = TurnInput::default();
     input.orders.insert(ALICE, parsed.orders);
     let resolution = Forever::resolve(&state, &input, &mut TurnDice::scripted([], [])).unwrap();
     let state = resolution.state;
-    assert!(!resolution.report.to_text().contains("F1, F2"));
+    assert!(!resolution.report.to_text().contains("F1, F3"));
     for viewer in [Viewer::Public, Viewer::Player(BOB)] {
         let view = text(&Forever::view(&state, viewer));
         assert!(!view.contains("standing order"), "{viewer:?}:\n{view}");
@@ -90,7 +90,7 @@ fn standing_orders_are_hidden_from_the_enemy_and_the_public() {
     for viewer in [Viewer::Player(ALICE), Viewer::Gm] {
         assert!(
             text(&Forever::view(&state, viewer))
-                .contains("standing order: deflector A0.F3 protects F1, F2")
+                .contains("standing order: deflector A0.F2 protects F1, F3")
         );
     }
 }

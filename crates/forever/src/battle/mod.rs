@@ -101,6 +101,8 @@ pub struct Battle<'a> {
     /// Defensive gunners' shots left this player-turn, and what they ignore (FOREVER-GM-21).
     pub gunner_shots: BTreeMap<(usize, usize), u32>,
     pub gunner_ignores: BTreeMap<(usize, usize), BTreeSet<Thing>>,
+    /// Ships already reported as disabled this player-turn.
+    pub disabled_noted: BTreeSet<usize>,
 }
 
 impl<'a> Battle<'a> {
@@ -123,6 +125,7 @@ impl<'a> Battle<'a> {
             fired: BTreeSet::new(),
             gunner_shots: BTreeMap::new(),
             gunner_ignores: BTreeMap::new(),
+            disabled_noted: BTreeSet::new(),
         };
         for index in 0..ship_count {
             battle.refresh(index);

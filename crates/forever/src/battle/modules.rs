@@ -34,6 +34,7 @@ impl Battle<'_> {
             })
             .collect();
         self.fired.clear();
+        self.disabled_noted.clear();
         self.gunner_shots.clear();
         self.gunner_ignores.clear();
         for ship in 0..self.state.ships.len() {
@@ -195,10 +196,12 @@ impl Battle<'_> {
             return None;
         }
         if data.is_disabled(self.own_turn) {
-            self.log.result(
-                key,
-                format!("{module}: disabled, the {word} cannot be used (FOREVER-GM-51)"),
-            );
+            if self.disabled_noted.insert(ship) {
+                self.log.result(
+                    key,
+                    format!("disabled: the {word} and every other shooting-phase action wait (FOREVER-GM-51)"),
+                );
+            }
             return None;
         }
         let Some(item) = self.hulls.get(ship).and_then(|h| h.module(module, wanted)) else {

@@ -153,10 +153,12 @@ impl Battle<'_> {
             return false;
         }
         if data.is_disabled(self.own_turn) {
-            self.log.result(
-                key,
-                "disabled: no shooting-phase actions (FOREVER-DEF-DISABLED)",
-            );
+            if self.disabled_noted.insert(ship) {
+                self.log.result(
+                    key,
+                    "disabled: no shooting-phase actions (FOREVER-DEF-DISABLED)",
+                );
+            }
             return false;
         }
         true

@@ -119,13 +119,14 @@ pub fn renamed(lines: &[&str], name: &str) -> Vec<&'static str> {
         .collect()
 }
 
-/// A ten-part cruiser: guns, laser, missile, rail gun, thruster, gunner, deflector.
+/// A ten-part cruiser: guns and a laser in the bow, missile, rail gun, thruster, gunner,
+/// deflector. Every weapon has a clear line forward.
 pub const CRUISER: &[&str] = &[
     "SHIP Cruiser",
     "CORE",
-    "SECTION F1 PARENT CORE SIZE 1x1 AT (1.5, 0) MOUNT GUN(range 24)",
-    "SECTION F2 PARENT F1 SIZE 1x1 AT (2.5, 0) MOUNT LASER(range 24)",
-    "SECTION F3 PARENT F2 SIZE 1x1 AT (3.5, 0) MOUNT DEFLECTOR",
+    "SECTION F1 PARENT CORE SIZE 1x1 AT (1.5, 0)",
+    "SECTION F2 PARENT F1 SIZE 1x1 AT (2.5, 0) MOUNT DEFLECTOR",
+    "SECTION F3 PARENT F2 SIZE 1x1 AT (3.5, 0) MOUNT GUN(range 24) MOUNT LASER(range 24)",
     "SECTION R1 PARENT CORE SIZE 1x1 AT (-1.5, 0)",
     "SECTION R2 PARENT R1 SIZE 1x1 AT (-2.5, 0) MOUNT THRUSTER(thrust 40)",
     "SECTION T1 PARENT CORE SIZE 2x1 AT (0, 1) MOUNT GUN(range 24)",
@@ -163,7 +164,7 @@ pub fn broadsides(state: &State, count: usize) -> Vec<(PlayerId, String)> {
             let (me, them) = (format!("{own}{k}"), format!("{enemy}{k}"));
             if state.ships.iter().any(|s| s.name == me && !s.destroyed) {
                 text.push_str(&format!(
-                    "MOVE1 {me} BY {step}\nFIRE {me}.F1 AT {them}.core\nFIRE {me}.F2 AT {them}.F3\nFIRE {me}.T1 AT {them}.T1\nFIRE {me}.T2 AT {them}.B1\nFIRE {me}.B1 AT {them}.core\nDEFLECT {me}.F3 PROTECT ANY\n"
+                    "MOVE1 {me} BY {step}\nFIRE {me}.F3/1 AT {them}.core\nFIRE {me}.F3/2 AT {them}.F3 SWEEP L\nFIRE {me}.T1 AT {them}.T1\nFIRE {me}.T2 AT {them}.B1\nFIRE {me}.B1 AT {them}.core\nDEFLECT {me}.F2 PROTECT ANY\n"
                 ));
             }
         }
