@@ -422,5 +422,27 @@ proptest! {
         // Whatever was accepted resolves without panicking, on a seeded stream.
         let secret = engine::GameSecret::from_bytes([9; 32]);
         let _ = Forever::resolve(&state, &input, &mut secret.turn_dice(1)).unwrap();
+        // And the same words while fleets are being built.
+        let building = start(serde_json::json!({}));
+        let parsed = Forever::parse_orders(&building, BOB, &text);
+        let mut input = TurnInput::default();
+        input.orders.insert(BOB, parsed.orders);
+        let _ = Forever::resolve(&building, &input, &mut secret.turn_dice(1)).unwrap();
     }
+}
+
+#[test]
+fn huge_numbers_are_refused_or_harmless() {
+    let building = start(serde_json::json!({}));
+    let text = "SHIP Big\nCORE\nSECTION S1 PARENT CORE SIZE 999999999x999999999 AT (999999999, 999999999)\nDEPLOY Big AT 999999999, -999999999 FACING 9223372036854775807";
+    let parsed = Forever::parse_orders(&building, ALICE, text);
+    assert!(!parsed.errors.is_empty());
+    let state = game();
+    let text = "MOVE2 Lancer TO 999999999, 999999999 TURN 9223372036854775807 SWIVEL S1 1\nFIRE Lancer.S4 AT -999999999, 999999999\nFIRE Lancer.S1 AT 999999999.99, 1 SWEEP L 1";
+    let parsed = Forever::parse_orders(&state, ALICE, text);
+    let mut input = TurnInput::default();
+    input.orders.insert(ALICE, parsed.orders);
+    let secret = engine::GameSecret::from_bytes([1; 32]);
+    let resolution = Forever::resolve(&state, &input, &mut secret.turn_dice(1)).unwrap();
+    assert!(resolution.report.to_text().contains("Lancer"));
 }

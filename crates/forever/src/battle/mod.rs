@@ -105,11 +105,23 @@ pub struct Battle<'a> {
     pub disabled_noted: BTreeSet<usize>,
 }
 
+fn state_sections(state: &State) -> Vec<ShipTurn> {
+    state
+        .ships
+        .iter()
+        .map(|s| ShipTurn {
+            sections_at_start: s.sections_left(),
+            ..ShipTurn::default()
+        })
+        .collect()
+}
+
 impl<'a> Battle<'a> {
     pub fn new(state: State, dice: &'a mut TurnDice) -> Result<Self, String> {
         let hulls = state.hulls()?;
         let rocks = state.setup.rocks.iter().map(rock_polygon).collect();
         let ship_count = state.ships.len();
+        let ship_turn = state_sections(&state);
         let active = state.seating.first().copied().unwrap_or(PlayerId(0));
         let mut battle = Battle {
             state,
@@ -121,7 +133,9 @@ impl<'a> Battle<'a> {
             log: TurnLog::default(),
             active,
             own_turn: 0,
-            ship_turn: vec![ShipTurn::default(); ship_count],
+            // Losses before the first player-turn (meteors, drift) count against the ship as
+            // it was when the turn began (FOREVER-GM-37).
+            ship_turn,
             fired: BTreeSet::new(),
             gunner_shots: BTreeMap::new(),
             gunner_ignores: BTreeMap::new(),

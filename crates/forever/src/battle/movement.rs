@@ -355,7 +355,7 @@ impl Battle<'_> {
         let old = data.facing;
         let new = match facing {
             Facing::To(angle) => angle,
-            Facing::By(turn) => Degrees::new(old.get() + turn),
+            Facing::By(turn) => Degrees::new(old.get() + turn.rem_euclid(360)),
         };
         if new == old {
             return;

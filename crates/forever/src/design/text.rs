@@ -362,6 +362,10 @@ fn parse_section(tokens: &[Token]) -> Result<SectionSpec, String> {
     Ok(section)
 }
 
+/// The largest size or offset a design may write, in thousandths (100"): far beyond any legal
+/// ship, and small enough that no arithmetic on it can overflow.
+const LIMIT: i64 = 100_000;
+
 /// `2x1`, `2 x 1`, `1.5X1`, `2×1`: width and height in thousandths.
 fn parse_size(tokens: &[Token], index: usize) -> Result<((i64, i64), usize), String> {
     let mut joined = String::new();
@@ -376,6 +380,12 @@ fn parse_size(tokens: &[Token], index: usize) -> Result<((i64, i64), usize), Str
             && w > 0
             && h > 0
         {
+            if w > LIMIT || h > LIMIT {
+                return Err(
+                    "a section is never more than a few inches across (at most 2 sq in)"
+                        .to_string(),
+                );
+            }
             return Ok(((w, h), used));
         }
     }
@@ -393,13 +403,16 @@ fn parse_pair(tokens: &[Token], index: usize) -> Result<((i64, i64), usize), Str
     };
     match tokens.get(index) {
         Some(Token::Group(group)) => match numbers(group).as_slice() {
-            [Some(x), Some(y)] => Ok(((*x, *y), 1)),
+            [Some(x), Some(y)] if x.abs() <= LIMIT && y.abs() <= LIMIT => Ok(((*x, *y), 1)),
             _ => Err(PROBLEM.to_string()),
         },
         Some(Token::Word(first)) => {
             let mut joined = first.clone();
             for used in 1..=3 {
-                if let [Some(x), Some(y)] = numbers(&joined).as_slice() {
+                if let [Some(x), Some(y)] = numbers(&joined).as_slice()
+                    && x.abs() <= LIMIT
+                    && y.abs() <= LIMIT
+                {
                     return Ok(((*x, *y), used));
                 }
                 match tokens.get(index + used) {
