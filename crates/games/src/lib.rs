@@ -32,6 +32,10 @@ macro_rules! dispatch {
                 type $engine = skyfleet::Skyfleet;
                 $body
             }
+            $crate::EngineKind::Forever => {
+                type $engine = forever::Forever;
+                $body
+            }
         }
     };
 }
@@ -46,14 +50,16 @@ pub enum EngineKind {
     Salvo,
     Ironclad,
     Skyfleet,
+    Forever,
 }
 
 impl EngineKind {
-    pub const ALL: [EngineKind; 4] = [
+    pub const ALL: [EngineKind; 5] = [
         EngineKind::Barmy,
         EngineKind::Salvo,
         EngineKind::Ironclad,
         EngineKind::Skyfleet,
+        EngineKind::Forever,
     ];
 
     pub fn name(self) -> &'static str {
@@ -83,7 +89,9 @@ impl FromStr for EngineKind {
 
 #[derive(Debug, thiserror::Error)]
 pub enum GameError {
-    #[error("there is no engine called {0:?}; the engines are: barmy, salvo, ironclad, skyfleet")]
+    #[error(
+        "there is no engine called {0:?}; the engines are: barmy, salvo, ironclad, skyfleet, forever"
+    )]
     UnknownEngine(String),
     #[error("the {what} is not valid {engine} JSON: {error}")]
     Json {
