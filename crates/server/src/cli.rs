@@ -277,9 +277,28 @@ async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyhow::Result<(
         args.mail_domain.clone(),
         std::time::Duration::from_secs(args.deadline_poll_seconds.max(1)),
     ));
+    let mail = match &args.smtp_url {
+        Some(url) => {
+            let from = args
+                .mail_from
+                .clone()
+                .unwrap_or_else(|| format!("Admiralty <orders@{}>", args.mail_domain));
+            let relay =
+                crate::outbox::Relay::new(url, &from).context("setting up the SMTP relay")?;
+            Some(tokio::spawn(outbox_worker(pool.clone(), relay)))
+        }
+        None => {
+            tracing::info!("no ADMIRALTY_SMTP_URL: outbound mail stays queued in the outbox");
+            None
+        }
+    };
     let served = serve(listener, state, shutdown_signal()).await;
-    // Stopping mid-resolution is safe: the turn's transaction rolls back and is redone later.
+    // Stopping mid-resolution is safe: the turn's transaction rolls back and is redone later;
+    // a message being sent stays leased and is retried, with the same Message-ID.
     deadlines.abort();
+    if let Some(mail) = mail {
+        mail.abort();
+    }
     served.context("serving HTTP")?;
     pool.close().await;
     tracing::info!("stopped");
@@ -305,6 +324,29 @@ async fn deadline_worker(pool: store::PgPool, mail_domain: String, every: std::t
                 }
             }
             Err(error) => tracing::error!(error = %error, "resolving due turns failed; will retry"),
+        }
+    }
+}
+
+/// Delivers queued mail every few seconds, for as long as `gm serve` runs.
+async fn outbox_worker(pool: store::PgPool, relay: crate::outbox::Relay) {
+    let clock = SystemClock;
+    let mut ticks = tokio::time::interval(std::time::Duration::from_secs(5));
+    loop {
+        ticks.tick().await;
+        match crate::outbox::deliver_due(&pool, &relay, clock.now()).await {
+            Ok(done) if done != crate::outbox::Delivered::default() => {
+                tracing::info!(
+                    sent = done.sent,
+                    retrying = done.retrying,
+                    failed = done.failed,
+                    "outbound mail"
+                );
+            }
+            Ok(_) => {}
+            Err(error) => {
+                tracing::error!(error = %error, "delivering outbound mail failed; will retry")
+            }
         }
     }
 }

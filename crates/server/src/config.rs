@@ -92,6 +92,15 @@ pub struct ServeArgs {
     /// How often, in seconds, to look for turns whose deadline has passed.
     #[arg(long, env = "ADMIRALTY_DEADLINE_POLL_SECONDS", default_value_t = 30)]
     pub deadline_poll_seconds: u64,
+
+    /// The SMTP relay for outbound mail: `smtp://[user:pass@]host[:port][?tls=required]` or
+    /// `smtps://…`. Without it, mail stays queued in the outbox for the GM to read.
+    #[arg(long, env = "ADMIRALTY_SMTP_URL")]
+    pub smtp_url: Option<String>,
+
+    /// The sender of outbound mail; default `Admiralty <orders@MAIL_DOMAIN>`.
+    #[arg(long, env = "ADMIRALTY_MAIL_FROM")]
+    pub mail_from: Option<String>,
 }
 
 /// An absolute http(s) URL without a trailing slash, so paths can be appended.

@@ -7,6 +7,7 @@ pub mod clock;
 pub mod config;
 mod error;
 pub mod inbox;
+pub mod outbox;
 mod routes;
 mod state;
 pub mod telemetry;

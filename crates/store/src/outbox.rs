@@ -42,3 +42,88 @@ pub async fn enqueue<'e>(
     .await?;
     Ok(result.rows_affected() == 1)
 }
+
+/// A queued message, leased to one worker for a while.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Leased {
+    pub id: i64,
+    pub message_id: String,
+    pub to_address: String,
+    pub subject: String,
+    pub body_text: String,
+    pub body_html: Option<String>,
+    pub headers: serde_json::Value,
+    pub attempts: i32,
+    pub created_at: DateTime<Utc>,
+}
+
+/// Takes up to `limit` queued messages that are due, and hides them from other workers until
+/// `lease_until`. The lease is committed at once, so no transaction is held open while mail is
+/// sent; a worker that dies mid-send leaves its messages to be retried when the lease ends (with
+/// the same Message-ID).
+pub async fn lease_due<'e>(
+    db: impl PgExecutor<'e>,
+    now: DateTime<Utc>,
+    lease_until: DateTime<Utc>,
+    limit: i64,
+) -> Result<Vec<Leased>, StoreError> {
+    Ok(sqlx::query_as(
+        "UPDATE outbound_messages SET next_attempt_at = $2 WHERE id IN ( \
+           SELECT id FROM outbound_messages WHERE status = 'queued' AND next_attempt_at <= $1 \
+           ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED) \
+         RETURNING id, message_id, to_address, subject, body_text, body_html, headers, attempts, created_at",
+    )
+    .bind(now)
+    .bind(lease_until)
+    .bind(limit)
+    .fetch_all(db)
+    .await?)
+}
+
+pub async fn mark_sent<'e>(
+    db: impl PgExecutor<'e>,
+    id: i64,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "UPDATE outbound_messages SET status = 'sent', sent_at = $2, attempts = attempts + 1, last_error = NULL \
+         WHERE id = $1",
+    )
+    .bind(id)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// A temporary failure: try again at `next_attempt_at`.
+pub async fn mark_retry<'e>(
+    db: impl PgExecutor<'e>,
+    id: i64,
+    error: &str,
+    next_attempt_at: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "UPDATE outbound_messages SET attempts = attempts + 1, last_error = $2, next_attempt_at = $3 WHERE id = $1",
+    )
+    .bind(id)
+    .bind(error)
+    .bind(next_attempt_at)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// A permanent failure, kept for the GM to see.
+pub async fn mark_failed<'e>(
+    db: impl PgExecutor<'e>,
+    id: i64,
+    error: &str,
+) -> Result<(), StoreError> {
+    sqlx::query("UPDATE outbound_messages SET status = 'failed', attempts = attempts + 1, last_error = $2 WHERE id = $1")
+        .bind(id)
+        .bind(error)
+        .execute(db)
+        .await?;
+    Ok(())
+}

@@ -19,5 +19,6 @@ mod health;
 mod helpers;
 mod inbox;
 mod migrations;
+mod outbox;
 mod subscribers;
 mod turns;
