@@ -78,3 +78,16 @@ impl TestApp {
         self.db.drop_database().await;
     }
 }
+
+/// A fixed, distinct byte stream for `server::turns::Entropy`: tests must not depend on the
+/// operating system's generator.
+pub struct Counter(pub u8);
+
+impl server::turns::Entropy for Counter {
+    fn fill(&mut self, bytes: &mut [u8]) {
+        for byte in bytes {
+            self.0 = self.0.wrapping_add(37);
+            *byte = self.0;
+        }
+    }
+}

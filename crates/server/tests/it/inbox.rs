@@ -8,25 +8,14 @@ use chrono::Duration;
 use games::EngineKind;
 use serde_json::json;
 use server::inbox;
-use server::turns::{self, Entropy, GameSpec, Schedule};
+use server::turns::{self, GameSpec, Schedule};
 use store::games::GameId;
 use store::subscribers::{self, NewSubscriber};
 use store::testing::TestDatabase;
 use store::zines;
 use store::{DisplayName, EmailAddress, PgPool, ZineSlug};
 
-use crate::helpers::trafalgar;
-
-struct Counter(u8);
-
-impl Entropy for Counter {
-    fn fill(&mut self, bytes: &mut [u8]) {
-        for byte in bytes {
-            self.0 = self.0.wrapping_add(29);
-            *byte = self.0;
-        }
-    }
-}
+use crate::helpers::{Counter, trafalgar};
 
 const DOMAIN: &str = "zine.example.org";
 

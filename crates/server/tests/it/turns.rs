@@ -12,19 +12,7 @@ use store::testing::TestDatabase;
 use store::zines::{self, ZineId};
 use store::{DisplayName, EmailAddress, PgPool, ZineSlug};
 
-use crate::helpers::trafalgar;
-
-/// A fixed, distinct byte stream: tests must not depend on the OS generator.
-struct Counter(u8);
-
-impl Entropy for Counter {
-    fn fill(&mut self, bytes: &mut [u8]) {
-        for byte in bytes {
-            self.0 = self.0.wrapping_add(37);
-            *byte = self.0;
-        }
-    }
-}
+use crate::helpers::{Counter, trafalgar};
 
 async fn zine_with(pool: &PgPool, slug: &str, names: &[&str]) -> ZineId {
     let zine = zines::insert(pool, &ZineSlug::parse(slug).unwrap(), slug, trafalgar())
