@@ -66,6 +66,44 @@ pub enum Command {
     /// The inbound mail queue.
     #[command(subcommand)]
     Inbox(InboxCommand),
+
+    /// The GM's actions on a game: resolve now, extend the deadline, pause, resume, end.
+    /// Every action goes into the audit log.
+    Game(GameArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct GameArgs {
+    /// The game's id.
+    pub game: i64,
+    #[command(subcommand)]
+    pub action: GameCommand,
+    /// Domain of Admiralty's addresses, for the mail a resolution queues.
+    #[arg(
+        long,
+        env = "ADMIRALTY_MAIL_DOMAIN",
+        default_value = "localhost",
+        global = true
+    )]
+    pub mail_domain: String,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum GameCommand {
+    /// Resolve the open turn now, whatever its deadline.
+    ResolveNow,
+    /// Move the open turn's deadline later.
+    Extend {
+        /// How many hours later.
+        #[arg(long)]
+        hours: u32,
+    },
+    /// Stop the clock: no turn resolves until the game is resumed.
+    Pause,
+    /// Start the clock again, giving back the time that was left when it was paused.
+    Resume,
+    /// End the game now and reveal every sealed seed.
+    End,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -122,6 +160,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             Command::Verify(args) => run_verify(&cli.database, args).await,
             Command::Ingest(args) => run_ingest(&cli.database, args).await,
             Command::Inbox(InboxCommand::Retry(args)) => run_inbox_retry(&cli.database, args).await,
+            Command::Game(args) => run_game_action(&cli.database, args).await,
         }
     })
 }
@@ -201,6 +240,33 @@ async fn run_inbox_retry(database: &DatabaseArgs, args: IngestArgs) -> anyhow::R
         .context("processing the inbound queue")?;
     pool.close().await;
     println!("requeued {requeued} failed message(s); processed {processed}");
+    Ok(())
+}
+
+async fn run_game_action(database: &DatabaseArgs, args: GameArgs) -> anyhow::Result<()> {
+    use crate::turns::GmAction;
+    let action = match args.action {
+        GameCommand::ResolveNow => GmAction::ResolveNow,
+        GameCommand::Extend { hours } => {
+            GmAction::Extend(chrono::Duration::hours(i64::from(hours)))
+        }
+        GameCommand::Pause => GmAction::Pause,
+        GameCommand::Resume => GmAction::Resume,
+        GameCommand::End => GmAction::End,
+    };
+    let pool = connect(database).await?;
+    crate::turns::gm_action(
+        &pool,
+        SystemClock.now(),
+        store::games::GameId(args.game),
+        action,
+        "gm",
+        &args.mail_domain,
+    )
+    .await
+    .with_context(|| format!("game {}", args.game))?;
+    pool.close().await;
+    println!("game {}: done ({action:?})", args.game);
     Ok(())
 }
 

@@ -568,3 +568,164 @@ pub async fn verify_game(pool: &PgPool, game: GameId) -> Result<Vec<TurnCheck>, 
     }
     Ok(checks)
 }
+
+/// What the GM can do to a running game. Every action is written to the audit log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GmAction {
+    /// Resolve the open turn now, whatever its deadline.
+    ResolveNow,
+    /// Move the open turn's deadline later (or set one, counted from now, if it had none).
+    Extend(Duration),
+    /// Stop the clock: no turn resolves while paused; orders are still taken.
+    Pause,
+    /// Start the clock again. A deadline that passed during the pause is moved to `now`
+    /// plus the time that was left when the game was paused, so no player loses time.
+    Resume,
+    /// End the game now: no further turn, the open one is abandoned, and every sealed seed is
+    /// revealed so that every published turn can be checked.
+    End,
+}
+
+impl GmAction {
+    fn name(self) -> &'static str {
+        match self {
+            GmAction::ResolveNow => "game.resolve_now",
+            GmAction::Extend(_) => "game.extend",
+            GmAction::Pause => "game.pause",
+            GmAction::Resume => "game.resume",
+            GmAction::End => "game.end",
+        }
+    }
+}
+
+/// Carries out a GM action, audited as done by `actor`.
+pub async fn gm_action(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    game: GameId,
+    action: GmAction,
+    actor: &str,
+    mail_domain: &str,
+) -> Result<(), LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let (status, secret): (String, Vec<u8>) =
+        sqlx::query_as("SELECT status, secret_seed FROM games WHERE id = $1 FOR UPDATE")
+            .bind(game)
+            .fetch_optional(&mut *tx)
+            .await?
+            .ok_or(LifecycleError::NoOpenTurn(game.0))?;
+    if status == "finished" {
+        return Err(LifecycleError::Inconsistent {
+            game: game.0,
+            reason: "the game is over".into(),
+        });
+    }
+    if status == "paused" && action == GmAction::ResolveNow {
+        return Err(LifecycleError::Inconsistent {
+            game: game.0,
+            reason: "the game is paused: resume it first".into(),
+        });
+    }
+    type OpenTurn = (TurnId, i32, Option<DateTime<Utc>>);
+    let open: Option<OpenTurn> = sqlx::query_as(
+        "SELECT id, number, deadline FROM turns WHERE game_id = $1 AND status = 'open' FOR UPDATE",
+    )
+    .bind(game)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let mut details = json!({ "status_before": status });
+    match action {
+        GmAction::ResolveNow | GmAction::Extend(_) => {
+            let (turn, number, deadline) = open.ok_or(LifecycleError::NoOpenTurn(game.0))?;
+            let new_deadline = match action {
+                GmAction::Extend(by) => deadline.unwrap_or(now) + by,
+                _ => now,
+            };
+            sqlx::query("UPDATE turns SET deadline = $2 WHERE id = $1")
+                .bind(turn)
+                .bind(new_deadline)
+                .execute(&mut *tx)
+                .await?;
+            details =
+                json!({ "turn": number, "deadline_before": deadline, "deadline": new_deadline });
+        }
+        GmAction::Pause => {
+            sqlx::query("UPDATE games SET status = 'paused' WHERE id = $1")
+                .bind(game)
+                .execute(&mut *tx)
+                .await?;
+            if let Some((_, number, Some(deadline))) = open {
+                // Remember the time left, so that resuming gives it back.
+                details = json!({ "turn": number, "time_left_seconds": (deadline - now).num_seconds().max(0) });
+            }
+        }
+        GmAction::Resume => {
+            let left: Option<i64> = sqlx::query_scalar(
+                "SELECT (details->>'time_left_seconds')::bigint FROM audit_log \
+                 WHERE game_id = $1 AND action = 'game.pause' ORDER BY id DESC LIMIT 1",
+            )
+            .bind(game.0)
+            .fetch_optional(&mut *tx)
+            .await?
+            .flatten();
+            sqlx::query("UPDATE games SET status = 'running' WHERE id = $1")
+                .bind(game)
+                .execute(&mut *tx)
+                .await?;
+            if let (Some((turn, number, Some(deadline))), Some(left)) = (open, left)
+                && deadline <= now + Duration::seconds(left)
+            {
+                let new_deadline = now + Duration::seconds(left);
+                sqlx::query("UPDATE turns SET deadline = $2 WHERE id = $1")
+                    .bind(turn)
+                    .bind(new_deadline)
+                    .execute(&mut *tx)
+                    .await?;
+                details = json!({ "turn": number, "deadline_before": deadline, "deadline": new_deadline });
+            }
+        }
+        GmAction::End => {
+            let secret: [u8; 32] =
+                secret
+                    .as_slice()
+                    .try_into()
+                    .map_err(|_| LifecycleError::Inconsistent {
+                        game: game.0,
+                        reason: "secret is not 32 bytes".into(),
+                    })?;
+            let secret = GameSecret::from_bytes(secret);
+            let last: Option<i32> =
+                sqlx::query_scalar("SELECT max(number) FROM turns WHERE game_id = $1")
+                    .bind(game)
+                    .fetch_one(&mut *tx)
+                    .await?;
+            if let Some((turn, _, _)) = open {
+                sqlx::query("UPDATE turns SET status = 'locked' WHERE id = $1")
+                    .bind(turn)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            let last = u32::try_from(last.unwrap_or(0)).unwrap_or(0);
+            let sealed: Vec<(u32, String)> = (0..=last)
+                .map(|n| (n, secret.sealed_seed(n).to_hex()))
+                .collect();
+            rows::finish_game(&mut tx, game, &sealed).await?;
+        }
+    }
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor,
+            action: action.name(),
+            game_id: Some(game.0),
+            details,
+        },
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    if action == GmAction::ResolveNow {
+        resolve_due(pool, now, mail_domain).await?;
+    }
+    Ok(())
+}

@@ -417,3 +417,118 @@ async fn gm_verify_replays_every_published_turn_and_catches_a_forged_report() {
     );
     db.drop_database().await;
 }
+
+async fn open_deadline(pool: &PgPool, game: GameId) -> Option<DateTime<Utc>> {
+    sqlx::query_scalar("SELECT deadline FROM turns WHERE game_id = $1 AND status = 'open'")
+        .bind(game)
+        .fetch_one(pool)
+        .await
+        .unwrap()
+}
+
+async fn audit_actions(pool: &PgPool, game: GameId) -> Vec<String> {
+    sqlx::query_scalar("SELECT action FROM audit_log WHERE game_id = $1 ORDER BY id")
+        .bind(game.0)
+        .fetch_all(pool)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_gm_extends_pauses_resumes_resolves_now_and_ends_with_every_action_audited() {
+    use server::turns::GmAction;
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let zine = zine_with(
+        pool,
+        "steered",
+        &["Fred Bloggs", "John Smith", "Annette Curtain"],
+    )
+    .await;
+    let t0 = trafalgar();
+    let deadline = t0 + Duration::days(2);
+    let game = barmy_game(pool, zine, "Steered", json!({}), deadline, 11).await;
+    let act = |now, action| turns::gm_action(pool, now, game, action, "gm", "zine.example.org");
+
+    // Extend: the deadline moves; nothing resolves at the old one.
+    act(t0, GmAction::Extend(Duration::hours(24)))
+        .await
+        .unwrap();
+    assert_eq!(
+        open_deadline(pool, game).await,
+        Some(deadline + Duration::hours(24))
+    );
+    assert!(
+        turns::resolve_due(pool, deadline, "zine.example.org")
+            .await
+            .unwrap()
+            .is_empty()
+    );
+
+    // Pause a day before the deadline: nothing resolves while paused, however late it gets.
+    let paused_at = deadline;
+    act(paused_at, GmAction::Pause).await.unwrap();
+    let much_later = paused_at + Duration::days(10);
+    assert!(
+        turns::resolve_due(pool, much_later, "zine.example.org")
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        act(much_later, GmAction::ResolveNow).await.is_err(),
+        "resolve-now must refuse a paused game"
+    );
+    // Resume gives back the day that was left.
+    act(much_later, GmAction::Resume).await.unwrap();
+    assert_eq!(
+        open_deadline(pool, game).await,
+        Some(much_later + Duration::hours(24))
+    );
+
+    // Resolve now: turn 1 is published at once.
+    act(much_later, GmAction::ResolveNow).await.unwrap();
+    let status: String =
+        sqlx::query_scalar("SELECT status FROM turns WHERE game_id = $1 AND number = 1")
+            .bind(game)
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    assert_eq!(status, "published");
+
+    // End: the game is over, turn 2 abandoned, every sealed seed revealed.
+    act(much_later, GmAction::End).await.unwrap();
+    let game_status: String = sqlx::query_scalar("SELECT status FROM games WHERE id = $1")
+        .bind(game)
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(game_status, "finished");
+    let hidden: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM turns WHERE game_id = $1 AND revealed_sealed_seed IS NULL",
+    )
+    .bind(game)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert_eq!(hidden, 0);
+    assert!(
+        act(much_later, GmAction::Extend(Duration::hours(1)))
+            .await
+            .is_err(),
+        "a finished game stays finished"
+    );
+    assert_eq!(
+        audit_actions(pool, game).await,
+        [
+            "game.create",
+            "game.extend",
+            "game.pause",
+            "game.resume",
+            "game.resolve_now",
+            "turn.resolve",
+            "game.end"
+        ]
+    );
+    db.drop_database().await;
+}
