@@ -217,6 +217,15 @@ impl EngineKind {
         dispatch!(self, E => Ok(E::view(&from_json(self, "state", state)?, viewer)))
     }
 
+    /// The views of several viewers, reading the state once (a turn mails every player their
+    /// own view, and a state is as large as its game).
+    pub fn views(self, state: &Value, viewers: &[Viewer]) -> Result<Vec<View>, GameError> {
+        dispatch!(self, E => {
+            let state: <E as Engine>::State = from_json(self, "state", state)?;
+            Ok(viewers.iter().map(|viewer| E::view(&state, *viewer)).collect())
+        })
+    }
+
     pub fn outcome(self, state: &Value) -> Result<Outcome, GameError> {
         dispatch!(self, E => Ok(E::outcome(&from_json(self, "state", state)?)))
     }

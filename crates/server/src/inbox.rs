@@ -5,7 +5,7 @@
 //! run again (`gm inbox retry`).
 
 use chrono::{DateTime, Utc};
-use engine::{LineIssue, ParsedOrders, PlayerId, Viewer};
+use engine::{LineIssue, ParsedOrders, Viewer};
 use games::EngineKind;
 use mail::commands::Command;
 use mail::{Delivery, Reading};
@@ -224,7 +224,7 @@ async fn act(
                     .bind(game)
                     .fetch_one(&mut *tx)
                     .await?;
-                let id = PlayerId(u64::try_from(holder.engine_player_id).unwrap_or_default());
+                let id = turns::player_id(holder.engine_player_id);
                 out.push(engine.view(&state, Viewer::Player(id))?.lines.join("\n"));
             }
             Command::Status => {

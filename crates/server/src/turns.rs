@@ -40,6 +40,49 @@ impl From<sqlx::Error> for LifecycleError {
     }
 }
 
+/// The engine's id of a player, as stored (a non-negative bigint).
+pub(crate) fn player_id(stored: i64) -> PlayerId {
+    PlayerId(u64::try_from(stored).unwrap_or_default())
+}
+
+/// The game's dice secret, as stored.
+fn game_secret(stored: &[u8], game: GameId) -> Result<GameSecret, LifecycleError> {
+    let bytes: [u8; 32] = stored
+        .try_into()
+        .map_err(|_| LifecycleError::Inconsistent {
+            game: game.0,
+            reason: "secret is not 32 bytes".into(),
+        })?;
+    Ok(GameSecret::from_bytes(bytes))
+}
+
+/// A turn's input as recorded: the orders that count, who had left, and the press in the order
+/// received. Resolution and `gm verify` both read it here, so a replay sees what the
+/// resolution saw.
+async fn recorded_input(
+    db: &mut sqlx::PgConnection,
+    turn: TurnId,
+) -> Result<(TurnInput<Value>, Vec<PressItem>), LifecycleError> {
+    let mut input = TurnInput::default();
+    for (player, orders) in rows::current_orders(&mut *db, turn).await? {
+        input.orders.insert(player_id(player), orders);
+    }
+    input.leaving = rows::leaving(&mut *db, turn)
+        .await?
+        .into_iter()
+        .map(player_id)
+        .collect();
+    let press = rows::turn_press(&mut *db, turn)
+        .await?
+        .into_iter()
+        .map(|(player, text)| PressItem {
+            player: player_id(player),
+            text,
+        })
+        .collect();
+    Ok((input, press))
+}
+
 /// How deadlines follow one another.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Schedule {
@@ -237,7 +280,7 @@ pub async fn submit_orders_in(
         return Err(LifecycleError::DeadlinePassed(deadline));
     }
     let engine: EngineKind = engine.parse()?;
-    let engine_player = PlayerId(u64::try_from(engine_player_id).unwrap_or_default());
+    let engine_player = player_id(engine_player_id);
     let parsed = engine.parse_orders(&state, engine_player, text)?;
     rows::save_orders(
         &mut *tx,
@@ -315,12 +358,7 @@ async fn resolve_one_due(
         reason,
     };
     let engine: EngineKind = game.engine.parse()?;
-    let secret: [u8; 32] = game
-        .secret_seed
-        .as_slice()
-        .try_into()
-        .map_err(|_| inconsistent("secret is not 32 bytes".into()))?;
-    let secret = GameSecret::from_bytes(secret);
+    let secret = game_secret(&game.secret_seed, game.id)?;
     let number =
         u32::try_from(due.number).map_err(|_| inconsistent("negative turn number".into()))?;
     if engine.turn(&game.state)? != number {
@@ -328,24 +366,13 @@ async fn resolve_one_due(
     }
 
     let players = rows::players(&mut *tx, game.id).await?;
-    let as_id = |id: i64| PlayerId(u64::try_from(id).unwrap_or_default());
-    let mut input = TurnInput::default();
-    for (player, orders) in rows::current_orders(&mut *tx, due.id).await? {
-        input.orders.insert(as_id(player), orders);
-    }
-    input.leaving = players
+    let leaving: Vec<i64> = players
         .iter()
         .filter(|p| p.status != "active")
-        .map(|p| as_id(p.engine_player_id))
+        .map(|p| p.engine_player_id)
         .collect();
-    let press: Vec<PressItem> = rows::turn_press(&mut *tx, due.id)
-        .await?
-        .into_iter()
-        .map(|(player, text)| PressItem {
-            player: as_id(player),
-            text,
-        })
-        .collect();
+    rows::set_leaving(&mut *tx, due.id, &leaving).await?;
+    let (input, press) = recorded_input(&mut tx, due.id).await?;
 
     let resolved = engine.resolve(&game.state, &input, &press, &mut secret.turn_dice(number))?;
     let seed = secret.turn_seed(number);
@@ -418,11 +445,13 @@ async fn resolve_one_due(
         };
         queued += usize::from(outbox::enqueue(&mut *tx, &new, now).await?);
     }
-    for player in players.iter().filter(|p| p.status == "active") {
-        let view = engine.view(
-            &resolved.state,
-            Viewer::Player(as_id(player.engine_player_id)),
-        )?;
+    let active: Vec<_> = players.iter().filter(|p| p.status == "active").collect();
+    let viewers: Vec<Viewer> = active
+        .iter()
+        .map(|p| Viewer::Player(player_id(p.engine_player_id)))
+        .collect();
+    let views = engine.views(&resolved.state, &viewers)?;
+    for (player, view) in active.into_iter().zip(views) {
         let key = format!("position:{}:{}", due.id.0, player.id.0);
         let message_id = format!("<position.{}.{}@{mail_domain}>", due.id.0, player.id.0);
         let reply_to = format!("orders+{}@{mail_domain}", player.reply_token);
@@ -486,11 +515,8 @@ pub async fn verify_game(pool: &PgPool, game: GameId) -> Result<Vec<TurnCheck>, 
         game: game.0,
         reason,
     };
-    let secret: [u8; 32] = secret
-        .as_slice()
-        .try_into()
-        .map_err(|_| inconsistent("secret is not 32 bytes".into()))?;
-    let secret = GameSecret::from_bytes(secret);
+    let secret = game_secret(&secret, game)?;
+    let mut db = pool.acquire().await?;
     type PublishedTurn = (
         TurnId,
         i32,
@@ -536,20 +562,7 @@ pub async fn verify_game(pool: &PgPool, game: GameId) -> Result<Vec<TurnCheck>, 
             && sealed_commitment
                 .as_deref()
                 .is_none_or(|c| sealed.matches(c));
-        let mut input = TurnInput::default();
-        for (player, orders) in rows::current_orders(pool, turn_id).await? {
-            input
-                .orders
-                .insert(PlayerId(u64::try_from(player).unwrap_or_default()), orders);
-        }
-        let press: Vec<PressItem> = rows::turn_press(pool, turn_id)
-            .await?
-            .into_iter()
-            .map(|(player, text)| PressItem {
-                player: PlayerId(u64::try_from(player).unwrap_or_default()),
-                text,
-            })
-            .collect();
+        let (input, press) = recorded_input(&mut db, turn_id).await?;
         let replay = engine.resolve(
             &state_before,
             &input,
@@ -685,15 +698,7 @@ pub async fn gm_action(
             }
         }
         GmAction::End => {
-            let secret: [u8; 32] =
-                secret
-                    .as_slice()
-                    .try_into()
-                    .map_err(|_| LifecycleError::Inconsistent {
-                        game: game.0,
-                        reason: "secret is not 32 bytes".into(),
-                    })?;
-            let secret = GameSecret::from_bytes(secret);
+            let secret = game_secret(&secret, game)?;
             let last: Option<i32> =
                 sqlx::query_scalar("SELECT max(number) FROM turns WHERE game_id = $1")
                     .bind(game)

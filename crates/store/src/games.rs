@@ -460,3 +460,26 @@ pub async fn current_raw_orders<'e>(
     .fetch_optional(db)
     .await?)
 }
+
+/// Records which players had left when the turn was resolved (part of the turn's input).
+pub async fn set_leaving<'e>(
+    db: impl PgExecutor<'e>,
+    turn: TurnId,
+    leaving: &[i64],
+) -> Result<(), StoreError> {
+    sqlx::query("UPDATE turns SET leaving = $2 WHERE id = $1")
+        .bind(turn)
+        .bind(leaving)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+pub async fn leaving<'e>(db: impl PgExecutor<'e>, turn: TurnId) -> Result<Vec<i64>, StoreError> {
+    Ok(
+        sqlx::query_scalar("SELECT leaving FROM turns WHERE id = $1")
+            .bind(turn)
+            .fetch_one(db)
+            .await?,
+    )
+}

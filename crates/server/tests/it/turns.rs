@@ -532,3 +532,43 @@ async fn the_gm_extends_pauses_resumes_resolves_now_and_ends_with_every_action_a
     );
     db.drop_database().await;
 }
+
+#[tokio::test]
+async fn gm_verify_replays_with_the_players_who_had_left_not_todays_roster() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let zine = zine_with(
+        pool,
+        "leavers",
+        &["Fred Bloggs", "John Smith", "Annette Curtain"],
+    )
+    .await;
+    let deadline = trafalgar() + Duration::days(1);
+    let game = barmy_game(pool, zine, "Leavers", json!({}), deadline, 21).await;
+    // John resigns before the deadline: his ship leaves the board this turn (BARMY-GM-11).
+    sqlx::query(
+        "UPDATE players SET status = 'resigned' WHERE game_id = $1 AND engine_player_id = 2",
+    )
+    .bind(game)
+    .execute(pool)
+    .await
+    .unwrap();
+    turns::resolve_due(pool, deadline, "zine.example.org")
+        .await
+        .unwrap();
+    let text: String = sqlx::query_scalar("SELECT text FROM published_reports")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert!(!text.contains("John Smith"), "{text}");
+    // Whatever his status becomes later, the published turn replays as it was resolved.
+    sqlx::query("UPDATE players SET status = 'active' WHERE game_id = $1")
+        .bind(game)
+        .execute(pool)
+        .await
+        .unwrap();
+    let checks = turns::verify_game(pool, game).await.unwrap();
+    assert_eq!(checks.len(), 1);
+    assert!(checks[0].matches, "{checks:?}");
+    db.drop_database().await;
+}
