@@ -12,8 +12,15 @@ use mail::{Delivery, Reading};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use store::PgPool;
+use std::sync::Arc;
+use std::time::Duration;
+
 use store::games::TokenHolder;
-use store::inbox::{self, Stored};
+use store::inbox::{self, Claimed, Stored};
+use store::subscribers::SubscriberId;
+use tokio::sync::Notify;
+
+use crate::clock::Clock;
 use store::outbox::{self, NewOutbound};
 
 use crate::turns::{self, LifecycleError};
@@ -56,6 +63,32 @@ pub async fn ingest(
     })
 }
 
+/// Replies (confirmations and refusals) one address may get in an hour; more are not sent, so
+/// a misbehaving robot or a forged sender cannot make Admiralty flood a mailbox. What the
+/// messages do is still done, and each suppressed reply is audited.
+pub const REPLIES_PER_HOUR: i64 = 20;
+
+/// A worker of `gm serve`: processes the inbound queue whenever a door stores a message (or
+/// every `poll` in case a wake-up was missed, e.g. a message stored by `gm ingest`). Several
+/// run at once: each message is claimed by one of them.
+pub async fn worker(
+    pool: PgPool,
+    clock: Arc<dyn Clock>,
+    domain: String,
+    stored: Arc<Notify>,
+    poll: Duration,
+) {
+    loop {
+        match process_pending(&pool, clock.now(), &domain).await {
+            Ok(0) => {}
+            Ok(count) => tracing::debug!(count, "inbound messages processed"),
+            Err(error) => tracing::error!(%error, "processing inbound mail failed; will retry"),
+        }
+        // A wake-up that came while processing is kept by Notify, so nothing waits a full poll.
+        let _ = tokio::time::timeout(poll, stored.notified()).await;
+    }
+}
+
 /// Processes every stored message not processed yet; returns how many.
 pub async fn process_pending(
     pool: &PgPool,
@@ -73,7 +106,7 @@ pub async fn process_pending(
         // message acted on but still queued. A failure rolls back to the savepoint and records
         // the error on the stored message instead.
         let mut effects = sqlx::Acquire::begin(&mut *tx).await?;
-        match process(&mut effects, &claimed.raw, now, domain).await {
+        match process(&mut effects, &claimed, now, domain).await {
             Ok(outcome) => {
                 effects.commit().await?;
                 let (status, note) = match &outcome {
@@ -104,141 +137,333 @@ enum Outcome {
     Answered,
 }
 
+/// Who a message is from, once proven: a subscriber, with the games they play.
+struct Sender {
+    subscriber: SubscriberId,
+    email: String,
+    /// The subscriber's player rows, one per game.
+    games: Vec<TokenHolder>,
+    /// The game lines without a GAME line are for: the reply address's game, or the player's
+    /// only running game.
+    default: Option<TokenHolder>,
+    proof: Proof,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Proof {
+    /// The personal reply address: a PASSWORD line in it sets the password.
+    ReplyToken,
+    /// A PASSWORD line, from the subscribed address.
+    Password,
+}
+
 async fn process(
     tx: &mut sqlx::PgConnection,
-    raw: &[u8],
+    claimed: &Claimed,
     now: DateTime<Utc>,
     domain: &str,
 ) -> Result<Outcome, LifecycleError> {
-    let reading = match mail::read(raw, REPLY_LOCAL_PART) {
+    let reading = match mail::read(&claimed.raw, REPLY_LOCAL_PART) {
         Ok(reading) => reading,
         Err(error) => return Ok(Outcome::Dropped(format!("unreadable: {error}"))),
     };
     if let Delivery::Automated(reason) = &reading.delivery {
-        store::audit::append(
-            &mut *tx,
-            &store::audit::NewAuditEntry {
-                actor: "mail",
-                action: "inbound.drop",
-                game_id: None,
-                details: json!({ "message_id": reading.mail.message_id, "reason": reason.to_string() }),
-            },
+        audit(
+            tx,
+            "inbound.drop",
+            None,
+            json!({ "message_id": reading.mail.message_id, "reason": reason.to_string() }),
             now,
         )
         .await?;
         return Ok(Outcome::Dropped(reason.to_string()));
     }
-    let Some(sender) = reading.mail.from.as_ref().map(|m| m.address.clone()) else {
+    let Some(from) = reading.mail.from.as_ref().map(|m| m.address.clone()) else {
         return Ok(Outcome::Dropped("no From address to answer".into()));
     };
-    let holder = match &reading.token {
-        Some(token) => store::games::holder_of_token(&mut *tx, token.as_str()).await?,
-        None => None,
+    let sender = match identify(tx, &reading, &from).await? {
+        Ok(sender) => sender,
+        Err(why) => {
+            // A From: header alone authorises nothing: explain how to authenticate.
+            let body = format!(
+                "Admiralty changed nothing: {why}\n\n\
+                 Every mail Admiralty sends you carries your personal reply address \
+                 ({REPLY_LOCAL_PART}+...@{domain}): reply to one of those mails, keeping the address, \
+                 and your orders will be accepted. If you cannot reply to one, write from your \
+                 subscribed address with a line PASSWORD <your password> (set it by replying to \
+                 any mail from Admiralty with PASSWORD <new password>).\n\n{}",
+                mail::HELP
+            );
+            let reply = Reply {
+                to: &from,
+                holder: None,
+                subject: "Your message was not accepted",
+                body: &body,
+            };
+            queue_reply(tx, &reading, &reply, now, domain).await?;
+            return Ok(Outcome::Answered);
+        }
     };
-    let Some(holder) = holder else {
-        // A From: header alone authorises nothing: explain how to authenticate.
-        let body = format!(
-            "Admiralty could not tell which game and player your message is for, so it changed nothing.\n\n\
-             Every mail Admiralty sends you carries your personal reply address ({REPLY_LOCAL_PART}+...@{domain}): \
-             reply to one of those mails, keeping the address, and your orders will be accepted.\n\n{}",
-            mail::HELP
-        );
-        queue_reply(
-            tx,
-            &reading,
-            &sender,
-            None,
-            "Your message was not accepted",
-            &body,
-            now,
-            domain,
-        )
-        .await?;
-        return Ok(Outcome::Answered);
+    let (subject, body) = act(tx, &reading, &sender, claimed.received_at, now, domain).await?;
+    let reply = Reply {
+        to: &sender.email,
+        holder: sender.default.as_ref().or(sender.games.first()),
+        subject: &subject,
+        body: &body,
     };
-    let body = act(tx, &reading, &holder, now).await?;
-    let subject = format!("{}: your orders were received", holder.game_name);
-    queue_reply(
-        tx,
-        &reading,
-        &holder.email,
-        Some(&holder),
-        &subject,
-        &body,
-        now,
-        domain,
-    )
-    .await?;
+    queue_reply(tx, &reading, &reply, now, domain).await?;
     Ok(Outcome::Answered)
 }
 
-/// Carries out the commands and orders of an authenticated message; returns the confirmation.
+/// Proves who wrote: the reply token, else the From address with a matching PASSWORD.
+/// `Err` says why not, for the reply.
+async fn identify(
+    tx: &mut sqlx::PgConnection,
+    reading: &Reading,
+    from: &str,
+) -> Result<Result<Sender, String>, LifecycleError> {
+    if let Some(token) = &reading.token {
+        let Some(holder) = store::games::holder_of_token(&mut *tx, token.as_str()).await? else {
+            return Ok(Err(
+                "the reply address you wrote to is not one Admiralty gave out (or no longer is)."
+                    .into(),
+            ));
+        };
+        let games = store::games::player_rows_of_subscriber(&mut *tx, holder.subscriber_id).await?;
+        return Ok(Ok(Sender {
+            subscriber: SubscriberId(holder.subscriber_id),
+            email: holder.email.clone(),
+            games,
+            default: Some(holder),
+            proof: Proof::ReplyToken,
+        }));
+    }
+    let Some(password) = reading.commands.password() else {
+        return Ok(Err(
+            "Admiralty could not tell which game and player your message is for.".into(),
+        ));
+    };
+    let candidates = store::subscribers::with_password_by_email(&mut *tx, from).await?;
+    let Some(subscriber) = candidates
+        .into_iter()
+        .find(|(_, hash)| crate::passwords::verify(password.expose_secret(), hash))
+        .map(|(id, _)| id)
+    else {
+        return Ok(Err(
+            "the password does not match the one set for this address (or none is set)."
+                .into(),
+        ));
+    };
+    let games = store::games::player_rows_of_subscriber(&mut *tx, subscriber.0).await?;
+    let mut playing = games
+        .iter()
+        .filter(|g| g.status == "active" && matches!(g.game_status.as_str(), "running" | "paused"));
+    let default = match (playing.next(), playing.next()) {
+        (Some(only), None) => Some(only.clone()),
+        _ => None,
+    };
+    let email = games.first().map_or_else(|| from.to_owned(), |g| g.email.clone());
+    Ok(Ok(Sender {
+        subscriber,
+        email,
+        games,
+        default,
+        proof: Proof::Password,
+    }))
+}
+
+impl Sender {
+    /// The player row that lines under `game` (a GAME line's name, or none) are for.
+    fn game(&self, game: Option<&str>) -> Result<&TokenHolder, String> {
+        let found = match game {
+            None => self.default.as_ref(),
+            Some(name) => self
+                .games
+                .iter()
+                .find(|g| g.game_name.trim().eq_ignore_ascii_case(name.trim())),
+        };
+        found.ok_or_else(|| {
+            let names: Vec<&str> = self.games.iter().map(|g| g.game_name.as_str()).collect();
+            let yours = if names.is_empty() {
+                "you play in no game yet".to_owned()
+            } else {
+                format!("your games: {}", names.join(", "))
+            };
+            match game {
+                None => format!(
+                    "which game is this for? Put a line GAME <name> before it ({yours})."
+                ),
+                Some(name) => format!("you play in no game called \"{name}\" ({yours})."),
+            }
+        })
+    }
+}
+
+/// Carries out the commands and orders of an authenticated message; returns the
+/// confirmation's subject and text.
 async fn act(
     tx: &mut sqlx::PgConnection,
     reading: &Reading,
-    holder: &TokenHolder,
+    sender: &Sender,
+    received: DateTime<Utc>,
     now: DateTime<Utc>,
-) -> Result<String, LifecycleError> {
-    let game = holder.game_id;
-    let engine: EngineKind = holder.engine.parse()?;
-    let mut out = vec![format!(
-        "Game: {}. You are {}.{}",
-        holder.game_name,
-        holder.display_name,
-        match (holder.turn_number, holder.deadline) {
-            (Some(turn), Some(deadline)) => format!(
-                " Turn {turn}, deadline {}.",
-                deadline.format("%A %-d %B %Y, %H:%M UTC")
-            ),
-            (Some(turn), None) => format!(" Turn {turn}; the GM sets the deadline."),
-            (None, _) => " No turn is open.".to_owned(),
-        }
-    )];
-    for problem in &reading.commands.problems {
+    domain: &str,
+) -> Result<(String, String), LifecycleError> {
+    let commands = &reading.commands;
+    let mut out = Vec::new();
+    if let Some(default) = &sender.default {
+        out.push(format!(
+            "Game: {}. You are {}.{}",
+            default.game_name,
+            default.display_name,
+            turn_and_deadline(default)
+        ));
+    }
+    for problem in &commands.problems {
         out.push(format!(
             "Line {}: \"{}\"\n  {}\n  Would be accepted: {}",
             problem.line, problem.text, problem.problem, problem.expected
         ));
     }
+    let mut ordered_games = Vec::new();
     // Orders first, then the commands: press written with the orders comes before PRESS lines.
-    let orders = reading.commands.order_text(None);
-    if !orders.is_empty() {
-        match turns::submit_orders_in(tx, now, game, holder.player_id, &orders.text, "email").await
+    for game in commands.order_games() {
+        let orders = commands.order_text(game);
+        let first_line = orders.lines.first().copied().unwrap_or_default();
+        let holder = match sender.game(game) {
+            Ok(holder) => holder,
+            Err(why) => {
+                out.push(format!(
+                    "The order lines from line {first_line} were NOT accepted: {why}"
+                ));
+                continue;
+            }
+        };
+        if let Err(why) = may_play(holder) {
+            out.push(format!("Your orders for {} were NOT accepted: {why}", holder.game_name));
+            continue;
+        }
+        match turns::submit_orders_in(tx, received, holder.game_id, holder.player_id, &orders.text, "email")
+            .await
         {
-            Ok(parsed) => out.push(confirmation(&parsed, &orders)),
-            Err(error @ (LifecycleError::DeadlinePassed(_) | LifecycleError::NoOpenTurn(_))) => {
-                out.push(format!("Your orders were NOT accepted: {error}"));
+            Ok(parsed) => {
+                ordered_games.push(holder.game_name.clone());
+                out.push(confirmation(holder, &parsed, &orders));
+            }
+            Err(
+                error @ (LifecycleError::DeadlinePassed(_)
+                | LifecycleError::NoOpenTurn(_)
+                | LifecycleError::LaterOrdersStand),
+            ) => {
+                out.push(format!(
+                    "Your orders for {} were NOT accepted: {error}",
+                    holder.game_name
+                ));
             }
             Err(error) => return Err(error),
         }
     }
-    for command in &reading.commands.commands {
+    for command in &commands.commands {
+        let line = command.line;
+        let target = sender.game(command.game.as_deref());
         match &command.command {
-            Command::Press { text } => match turns::submit_press_in(tx, now, game, holder.player_id, text, "email").await {
-                Ok(()) => out.push(format!("Press accepted, to be published with the report: \"{text}\"")),
-                Err(error) => out.push(format!("Press not accepted: {error}")),
-            },
             Command::Help => out.push(mail::HELP.to_owned()),
-            Command::Position => {
-                let state: Value = sqlx::query_scalar("SELECT state FROM games WHERE id = $1")
-                    .bind(game)
-                    .fetch_one(&mut *tx)
-                    .await?;
-                let id = turns::player_id(holder.engine_player_id);
-                out.push(engine.view(&state, Viewer::Player(id))?.lines.join("\n"));
+            Command::Game { .. } => {}
+            Command::Password { secret } => {
+                if sender.proof == Proof::ReplyToken {
+                    let hash = crate::passwords::hash(secret.expose_secret())
+                        .map_err(|e| LifecycleError::Inconsistent { game: 0, reason: e.to_string() })?;
+                    store::subscribers::set_password_hash(&mut *tx, sender.subscriber, &hash).await?;
+                    audit(tx, "subscriber.password_set", None, json!({ "subscriber": sender.subscriber.0, "via": "mail" }), now).await?;
+                    out.push(format!(
+                        "Line {line}: your password is set. When you cannot reply to a mail from \
+                         Admiralty, write from {} with a line PASSWORD <your password>.",
+                        sender.email
+                    ));
+                }
             }
-            Command::Status => {
-                let current = store::games::current_raw_orders(&mut *tx, game, holder.player_id).await?;
-                out.push(match current {
-                    Some(text) => format!("Your current orders:\n{text}"),
-                    None => "You have no orders in for this turn yet.".to_owned(),
-                });
+            Command::Press { text } => match target.and_then(|h| may_play(h).map(|()| h)) {
+                Ok(holder) => match turns::submit_press_in(tx, received, holder.game_id, holder.player_id, text, "email").await {
+                    Ok(()) => out.push(format!("Press for {}, to be published with the report: \"{text}\"", holder.game_name)),
+                    Err(error) => out.push(format!("Line {line}: press not accepted: {error}")),
+                },
+                Err(why) => out.push(format!("Line {line}: press not accepted: {why}")),
+            },
+            Command::Position => match target {
+                Ok(holder) => {
+                    let state: Value = sqlx::query_scalar("SELECT state FROM games WHERE id = $1")
+                        .bind(holder.game_id)
+                        .fetch_one(&mut *tx)
+                        .await?;
+                    let engine: EngineKind = holder.engine.parse()?;
+                    let id = turns::player_id(holder.engine_player_id);
+                    out.push(format!(
+                        "Your position in {}:\n{}",
+                        holder.game_name,
+                        engine.view(&state, Viewer::Player(id))?.lines.join("\n")
+                    ));
+                }
+                Err(why) => out.push(format!("Line {line}: {why}")),
+            },
+            Command::Status => match target {
+                Ok(holder) => {
+                    let current =
+                        store::games::current_raw_orders(&mut *tx, holder.game_id, holder.player_id).await?;
+                    out.push(format!(
+                        "{}: you are {} ({}).{}\n{}",
+                        holder.game_name,
+                        holder.display_name,
+                        holder.status,
+                        turn_and_deadline(holder),
+                        match current {
+                            Some(text) => format!("Your current orders:\n{text}"),
+                            None => "You have no orders in for this turn yet.".to_owned(),
+                        }
+                    ));
+                }
+                Err(why) => out.push(format!("Line {line}: {why}")),
+            },
+            Command::Tell { to, text } => match target.and_then(|h| may_play(h).map(|()| h)) {
+                Ok(holder) => out.push(tell(tx, reading, holder, line, to, text, now, domain).await?),
+                Err(why) => out.push(format!("Line {line}: your message was not relayed: {why}")),
+            },
+            Command::Join { game } => out.push(join(sender, game)),
+            Command::Resign => match target {
+                Ok(holder) if holder.status == "active" => {
+                    store::games::set_player_status(&mut *tx, holder.player_id, "resigned").await?;
+                    audit(tx, "player.resign", Some(holder.game_id.0), json!({ "player": holder.player_id, "via": "mail" }), now).await?;
+                    out.push(format!(
+                        "You have resigned from {}. From the next resolution your fleet is treated as \
+                         the game's rules treat a player who leaves. Only the GM can undo this.",
+                        holder.game_name
+                    ));
+                }
+                Ok(holder) => out.push(format!("Line {line}: you are already {} in {}.", holder.status, holder.game_name)),
+                Err(why) => out.push(format!("Line {line}: {why}")),
+            },
+            Command::Unsubscribe => {
+                store::subscribers::set_status(
+                    &mut *tx,
+                    sender.subscriber,
+                    store::subscribers::SubscriberStatus::Unsubscribed,
+                )
+                .await?;
+                let mut left = Vec::new();
+                for holder in sender.games.iter().filter(|g| g.status == "active") {
+                    store::games::set_player_status(&mut *tx, holder.player_id, "resigned").await?;
+                    left.push(holder.game_name.clone());
+                }
+                audit(tx, "subscriber.unsubscribe", None, json!({ "subscriber": sender.subscriber.0, "resigned_from": left, "via": "mail" }), now).await?;
+                out.push(format!(
+                    "You are unsubscribed: this is the last mail Admiralty sends you{}. To come \
+                     back, ask the GM.",
+                    if left.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", and you have left {}", left.join(", "))
+                    }
+                ));
             }
-            Command::Password { .. } | Command::Game { .. } => {}
-            Command::Join { .. } | Command::Tell { .. } | Command::Resign | Command::Unsubscribe => out.push(format!(
-                "Line {}: this command is not handled by mail yet; nothing was changed. Please write to the GM.",
-                command.line
-            )),
         }
     }
     if !reading.mail.attachments.is_empty() {
@@ -247,13 +472,143 @@ async fn act(
             reading.mail.attachments.len()
         ));
     }
-    Ok(out.join("\n\n") + "\n")
+    if commands.commands.is_empty() && commands.orders.is_empty() && commands.problems.is_empty() {
+        out.push(
+            "Your message held no orders and no commands, so nothing was changed. Send HELP for \
+             the list of commands."
+                .to_owned(),
+        );
+    }
+    let game = sender.default.as_ref().map_or("Admiralty", |d| d.game_name.as_str());
+    let subject = if ordered_games.is_empty() {
+        format!("{game}: your message was received")
+    } else {
+        format!("{}: your orders were received", ordered_games.join(", "))
+    };
+    Ok((subject, out.join("\n\n") + "\n"))
+}
+
+/// Whether this player row may send orders, press and messages.
+fn may_play(holder: &TokenHolder) -> Result<(), String> {
+    if holder.status != "active" {
+        return Err(format!("you are no longer playing in {} ({}).", holder.game_name, holder.status));
+    }
+    match holder.game_status.as_str() {
+        "running" | "paused" => Ok(()),
+        "finished" => Err(format!("{} is over.", holder.game_name)),
+        other => Err(format!("{} is not running ({other}).", holder.game_name)),
+    }
+}
+
+fn turn_and_deadline(holder: &TokenHolder) -> String {
+    match (holder.turn_number, holder.deadline) {
+        (Some(turn), Some(deadline)) => format!(
+            " Turn {turn}, deadline {}.",
+            deadline.format("%A %-d %B %Y, %H:%M UTC")
+        ),
+        (Some(turn), None) => format!(" Turn {turn}; the GM sets the deadline."),
+        (None, _) => " No turn is open.".to_owned(),
+    }
+}
+
+/// JOIN: in a zine, who plays is the subscription (BARMY-02: every subscriber plays); so JOIN
+/// says where the sender stands rather than changing anything.
+fn join(sender: &Sender, game: &str) -> String {
+    match sender.game(Some(game)) {
+        Ok(holder) if holder.status == "active" => {
+            format!("You already play in {} as {}.", holder.game_name, holder.display_name)
+        }
+        Ok(holder) => format!(
+            "You have left {} ({}); only the GM can bring you back.",
+            holder.game_name, holder.status
+        ),
+        Err(_) => format!(
+            "You are not a player of a game called \"{game}\". Every active subscriber of the zine \
+             is enrolled in its Barmy Battleships games at their next turn (rules BARMY-02, \
+             BARMY-GM-11); other games take players when the GM starts them. Ask the GM to add you."
+        ),
+    }
+}
+
+/// TELL: relays a private message to another player of the same game, from Admiralty's
+/// address, so that no one learns another's address. Returns the line for the confirmation.
+#[allow(clippy::too_many_arguments, reason = "one relay's parts, all needed")]
+async fn tell(
+    tx: &mut sqlx::PgConnection,
+    reading: &Reading,
+    from: &TokenHolder,
+    line: usize,
+    to: &str,
+    text: &str,
+    now: DateTime<Utc>,
+    domain: &str,
+) -> Result<String, LifecycleError> {
+    let players = store::games::player_rows_of_game(&mut *tx, from.game_id).await?;
+    let wanted = to.trim();
+    let recipient = players.iter().find(|p| {
+        p.display_name.trim().eq_ignore_ascii_case(wanted)
+            || wanted.parse::<i64>().is_ok_and(|n| n == p.engine_player_id)
+    });
+    let Some(recipient) = recipient.filter(|p| p.status == "active") else {
+        let names: Vec<String> = players
+            .iter()
+            .filter(|p| p.status == "active" && p.player_id != from.player_id)
+            .map(|p| format!("{} ({})", p.display_name, p.engine_player_id))
+            .collect();
+        return Ok(format!(
+            "Line {line}: your message was not relayed: no active player \"{wanted}\" in {}. \
+             Players: {}.",
+            from.game_name,
+            names.join(", ")
+        ));
+    };
+    if recipient.player_id == from.player_id {
+        return Ok(format!("Line {line}: your message was not relayed: it was addressed to yourself."));
+    }
+    let inbound_id = reading.mail.message_id.clone().unwrap_or_default();
+    let digest = hex::encode(Sha256::digest(format!("{inbound_id}|tell|{line}").as_bytes()));
+    let body = format!(
+        "A private message from {sender} in {game}, relayed by Admiralty:\n\n{text}\n\n\
+         To answer, reply to this mail with a line\n  TELL {sender}: <your message>\n\
+         (it goes to {sender} alone; quoted text is ignored).\n",
+        sender = from.display_name,
+        game = from.game_name,
+    );
+    let subject = format!("{}: a private message from {}", from.game_name, from.display_name);
+    let mut headers = serde_json::Map::new();
+    headers.insert(
+        "Reply-To".into(),
+        Value::from(format!("{REPLY_LOCAL_PART}+{}@{domain}", recipient.reply_token)),
+    );
+    let message_id = format!("<tell.{}@{domain}>", digest.get(..32).unwrap_or(&digest));
+    outbox::enqueue(
+        &mut *tx,
+        &NewOutbound {
+            message_id: &message_id,
+            idempotency_key: &format!("tell:{digest}"),
+            to_address: &recipient.email,
+            subject: &subject,
+            body_text: &body,
+            body_html: None,
+            headers: &Value::Object(headers),
+        },
+        now,
+    )
+    .await?;
+    Ok(format!(
+        "Line {line}: your private message was relayed to {} (your address is not shown).",
+        recipient.display_name
+    ))
 }
 
 /// Each order as understood, each error with its line as written and what would be accepted,
 /// and what happens if nothing more arrives.
-fn confirmation(parsed: &ParsedOrders<Value>, orders: &mail::commands::OrderText) -> String {
-    let mut out = String::from("Your orders, as understood:\n");
+fn confirmation(
+    holder: &TokenHolder,
+    parsed: &ParsedOrders<Value>,
+    orders: &mail::commands::OrderText,
+) -> String {
+    let mut out = format!("Your orders for {}, as understood:\n", holder.game_name);
     for line in &parsed.understood {
         out.push_str(&format!("  - {line}\n"));
     }
@@ -277,25 +632,64 @@ fn confirmation(parsed: &ParsedOrders<Value>, orders: &mail::commands::OrderText
     out
 }
 
-#[allow(clippy::too_many_arguments, reason = "one reply's parts, all needed")]
+async fn audit(
+    tx: &mut sqlx::PgConnection,
+    action: &str,
+    game_id: Option<i64>,
+    details: Value,
+    now: DateTime<Utc>,
+) -> Result<(), LifecycleError> {
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor: "mail",
+            action,
+            game_id,
+            details,
+        },
+        now,
+    )
+    .await?;
+    Ok(())
+}
+
+struct Reply<'a> {
+    to: &'a str,
+    /// The player whose personal address goes in Reply-To.
+    holder: Option<&'a TokenHolder>,
+    subject: &'a str,
+    body: &'a str,
+}
+
+/// Queues the answer to a message, once however often the message is processed, and no more
+/// than [`REPLIES_PER_HOUR`] an hour to one address.
 async fn queue_reply(
     tx: &mut sqlx::PgConnection,
     reading: &Reading,
-    to: &str,
-    holder: Option<&TokenHolder>,
-    subject: &str,
-    body: &str,
+    reply: &Reply<'_>,
     now: DateTime<Utc>,
     domain: &str,
 ) -> Result<(), LifecycleError> {
     let inbound_id = reading.mail.message_id.clone().unwrap_or_default();
-    let digest = hex::encode(Sha256::digest(format!("{inbound_id}|{to}").as_bytes()));
+    let recent = outbox::count_sent_to_since(&mut *tx, "reply:", reply.to, now - chrono::Duration::hours(1)).await?;
+    if recent >= REPLIES_PER_HOUR {
+        audit(
+            tx,
+            "inbound.reply_suppressed",
+            reply.holder.map(|h| h.game_id.0),
+            json!({ "message_id": inbound_id, "to": reply.to, "replies_last_hour": recent }),
+            now,
+        )
+        .await?;
+        return Ok(());
+    }
+    let digest = hex::encode(Sha256::digest(format!("{inbound_id}|{}", reply.to).as_bytes()));
     let key = format!("reply:{digest}");
     let message_id = format!("<reply.{}@{domain}>", digest.get(..32).unwrap_or(&digest));
     let mut headers = serde_json::Map::new();
     headers.insert("Auto-Submitted".into(), Value::from("auto-replied"));
     headers.insert("In-Reply-To".into(), Value::from(inbound_id));
-    if let Some(holder) = holder {
+    if let Some(holder) = reply.holder {
         let reply_to = format!("{REPLY_LOCAL_PART}+{}@{domain}", holder.reply_token);
         headers.insert("Reply-To".into(), Value::from(reply_to));
     }
@@ -303,9 +697,9 @@ async fn queue_reply(
     let new = NewOutbound {
         message_id: &message_id,
         idempotency_key: &key,
-        to_address: to,
-        subject,
-        body_text: body,
+        to_address: reply.to,
+        subject: reply.subject,
+        body_text: reply.body,
         body_html: None,
         headers: &headers,
     };

@@ -8,8 +8,10 @@ pub mod config;
 mod error;
 pub mod inbox;
 pub mod outbox;
+pub mod passwords;
 mod routes;
 mod state;
+pub mod smtp;
 pub mod telemetry;
 pub mod turns;
 
@@ -21,11 +23,11 @@ use tower_http::trace::TraceLayer;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::AppError;
-pub use state::AppState;
+pub use state::{AppState, Webhook};
 
 /// The whole HTTP application. Tests build it directly.
 pub fn app(state: AppState) -> Router {
-    routes::router()
+    routes::router(&state)
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }

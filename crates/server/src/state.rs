@@ -1,6 +1,7 @@
 use std::sync::Arc;
 
 use store::PgPool;
+use tokio::sync::Notify;
 
 use crate::clock::Clock;
 use crate::config::BaseUrl;
@@ -11,6 +12,18 @@ pub struct AppState {
     pub pool: PgPool,
     pub clock: Arc<dyn Clock>,
     pub base_url: BaseUrl,
+    /// The webhook door for inbound mail; `None` (no secret configured) turns it off.
+    pub webhook: Option<Arc<Webhook>>,
+}
+
+/// The webhook door's settings.
+pub struct Webhook {
+    /// The shared secret a caller must present as `Authorization: Bearer <secret>`.
+    pub secret: String,
+    /// Largest message accepted, in bytes.
+    pub max_bytes: usize,
+    /// Woken for each stored message: the inbox workers wait on it.
+    pub stored: Arc<Notify>,
 }
 
 impl AppState {
@@ -19,6 +32,13 @@ impl AppState {
             pool,
             clock,
             base_url,
+            webhook: None,
         }
+    }
+
+    /// Opens the webhook door for inbound mail.
+    pub fn with_webhook(mut self, webhook: Webhook) -> Self {
+        self.webhook = Some(Arc::new(webhook));
+        self
     }
 }

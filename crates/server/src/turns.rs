@@ -30,6 +30,10 @@ pub enum LifecycleError {
     NoOpenTurn(i64),
     #[error("the deadline ({0}) has passed: orders are locked until the turn is resolved")]
     DeadlinePassed(DateTime<Utc>),
+    #[error(
+        "a set of orders that arrived after this one was already accepted, and the last set received counts"
+    )]
+    LaterOrdersStand,
     #[error("stored game {game} is inconsistent: {reason}")]
     Inconsistent { game: i64, reason: String },
 }
@@ -278,6 +282,18 @@ pub async fn submit_orders_in(
         && deadline <= now
     {
         return Err(LifecycleError::DeadlinePassed(deadline));
+    }
+    // Mail is processed by several workers, so a later message may be processed first: the
+    // turn row lock above makes this check and the save one step.
+    let latest: Option<DateTime<Utc>> = sqlx::query_scalar(
+        "SELECT received_at FROM orders WHERE turn_id = $1 AND player_id = $2 AND superseded_at IS NULL",
+    )
+    .bind(turn_id)
+    .bind(player)
+    .fetch_optional(&mut *tx)
+    .await?;
+    if latest.is_some_and(|latest| latest > now) {
+        return Err(LifecycleError::LaterOrdersStand);
     }
     let engine: EngineKind = engine.parse()?;
     let engine_player = player_id(engine_player_id);

@@ -417,8 +417,11 @@ pub async fn set_schedule<'e>(
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct TokenHolder {
     pub player_id: PlayerRowId,
+    pub subscriber_id: i64,
+    pub zine_id: i64,
     pub game_id: GameId,
     pub game_name: String,
+    pub game_status: String,
     pub engine: String,
     pub engine_player_id: i64,
     pub display_name: String,
@@ -429,17 +432,26 @@ pub struct TokenHolder {
     pub deadline: Option<DateTime<Utc>>,
 }
 
+/// The columns of [`TokenHolder`]; callers add the WHERE clause.
+macro_rules! token_holder_select {
+    ($where:literal) => {
+        concat!(
+            "SELECT p.id AS player_id, s.id AS subscriber_id, s.zine_id, g.id AS game_id, \
+             g.name AS game_name, g.status AS game_status, g.engine, p.engine_player_id, \
+             p.display_name, s.email, p.reply_token, p.status, t.number AS turn_number, t.deadline \
+             FROM players p JOIN games g ON g.id = p.game_id JOIN subscribers s ON s.id = p.subscriber_id \
+             LEFT JOIN turns t ON t.game_id = g.id AND t.status = 'open' ",
+            $where
+        )
+    };
+}
+const TOKEN_HOLDER_BY_TOKEN: &str = token_holder_select!("WHERE p.reply_token = $1");
+
 pub async fn holder_of_token<'e>(
     db: impl PgExecutor<'e>,
     token: &str,
 ) -> Result<Option<TokenHolder>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT p.id AS player_id, g.id AS game_id, g.name AS game_name, g.engine, p.engine_player_id, \
-         p.display_name, s.email, p.reply_token, p.status, t.number AS turn_number, t.deadline \
-         FROM players p JOIN games g ON g.id = p.game_id JOIN subscribers s ON s.id = p.subscriber_id \
-         LEFT JOIN turns t ON t.game_id = g.id AND t.status = 'open' \
-         WHERE p.reply_token = $1",
-    )
+    Ok(sqlx::query_as(TOKEN_HOLDER_BY_TOKEN)
     .bind(token)
     .fetch_optional(db)
     .await?)
@@ -482,4 +494,44 @@ pub async fn leaving<'e>(db: impl PgExecutor<'e>, turn: TurnId) -> Result<Vec<i6
             .fetch_one(db)
             .await?,
     )
+}
+
+/// Every player row of a subscriber (one per game), newest game first.
+pub async fn player_rows_of_subscriber<'e>(
+    db: impl PgExecutor<'e>,
+    subscriber: i64,
+) -> Result<Vec<TokenHolder>, StoreError> {
+    Ok(
+        sqlx::query_as(token_holder_select!("WHERE s.id = $1 ORDER BY g.id DESC"))
+            .bind(subscriber)
+            .fetch_all(db)
+            .await?,
+    )
+}
+
+/// The players of a game with their subscribers' addresses, for relaying private messages.
+pub async fn player_rows_of_game<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+) -> Result<Vec<TokenHolder>, StoreError> {
+    Ok(sqlx::query_as(token_holder_select!(
+        "WHERE g.id = $1 ORDER BY p.engine_player_id"
+    ))
+    .bind(game)
+    .fetch_all(db)
+    .await?)
+}
+
+/// Sets a player's status (`active`, `resigned` or `excluded`); false when there is no such player.
+pub async fn set_player_status<'e>(
+    db: impl PgExecutor<'e>,
+    player: PlayerRowId,
+    status: &str,
+) -> Result<bool, StoreError> {
+    let result = sqlx::query("UPDATE players SET status = $2 WHERE id = $1")
+        .bind(player)
+        .bind(status)
+        .execute(db)
+        .await?;
+    Ok(result.rows_affected() == 1)
 }

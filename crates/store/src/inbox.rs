@@ -53,11 +53,13 @@ pub struct Claimed {
     pub id: InboundId,
     pub raw: Vec<u8>,
     pub attempts: i32,
+    /// When the message arrived: orders count as of then, not as of processing.
+    pub received_at: DateTime<Utc>,
 }
 
 pub async fn claim_next(tx: &mut sqlx::PgConnection) -> Result<Option<Claimed>, StoreError> {
     Ok(sqlx::query_as(
-        "SELECT id, raw, attempts FROM inbound_messages WHERE status = 'new' \
+        "SELECT id, raw, attempts, received_at FROM inbound_messages WHERE status = 'new' \
          ORDER BY received_at, id LIMIT 1 FOR UPDATE SKIP LOCKED",
     )
     .fetch_optional(&mut *tx)

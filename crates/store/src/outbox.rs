@@ -43,6 +43,25 @@ pub async fn enqueue<'e>(
     Ok(result.rows_affected() == 1)
 }
 
+/// How many messages whose idempotency key starts with `kind` went to `address` (any letter
+/// case) since `since`: the reply rate limit counts with it.
+pub async fn count_sent_to_since<'e>(
+    db: impl PgExecutor<'e>,
+    kind: &str,
+    address: &str,
+    since: DateTime<Utc>,
+) -> Result<i64, StoreError> {
+    Ok(sqlx::query_scalar(
+        "SELECT count(*) FROM outbound_messages \
+         WHERE lower(to_address) = lower($1) AND created_at >= $2 AND starts_with(idempotency_key, $3)",
+    )
+    .bind(address)
+    .bind(since)
+    .bind(kind)
+    .fetch_one(db)
+    .await?)
+}
+
 /// A queued message, leased to one worker for a while.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Leased {

@@ -168,6 +168,48 @@ pub async fn set_status<'e>(
     Ok(result.rows_affected() == 1)
 }
 
+/// The stored password hash (PHC string) of a subscriber, if they set one.
+pub async fn password_hash<'e>(
+    db: impl PgExecutor<'e>,
+    id: SubscriberId,
+) -> Result<Option<String>, StoreError> {
+    Ok(
+        sqlx::query_scalar("SELECT password_hash FROM subscribers WHERE id = $1")
+            .bind(id)
+            .fetch_optional(db)
+            .await?
+            .flatten(),
+    )
+}
+
+/// Subscriptions of an address (any zine, any letter case) that have a password, with it.
+pub async fn with_password_by_email<'e>(
+    db: impl PgExecutor<'e>,
+    email: &str,
+) -> Result<Vec<(SubscriberId, String)>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT id, password_hash FROM subscribers \
+         WHERE lower(email) = lower($1) AND status = 'active' AND password_hash IS NOT NULL ORDER BY id",
+    )
+    .bind(email)
+    .fetch_all(db)
+    .await?)
+}
+
+/// Stores a subscriber's new password hash (PHC string, never the password).
+pub async fn set_password_hash<'e>(
+    db: impl PgExecutor<'e>,
+    id: SubscriberId,
+    hash: &str,
+) -> Result<(), StoreError> {
+    sqlx::query("UPDATE subscribers SET password_hash = $2 WHERE id = $1")
+        .bind(id)
+        .bind(hash)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
