@@ -14,7 +14,7 @@
 //! | `RESIGN` | leave the game |
 //! | `UNSUBSCRIBE` | no more mail |
 //! | `HELP` | this list |
-//! | `PASSWORD <secret>` | fallback authentication; never shown back (Debug, Display and Serialize redact it) |
+//! | `PASSWORD <secret>` | in a reply: sets the password; in a new message from the subscribed address: proves who wrote it; never shown back (Debug, Display and Serialize redact it) |
 //!
 //! Lines that look like a command but are not one are order lines: `POSITION carrier A1 H` is
 //! Salvo's placement order, so POSITION and WHERE are commands only alone on their line.
@@ -54,8 +54,9 @@ STATUS                 my game, my current orders and the deadline
 RESIGN                 leave the game (alone on its line)
 UNSUBSCRIBE            no more mail from Admiralty (alone on its line)
 HELP                   this text
-PASSWORD <secret>      when you write from another address than the one we
-                       mail: your game password
+PASSWORD <secret>      in a reply to Admiralty: sets your password; in a new
+                       message from your subscribed address, when you cannot
+                       reply to one of ours: proves it is you
                        PASSWORD correct-horse-battery
 
 Every other line is an order for your game, for example FIRE B7; the game's

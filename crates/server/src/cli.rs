@@ -336,7 +336,48 @@ async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyhow::Result<(
         .await
         .with_context(|| format!("listening on {} (ADMIRALTY_BIND)", args.bind))?;
     let address = listener.local_addr().context("reading the bound address")?;
-    let state = AppState::new(pool.clone(), Arc::new(SystemClock), args.base_url.clone());
+    let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+    let mut state = AppState::new(pool.clone(), clock.clone(), args.base_url.clone());
+    let stored = Arc::new(tokio::sync::Notify::new());
+    if let Some(secret) = &args.webhook_secret {
+        if secret.chars().count() < 16 {
+            bail!("ADMIRALTY_WEBHOOK_SECRET is too short: use at least 16 random characters");
+        }
+        state = state.with_webhook(crate::Webhook {
+            secret: secret.clone(),
+            max_bytes: args.mail_max_bytes,
+            stored: stored.clone(),
+        });
+    }
+    let mut inbound = Vec::new();
+    for _ in 0..args.inbox_workers.max(1) {
+        inbound.push(tokio::spawn(crate::inbox::worker(
+            pool.clone(),
+            clock.clone(),
+            args.mail_domain.clone(),
+            stored.clone(),
+            std::time::Duration::from_secs(30),
+        )));
+    }
+    if let crate::config::Listen::On(address) = args.smtp_listen {
+        let smtp = TcpListener::bind(address).await.with_context(|| {
+            format!("listening for SMTP on {address} (ADMIRALTY_SMTP_LISTEN; `off` turns it off)")
+        })?;
+        let address = smtp
+            .local_addr()
+            .context("reading the SMTP listener's address")?;
+        tracing::info!(%address, "SMTP listener for inbound mail");
+        inbound.push(tokio::spawn(crate::smtp::run(
+            smtp,
+            pool.clone(),
+            clock.clone(),
+            crate::smtp::SmtpSettings {
+                domain: args.mail_domain.clone(),
+                max_bytes: args.mail_max_bytes,
+            },
+            stored.clone(),
+        )));
+    }
     tracing::info!(%address, base_url = %args.base_url, "serving");
     let deadlines = tokio::spawn(deadline_worker(
         pool.clone(),
@@ -362,6 +403,9 @@ async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyhow::Result<(
     // Stopping mid-resolution is safe: the turn's transaction rolls back and is redone later;
     // a message being sent stays leased and is retried, with the same Message-ID.
     deadlines.abort();
+    for task in inbound {
+        task.abort();
+    }
     if let Some(mail) = mail {
         mail.abort();
     }

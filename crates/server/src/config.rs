@@ -101,6 +101,44 @@ pub struct ServeArgs {
     /// The sender of outbound mail; default `Admiralty <orders@MAIL_DOMAIN>`.
     #[arg(long, env = "ADMIRALTY_MAIL_FROM")]
     pub mail_from: Option<String>,
+
+    /// Where the built-in SMTP listener takes inbound mail, or `off`.
+    #[arg(long, env = "ADMIRALTY_SMTP_LISTEN", default_value = "127.0.0.1:2525")]
+    pub smtp_listen: Listen,
+
+    /// Largest inbound message accepted, in bytes, by the SMTP listener (announced as SIZE) and
+    /// the webhook.
+    #[arg(long, env = "ADMIRALTY_MAIL_MAX_BYTES", default_value_t = 10 * 1024 * 1024)]
+    pub mail_max_bytes: usize,
+
+    /// The shared secret of the inbound-mail webhook (`POST /inbound/mail` with
+    /// `Authorization: Bearer <secret>`, at least 16 characters). Without it the webhook is off.
+    #[arg(long, env = "ADMIRALTY_WEBHOOK_SECRET", hide_env_values = true)]
+    pub webhook_secret: Option<String>,
+
+    /// How many workers process inbound mail at once.
+    #[arg(long, env = "ADMIRALTY_INBOX_WORKERS", default_value_t = 2)]
+    pub inbox_workers: usize,
+}
+
+/// A listening address, or `off`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listen {
+    Off,
+    On(SocketAddr),
+}
+
+impl std::str::FromStr for Listen {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        if text.eq_ignore_ascii_case("off") {
+            return Ok(Listen::Off);
+        }
+        text.parse()
+            .map(Listen::On)
+            .map_err(|_| format!("{text:?} is neither host:port nor off"))
+    }
 }
 
 /// An absolute http(s) URL without a trailing slash, so paths can be appended.

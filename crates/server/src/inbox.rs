@@ -11,9 +11,9 @@ use mail::commands::Command;
 use mail::{Delivery, Reading};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
-use store::PgPool;
 use std::sync::Arc;
 use std::time::Duration;
+use store::PgPool;
 
 use store::games::TokenHolder;
 use store::inbox::{self, Claimed, Stored};
@@ -250,8 +250,7 @@ async fn identify(
         .map(|(id, _)| id)
     else {
         return Ok(Err(
-            "the password does not match the one set for this address (or none is set)."
-                .into(),
+            "the password does not match the one set for this address (or none is set).".into(),
         ));
     };
     let games = store::games::player_rows_of_subscriber(&mut *tx, subscriber.0).await?;
@@ -262,7 +261,9 @@ async fn identify(
         (Some(only), None) => Some(only.clone()),
         _ => None,
     };
-    let email = games.first().map_or_else(|| from.to_owned(), |g| g.email.clone());
+    let email = games
+        .first()
+        .map_or_else(|| from.to_owned(), |g| g.email.clone());
     Ok(Ok(Sender {
         subscriber,
         email,
@@ -290,9 +291,9 @@ impl Sender {
                 format!("your games: {}", names.join(", "))
             };
             match game {
-                None => format!(
-                    "which game is this for? Put a line GAME <name> before it ({yours})."
-                ),
+                None => {
+                    format!("which game is this for? Put a line GAME <name> before it ({yours}).")
+                }
                 Some(name) => format!("you play in no game called \"{name}\" ({yours})."),
             }
         })
@@ -340,11 +341,21 @@ async fn act(
             }
         };
         if let Err(why) = may_play(holder) {
-            out.push(format!("Your orders for {} were NOT accepted: {why}", holder.game_name));
+            out.push(format!(
+                "Your orders for {} were NOT accepted: {why}",
+                holder.game_name
+            ));
             continue;
         }
-        match turns::submit_orders_in(tx, received, holder.game_id, holder.player_id, &orders.text, "email")
-            .await
+        match turns::submit_orders_in(
+            tx,
+            received,
+            holder.game_id,
+            holder.player_id,
+            &orders.text,
+            "email",
+        )
+        .await
         {
             Ok(parsed) => {
                 ordered_games.push(holder.game_name.clone());
@@ -371,10 +382,22 @@ async fn act(
             Command::Game { .. } => {}
             Command::Password { secret } => {
                 if sender.proof == Proof::ReplyToken {
-                    let hash = crate::passwords::hash(secret.expose_secret())
-                        .map_err(|e| LifecycleError::Inconsistent { game: 0, reason: e.to_string() })?;
-                    store::subscribers::set_password_hash(&mut *tx, sender.subscriber, &hash).await?;
-                    audit(tx, "subscriber.password_set", None, json!({ "subscriber": sender.subscriber.0, "via": "mail" }), now).await?;
+                    let hash = crate::passwords::hash(secret.expose_secret()).map_err(|e| {
+                        LifecycleError::Inconsistent {
+                            game: 0,
+                            reason: e.to_string(),
+                        }
+                    })?;
+                    store::subscribers::set_password_hash(&mut *tx, sender.subscriber, &hash)
+                        .await?;
+                    audit(
+                        tx,
+                        "subscriber.password_set",
+                        None,
+                        json!({ "subscriber": sender.subscriber.0, "via": "mail" }),
+                        now,
+                    )
+                    .await?;
                     out.push(format!(
                         "Line {line}: your password is set. When you cannot reply to a mail from \
                          Admiralty, write from {} with a line PASSWORD <your password>.",
@@ -383,8 +406,20 @@ async fn act(
                 }
             }
             Command::Press { text } => match target.and_then(|h| may_play(h).map(|()| h)) {
-                Ok(holder) => match turns::submit_press_in(tx, received, holder.game_id, holder.player_id, text, "email").await {
-                    Ok(()) => out.push(format!("Press for {}, to be published with the report: \"{text}\"", holder.game_name)),
+                Ok(holder) => match turns::submit_press_in(
+                    tx,
+                    received,
+                    holder.game_id,
+                    holder.player_id,
+                    text,
+                    "email",
+                )
+                .await
+                {
+                    Ok(()) => out.push(format!(
+                        "Press for {}, to be published with the report: \"{text}\"",
+                        holder.game_name
+                    )),
                     Err(error) => out.push(format!("Line {line}: press not accepted: {error}")),
                 },
                 Err(why) => out.push(format!("Line {line}: press not accepted: {why}")),
@@ -407,8 +442,12 @@ async fn act(
             },
             Command::Status => match target {
                 Ok(holder) => {
-                    let current =
-                        store::games::current_raw_orders(&mut *tx, holder.game_id, holder.player_id).await?;
+                    let current = store::games::current_raw_orders(
+                        &mut *tx,
+                        holder.game_id,
+                        holder.player_id,
+                    )
+                    .await?;
                     out.push(format!(
                         "{}: you are {} ({}).{}\n{}",
                         holder.game_name,
@@ -424,21 +463,33 @@ async fn act(
                 Err(why) => out.push(format!("Line {line}: {why}")),
             },
             Command::Tell { to, text } => match target.and_then(|h| may_play(h).map(|()| h)) {
-                Ok(holder) => out.push(tell(tx, reading, holder, line, to, text, now, domain).await?),
+                Ok(holder) => {
+                    out.push(tell(tx, reading, holder, line, to, text, now, domain).await?)
+                }
                 Err(why) => out.push(format!("Line {line}: your message was not relayed: {why}")),
             },
             Command::Join { game } => out.push(join(sender, game)),
             Command::Resign => match target {
                 Ok(holder) if holder.status == "active" => {
                     store::games::set_player_status(&mut *tx, holder.player_id, "resigned").await?;
-                    audit(tx, "player.resign", Some(holder.game_id.0), json!({ "player": holder.player_id, "via": "mail" }), now).await?;
+                    audit(
+                        tx,
+                        "player.resign",
+                        Some(holder.game_id.0),
+                        json!({ "player": holder.player_id, "via": "mail" }),
+                        now,
+                    )
+                    .await?;
                     out.push(format!(
                         "You have resigned from {}. From the next resolution your fleet is treated as \
                          the game's rules treat a player who leaves. Only the GM can undo this.",
                         holder.game_name
                     ));
                 }
-                Ok(holder) => out.push(format!("Line {line}: you are already {} in {}.", holder.status, holder.game_name)),
+                Ok(holder) => out.push(format!(
+                    "Line {line}: you are already {} in {}.",
+                    holder.status, holder.game_name
+                )),
                 Err(why) => out.push(format!("Line {line}: {why}")),
             },
             Command::Unsubscribe => {
@@ -479,7 +530,10 @@ async fn act(
                 .to_owned(),
         );
     }
-    let game = sender.default.as_ref().map_or("Admiralty", |d| d.game_name.as_str());
+    let game = sender
+        .default
+        .as_ref()
+        .map_or("Admiralty", |d| d.game_name.as_str());
     let subject = if ordered_games.is_empty() {
         format!("{game}: your message was received")
     } else {
@@ -491,7 +545,10 @@ async fn act(
 /// Whether this player row may send orders, press and messages.
 fn may_play(holder: &TokenHolder) -> Result<(), String> {
     if holder.status != "active" {
-        return Err(format!("you are no longer playing in {} ({}).", holder.game_name, holder.status));
+        return Err(format!(
+            "you are no longer playing in {} ({}).",
+            holder.game_name, holder.status
+        ));
     }
     match holder.game_status.as_str() {
         "running" | "paused" => Ok(()),
@@ -516,7 +573,10 @@ fn turn_and_deadline(holder: &TokenHolder) -> String {
 fn join(sender: &Sender, game: &str) -> String {
     match sender.game(Some(game)) {
         Ok(holder) if holder.status == "active" => {
-            format!("You already play in {} as {}.", holder.game_name, holder.display_name)
+            format!(
+                "You already play in {} as {}.",
+                holder.game_name, holder.display_name
+            )
         }
         Ok(holder) => format!(
             "You have left {} ({}); only the GM can bring you back.",
@@ -563,10 +623,14 @@ async fn tell(
         ));
     };
     if recipient.player_id == from.player_id {
-        return Ok(format!("Line {line}: your message was not relayed: it was addressed to yourself."));
+        return Ok(format!(
+            "Line {line}: your message was not relayed: it was addressed to yourself."
+        ));
     }
     let inbound_id = reading.mail.message_id.clone().unwrap_or_default();
-    let digest = hex::encode(Sha256::digest(format!("{inbound_id}|tell|{line}").as_bytes()));
+    let digest = hex::encode(Sha256::digest(
+        format!("{inbound_id}|tell|{line}").as_bytes(),
+    ));
     let body = format!(
         "A private message from {sender} in {game}, relayed by Admiralty:\n\n{text}\n\n\
          To answer, reply to this mail with a line\n  TELL {sender}: <your message>\n\
@@ -574,11 +638,17 @@ async fn tell(
         sender = from.display_name,
         game = from.game_name,
     );
-    let subject = format!("{}: a private message from {}", from.game_name, from.display_name);
+    let subject = format!(
+        "{}: a private message from {}",
+        from.game_name, from.display_name
+    );
     let mut headers = serde_json::Map::new();
     headers.insert(
         "Reply-To".into(),
-        Value::from(format!("{REPLY_LOCAL_PART}+{}@{domain}", recipient.reply_token)),
+        Value::from(format!(
+            "{REPLY_LOCAL_PART}+{}@{domain}",
+            recipient.reply_token
+        )),
     );
     let message_id = format!("<tell.{}@{domain}>", digest.get(..32).unwrap_or(&digest));
     outbox::enqueue(
@@ -671,7 +741,13 @@ async fn queue_reply(
     domain: &str,
 ) -> Result<(), LifecycleError> {
     let inbound_id = reading.mail.message_id.clone().unwrap_or_default();
-    let recent = outbox::count_sent_to_since(&mut *tx, "reply:", reply.to, now - chrono::Duration::hours(1)).await?;
+    let recent = outbox::count_sent_to_since(
+        &mut *tx,
+        "reply:",
+        reply.to,
+        now - chrono::Duration::hours(1),
+    )
+    .await?;
     if recent >= REPLIES_PER_HOUR {
         audit(
             tx,
@@ -683,7 +759,9 @@ async fn queue_reply(
         .await?;
         return Ok(());
     }
-    let digest = hex::encode(Sha256::digest(format!("{inbound_id}|{}", reply.to).as_bytes()));
+    let digest = hex::encode(Sha256::digest(
+        format!("{inbound_id}|{}", reply.to).as_bytes(),
+    ));
     let key = format!("reply:{digest}");
     let message_id = format!("<reply.{}@{domain}>", digest.get(..32).unwrap_or(&digest));
     let mut headers = serde_json::Map::new();

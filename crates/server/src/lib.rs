@@ -10,8 +10,8 @@ pub mod inbox;
 pub mod outbox;
 pub mod passwords;
 mod routes;
-mod state;
 pub mod smtp;
+mod state;
 pub mod telemetry;
 pub mod turns;
 

@@ -189,7 +189,9 @@ struct Envelope {
 
 fn lock(envelope: &Mutex<Envelope>) -> std::sync::MutexGuard<'_, Envelope> {
     // Nothing can panic while the lock is held; a poisoned lock still holds good data.
-    envelope.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    envelope
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 async fn write_response(
@@ -360,23 +362,30 @@ impl Handler for Collector {
         let accepted = to.rsplit_once('@').is_some_and(|(local, domain)| {
             domain.eq_ignore_ascii_case(&self.domain)
                 && (local.eq_ignore_ascii_case(REPLY_LOCAL_PART)
-                    || local
-                        .get(..REPLY_LOCAL_PART.len() + 1)
-                        .is_some_and(|head| {
-                            head.eq_ignore_ascii_case(&format!("{REPLY_LOCAL_PART}+"))
-                        }))
+                    || local.get(..REPLY_LOCAL_PART.len() + 1).is_some_and(|head| {
+                        head.eq_ignore_ascii_case(&format!("{REPLY_LOCAL_PART}+"))
+                    }))
         });
         if accepted {
             response::OK
         } else {
             Response::custom(
                 550,
-                format!("5.1.1 no such mailbox here: write to {REPLY_LOCAL_PART}@{}", self.domain),
+                format!(
+                    "5.1.1 no such mailbox here: write to {REPLY_LOCAL_PART}@{}",
+                    self.domain
+                ),
             )
         }
     }
 
-    fn data_start(&mut self, _domain: &str, _from: &str, _is8bit: bool, _to: &[String]) -> Response {
+    fn data_start(
+        &mut self,
+        _domain: &str,
+        _from: &str,
+        _is8bit: bool,
+        _to: &[String],
+    ) -> Response {
         // The envelope sender goes first, as a delivering MTA would write it: the mail crate
         // reads an empty Return-Path as a bounce, which is never answered.
         let reverse_path = lock(&self.envelope).reverse_path.clone();
@@ -402,7 +411,10 @@ impl Handler for Collector {
         } else {
             Finished::Message(std::mem::take(&mut self.buffer))
         });
-        Response::custom(250, "2.0.0 stored; a confirmation will follow by mail".to_owned())
+        Response::custom(
+            250,
+            "2.0.0 stored; a confirmation will follow by mail".to_owned(),
+        )
     }
 }
 
@@ -460,6 +472,9 @@ mod tests {
         collector.data(b"Subject: hi\r\n").unwrap();
         collector.data(&[b'x'; 64]).unwrap();
         collector.data_end();
-        assert!(matches!(lock(&collector.envelope).finished, Some(Finished::TooBig)));
+        assert!(matches!(
+            lock(&collector.envelope).finished,
+            Some(Finished::TooBig)
+        ));
     }
 }

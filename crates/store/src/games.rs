@@ -452,9 +452,9 @@ pub async fn holder_of_token<'e>(
     token: &str,
 ) -> Result<Option<TokenHolder>, StoreError> {
     Ok(sqlx::query_as(TOKEN_HOLDER_BY_TOKEN)
-    .bind(token)
-    .fetch_optional(db)
-    .await?)
+        .bind(token)
+        .fetch_optional(db)
+        .await?)
 }
 
 /// The raw text of a player's current orders for the open turn, if any.

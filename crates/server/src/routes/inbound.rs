@@ -18,6 +18,7 @@ pub(crate) async fn post_inbound_mail(
     body: Bytes,
 ) -> Response {
     let Some(webhook) = &state.webhook else {
+        // Not routed without a secret; kept so the handler never runs unprotected.
         return (StatusCode::NOT_FOUND, "Not found\n").into_response();
     };
     let presented = headers

@@ -13,16 +13,19 @@ use crate::AppState;
 use crate::error::AppError;
 
 pub(crate) fn router(state: &AppState) -> Router<AppState> {
-    let inbound_limit = state.webhook.as_ref().map_or(0, |w| w.max_bytes);
-    Router::new()
-        .route(
-            "/inbound/mail",
-            post(inbound::post_inbound_mail).layer(DefaultBodyLimit::max(inbound_limit)),
-        )
+    let router = Router::new()
         .route("/", get(home::get_home))
         .route("/healthz", get(health::get_healthz))
         .route("/zines/{slug}", get(archive::get_zine))
-        .fallback(not_found)
+        .fallback(not_found);
+    // The webhook door exists only when a shared secret is configured.
+    match &state.webhook {
+        Some(webhook) => router.route(
+            "/inbound/mail",
+            post(inbound::post_inbound_mail).layer(DefaultBodyLimit::max(webhook.max_bytes)),
+        ),
+        None => router,
+    }
 }
 
 async fn not_found() -> AppError {

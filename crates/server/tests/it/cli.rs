@@ -18,6 +18,8 @@ fn gm() -> Command {
     ] {
         command.env_remove(var);
     }
+    // Never the default SMTP port: tests run in parallel, and a developer's gm may hold it.
+    command.env("ADMIRALTY_SMTP_LISTEN", "127.0.0.1:0");
     command
 }
 

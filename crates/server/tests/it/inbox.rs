@@ -17,9 +17,9 @@ use store::{DisplayName, EmailAddress, PgPool, ZineSlug};
 
 use crate::helpers::{Counter, trafalgar};
 
-const DOMAIN: &str = "zine.example.org";
+pub(crate) const DOMAIN: &str = "zine.example.org";
 
-async fn game(pool: &PgPool) -> GameId {
+pub(crate) async fn game(pool: &PgPool) -> GameId {
     let zine = zines::insert(
         pool,
         &ZineSlug::parse("mailed").unwrap(),
@@ -52,7 +52,7 @@ async fn game(pool: &PgPool) -> GameId {
         .unwrap()
 }
 
-async fn token(pool: &PgPool, game: GameId, engine_id: i64) -> String {
+pub(crate) async fn token(pool: &PgPool, game: GameId, engine_id: i64) -> String {
     sqlx::query_scalar(
         "SELECT reply_token FROM players WHERE game_id = $1 AND engine_player_id = $2",
     )
@@ -63,7 +63,7 @@ async fn token(pool: &PgPool, game: GameId, engine_id: i64) -> String {
     .unwrap()
 }
 
-fn message(id: &str, to: &str, extra_headers: &str, body: &str) -> Vec<u8> {
+pub(crate) fn message(id: &str, to: &str, extra_headers: &str, body: &str) -> Vec<u8> {
     format!(
         "From: Fred Bloggs <fred@example.org>\r\nTo: Admiralty <{to}>\r\nReturn-Path: <fred@example.org>\r\n\
          Message-ID: <{id}@example.org>\r\nSubject: Re: Mailed Barmy, turn 1\r\n{extra_headers}\
@@ -72,7 +72,7 @@ fn message(id: &str, to: &str, extra_headers: &str, body: &str) -> Vec<u8> {
     .into_bytes()
 }
 
-async fn outbound(pool: &PgPool) -> Vec<(String, String, serde_json::Value)> {
+pub(crate) async fn outbound(pool: &PgPool) -> Vec<(String, String, serde_json::Value)> {
     sqlx::query_as("SELECT to_address, body_text, headers FROM outbound_messages ORDER BY id")
         .fetch_all(pool)
         .await
@@ -277,5 +277,316 @@ async fn gm_ingest_reads_a_message_from_stdin() {
     let mails = outbound(pool).await;
     assert_eq!(mails.len(), 1);
     assert!(mails[0].1.contains("HELP"), "{}", mails[0].1);
+    db.drop_database().await;
+}
+
+async fn count(pool: &PgPool, sql: &'static str) -> i64 {
+    sqlx::query_scalar(sql).fetch_one(pool).await.unwrap()
+}
+
+/// A message from `from` (no reply token) to Admiralty's plain address.
+fn plain_message(id: &str, from: &str, body: &str) -> Vec<u8> {
+    let address = from
+        .rsplit_once('<')
+        .map_or(from, |(_, rest)| rest.trim_end_matches('>'));
+    format!(
+        "From: {from}\r\nTo: orders@{DOMAIN}\r\nReturn-Path: <{address}>\r\nMessage-ID: <{id}@example.org>\r\n\
+         Subject: orders\r\nContent-Type: text/plain\r\n\r\n{body}"
+    )
+    .into_bytes()
+}
+
+#[tokio::test]
+async fn a_password_set_by_reply_lets_the_subscribed_address_send_orders() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let game = game(pool).await;
+    let to = format!("orders+{}@{DOMAIN}", token(pool, game, 1).await);
+    // Without a password set, a PASSWORD line proves nothing.
+    let early = plain_message(
+        "pw-0",
+        "fred@example.org",
+        "PASSWORD hunter2-hunter2\r\nG13, K19\r\n",
+    );
+    inbox::ingest(pool, &early, "smtp", trafalgar(), DOMAIN)
+        .await
+        .unwrap();
+    assert_eq!(count(pool, "SELECT count(*) FROM orders").await, 0);
+
+    // Set by a reply to the personal address; the secret is never echoed or stored in clear.
+    let set = message("pw-1", &to, "", "PASSWORD hunter2-hunter2\r\n");
+    inbox::ingest(pool, &set, "smtp", trafalgar(), DOMAIN)
+        .await
+        .unwrap();
+    let hash: String = sqlx::query_scalar(
+        "SELECT password_hash FROM subscribers WHERE email = 'fred@example.org'",
+    )
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert!(hash.starts_with("$argon2id$"), "{hash}");
+    let mails = outbound(pool).await;
+    assert!(
+        mails
+            .iter()
+            .any(|(_, body, _)| body.contains("your password is set")),
+        "{mails:?}"
+    );
+    assert!(
+        mails.iter().all(|(_, body, _)| !body.contains("hunter2")),
+        "{mails:?}"
+    );
+
+    // From the subscribed address, with the right password: accepted, for the only game.
+    let good = plain_message(
+        "pw-2",
+        "Fred <FRED@example.org>",
+        "PASSWORD hunter2-hunter2\r\nG13, K19\r\n",
+    );
+    inbox::ingest(pool, &good, "smtp", trafalgar(), DOMAIN)
+        .await
+        .unwrap();
+    assert_eq!(count(pool, "SELECT count(*) FROM orders").await, 1);
+
+    // A wrong password, or the right one from another address, changes nothing.
+    for (id, from, password) in [
+        ("pw-3", "fred@example.org", "hunter3-hunter3"),
+        ("pw-4", "mallory@example.net", "hunter2-hunter2"),
+    ] {
+        let bad = plain_message(id, from, &format!("PASSWORD {password}\r\nA1, A2\r\n"));
+        inbox::ingest(pool, &bad, "smtp", trafalgar(), DOMAIN)
+            .await
+            .unwrap();
+    }
+    assert_eq!(count(pool, "SELECT count(*) FROM orders").await, 1);
+    let mails = outbound(pool).await;
+    let refusal = &mails.last().unwrap();
+    assert_eq!(refusal.0, "mallory@example.net");
+    assert!(
+        refusal.1.contains("password does not match"),
+        "{}",
+        refusal.1
+    );
+    db.drop_database().await;
+}
+
+#[tokio::test]
+async fn tell_relays_a_private_message_without_showing_addresses() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let game = game(pool).await;
+    let to = format!("orders+{}@{DOMAIN}", token(pool, game, 1).await);
+    let john_token = token(pool, game, 2).await;
+    let raw = message(
+        "tell-1",
+        &to,
+        "",
+        "TELL John Smith: meet me off the Dogger Bank?\r\nTELL Nobody: hello\r\n",
+    );
+    inbox::ingest(pool, &raw, "smtp", trafalgar(), DOMAIN)
+        .await
+        .unwrap();
+    let mails = outbound(pool).await;
+    let relayed: Vec<_> = mails
+        .iter()
+        .filter(|(to, _, _)| to == "john@example.org")
+        .collect();
+    assert_eq!(relayed.len(), 1, "{mails:?}");
+    let (_, body, headers) = relayed[0];
+    assert!(body.contains("meet me off the Dogger Bank?"), "{body}");
+    assert!(body.contains("from Fred Bloggs"), "{body}");
+    assert!(
+        !body.contains("fred@example.org"),
+        "the sender's address leaked: {body}"
+    );
+    assert_eq!(headers["Reply-To"], format!("orders+{john_token}@{DOMAIN}"));
+    let confirmation = &mails
+        .iter()
+        .find(|(to, _, _)| to == "fred@example.org")
+        .unwrap()
+        .1;
+    assert!(
+        confirmation.contains("relayed to John Smith"),
+        "{confirmation}"
+    );
+    assert!(
+        confirmation.contains("no active player \"Nobody\""),
+        "{confirmation}"
+    );
+    // Processing the same message again relays nothing more.
+    inbox::ingest(pool, &raw, "smtp", trafalgar(), DOMAIN)
+        .await
+        .unwrap();
+    assert_eq!(outbound(pool).await.len(), mails.len());
+    db.drop_database().await;
+}
+
+#[tokio::test]
+async fn resign_and_unsubscribe_by_mail_take_effect_and_are_audited() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let game = game(pool).await;
+    let fred = format!("orders+{}@{DOMAIN}", token(pool, game, 1).await);
+    inbox::ingest(
+        pool,
+        &message("resign-1", &fred, "", "RESIGN\r\n"),
+        "smtp",
+        trafalgar(),
+        DOMAIN,
+    )
+    .await
+    .unwrap();
+    let status: String =
+        sqlx::query_scalar("SELECT status FROM players WHERE engine_player_id = 1")
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    assert_eq!(status, "resigned");
+    // A resigned player's orders are refused, with the reason.
+    inbox::ingest(
+        pool,
+        &message("resign-2", &fred, "", "G13, K19\r\n"),
+        "smtp",
+        trafalgar(),
+        DOMAIN,
+    )
+    .await
+    .unwrap();
+    assert_eq!(count(pool, "SELECT count(*) FROM orders").await, 0);
+    let last = outbound(pool).await.pop().unwrap();
+    assert!(last.1.contains("no longer playing"), "{}", last.1);
+
+    let john = format!("orders+{}@{DOMAIN}", token(pool, game, 2).await);
+    let raw = message("unsub-1", &john, "", "UNSUBSCRIBE\r\n")
+        .iter()
+        .map(|&b| b)
+        .collect::<Vec<u8>>();
+    let raw = String::from_utf8(raw)
+        .unwrap()
+        .replace("fred@example.org", "john@example.org");
+    inbox::ingest(pool, raw.as_bytes(), "smtp", trafalgar(), DOMAIN)
+        .await
+        .unwrap();
+    let (subscriber, player): (String, String) = sqlx::query_as(
+        "SELECT s.status, p.status FROM subscribers s JOIN players p ON p.subscriber_id = s.id \
+         WHERE s.email = 'john@example.org'",
+    )
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert_eq!(
+        (subscriber.as_str(), player.as_str()),
+        ("unsubscribed", "resigned")
+    );
+    let actions: Vec<String> = sqlx::query_scalar("SELECT action FROM audit_log ORDER BY id")
+        .fetch_all(pool)
+        .await
+        .unwrap();
+    assert!(actions.contains(&"player.resign".to_owned()), "{actions:?}");
+    assert!(
+        actions.contains(&"subscriber.unsubscribe".to_owned()),
+        "{actions:?}"
+    );
+    db.drop_database().await;
+}
+
+#[tokio::test]
+async fn replies_to_one_address_are_rate_limited_and_the_rest_audited() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    game(pool).await;
+    let total = inbox::REPLIES_PER_HOUR + 5;
+    for n in 0..total {
+        let raw = plain_message(&format!("flood-{n}"), "robot@example.net", "hello\r\n");
+        inbox::ingest(pool, &raw, "smtp", trafalgar(), DOMAIN)
+            .await
+            .unwrap();
+    }
+    assert_eq!(
+        count(
+            pool,
+            "SELECT count(*) FROM outbound_messages WHERE to_address = 'robot@example.net'"
+        )
+        .await,
+        inbox::REPLIES_PER_HOUR
+    );
+    assert_eq!(
+        count(
+            pool,
+            "SELECT count(*) FROM audit_log WHERE action = 'inbound.reply_suppressed'"
+        )
+        .await,
+        5
+    );
+    // Every message is still stored and processed.
+    assert_eq!(
+        count(
+            pool,
+            "SELECT count(*) FROM inbound_messages WHERE status = 'processed'"
+        )
+        .await,
+        total
+    );
+    db.drop_database().await;
+}
+
+#[tokio::test]
+async fn orders_count_in_the_order_they_arrived_not_the_order_processed() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let game = game(pool).await;
+    let to = format!("orders+{}@{DOMAIN}", token(pool, game, 1).await);
+    let later = message("arrive-2", &to, "", "T12, S13\r\n");
+    let earlier = message("arrive-1", &to, "", "G13, K19\r\n");
+    inbox::ingest(
+        pool,
+        &later,
+        "smtp",
+        trafalgar() + Duration::minutes(5),
+        DOMAIN,
+    )
+    .await
+    .unwrap();
+    inbox::ingest(pool, &earlier, "smtp", trafalgar(), DOMAIN)
+        .await
+        .unwrap();
+    let current: String =
+        sqlx::query_scalar("SELECT raw_text FROM orders WHERE superseded_at IS NULL")
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    assert_eq!(current, "T12, S13");
+    let last = outbound(pool).await.pop().unwrap();
+    assert!(
+        last.1
+            .contains("arrived after this one was already accepted"),
+        "{}",
+        last.1
+    );
+    db.drop_database().await;
+}
+
+#[tokio::test]
+async fn game_lines_direct_orders_and_unknown_games_are_explained() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let game = game(pool).await;
+    let to = format!("orders+{}@{DOMAIN}", token(pool, game, 1).await);
+    let raw = message(
+        "sections-1",
+        &to,
+        "",
+        "GAME Mailed Barmy\r\nG13, K19\r\nGAME Spring Salvo\r\nFIRE A1\r\nSTATUS\r\n",
+    );
+    inbox::ingest(pool, &raw, "smtp", trafalgar(), DOMAIN)
+        .await
+        .unwrap();
+    assert_eq!(count(pool, "SELECT count(*) FROM orders").await, 1);
+    let reply = outbound(pool).await.pop().unwrap().1;
+    assert!(reply.contains("Your orders for Mailed Barmy"), "{reply}");
+    assert!(
+        reply.contains("you play in no game called \"Spring Salvo\""),
+        "{reply}"
+    );
     db.drop_database().await;
 }

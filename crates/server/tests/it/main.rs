@@ -18,6 +18,7 @@ mod demo;
 mod health;
 mod helpers;
 mod inbox;
+mod mail_doors;
 mod migrations;
 mod outbox;
 mod subscribers;
