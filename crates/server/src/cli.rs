@@ -67,6 +67,10 @@ pub enum Command {
     #[command(subcommand)]
     Inbox(InboxCommand),
 
+    /// The outbound mail queue: what was sent, what waits, what failed.
+    #[command(subcommand)]
+    Outbox(OutboxCommand),
+
     /// The GM's actions on a game: resolve now, extend the deadline, pause, resume, end.
     /// Every action goes into the audit log.
     Game(GameArgs),
@@ -117,6 +121,30 @@ pub struct IngestArgs {
 pub enum InboxCommand {
     /// Put every message whose processing failed back in the queue, and process the queue.
     Retry(IngestArgs),
+    /// The newest inbound messages, with their outcome and error.
+    List(ListArgs),
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum OutboxCommand {
+    /// The newest outbound messages, with their status, attempts and last error.
+    List(ListArgs),
+    /// Queue a failed message again (same Message-ID); the worker of `gm serve` sends it.
+    Resend {
+        /// The message's id, as `gm outbox list` shows it.
+        id: i64,
+    },
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ListArgs {
+    /// Only messages with this status (inbox: new, processed, failed, dropped; outbox:
+    /// queued, sent, failed).
+    #[arg(long)]
+    pub status: Option<String>,
+    /// How many, newest first.
+    #[arg(long, default_value_t = 50)]
+    pub limit: i64,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -160,6 +188,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             Command::Verify(args) => run_verify(&cli.database, args).await,
             Command::Ingest(args) => run_ingest(&cli.database, args).await,
             Command::Inbox(InboxCommand::Retry(args)) => run_inbox_retry(&cli.database, args).await,
+            Command::Inbox(InboxCommand::List(args)) => run_inbox_list(&cli.database, args).await,
+            Command::Outbox(command) => run_outbox(&cli.database, command).await,
             Command::Game(args) => run_game_action(&cli.database, args).await,
         }
     })
@@ -240,6 +270,72 @@ async fn run_inbox_retry(database: &DatabaseArgs, args: IngestArgs) -> anyhow::R
         .context("processing the inbound queue")?;
     pool.close().await;
     println!("requeued {requeued} failed message(s); processed {processed}");
+    Ok(())
+}
+
+async fn run_inbox_list(database: &DatabaseArgs, args: ListArgs) -> anyhow::Result<()> {
+    let pool = connect(database).await?;
+    let entries = store::inbox::list(&pool, args.status.as_deref(), args.limit).await?;
+    pool.close().await;
+    for e in &entries {
+        println!(
+            "{:>6}  {}  {:<9} {:<8} {}{}",
+            e.id.0,
+            e.received_at.format("%Y-%m-%d %H:%M"),
+            e.status,
+            e.received_via,
+            e.message_id,
+            e.error
+                .as_deref()
+                .map(|err| format!("\n        error: {err}"))
+                .unwrap_or_default()
+        );
+    }
+    println!("{} message(s)", entries.len());
+    Ok(())
+}
+
+async fn run_outbox(database: &DatabaseArgs, command: OutboxCommand) -> anyhow::Result<()> {
+    let pool = connect(database).await?;
+    match command {
+        OutboxCommand::List(args) => {
+            let entries = store::outbox::list(&pool, args.status.as_deref(), args.limit).await?;
+            for e in &entries {
+                println!(
+                    "{:>6}  {}  {:<7} tries {:<2} {}  {}{}",
+                    e.id,
+                    e.created_at.format("%Y-%m-%d %H:%M"),
+                    e.status,
+                    e.attempts,
+                    e.to_address,
+                    e.subject,
+                    e.last_error
+                        .as_deref()
+                        .map(|err| format!("\n        last error: {err}"))
+                        .unwrap_or_default()
+                );
+            }
+            println!("{} message(s)", entries.len());
+        }
+        OutboxCommand::Resend { id } => {
+            if !store::outbox::resend(&pool, id, SystemClock.now()).await? {
+                bail!("outbound message {id} is not a failed message");
+            }
+            store::audit::append(
+                &pool,
+                &store::audit::NewAuditEntry {
+                    actor: "gm",
+                    action: "outbound.resend",
+                    game_id: None,
+                    details: serde_json::json!({ "outbound": id }),
+                },
+                SystemClock.now(),
+            )
+            .await?;
+            println!("outbound message {id} queued again");
+        }
+    }
+    pool.close().await;
     Ok(())
 }
 

@@ -96,3 +96,31 @@ pub async fn retry_failed<'e>(db: impl PgExecutor<'e>) -> Result<u64, StoreError
     .await?
     .rows_affected())
 }
+
+/// One line of the inbox as the GM sees it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct InboxEntry {
+    pub id: InboundId,
+    pub message_id: String,
+    pub received_via: String,
+    pub received_at: DateTime<Utc>,
+    pub status: String,
+    pub error: Option<String>,
+    pub attempts: i32,
+}
+
+/// The newest `limit` messages, of one status (`new`, `processed`, `failed`, `dropped`) or all.
+pub async fn list<'e>(
+    db: impl PgExecutor<'e>,
+    status: Option<&str>,
+    limit: i64,
+) -> Result<Vec<InboxEntry>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT id, message_id, received_via, received_at, status, error, attempts \
+         FROM inbound_messages WHERE $1::text IS NULL OR status = $1 ORDER BY id DESC LIMIT $2",
+    )
+    .bind(status)
+    .bind(limit)
+    .fetch_all(db)
+    .await?)
+}

@@ -146,3 +146,50 @@ pub async fn mark_failed<'e>(
         .await?;
     Ok(())
 }
+
+/// One line of the outbox as the GM sees it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct OutboxEntry {
+    pub id: i64,
+    pub to_address: String,
+    pub subject: String,
+    pub status: String,
+    pub attempts: i32,
+    pub last_error: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub next_attempt_at: DateTime<Utc>,
+}
+
+/// The newest `limit` messages, of one status (`queued`, `sent`, `failed`) or all.
+pub async fn list<'e>(
+    db: impl PgExecutor<'e>,
+    status: Option<&str>,
+    limit: i64,
+) -> Result<Vec<OutboxEntry>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT id, to_address, subject, status, attempts, last_error, created_at, next_attempt_at \
+         FROM outbound_messages WHERE $1::text IS NULL OR status = $1 ORDER BY id DESC LIMIT $2",
+    )
+    .bind(status)
+    .bind(limit)
+    .fetch_all(db)
+    .await?)
+}
+
+/// Queues a failed message again, due at once, with its attempts reset (same Message-ID).
+/// False when there is no failed message with this id.
+pub async fn resend<'e>(
+    db: impl PgExecutor<'e>,
+    id: i64,
+    now: DateTime<Utc>,
+) -> Result<bool, StoreError> {
+    let result = sqlx::query(
+        "UPDATE outbound_messages SET status = 'queued', attempts = 0, next_attempt_at = $2 \
+         WHERE id = $1 AND status = 'failed'",
+    )
+    .bind(id)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(result.rows_affected() == 1)
+}

@@ -457,11 +457,7 @@ async fn resign_and_unsubscribe_by_mail_take_effect_and_are_audited() {
     assert!(last.1.contains("no longer playing"), "{}", last.1);
 
     let john = format!("orders+{}@{DOMAIN}", token(pool, game, 2).await);
-    let raw = message("unsub-1", &john, "", "UNSUBSCRIBE\r\n")
-        .iter()
-        .map(|&b| b)
-        .collect::<Vec<u8>>();
-    let raw = String::from_utf8(raw)
+    let raw = String::from_utf8(message("unsub-1", &john, "", "UNSUBSCRIBE\r\n"))
         .unwrap()
         .replace("fred@example.org", "john@example.org");
     inbox::ingest(pool, raw.as_bytes(), "smtp", trafalgar(), DOMAIN)

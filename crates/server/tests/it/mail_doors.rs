@@ -366,3 +366,58 @@ async fn without_a_secret_the_webhook_does_not_exist() {
     assert_eq!(response.status(), 404);
     app.stop().await;
 }
+
+#[tokio::test]
+async fn the_gm_sees_failed_mail_and_can_resend_it() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let headers = serde_json::json!({});
+    let new = store::outbox::NewOutbound {
+        message_id: "<failing-1@zine.example.org>",
+        idempotency_key: "test:failing-1",
+        to_address: "nobody@example.net",
+        subject: "Turn 3 report",
+        body_text: "…",
+        body_html: None,
+        headers: &headers,
+    };
+    store::outbox::enqueue(pool, &new, trafalgar())
+        .await
+        .unwrap();
+    let id: i64 = sqlx::query_scalar("SELECT id FROM outbound_messages")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    store::outbox::mark_failed(pool, id, "550 5.1.1 no such user")
+        .await
+        .unwrap();
+    let gm = |args: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_gm"))
+            .args(args)
+            .env("DATABASE_URL", &db.url)
+            .env_remove("ADMIRALTY_LOG")
+            .output()
+            .unwrap();
+        (
+            output.status.success(),
+            String::from_utf8(output.stdout).unwrap() + &String::from_utf8(output.stderr).unwrap(),
+        )
+    };
+    let (ok, listed) = gm(&["outbox", "list", "--status", "failed"]);
+    assert!(ok, "{listed}");
+    assert!(
+        listed.contains("nobody@example.net") && listed.contains("550 5.1.1 no such user"),
+        "{listed}"
+    );
+    let (ok, said) = gm(&["outbox", "resend", &id.to_string()]);
+    assert!(ok, "{said}");
+    let status: String = sqlx::query_scalar("SELECT status FROM outbound_messages")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(status, "queued");
+    // Only a failed message can be resent.
+    let (ok, said) = gm(&["outbox", "resend", &id.to_string()]);
+    assert!(!ok && said.contains("not a failed message"), "{said}");
+    db.drop_database().await;
+}
