@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# End-to-end mail ingest benchmark: SMTP in (lettre, over loopback) -> stored -> parsed ->
+# orders saved -> confirmation queued, beside the raw single-row INSERT rate of the same
+# PostgreSQL, measured in the same run. Starts its own private cluster (bench data dir) unless
+# ADMIRALTY_TEST_DATABASE_URL is set. Settings: BENCH_MESSAGES, BENCH_CONNECTIONS, BENCH_WORKERS,
+# BENCH_GAMES, BENCH_PLAYERS (see crates/server/examples/ingest_bench.rs).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+# shellcheck source=../scripts/lib/postgres.sh
+source "$ROOT/scripts/lib/postgres.sh"
+
+if [[ -z "${ADMIRALTY_TEST_DATABASE_URL:-}" ]]; then
+  pg_ensure_installed
+  pg_choose_data_dir "$ROOT" pg-bench
+  pg_lock "$PG_DATA.lock"
+  if [[ -n "$(pg_running_pid)" ]]; then PG_STARTED_BY_US=1; pg_stop; fi
+  rm -rf "$PG_DATA" "$(pg_password_file)"
+  pg_init fast
+  trap 'pg_stop || true' EXIT
+  # The same durability settings as a production cluster: the rate is the real one.
+  pg_start "${ADMIRALTY_BENCH_PG_PORT:-55470}" -c max_connections=200
+  export ADMIRALTY_TEST_DATABASE_URL
+  ADMIRALTY_TEST_DATABASE_URL="$(pg_url postgres)"
+fi
+
+cargo build --release --quiet -p server --example ingest_bench
+"$ROOT/target/release/examples/ingest_bench"

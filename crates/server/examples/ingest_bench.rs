@@ -1,0 +1,253 @@
+//! Benchmark of end-to-end mail ingest: SMTP in (a real client over loopback, lettre) → stored
+//! → parsed → orders saved → confirmation queued, against the raw single-row insert rate of the
+//! same PostgreSQL, measured in the same run.
+//!
+//!   ADMIRALTY_TEST_DATABASE_URL=postgres://… cargo run --release -p server --example ingest_bench
+//!
+//! `bench/ingest.sh` starts a private PostgreSQL and runs this. Settings (environment):
+//! BENCH_MESSAGES (default 5000), BENCH_CONNECTIONS (SMTP clients at once, default 16),
+//! BENCH_WORKERS (inbox workers, default 8), BENCH_GAMES (default 8), BENCH_PLAYERS (default 40).
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    reason = "a benchmark program: any failure should stop it loudly"
+)]
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chrono::Duration as ChronoDuration;
+use games::EngineKind;
+use lettre::address::Envelope;
+use lettre::{Address, AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+use serde_json::json;
+use server::smtp::{self, SmtpSettings};
+use server::turns::{self, GameSpec, OsEntropy, Schedule};
+use server::{Clock, SystemClock, inbox};
+use store::subscribers::{self, NewSubscriber};
+use store::testing::TestDatabase;
+use store::{DisplayName, EmailAddress, PgPool, ZineSlug, zines};
+use tokio::net::TcpListener;
+use tokio::sync::Notify;
+
+const DOMAIN: &str = "bench.example.org";
+
+fn setting(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+#[tokio::main]
+async fn main() {
+    let messages = setting("BENCH_MESSAGES", 5000);
+    let connections = setting("BENCH_CONNECTIONS", 16);
+    let workers = setting("BENCH_WORKERS", 8);
+    let game_count = setting("BENCH_GAMES", 8);
+    let players = setting("BENCH_PLAYERS", 40);
+
+    let db = TestDatabase::migrated().await;
+    // More connections than the test pool's few: SMTP clients, workers and the baseline share it.
+    let pool = store::connect(&db.url, u32::try_from(connections + workers + 4).unwrap())
+        .await
+        .unwrap();
+    let tokens = set_up(&pool, game_count, players).await;
+
+    let raw_rate = raw_insert_rate(&pool, messages, connections).await;
+    let raw_single = raw_insert_rate(&pool, messages.min(2000), 1).await;
+
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let stored = Arc::new(Notify::new());
+    let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+    tokio::spawn(smtp::run(
+        listener,
+        pool.clone(),
+        clock.clone(),
+        SmtpSettings {
+            domain: DOMAIN.to_owned(),
+            max_bytes: 1 << 20,
+        },
+        stored.clone(),
+    ));
+    for _ in 0..workers {
+        tokio::spawn(inbox::worker(
+            pool.clone(),
+            clock.clone(),
+            DOMAIN.to_owned(),
+            stored.clone(),
+            Duration::from_secs(1),
+        ));
+    }
+
+    let transport =
+        AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(address.ip().to_string())
+            .port(address.port())
+            .pool_config(lettre::transport::smtp::PoolConfig::new().max_size(connections as u32))
+            .build();
+    let started = Instant::now();
+    let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let mut clients = Vec::new();
+    for _ in 0..connections {
+        let transport = transport.clone();
+        let tokens = tokens.clone();
+        let next = next.clone();
+        clients.push(tokio::spawn(async move {
+            loop {
+                let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if n >= messages {
+                    return;
+                }
+                let (token, from) = &tokens[n % tokens.len()];
+                let to = format!("orders+{token}@{DOMAIN}");
+                let raw = format!(
+                    "From: <{from}>\r\nTo: <{to}>\r\nMessage-ID: <bench-{n}@example.net>\r\n\
+                     Subject: Re: turn 1\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\
+                     G13, K19\r\nPRESS Bench press {n}\r\n\r\n-- \r\nsent by the benchmark\r\n"
+                );
+                let envelope = Envelope::new(
+                    Some(from.parse::<Address>().unwrap()),
+                    vec![to.parse::<Address>().unwrap()],
+                )
+                .unwrap();
+                transport.send_raw(&envelope, raw.as_bytes()).await.unwrap();
+            }
+        }));
+    }
+    for client in clients {
+        client.await.unwrap();
+    }
+    let accepted = started.elapsed();
+    loop {
+        let done: i64 =
+            sqlx::query_scalar("SELECT count(*) FROM inbound_messages WHERE status <> 'new'")
+                .fetch_one(&pool)
+                .await
+                .unwrap();
+        if done >= messages as i64 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let processed = started.elapsed();
+
+    let (failed, orders, confirmations): (i64, i64, i64) = sqlx::query_as(
+        "SELECT (SELECT count(*) FROM inbound_messages WHERE status <> 'processed'), \
+                (SELECT count(*) FROM orders), \
+                (SELECT count(*) FROM outbound_messages WHERE starts_with(idempotency_key, 'reply:'))",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(failed, 0, "every message must be processed");
+    assert_eq!(orders, messages as i64, "every message's orders saved");
+    assert_eq!(confirmations, messages as i64, "every message confirmed");
+
+    let ingest_rate = messages as f64 / processed.as_secs_f64();
+    println!(
+        "ingest benchmark: {messages} messages, {connections} SMTP connections, {workers} inbox workers, {game_count} games x {players} players"
+    );
+    println!("| measurement | messages/s |");
+    println!("|---|---|");
+    println!(
+        "| SMTP accepted and stored (250 sent) | {:.0} |",
+        messages as f64 / accepted.as_secs_f64()
+    );
+    println!(
+        "| end to end: stored, parsed, orders saved, confirmation queued | {ingest_rate:.0} |"
+    );
+    println!("| raw single-row INSERT, {connections} connections | {raw_rate:.0} |");
+    println!("| raw single-row INSERT, 1 connection | {raw_single:.0} |");
+    println!(
+        "ratio end-to-end / raw insert ({connections} connections): {:.2}",
+        ingest_rate / raw_rate
+    );
+    pool.close().await;
+    db.drop_database().await;
+}
+
+/// `games` zines, each with `players` subscribers (distinct addresses, so that no address
+/// reaches the reply rate limit) and one Barmy game of all of them; returns every
+/// (token, address).
+async fn set_up(pool: &PgPool, games: usize, players: usize) -> Vec<(String, String)> {
+    let now = SystemClock.now();
+    for g in 0..games {
+        let zine = zines::insert(
+            pool,
+            &ZineSlug::parse(&format!("bench-{g}")).unwrap(),
+            "Bench",
+            now,
+        )
+        .await
+        .unwrap();
+        for p in 0..players {
+            let new = NewSubscriber {
+                zine_id: zine.id,
+                email: EmailAddress::parse(&format!("player{p}.zine{g}@example.net")).unwrap(),
+                display_name: DisplayName::parse(&format!("Player {p}")).unwrap(),
+            };
+            subscribers::insert(pool, &new, now).await.unwrap();
+        }
+        let spec = GameSpec {
+            zine: zine.id,
+            name: &format!("Bench game {g}"),
+            engine: EngineKind::Barmy,
+            setup: &json!({}),
+            first_deadline: Some(now + ChronoDuration::days(2)),
+            schedule: Schedule::EveryDays(7),
+        };
+        turns::create_game(pool, now, &spec, &mut OsEntropy)
+            .await
+            .unwrap();
+    }
+    sqlx::query_as(
+        "SELECT p.reply_token, s.email FROM players p JOIN subscribers s ON s.id = p.subscriber_id ORDER BY p.id",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap()
+}
+
+/// Single-row INSERTs (each its own transaction) of a message-sized row from `connections`
+/// connections at once: the database's own rate, the ceiling for anything storing messages.
+async fn raw_insert_rate(pool: &PgPool, rows: usize, connections: usize) -> f64 {
+    sqlx::query("CREATE TABLE IF NOT EXISTS bench_raw_insert (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, message_id text UNIQUE NOT NULL, raw bytea NOT NULL)")
+        .execute(pool)
+        .await
+        .unwrap();
+    sqlx::query("TRUNCATE bench_raw_insert")
+        .execute(pool)
+        .await
+        .unwrap();
+    let body = vec![b'x'; 300];
+    let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for _ in 0..connections {
+        let pool = pool.clone();
+        let body = body.clone();
+        let next = next.clone();
+        tasks.push(tokio::spawn(async move {
+            loop {
+                let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if n >= rows {
+                    return;
+                }
+                sqlx::query("INSERT INTO bench_raw_insert (message_id, raw) VALUES ($1, $2)")
+                    .bind(format!("<raw-{n}@example.net>"))
+                    .bind(&body)
+                    .execute(&pool)
+                    .await
+                    .unwrap();
+            }
+        }));
+    }
+    for task in tasks {
+        task.await.unwrap();
+    }
+    rows as f64 / started.elapsed().as_secs_f64()
+}
