@@ -90,9 +90,10 @@ async fn main() -> anyhow::Result<()> {
     let done = turns::resolve_due(pool, deadline, "bench.example.org").await?;
     let resolve_seconds = clock.elapsed().as_secs_f64();
     let mails = done.first().map_or(0, |t| t.mails_queued);
-    let report_bytes: i64 = sqlx::query_scalar("SELECT octet_length(text) FROM published_reports")
-        .fetch_one(pool)
-        .await?;
+    let report_bytes: i64 =
+        sqlx::query_scalar("SELECT octet_length(text)::bigint FROM published_reports")
+            .fetch_one(pool)
+            .await?;
     println!(
         "resolve + publish + queue: {resolve_seconds:.2} s for turn 1 ({mails} mails queued; report {report_bytes} bytes)"
     );

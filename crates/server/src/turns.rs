@@ -8,7 +8,7 @@
 //! was; after the commit the turn is no longer open, so nobody claims it again.
 
 use chrono::{DateTime, Duration, Utc};
-use engine::{GameSecret, ParsedOrders, Player, PlayerId, TurnInput, Viewer};
+use engine::{GameSecret, ParsedOrders, Player, PlayerId, TurnInput};
 use games::{EngineKind, GameError, PressItem};
 use serde_json::{Value, json};
 use store::games::{
@@ -479,20 +479,21 @@ async fn resolve_claimed(
     // Read again: this turn's joiners get their position too.
     let players = rows::players(&mut *tx, game.id).await?;
     let active: Vec<_> = players.iter().filter(|p| p.status == "active").collect();
-    let viewers: Vec<Viewer> = active
+    let ids: Vec<PlayerId> = active
         .iter()
-        .map(|p| Viewer::Player(player_id(p.engine_player_id)))
+        .map(|p| player_id(p.engine_player_id))
         .collect();
-    let views = engine.views(&resolved.state, &viewers)?;
+    let views = engine.private_lines(&resolved.state, &ids)?;
     let position_subject = format!("{}: your position after turn {number}", game.name);
     let positions: Vec<(String, String, String, Value)> = active
         .iter()
         .zip(views)
-        .map(|(player, view)| {
+        .map(|(player, lines)| {
             let reply_to = format!("orders+{}@{mail_domain}", player.reply_token);
             let body = format!(
-                "{}\n\nYour orders for the next turn: reply to this message (it goes to {reply_to}).\n",
-                view.lines.join("\n")
+                "{}\n\nThe standings and every shot are in the turn's report.\n\
+                 Your orders for the next turn: reply to this message (it goes to {reply_to}).\n",
+                lines.join("\n")
             );
             (
                 format!("<position.{}.{}@{mail_domain}>", due.id.0, player.id.0),
