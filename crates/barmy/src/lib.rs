@@ -310,6 +310,13 @@ impl Engine for Barmy {
         state.turn
     }
 
+    /// The player's own ship and score only: the standings and every shot are in the report,
+    /// and a zine's every subscriber plays (BARMY-02), so a view of them all per player would
+    /// make a turn's mail grow with the square of the zine.
+    fn private_lines(state: &State, player: PlayerId) -> Vec<String> {
+        view::private_lines(state, player)
+    }
+
     fn roster(state: &State) -> Vec<Player> {
         state
             .captains

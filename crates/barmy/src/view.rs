@@ -81,6 +81,16 @@ pub(crate) fn view(state: &State, viewer: Viewer) -> View {
 }
 
 /// The private answer to "where is my ship" (BARMY-14, BARMY-GM-13).
+pub(crate) fn private_lines(state: &State, player: engine::PlayerId) -> Vec<String> {
+    match state.captain(player) {
+        Some(captain) => vec![
+            position_line(captain),
+            format!("Your score: {} points.", captain.score.display()),
+        ],
+        None => vec!["You have no ship in this game.".into()],
+    }
+}
+
 fn position_line(captain: &Captain) -> String {
     let squares: Vec<String> = captain.ship.iter().map(Square::to_string).collect();
     let hit: Vec<String> = captain

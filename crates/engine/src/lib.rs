@@ -218,6 +218,14 @@ pub trait Engine {
     /// What `viewer` may see now.
     fn view(state: &Self::State, viewer: Viewer) -> View;
 
+    /// What only `player` may see (their own fleet), for the private mail each player gets
+    /// after a turn; what everyone may see is in the report. By default the player's whole
+    /// view; an engine whose views grow with the number of players (every player's standing,
+    /// the whole board) returns less, so that mailing every player stays linear in their number.
+    fn private_lines(state: &Self::State, player: PlayerId) -> Vec<String> {
+        Self::view(state, Viewer::Player(player)).lines
+    }
+
     /// Whether the game is over, and the standings.
     fn outcome(state: &Self::State) -> Outcome;
 

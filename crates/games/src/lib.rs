@@ -226,6 +226,18 @@ impl EngineKind {
         })
     }
 
+    /// Each player's private lines (`Engine::private_lines`), reading the state once.
+    pub fn private_lines(
+        self,
+        state: &Value,
+        players: &[PlayerId],
+    ) -> Result<Vec<Vec<String>>, GameError> {
+        dispatch!(self, E => {
+            let state: <E as Engine>::State = from_json(self, "state", state)?;
+            Ok(players.iter().map(|player| E::private_lines(&state, *player)).collect())
+        })
+    }
+
     pub fn outcome(self, state: &Value) -> Result<Outcome, GameError> {
         dispatch!(self, E => Ok(E::outcome(&from_json(self, "state", state)?)))
     }

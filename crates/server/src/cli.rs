@@ -6,7 +6,7 @@ use anyhow::{Context, bail};
 use clap::{Args, Parser, Subcommand};
 use tokio::net::TcpListener;
 
-use crate::clock::{Clock, SystemClock};
+use crate::clock::{Clock, service_clock};
 use crate::config::{DatabaseArgs, LogArgs, ServeArgs};
 use crate::{AppState, serve, shutdown_signal};
 
@@ -108,6 +108,33 @@ pub enum GameCommand {
     Resume,
     /// End the game now and reveal every sealed seed.
     End,
+    /// Set the deadline schedule, reminders, grace period and early resolution (all at once:
+    /// what is not given is off). Applies from the next deadline; an open turn without a
+    /// deadline gets the schedule's next one.
+    ///
+    /// Examples: `schedule weekly Friday 18:00 Europe/London --remind 48h,6h --grace 2h`,
+    /// `schedule every 7 days --early`, `schedule manual`.
+    Schedule {
+        /// `manual`, `every N days`, or `weekly DAY HH:MM ZONE` (an IANA time zone; the local
+        /// time holds across daylight-saving changes).
+        #[arg(required = true, num_args = 1..)]
+        deadlines: Vec<String>,
+        /// Remind each active player who has not ordered this long before the deadline (e.g.
+        /// 48h, 6h, 90m, 2d); repeat or separate with commas.
+        #[arg(long = "remind", value_delimiter = ',', value_parser = duration_arg)]
+        remind: Vec<chrono::Duration>,
+        /// Orders are still taken this long after the deadline, and the turn resolves when it
+        /// ends (e.g. 2h).
+        #[arg(long, value_parser = duration_arg, default_value = "0")]
+        grace: chrono::Duration,
+        /// Resolve a turn as soon as every active player has orders in.
+        #[arg(long)]
+        early: bool,
+    },
+}
+
+fn duration_arg(text: &str) -> Result<chrono::Duration, String> {
+    crate::schedule::parse_duration(text).map_err(|e| e.to_string())
 }
 
 #[derive(Debug, Clone, Args)]
@@ -243,7 +270,7 @@ async fn run_ingest(database: &DatabaseArgs, args: IngestArgs) -> anyhow::Result
         .await
         .context("reading the message from standard input")?;
     let pool = connect(database).await?;
-    let now = SystemClock.now();
+    let now = clock()?.now();
     let outcome = crate::inbox::ingest(&pool, &raw, "pipe", now, &args.mail_domain)
         .await
         .context("storing and processing the message")?;
@@ -265,7 +292,7 @@ async fn run_inbox_retry(database: &DatabaseArgs, args: IngestArgs) -> anyhow::R
     let requeued = store::inbox::retry_failed(&pool)
         .await
         .context("requeueing failed messages")?;
-    let processed = crate::inbox::process_pending(&pool, SystemClock.now(), &args.mail_domain)
+    let processed = crate::inbox::process_pending(&pool, clock()?.now(), &args.mail_domain)
         .await
         .context("processing the inbound queue")?;
     pool.close().await;
@@ -318,7 +345,8 @@ async fn run_outbox(database: &DatabaseArgs, command: OutboxCommand) -> anyhow::
             println!("{} message(s)", entries.len());
         }
         OutboxCommand::Resend { id } => {
-            if !store::outbox::resend(&pool, id, SystemClock.now()).await? {
+            let now = clock()?.now();
+            if !store::outbox::resend(&pool, id, now).await? {
                 bail!("outbound message {id} is not a failed message");
             }
             store::audit::append(
@@ -329,7 +357,7 @@ async fn run_outbox(database: &DatabaseArgs, command: OutboxCommand) -> anyhow::
                     game_id: None,
                     details: serde_json::json!({ "outbound": id }),
                 },
-                SystemClock.now(),
+                now,
             )
             .await?;
             println!("outbound message {id} queued again");
@@ -341,7 +369,25 @@ async fn run_outbox(database: &DatabaseArgs, command: OutboxCommand) -> anyhow::
 
 async fn run_game_action(database: &DatabaseArgs, args: GameArgs) -> anyhow::Result<()> {
     use crate::turns::GmAction;
+    let game = store::games::GameId(args.game);
     let action = match args.action {
+        GameCommand::Schedule {
+            deadlines,
+            remind,
+            grace,
+            early,
+        } => {
+            let deadlines: crate::schedule::Schedule = deadlines.join(" ").parse()?;
+            let settings =
+                crate::schedule::ScheduleSettings::new(deadlines, &remind, grace, early)?;
+            let pool = connect(database).await?;
+            crate::turns::set_schedule(&pool, clock()?.now(), game, &settings, "gm")
+                .await
+                .with_context(|| format!("game {}", args.game))?;
+            pool.close().await;
+            println!("game {}: schedule set: {settings}", args.game);
+            return Ok(());
+        }
         GameCommand::ResolveNow => GmAction::ResolveNow,
         GameCommand::Extend { hours } => {
             GmAction::Extend(chrono::Duration::hours(i64::from(hours)))
@@ -351,19 +397,17 @@ async fn run_game_action(database: &DatabaseArgs, args: GameArgs) -> anyhow::Res
         GameCommand::End => GmAction::End,
     };
     let pool = connect(database).await?;
-    crate::turns::gm_action(
-        &pool,
-        SystemClock.now(),
-        store::games::GameId(args.game),
-        action,
-        "gm",
-        &args.mail_domain,
-    )
-    .await
-    .with_context(|| format!("game {}", args.game))?;
+    crate::turns::gm_action(&pool, clock()?.now(), game, action, "gm", &args.mail_domain)
+        .await
+        .with_context(|| format!("game {}", args.game))?;
     pool.close().await;
     println!("game {}: done ({action:?})", args.game);
     Ok(())
+}
+
+/// The wall clock, unless the test-only `ADMIRALTY_NOW` fixes the time.
+fn clock() -> anyhow::Result<Arc<dyn Clock>> {
+    service_clock().map_err(anyhow::Error::msg)
 }
 
 async fn connect(database: &DatabaseArgs) -> anyhow::Result<store::PgPool> {
@@ -389,7 +433,7 @@ async fn run_migrate(database: &DatabaseArgs, args: MigrateArgs) -> anyhow::Resu
         );
     }
     if args.seed_demo {
-        let clock = SystemClock;
+        let clock = clock()?;
         let mut secret = [0u8; 32];
         getrandom::fill(&mut secret)
             .map_err(|e| anyhow::anyhow!("reading the operating system's randomness: {e}"))?;
@@ -432,7 +476,7 @@ async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyhow::Result<(
         .await
         .with_context(|| format!("listening on {} (ADMIRALTY_BIND)", args.bind))?;
     let address = listener.local_addr().context("reading the bound address")?;
-    let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+    let clock = clock()?;
     let mut state = AppState::new(pool.clone(), clock.clone(), args.base_url.clone());
     let stored = Arc::new(tokio::sync::Notify::new());
     if let Some(secret) = &args.webhook_secret {
@@ -477,6 +521,7 @@ async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyhow::Result<(
     tracing::info!(%address, base_url = %args.base_url, "serving");
     let deadlines = tokio::spawn(deadline_worker(
         pool.clone(),
+        clock.clone(),
         args.mail_domain.clone(),
         std::time::Duration::from_secs(args.deadline_poll_seconds.max(1)),
     ));
@@ -488,7 +533,11 @@ async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyhow::Result<(
                 .unwrap_or_else(|| format!("Admiralty <orders@{}>", args.mail_domain));
             let relay =
                 crate::outbox::Relay::new(url, &from).context("setting up the SMTP relay")?;
-            Some(tokio::spawn(outbox_worker(pool.clone(), relay)))
+            Some(tokio::spawn(outbox_worker(
+                pool.clone(),
+                clock.clone(),
+                relay,
+            )))
         }
         None => {
             tracing::info!("no ADMIRALTY_SMTP_URL: outbound mail stays queued in the outbox");
@@ -511,12 +560,31 @@ async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyhow::Result<(
     Ok(())
 }
 
-/// Resolves the turns whose deadline has passed, every `every`, for as long as `gm serve` runs.
-async fn deadline_worker(pool: store::PgPool, mail_domain: String, every: std::time::Duration) {
-    let clock = SystemClock;
+/// Sends due reminders and resolves the turns that are due, every `every`, for as long as
+/// `gm serve` runs.
+async fn deadline_worker(
+    pool: store::PgPool,
+    clock: Arc<dyn Clock>,
+    mail_domain: String,
+    every: std::time::Duration,
+) {
     let mut ticks = tokio::time::interval(every);
     loop {
         ticks.tick().await;
+        match crate::turns::send_due_reminders(&pool, clock.now(), &mail_domain).await {
+            Ok(rounds) => {
+                for round in rounds {
+                    tracing::info!(
+                        game = round.game.0,
+                        turn = round.turn,
+                        minutes_before = round.before_deadline.num_minutes(),
+                        mails = round.mails_queued,
+                        "reminders queued"
+                    );
+                }
+            }
+            Err(error) => tracing::error!(error = %error, "sending reminders failed; will retry"),
+        }
         match crate::turns::resolve_due(&pool, clock.now(), &mail_domain).await {
             Ok(done) => {
                 for turn in done {
@@ -535,8 +603,7 @@ async fn deadline_worker(pool: store::PgPool, mail_domain: String, every: std::t
 }
 
 /// Delivers queued mail every few seconds, for as long as `gm serve` runs.
-async fn outbox_worker(pool: store::PgPool, relay: crate::outbox::Relay) {
-    let clock = SystemClock;
+async fn outbox_worker(pool: store::PgPool, clock: Arc<dyn Clock>, relay: crate::outbox::Relay) {
     let mut ticks = tokio::time::interval(std::time::Duration::from_secs(5));
     loop {
         ticks.tick().await;

@@ -1,7 +1,7 @@
 //! Time as a parameter: the service reads the time only through a [`Clock`], so tests can
 //! set it.
 
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use chrono::{DateTime, Duration, Utc};
 
@@ -17,6 +17,22 @@ impl Clock for SystemClock {
     #[allow(clippy::disallowed_methods)]
     fn now(&self) -> DateTime<Utc> {
         Utc::now()
+    }
+}
+
+/// Test-only: `ADMIRALTY_NOW=2026-03-27T18:00:00Z` fixes the time a `gm` process sees, so a
+/// test can run the real binary at a moment of its choosing. Never set it in production.
+pub const FIXED_NOW_VAR: &str = "ADMIRALTY_NOW";
+
+/// The clock `gm` runs on: the wall clock, or the fixed time of `ADMIRALTY_NOW` (test-only).
+pub fn service_clock() -> Result<Arc<dyn Clock>, String> {
+    match std::env::var(FIXED_NOW_VAR) {
+        Ok(text) if !text.trim().is_empty() => {
+            let at = DateTime::parse_from_rfc3339(text.trim())
+                .map_err(|e| format!("{FIXED_NOW_VAR}={text:?} is not an RFC 3339 time: {e}"))?;
+            Ok(Arc::new(ManualClock::new(at.with_timezone(&Utc))))
+        }
+        _ => Ok(Arc::new(SystemClock)),
     }
 }
 

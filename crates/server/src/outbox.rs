@@ -3,10 +3,13 @@
 //! a retry is the same message. With no relay configured, mail stays in the outbox for the GM
 //! to read (the development default).
 
+use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use chrono::{DateTime, Duration, Utc};
 use lettre::address::Envelope;
+use lettre::transport::smtp::PoolConfig;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 use mail::Mailbox;
 use mail::outbound::{AutoSubmitted, Outgoing};
@@ -17,7 +20,9 @@ use store::outbox::{self, Leased};
 /// How long a worker holds messages it is sending before others may retry them.
 const LEASE: Duration = Duration::minutes(5);
 /// Messages taken per round.
-const BATCH: i64 = 100;
+const BATCH: i64 = 500;
+/// Messages sent at once, each over its own pooled SMTP connection.
+const CONCURRENT_SENDS: usize = 16;
 /// After this many temporary failures a message is given up as failed.
 const MAX_ATTEMPTS: i32 = 10;
 
@@ -44,6 +49,7 @@ impl Relay {
     pub fn new(url: &str, from: &str) -> Result<Relay, RelayError> {
         let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
             .map_err(RelayError::Url)?
+            .pool_config(PoolConfig::new().max_size(u32::try_from(CONCURRENT_SENDS).unwrap_or(16)))
             .build();
         let from = parse_mailbox(from).ok_or_else(|| RelayError::From(from.to_owned()))?;
         Ok(Relay { transport, from })
@@ -74,24 +80,55 @@ pub struct Delivered {
     pub failed: usize,
 }
 
-/// Sends every queued message that is due, once each.
+/// Sends every queued message that is due, once each. Each round leases a batch (committed at
+/// once, so no transaction is open while sending), sends it over up to [`CONCURRENT_SENDS`]
+/// pooled connections, then records the outcomes: the sent ones in one statement.
 pub async fn deliver_due(
     pool: &PgPool,
     relay: &Relay,
     now: DateTime<Utc>,
 ) -> Result<Delivered, store::StoreError> {
     let mut done = Delivered::default();
+    let mut bodies: HashMap<i64, Arc<outbox::SharedBody>> = HashMap::new();
+    let permits = Arc::new(tokio::sync::Semaphore::new(CONCURRENT_SENDS));
     loop {
         let batch = outbox::lease_due(pool, now, now + LEASE, BATCH).await?;
         if batch.is_empty() {
             return Ok(done);
         }
+        let mut missing: Vec<i64> = batch
+            .iter()
+            .filter_map(|m| m.shared_body_id)
+            .filter(|id| !bodies.contains_key(id))
+            .collect();
+        missing.sort_unstable();
+        missing.dedup();
+        if !missing.is_empty() {
+            for body in outbox::shared_bodies(pool, &missing).await? {
+                bodies.insert(body.id, Arc::new(body));
+            }
+        }
+        let mut sending = tokio::task::JoinSet::new();
         for message in batch {
-            match send(relay, &message).await {
-                Ok(()) => {
-                    outbox::mark_sent(pool, message.id, now).await?;
-                    done.sent += 1;
-                }
+            let shared = message
+                .shared_body_id
+                .and_then(|id| bodies.get(&id).cloned());
+            let relay = relay.clone();
+            let permits = permits.clone();
+            sending.spawn(async move {
+                let _permit = permits.acquire_owned().await;
+                let outcome = send(&relay, &message, shared.as_deref()).await;
+                (message, outcome)
+            });
+        }
+        let mut sent = Vec::new();
+        while let Some(joined) = sending.join_next().await {
+            let Ok((message, outcome)) = joined else {
+                // A send task that panicked: its message stays leased and is retried later.
+                continue;
+            };
+            match outcome {
+                Ok(()) => sent.push(message.id),
                 Err(Failure::Permanent(error)) => {
                     outbox::mark_failed(pool, message.id, &error).await?;
                     done.failed += 1;
@@ -112,6 +149,8 @@ pub async fn deliver_due(
                 }
             }
         }
+        outbox::mark_sent_many(pool, &sent, now).await?;
+        done.sent += sent.len();
     }
 }
 
@@ -126,7 +165,14 @@ enum Failure {
     Permanent(String),
 }
 
-async fn send(relay: &Relay, message: &Leased) -> Result<(), Failure> {
+async fn send(
+    relay: &Relay,
+    message: &Leased,
+    shared: Option<&outbox::SharedBody>,
+) -> Result<(), Failure> {
+    if message.shared_body_id.is_some() && shared.is_none() {
+        return Err(Failure::Permanent("its shared body is missing".into()));
+    }
     let header = |name: &str| {
         message
             .headers
@@ -142,8 +188,14 @@ async fn send(relay: &Relay, message: &Leased) -> Result<(), Failure> {
         },
         reply_to: header("Reply-To").and_then(|address| parse_mailbox(&address)),
         subject: message.subject.clone(),
-        text: message.body_text.clone(),
-        html: message.body_html.clone(),
+        text: match shared {
+            Some(shared) => format!("{}{}", shared.body_text, message.body_text),
+            None => message.body_text.clone(),
+        },
+        html: message
+            .body_html
+            .clone()
+            .or_else(|| shared.and_then(|s| s.body_html.clone())),
         message_id: message.message_id.clone(),
         date: SystemTime::from(message.created_at),
         in_reply_to: header("In-Reply-To").filter(|id| !id.is_empty()),

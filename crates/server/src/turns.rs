@@ -8,7 +8,7 @@
 //! was; after the commit the turn is no longer open, so nobody claims it again.
 
 use chrono::{DateTime, Duration, Utc};
-use engine::{GameSecret, ParsedOrders, Player, PlayerId, TurnInput, Viewer};
+use engine::{GameSecret, ParsedOrders, Player, PlayerId, TurnInput};
 use games::{EngineKind, GameError, PressItem};
 use serde_json::{Value, json};
 use store::games::{
@@ -17,6 +17,9 @@ use store::games::{
 use store::outbox::{self, NewOutbound};
 use store::zines::ZineId;
 use store::{PgPool, StoreError};
+
+use crate::fault;
+pub use crate::schedule::{Schedule, ScheduleError, ScheduleSettings, Weekly};
 
 #[derive(Debug, thiserror::Error)]
 pub enum LifecycleError {
@@ -28,12 +31,18 @@ pub enum LifecycleError {
     NoPlayers,
     #[error("game {0} has no open turn")]
     NoOpenTurn(i64),
-    #[error("the deadline ({0}) has passed: orders are locked until the turn is resolved")]
+    #[error(
+        "the deadline has passed (orders closed at {0}, the end of any grace period): orders are locked until the turn is resolved"
+    )]
     DeadlinePassed(DateTime<Utc>),
     #[error(
         "a set of orders that arrived after this one was already accepted, and the last set received counts"
     )]
     LaterOrdersStand,
+    #[error(transparent)]
+    Schedule(#[from] ScheduleError),
+    #[error("game {0} is over")]
+    GameOver(i64),
     #[error("stored game {game} is inconsistent: {reason}")]
     Inconsistent { game: i64, reason: String },
 }
@@ -76,6 +85,12 @@ async fn recorded_input(
         .into_iter()
         .map(player_id)
         .collect();
+    input.joining = serde_json::from_value(rows::joining(&mut *db, turn).await?).map_err(|e| {
+        LifecycleError::Inconsistent {
+            game: 0,
+            reason: format!("turn {}: joining is not a player list: {e}", turn.0),
+        }
+    })?;
     let press = rows::turn_press(&mut *db, turn)
         .await?
         .into_iter()
@@ -85,43 +100,6 @@ async fn recorded_input(
         })
         .collect();
     Ok((input, press))
-}
-
-/// How deadlines follow one another.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Schedule {
-    /// The GM sets each deadline.
-    Manual,
-    /// Each deadline falls this many days after the one before.
-    EveryDays(u32),
-}
-
-impl Schedule {
-    fn to_json(self) -> Value {
-        match self {
-            Schedule::Manual => json!({ "kind": "manual" }),
-            Schedule::EveryDays(days) => json!({ "kind": "every_days", "days": days }),
-        }
-    }
-
-    fn from_json(value: &Value) -> Schedule {
-        match (
-            value.get("kind").and_then(Value::as_str),
-            value.get("days").and_then(Value::as_u64),
-        ) {
-            (Some("every_days"), Some(days)) => {
-                Schedule::EveryDays(u32::try_from(days).unwrap_or(u32::MAX))
-            }
-            _ => Schedule::Manual,
-        }
-    }
-
-    fn next_deadline(self, previous: Option<DateTime<Utc>>) -> Option<DateTime<Utc>> {
-        match self {
-            Schedule::Manual => None,
-            Schedule::EveryDays(days) => previous.map(|at| at + Duration::days(i64::from(days))),
-        }
-    }
 }
 
 /// A game the GM starts.
@@ -196,7 +174,12 @@ pub async fn create_game(
         now,
     )
     .await?;
-    rows::set_schedule(&mut *tx, game, &spec.schedule.to_json()).await?;
+    rows::set_schedule(
+        &mut *tx,
+        game,
+        &ScheduleSettings::from(spec.schedule).to_json(),
+    )
+    .await?;
     for (subscriber, player) in subscribers.iter().zip(&roster) {
         let mut token = [0u8; 20];
         entropy.fill(&mut token);
@@ -217,7 +200,9 @@ pub async fn create_game(
         &NewTurn {
             game_id: game,
             number: first,
-            deadline: spec.first_deadline,
+            deadline: spec
+                .first_deadline
+                .or_else(|| spec.schedule.next_deadline(None, now)),
             seed_commitment: &game_secret.turn_seed(first).commitment(),
             sealed_commitment: &game_secret.sealed_seed(first).commitment(),
             state_before: &state,
@@ -252,9 +237,18 @@ pub async fn submit_orders(
     source: &str,
 ) -> Result<ParsedOrders<Value>, LifecycleError> {
     let mut tx = pool.begin().await?;
-    let parsed = submit_orders_in(&mut tx, now, game, player, text, source).await?;
-    tx.commit().await?;
-    Ok(parsed)
+    match submit_orders_in(&mut tx, now, game, player, text, source).await {
+        Ok(parsed) => {
+            tx.commit().await?;
+            Ok(parsed)
+        }
+        Err(error) => {
+            // Release the turn's row lock now, not when the pool next reuses the connection:
+            // a worker looking for due turns skips locked ones.
+            tx.rollback().await?;
+            Err(error)
+        }
+    }
 }
 
 /// [`submit_orders`] inside the caller's transaction (mail: with the message's other effects).
@@ -266,9 +260,9 @@ pub async fn submit_orders_in(
     text: &str,
     source: &str,
 ) -> Result<ParsedOrders<Value>, LifecycleError> {
-    type OpenTurn = (TurnId, String, Value, i64, Option<DateTime<Utc>>);
-    let (turn_id, engine, state, engine_player_id, deadline): OpenTurn = sqlx::query_as(
-        "SELECT t.id, g.engine, t.state_before, p.engine_player_id, t.deadline FROM turns t \
+    type OpenTurn = (TurnId, String, Value, i64, Option<DateTime<Utc>>, Value);
+    let (turn_id, engine, state, engine_player_id, deadline, schedule): OpenTurn = sqlx::query_as(
+        "SELECT t.id, g.engine, t.state_before, p.engine_player_id, t.deadline, g.schedule FROM turns t \
          JOIN games g ON g.id = t.game_id JOIN players p ON p.game_id = g.id AND p.id = $2 \
          WHERE t.game_id = $1 AND t.status = 'open' FOR UPDATE OF t",
     )
@@ -277,11 +271,13 @@ pub async fn submit_orders_in(
     .fetch_optional(&mut *tx)
     .await?
     .ok_or(LifecycleError::NoOpenTurn(game.0))?;
-    // At the deadline orders are locked, even before the worker has resolved the turn.
-    if let Some(deadline) = deadline
-        && deadline <= now
-    {
-        return Err(LifecycleError::DeadlinePassed(deadline));
+    // Once the deadline and its grace period are over, orders are locked, even before the
+    // worker has resolved the turn.
+    if let Some(deadline) = deadline {
+        let closes = ScheduleSettings::from_json(&schedule)?.closes_at(deadline);
+        if closes <= now {
+            return Err(LifecycleError::DeadlinePassed(closes));
+        }
     }
     // Mail is processed by several workers, so a later message may be processed first: the
     // turn row lock above makes this check and the save one step.
@@ -368,6 +364,16 @@ async fn resolve_one_due(
     let Some(due) = rows::claim_due_turn(&mut tx, now).await? else {
         return Ok(None);
     };
+    resolve_claimed(tx, due, now, mail_domain).await.map(Some)
+}
+
+/// Resolves, publishes and mails a turn this transaction holds locked, and commits.
+async fn resolve_claimed(
+    mut tx: sqlx::Transaction<'static, sqlx::Postgres>,
+    due: rows::DueTurn,
+    now: DateTime<Utc>,
+    mail_domain: &str,
+) -> Result<ResolvedTurn, LifecycleError> {
     let game = rows::game_for_turn(&mut tx, due.game_id).await?;
     let inconsistent = |reason: String| LifecycleError::Inconsistent {
         game: game.id.0,
@@ -381,16 +387,29 @@ async fn resolve_one_due(
         return Err(inconsistent(format!("the state is not at turn {number}")));
     }
 
-    let players = rows::players(&mut *tx, game.id).await?;
-    let leaving: Vec<i64> = players
+    fault::point("after_claim").await;
+    let settings = ScheduleSettings::from_json(&game.schedule)?;
+
+    // Who plays this turn: a subscriber who is no longer active leaves; in an engine where
+    // every subscriber plays, a new subscriber joins (BARMY-02, BARMY-GM-11). Both are recorded
+    // with the turn, so `gm verify` replays the same input.
+    rows::retire_lapsed_subscribers(&mut *tx, game.id).await?;
+    let leaving: Vec<i64> = rows::players(&mut *tx, game.id)
+        .await?
         .iter()
         .filter(|p| p.status != "active")
         .map(|p| p.engine_player_id)
         .collect();
     rows::set_leaving(&mut *tx, due.id, &leaving).await?;
+    if enrols_every_subscriber(engine) {
+        let joining = enrol_new_subscribers(&mut tx, game.id, number + 1, &mut OsEntropy).await?;
+        let joining = serde_json::to_value(&joining).map_err(|e| inconsistent(e.to_string()))?;
+        rows::set_joining(&mut *tx, due.id, &joining).await?;
+    }
     let (input, press) = recorded_input(&mut tx, due.id).await?;
 
     let resolved = engine.resolve(&game.state, &input, &press, &mut secret.turn_dice(number))?;
+    fault::point("after_resolve").await;
     let seed = secret.turn_seed(number);
     rows::mark_resolved(&mut *tx, due.id, &seed.to_hex(), now).await?;
     let text = resolved.report.to_text();
@@ -408,6 +427,7 @@ async fn resolve_one_due(
         now,
     )
     .await?;
+    fault::point("after_publish").await;
     rows::set_state(&mut *tx, game.id, &resolved.state).await?;
 
     let outcome = engine.outcome(&resolved.state)?;
@@ -419,13 +439,12 @@ async fn resolve_one_due(
         rows::finish_game(&mut tx, game.id, &sealed).await?;
     } else {
         let next = engine.turn(&resolved.state)?;
-        let schedule = Schedule::from_json(&game.schedule);
         rows::open_turn(
             &mut *tx,
             &NewTurn {
                 game_id: game.id,
                 number: next,
-                deadline: schedule.next_deadline(due.deadline),
+                deadline: settings.deadlines().next_deadline(due.deadline, now),
                 seed_commitment: &secret.turn_seed(next).commitment(),
                 sealed_commitment: &secret.sealed_seed(next).commitment(),
                 state_before: &resolved.state,
@@ -437,73 +456,323 @@ async fn resolve_one_due(
 
     // Publication: the report to every subscriber of the zine (readers too), and each player
     // their own position with their personal reply address. Queued in this transaction, once.
-    let mut queued = 0;
+    // The report's body is stored once and shared by every copy.
     let subject = format!("{}: turn {number} report", game.name);
     let footer = format!(
         "\n--\nTurn {number} dice seed: {} (commitment published before the turn).\n",
         seed.to_hex()
     );
-    let body = format!("{text}{footer}");
-    for subscriber in store::subscribers::list_for_zine(&mut *tx, ZineId(game.zine_id)).await? {
-        if subscriber.status != store::subscribers::SubscriberStatus::Active {
-            continue;
-        }
-        let key = format!("report:{}:{}", due.id.0, subscriber.id.0);
-        let message_id = format!("<report.{}.{}@{mail_domain}>", due.id.0, subscriber.id.0);
-        let new = NewOutbound {
-            message_id: &message_id,
-            idempotency_key: &key,
-            to_address: subscriber.email.as_str(),
-            subject: &subject,
-            body_text: &body,
-            body_html: None,
-            headers: &json!({}),
-        };
-        queued += usize::from(outbox::enqueue(&mut *tx, &new, now).await?);
-    }
-    let active: Vec<_> = players.iter().filter(|p| p.status == "active").collect();
-    let viewers: Vec<Viewer> = active
+    let report_body =
+        outbox::insert_shared_body(&mut *tx, &format!("{text}{footer}"), None, now).await?;
+    let no_headers = json!({});
+    let readers: Vec<(String, String, String)> =
+        store::subscribers::list_for_zine(&mut *tx, ZineId(game.zine_id))
+            .await?
+            .into_iter()
+            .filter(|s| s.status == store::subscribers::SubscriberStatus::Active)
+            .map(|s| {
+                (
+                    format!("<report.{}.{}@{mail_domain}>", due.id.0, s.id.0),
+                    format!("report:{}:{}", due.id.0, s.id.0),
+                    s.email.as_str().to_owned(),
+                )
+            })
+            .collect();
+    let reports: Vec<NewOutbound> = readers
         .iter()
-        .map(|p| Viewer::Player(player_id(p.engine_player_id)))
-        .collect();
-    let views = engine.views(&resolved.state, &viewers)?;
-    for (player, view) in active.into_iter().zip(views) {
-        let key = format!("position:{}:{}", due.id.0, player.id.0);
-        let message_id = format!("<position.{}.{}@{mail_domain}>", due.id.0, player.id.0);
-        let reply_to = format!("orders+{}@{mail_domain}", player.reply_token);
-        let body = format!(
-            "{}\n\nYour orders for the next turn: reply to this message (it goes to {reply_to}).\n",
-            view.lines.join("\n")
-        );
-        let new = NewOutbound {
-            message_id: &message_id,
-            idempotency_key: &key,
-            to_address: &player.email,
-            subject: &format!("{}: your position after turn {number}", game.name),
-            body_text: &body,
+        .map(|(message_id, key, to)| NewOutbound {
+            message_id,
+            idempotency_key: key,
+            to_address: to,
+            subject: &subject,
+            body_text: "",
             body_html: None,
-            headers: &json!({ "Reply-To": reply_to }),
-        };
-        queued += usize::from(outbox::enqueue(&mut *tx, &new, now).await?);
-    }
+            headers: &no_headers,
+        })
+        .collect();
+    let mut queued = outbox::enqueue_many(&mut tx, &reports, Some(report_body), now).await?;
+
+    // Read again: this turn's joiners get their position too.
+    let players = rows::players(&mut *tx, game.id).await?;
+    let active: Vec<_> = players.iter().filter(|p| p.status == "active").collect();
+    let ids: Vec<PlayerId> = active
+        .iter()
+        .map(|p| player_id(p.engine_player_id))
+        .collect();
+    let views = engine.private_lines(&resolved.state, &ids)?;
+    let position_subject = format!("{}: your position after turn {number}", game.name);
+    let positions: Vec<(String, String, String, Value)> = active
+        .iter()
+        .zip(views)
+        .map(|(player, lines)| {
+            let reply_to = format!("orders+{}@{mail_domain}", player.reply_token);
+            let body = format!(
+                "{}\n\nThe standings and every shot are in the turn's report.\n\
+                 Your orders for the next turn: reply to this message (it goes to {reply_to}).\n",
+                lines.join("\n")
+            );
+            (
+                format!("<position.{}.{}@{mail_domain}>", due.id.0, player.id.0),
+                format!("position:{}:{}", due.id.0, player.id.0),
+                body,
+                json!({ "Reply-To": reply_to }),
+            )
+        })
+        .collect();
+    let positions: Vec<NewOutbound> = active
+        .iter()
+        .zip(&positions)
+        .map(|(player, (message_id, key, body, headers))| NewOutbound {
+            message_id,
+            idempotency_key: key,
+            to_address: &player.email,
+            subject: &position_subject,
+            body_text: body,
+            body_html: None,
+            headers,
+        })
+        .collect();
+    queued += outbox::enqueue_many(&mut tx, &positions, None, now).await?;
+    fault::point("after_mail_queued").await;
     store::audit::append(
         &mut *tx,
         &store::audit::NewAuditEntry {
             actor: "system",
             action: "turn.resolve",
             game_id: Some(game.id.0),
-            details: json!({ "turn": number, "seed": seed.to_hex(), "finished": outcome.finished, "mails": queued }),
+            details: json!({
+                "turn": number,
+                "seed": seed.to_hex(),
+                "finished": outcome.finished,
+                "mails": queued,
+                "joining": input.joining.len(),
+                "leaving": leaving.len(),
+            }),
         },
         now,
     )
     .await?;
     tx.commit().await?;
-    Ok(Some(ResolvedTurn {
+    fault::point("after_commit").await;
+    Ok(ResolvedTurn {
         game: game.id,
         turn: number,
         finished: outcome.finished,
+        mails_queued: usize::try_from(queued).unwrap_or(usize::MAX),
+    })
+}
+
+/// Engines in which every subscriber of the zine plays, whether they asked or not (BARMY-02):
+/// a new subscriber joins at the next turn (BARMY-GM-11). The others take players by sign-up.
+fn enrols_every_subscriber(engine: EngineKind) -> bool {
+    matches!(engine, EngineKind::Barmy)
+}
+
+/// Makes every active subscriber of the zine who has never played the game a player from turn
+/// `first_turn`, with a fresh reply token, as `create_game` does. Returns them as the engine's
+/// joiners, in the order of their engine ids.
+async fn enrol_new_subscribers(
+    tx: &mut sqlx::PgConnection,
+    game: GameId,
+    first_turn: u32,
+    entropy: &mut impl Entropy,
+) -> Result<Vec<Player>, LifecycleError> {
+    let newcomers = rows::unenrolled_subscribers(&mut *tx, game).await?;
+    if newcomers.is_empty() {
+        return Ok(Vec::new());
+    }
+    let last = rows::max_engine_player_id(&mut *tx, game).await?;
+    let mut joining = Vec::with_capacity(newcomers.len());
+    for (newcomer, id) in newcomers.into_iter().zip(last.saturating_add(1)..) {
+        let mut token = [0u8; 20];
+        entropy.fill(&mut token);
+        let token = hex::encode(token);
+        let engine_id = u64::try_from(id).map_err(|_| LifecycleError::Inconsistent {
+            game: game.0,
+            reason: "negative player id".into(),
+        })?;
+        rows::insert_player(
+            &mut *tx,
+            &NewPlayer {
+                game_id: game,
+                subscriber_id: newcomer.subscriber_id,
+                display_name: &newcomer.display_name,
+                engine_player_id: engine_id,
+                reply_token: &token,
+                joined_turn: first_turn,
+            },
+        )
+        .await?;
+        joining.push(Player {
+            id: PlayerId(engine_id),
+            name: newcomer.display_name,
+        });
+    }
+    Ok(joining)
+}
+
+/// One reminder round: the mails queued for one offset of one turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReminderRound {
+    pub game: GameId,
+    pub turn: u32,
+    pub before_deadline: Duration,
+    pub mails_queued: usize,
+}
+
+/// Queues every reminder that is due: for each open turn of a running game and each of its
+/// reminder offsets whose moment (deadline minus offset) has come, a mail to each active player
+/// who has no orders in yet, with their reply address. Each (turn, offset) round is done once,
+/// recorded in `turn_reminders` in the transaction that queues its mail; an offset whose moment
+/// came before the turn opened is skipped (the position mail that opened the turn said it all).
+pub async fn send_due_reminders(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    mail_domain: &str,
+) -> Result<Vec<ReminderRound>, LifecycleError> {
+    let mut rounds = Vec::new();
+    for turn in rows::remindable_turns(pool, now).await? {
+        let settings = ScheduleSettings::from_json(&turn.schedule)?;
+        for offset in settings.reminders() {
+            let moment = turn.deadline - *offset;
+            let minutes = i32::try_from(offset.num_minutes()).unwrap_or(i32::MAX);
+            if moment > now || moment < turn.opened_at || turn.done_minutes.contains(&minutes) {
+                continue;
+            }
+            if let Some(round) = remind(pool, now, mail_domain, &turn, *offset).await? {
+                rounds.push(round);
+            }
+        }
+    }
+    Ok(rounds)
+}
+
+async fn remind(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    mail_domain: &str,
+    turn: &rows::RemindableTurn,
+    offset: Duration,
+) -> Result<Option<ReminderRound>, LifecycleError> {
+    let minutes = i32::try_from(offset.num_minutes()).unwrap_or(i32::MAX);
+    let mut tx = pool.begin().await?;
+    // The turn's lock keeps a resolution and a reminder round of one turn apart.
+    if !rows::lock_open_turn(&mut tx, turn.id).await?
+        || !rows::claim_reminder_round(&mut *tx, turn.id, minutes, now).await?
+    {
+        return Ok(None);
+    }
+    let game = rows::game_for_turn(&mut tx, turn.game_id).await?;
+    let number = u32::try_from(turn.number).unwrap_or_default();
+    let deadline = turn.deadline.format("%A %-d %B %Y, %H:%M UTC");
+    let left = crate::schedule::format_duration(turn.deadline - now);
+    let mut queued = 0;
+    for player in rows::players_without_orders(&mut *tx, game.id, turn.id).await? {
+        let reply_to = format!("orders+{}@{mail_domain}", player.reply_token);
+        let body = format!(
+            "{name}, we have no orders from you for turn {number} of {game}.\n\n\
+             The deadline is {deadline} (in {left}). Without orders you are NMR (no moves \
+             received), with whatever that costs in this game.\n\n\
+             To send orders, reply to this message (it goes to {reply_to}).\n",
+            name = player.display_name,
+            game = game.name,
+        );
+        let new = NewOutbound {
+            message_id: &format!(
+                "<reminder.{}.{minutes}.{}@{mail_domain}>",
+                turn.id.0, player.id.0
+            ),
+            idempotency_key: &format!("reminder:{}:{minutes}:{}", turn.id.0, player.id.0),
+            to_address: &player.email,
+            subject: &format!("{}: turn {number}, deadline in {left}", game.name),
+            body_text: &body,
+            body_html: None,
+            headers: &json!({ "Reply-To": reply_to }),
+        };
+        queued += usize::from(outbox::enqueue(&mut *tx, &new, now).await?);
+    }
+    rows::count_reminder_round(
+        &mut *tx,
+        turn.id,
+        minutes,
+        i32::try_from(queued).unwrap_or(i32::MAX),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Some(ReminderRound {
+        game: game.id,
+        turn: number,
+        before_deadline: offset,
         mails_queued: queued,
     }))
+}
+
+/// A game's deadline settings.
+pub async fn schedule_of(pool: &PgPool, game: GameId) -> Result<ScheduleSettings, LifecycleError> {
+    let stored: Value = sqlx::query_scalar("SELECT schedule FROM games WHERE id = $1")
+        .bind(game)
+        .fetch_optional(pool)
+        .await?
+        .ok_or(LifecycleError::NoOpenTurn(game.0))?;
+    Ok(ScheduleSettings::from_json(&stored)?)
+}
+
+/// Replaces a game's deadline settings, audited as done by `actor`. They apply from the next
+/// deadline on: the open turn keeps its deadline (the GM moves it with `extend`), unless it has
+/// none and the new schedule gives one, which it then gets (the first slot after `now`).
+pub async fn set_schedule(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    game: GameId,
+    settings: &ScheduleSettings,
+    actor: &str,
+) -> Result<(), LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let (status, before): (String, Value) =
+        sqlx::query_as("SELECT status, schedule FROM games WHERE id = $1 FOR UPDATE")
+            .bind(game)
+            .fetch_optional(&mut *tx)
+            .await?
+            .ok_or(LifecycleError::NoOpenTurn(game.0))?;
+    if status == "finished" {
+        return Err(LifecycleError::GameOver(game.0));
+    }
+    rows::set_schedule(&mut *tx, game, &settings.to_json()).await?;
+    let open: Option<(TurnId, Option<DateTime<Utc>>)> = sqlx::query_as(
+        "SELECT id, deadline FROM turns WHERE game_id = $1 AND status = 'open' FOR UPDATE",
+    )
+    .bind(game)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let mut deadline_set = None;
+    if let Some((turn, None)) = open
+        && let Some(deadline) = settings.deadlines().next_deadline(None, now)
+    {
+        sqlx::query("UPDATE turns SET deadline = $2 WHERE id = $1")
+            .bind(turn)
+            .bind(deadline)
+            .execute(&mut *tx)
+            .await?;
+        deadline_set = Some(deadline);
+    }
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor,
+            action: "game.schedule",
+            game_id: Some(game.0),
+            details: json!({
+                "schedule": settings.to_json(),
+                "described": settings.to_string(),
+                "before": before,
+                "open_turn_deadline_set": deadline_set,
+            }),
+        },
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
 }
 
 /// What `gm verify` found for one published turn.
@@ -644,10 +913,7 @@ pub async fn gm_action(
             .await?
             .ok_or(LifecycleError::NoOpenTurn(game.0))?;
     if status == "finished" {
-        return Err(LifecycleError::Inconsistent {
-            game: game.0,
-            reason: "the game is over".into(),
-        });
+        return Err(LifecycleError::GameOver(game.0));
     }
     if status == "paused" && action == GmAction::ResolveNow {
         return Err(LifecycleError::Inconsistent {
@@ -746,7 +1012,11 @@ pub async fn gm_action(
     .await?;
     tx.commit().await?;
     if action == GmAction::ResolveNow {
-        resolve_due(pool, now, mail_domain).await?;
+        // This turn, whatever the grace period; if a worker got to it first, it is done.
+        let mut tx = pool.begin().await?;
+        if let Some(due) = rows::claim_open_turn(&mut tx, game).await? {
+            resolve_claimed(tx, due, now, mail_domain).await?;
+        }
     }
     Ok(())
 }

@@ -299,16 +299,42 @@ pub struct DueTurn {
     pub deadline: Option<DateTime<Utc>>,
 }
 
+/// A turn is due when its deadline plus the game's grace period (`schedule.grace_minutes`) has
+/// passed, or, for a game that resolves early (`schedule.early_resolution`), as soon as every
+/// active player (of an active subscriber) has current orders.
 pub async fn claim_due_turn(
     tx: &mut sqlx::PgConnection,
     now: DateTime<Utc>,
 ) -> Result<Option<DueTurn>, StoreError> {
     Ok(sqlx::query_as(
         "SELECT t.id, t.game_id, t.number, t.deadline FROM turns t JOIN games g ON g.id = t.game_id \
-         WHERE t.status = 'open' AND t.deadline <= $1 AND g.status = 'running' \
-         ORDER BY t.deadline, t.id LIMIT 1 FOR UPDATE OF t SKIP LOCKED",
+         WHERE t.status = 'open' AND g.status = 'running' AND ( \
+           (t.deadline <= $1 AND t.deadline \
+              + make_interval(mins => COALESCE((g.schedule->>'grace_minutes')::int, 0)) <= $1) \
+           OR (COALESCE((g.schedule->>'early_resolution')::boolean, false) \
+              AND EXISTS (SELECT 1 FROM players p WHERE p.game_id = t.game_id AND p.status = 'active') \
+              AND NOT EXISTS (SELECT 1 FROM players p JOIN subscribers s ON s.id = p.subscriber_id \
+                WHERE p.game_id = t.game_id AND p.status = 'active' AND s.status = 'active' \
+                AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.turn_id = t.id AND o.player_id = p.id \
+                                AND o.superseded_at IS NULL)))) \
+         ORDER BY t.deadline NULLS LAST, t.id LIMIT 1 FOR UPDATE OF t SKIP LOCKED",
     )
     .bind(now)
+    .fetch_optional(&mut *tx)
+    .await?)
+}
+
+/// The game's open turn, locked for this transaction (waiting for a process that holds it),
+/// whatever its deadline; `None` when there is none or the game is not running.
+pub async fn claim_open_turn(
+    tx: &mut sqlx::PgConnection,
+    game: GameId,
+) -> Result<Option<DueTurn>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT t.id, t.game_id, t.number, t.deadline FROM turns t JOIN games g ON g.id = t.game_id \
+         WHERE t.game_id = $1 AND t.status = 'open' AND g.status = 'running' FOR UPDATE OF t",
+    )
+    .bind(game)
     .fetch_optional(&mut *tx)
     .await?)
 }
@@ -522,6 +548,46 @@ pub async fn player_rows_of_game<'e>(
     .await?)
 }
 
+/// Players whose subscription is no longer active leave the game: `excluded` subscribers are
+/// excluded, unsubscribed ones resigned. Returns how many players changed.
+pub async fn retire_lapsed_subscribers<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+) -> Result<u64, StoreError> {
+    Ok(sqlx::query(
+        "UPDATE players p SET status = CASE s.status WHEN 'excluded' THEN 'excluded' ELSE 'resigned' END \
+         FROM subscribers s WHERE s.id = p.subscriber_id AND p.game_id = $1 AND p.status = 'active' \
+         AND s.status <> 'active'",
+    )
+    .bind(game)
+    .execute(db)
+    .await?
+    .rows_affected())
+}
+
+/// A subscriber of the game's zine who is active and not (yet) a player of the game.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Unenrolled {
+    pub subscriber_id: SubscriberId,
+    pub display_name: String,
+}
+
+/// Active subscribers of the game's zine who have never played it, oldest subscription first.
+pub async fn unenrolled_subscribers<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+) -> Result<Vec<Unenrolled>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT s.id AS subscriber_id, s.display_name FROM subscribers s JOIN games g ON g.zine_id = s.zine_id \
+         WHERE g.id = $1 AND s.status = 'active' \
+         AND NOT EXISTS (SELECT 1 FROM players p WHERE p.game_id = g.id AND p.subscriber_id = s.id) \
+         ORDER BY s.id",
+    )
+    .bind(game)
+    .fetch_all(db)
+    .await?)
+}
+
 /// Sets a player's status (`active`, `resigned` or `excluded`); false when there is no such player.
 pub async fn set_player_status<'e>(
     db: impl PgExecutor<'e>,
@@ -534,4 +600,140 @@ pub async fn set_player_status<'e>(
         .execute(db)
         .await?;
     Ok(result.rows_affected() == 1)
+}
+
+/// The largest engine id given to a player of the game (0 when none).
+pub async fn max_engine_player_id<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+) -> Result<i64, StoreError> {
+    Ok(sqlx::query_scalar(
+        "SELECT COALESCE(max(engine_player_id), 0) FROM players WHERE game_id = $1",
+    )
+    .bind(game)
+    .fetch_one(db)
+    .await?)
+}
+
+/// Records which players joined with the turn (the engine's players, as JSON): part of the
+/// turn's input.
+pub async fn set_joining<'e>(
+    db: impl PgExecutor<'e>,
+    turn: TurnId,
+    joining: &serde_json::Value,
+) -> Result<(), StoreError> {
+    sqlx::query("UPDATE turns SET joining = $2 WHERE id = $1")
+        .bind(turn)
+        .bind(joining)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+pub async fn joining<'e>(
+    db: impl PgExecutor<'e>,
+    turn: TurnId,
+) -> Result<serde_json::Value, StoreError> {
+    Ok(
+        sqlx::query_scalar("SELECT joining FROM turns WHERE id = $1")
+            .bind(turn)
+            .fetch_one(db)
+            .await?,
+    )
+}
+
+/// An open turn of a running game with a deadline still ahead and reminders set.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct RemindableTurn {
+    pub id: TurnId,
+    pub game_id: GameId,
+    pub number: i32,
+    pub deadline: DateTime<Utc>,
+    pub opened_at: DateTime<Utc>,
+    pub schedule: serde_json::Value,
+    /// The offsets (minutes) whose round is done already.
+    pub done_minutes: Vec<i32>,
+}
+
+pub async fn remindable_turns<'e>(
+    db: impl PgExecutor<'e>,
+    now: DateTime<Utc>,
+) -> Result<Vec<RemindableTurn>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT t.id, t.game_id, t.number, t.deadline, t.opened_at, g.schedule, \
+           ARRAY(SELECT r.offset_minutes FROM turn_reminders r WHERE r.turn_id = t.id) AS done_minutes \
+         FROM turns t JOIN games g ON g.id = t.game_id \
+         WHERE t.status = 'open' AND g.status = 'running' AND t.deadline > $1 \
+         AND jsonb_array_length(COALESCE(g.schedule->'reminder_minutes', '[]'::jsonb)) > 0 \
+         ORDER BY t.deadline, t.id",
+    )
+    .bind(now)
+    .fetch_all(db)
+    .await?)
+}
+
+/// Locks an open turn for a reminder round, skipping it if another process holds it.
+pub async fn lock_open_turn(tx: &mut sqlx::PgConnection, turn: TurnId) -> Result<bool, StoreError> {
+    Ok(sqlx::query_scalar::<_, i64>(
+        "SELECT id FROM turns WHERE id = $1 AND status = 'open' FOR UPDATE SKIP LOCKED",
+    )
+    .bind(turn)
+    .fetch_optional(&mut *tx)
+    .await?
+    .is_some())
+}
+
+/// Claims a reminder round for this process; false when it was done already.
+pub async fn claim_reminder_round<'e>(
+    db: impl PgExecutor<'e>,
+    turn: TurnId,
+    offset_minutes: i32,
+    now: DateTime<Utc>,
+) -> Result<bool, StoreError> {
+    Ok(sqlx::query(
+        "INSERT INTO turn_reminders (turn_id, offset_minutes, sent_at, mails) VALUES ($1, $2, $3, 0) \
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(turn)
+    .bind(offset_minutes)
+    .bind(now)
+    .execute(db)
+    .await?
+    .rows_affected()
+        == 1)
+}
+
+/// How many mails a claimed reminder round queued.
+pub async fn count_reminder_round<'e>(
+    db: impl PgExecutor<'e>,
+    turn: TurnId,
+    offset_minutes: i32,
+    mails: i32,
+) -> Result<(), StoreError> {
+    sqlx::query("UPDATE turn_reminders SET mails = $3 WHERE turn_id = $1 AND offset_minutes = $2")
+        .bind(turn)
+        .bind(offset_minutes)
+        .bind(mails)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// Active players (of active subscribers) with no current orders for the turn.
+pub async fn players_without_orders<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+    turn: TurnId,
+) -> Result<Vec<GamePlayer>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT p.id, p.engine_player_id, p.display_name, s.email, p.reply_token, p.status \
+         FROM players p JOIN subscribers s ON s.id = p.subscriber_id \
+         WHERE p.game_id = $1 AND p.status = 'active' AND s.status = 'active' \
+         AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.turn_id = $2 AND o.player_id = p.id AND o.superseded_at IS NULL) \
+         ORDER BY p.engine_player_id",
+    )
+    .bind(game)
+    .bind(turn)
+    .fetch_all(db)
+    .await?)
 }

@@ -62,6 +62,86 @@ pub async fn count_sent_to_since<'e>(
     .await?)
 }
 
+/// Stores a body that many messages share (see [`enqueue_many`]); returns its id.
+pub async fn insert_shared_body<'e>(
+    db: impl PgExecutor<'e>,
+    body_text: &str,
+    body_html: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<i64, StoreError> {
+    Ok(sqlx::query_scalar(
+        "INSERT INTO outbound_bodies (body_text, body_html, created_at) VALUES ($1, $2, $3) RETURNING id",
+    )
+    .bind(body_text)
+    .bind(body_html)
+    .bind(now)
+    .fetch_one(db)
+    .await?)
+}
+
+/// Queues many messages with few statements (a turn's fan-out), each unless a message with
+/// the same idempotency key is queued already. With `shared_body`, each is sent as that body
+/// followed by its own `body_text`. Returns how many this call queued.
+pub async fn enqueue_many(
+    db: &mut sqlx::PgConnection,
+    messages: &[NewOutbound<'_>],
+    shared_body: Option<i64>,
+    now: DateTime<Utc>,
+) -> Result<u64, StoreError> {
+    let mut queued = 0;
+    for chunk in messages.chunks(5000) {
+        fn column<'a>(
+            chunk: &'a [NewOutbound<'_>],
+            field: impl Fn(&'a NewOutbound<'_>) -> &'a str,
+        ) -> Vec<&'a str> {
+            chunk.iter().map(field).collect()
+        }
+        let html: Vec<Option<&str>> = chunk.iter().map(|m| m.body_html).collect();
+        let headers: Vec<String> = chunk.iter().map(|m| m.headers.to_string()).collect();
+        queued += sqlx::query(
+            "INSERT INTO outbound_messages (message_id, idempotency_key, to_address, subject, body_text, \
+             body_html, headers, shared_body_id, next_attempt_at, created_at) \
+             SELECT m, k, t, s, b, h, hd::jsonb, $8, $9, $9 \
+             FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) \
+               AS x(m, k, t, s, b, h, hd) \
+             ON CONFLICT (idempotency_key) DO NOTHING",
+        )
+        .bind(column(chunk, |m| m.message_id))
+        .bind(column(chunk, |m| m.idempotency_key))
+        .bind(column(chunk, |m| m.to_address))
+        .bind(column(chunk, |m| m.subject))
+        .bind(column(chunk, |m| m.body_text))
+        .bind(html)
+        .bind(headers)
+        .bind(shared_body)
+        .bind(now)
+        .execute(&mut *db)
+        .await?
+        .rows_affected();
+    }
+    Ok(queued)
+}
+
+/// A body shared by many messages.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct SharedBody {
+    pub id: i64,
+    pub body_text: String,
+    pub body_html: Option<String>,
+}
+
+pub async fn shared_bodies<'e>(
+    db: impl PgExecutor<'e>,
+    ids: &[i64],
+) -> Result<Vec<SharedBody>, StoreError> {
+    Ok(
+        sqlx::query_as("SELECT id, body_text, body_html FROM outbound_bodies WHERE id = ANY($1)")
+            .bind(ids)
+            .fetch_all(db)
+            .await?,
+    )
+}
+
 /// A queued message, leased to one worker for a while.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Leased {
@@ -74,6 +154,8 @@ pub struct Leased {
     pub headers: serde_json::Value,
     pub attempts: i32,
     pub created_at: DateTime<Utc>,
+    /// Sent before `body_text`, when set.
+    pub shared_body_id: Option<i64>,
 }
 
 /// Takes up to `limit` queued messages that are due, and hides them from other workers until
@@ -90,7 +172,8 @@ pub async fn lease_due<'e>(
         "UPDATE outbound_messages SET next_attempt_at = $2 WHERE id IN ( \
            SELECT id FROM outbound_messages WHERE status = 'queued' AND next_attempt_at <= $1 \
            ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED) \
-         RETURNING id, message_id, to_address, subject, body_text, body_html, headers, attempts, created_at",
+         RETURNING id, message_id, to_address, subject, body_text, body_html, headers, attempts, created_at, \
+         shared_body_id",
     )
     .bind(now)
     .bind(lease_until)
@@ -109,6 +192,23 @@ pub async fn mark_sent<'e>(
          WHERE id = $1",
     )
     .bind(id)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// [`mark_sent`] for many messages in one statement.
+pub async fn mark_sent_many<'e>(
+    db: impl PgExecutor<'e>,
+    ids: &[i64],
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "UPDATE outbound_messages SET status = 'sent', sent_at = $2, attempts = attempts + 1, last_error = NULL \
+         WHERE id = ANY($1)",
+    )
+    .bind(ids)
     .bind(now)
     .execute(db)
     .await?;

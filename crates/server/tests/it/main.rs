@@ -18,6 +18,8 @@ mod demo;
 mod health;
 mod helpers;
 mod inbox;
+mod kill;
+mod lifecycle;
 mod mail_doors;
 mod migrations;
 mod outbox;

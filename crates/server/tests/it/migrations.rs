@@ -1,17 +1,19 @@
 use store::testing::TestDatabase;
 
 /// Every table the schema must have, with sqlx's own bookkeeping.
-const TABLES: [&str; 12] = [
+const TABLES: [&str; 14] = [
     "_sqlx_migrations",
     "audit_log",
     "games",
     "inbound_messages",
     "orders",
+    "outbound_bodies",
     "outbound_messages",
     "players",
     "press",
     "published_reports",
     "subscribers",
+    "turn_reminders",
     "turns",
     "zines",
 ];

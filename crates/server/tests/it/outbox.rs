@@ -19,7 +19,7 @@ use crate::helpers::trafalgar;
 /// aiosmtpd writing every message it accepts into a maildir; killed on drop.
 pub(crate) struct SmtpSink {
     child: Child,
-    port: u16,
+    pub(crate) port: u16,
     maildir: PathBuf,
 }
 

@@ -14,7 +14,7 @@ use store::{DisplayName, EmailAddress, PgPool, ZineSlug};
 
 use crate::helpers::{Counter, trafalgar};
 
-async fn zine_with(pool: &PgPool, slug: &str, names: &[&str]) -> ZineId {
+pub(crate) async fn zine_with(pool: &PgPool, slug: &str, names: &[&str]) -> ZineId {
     let zine = zines::insert(pool, &ZineSlug::parse(slug).unwrap(), slug, trafalgar())
         .await
         .unwrap();
@@ -51,7 +51,7 @@ async fn barmy_game(
         .unwrap()
 }
 
-async fn player(pool: &PgPool, game: GameId, engine_id: i64) -> PlayerRowId {
+pub(crate) async fn player(pool: &PgPool, game: GameId, engine_id: i64) -> PlayerRowId {
     sqlx::query_scalar("SELECT id FROM players WHERE game_id = $1 AND engine_player_id = $2")
         .bind(game)
         .bind(engine_id)
@@ -60,7 +60,7 @@ async fn player(pool: &PgPool, game: GameId, engine_id: i64) -> PlayerRowId {
         .unwrap()
 }
 
-async fn count(pool: &PgPool, sql: &'static str, game: GameId) -> i64 {
+pub(crate) async fn count(pool: &PgPool, sql: &'static str, game: GameId) -> i64 {
     sqlx::query_scalar(sql)
         .bind(game)
         .fetch_one(pool)

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The fan-out benchmark: one Barmy turn in a zine of 10,000 subscribers resolved, published and
+# its mail queued (target: under 5 s), then the outbound worker delivering the queue to a local
+# SMTP sink (target: 500 messages/s or more). Prints the figures.
+#
+#   bench/fanout.sh                     10,000 subscribers, half of them ordering
+#   ADMIRALTY_BENCH_SUBSCRIBERS=2000 bench/fanout.sh
+#
+# Starts its own PostgreSQL cluster (.data/pg-bench, preferred port 55434, default durability
+# settings) and Postfix's smtp-sink (installs Debian's postfix package when it is missing, which
+# starts no mail server); builds the benchmark in release mode. Stops both at the end.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+# shellcheck source=../scripts/lib/postgres.sh
+source "$ROOT/scripts/lib/postgres.sh"
+
+SINK_PID=""
+finish() {
+  local status=$?
+  if [[ -n "$SINK_PID" ]]; then kill "$SINK_PID" 2>/dev/null || true; wait "$SINK_PID" 2>/dev/null || true; fi
+  pg_stop || true
+  exit "$status"
+}
+trap finish EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+SMTP_SINK="$(command -v smtp-sink || true)"
+[[ -n "$SMTP_SINK" || ! -x /usr/sbin/smtp-sink ]] || SMTP_SINK=/usr/sbin/smtp-sink
+if [[ -z "$SMTP_SINK" ]]; then
+  if [[ "$(id -u)" == 0 ]]; then
+    pg_say "installing Debian's postfix package for smtp-sink"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q postfix >/dev/null
+    SMTP_SINK=/usr/sbin/smtp-sink
+  else
+    pg_die "smtp-sink is missing: run sudo apt-get install postfix"
+  fi
+fi
+
+pg_ensure_installed
+pg_choose_data_dir "$ROOT" pg-bench
+pg_lock "$PG_DATA.lock"
+if [[ -n "$(pg_running_pid)" ]]; then PG_STARTED_BY_US=1; pg_stop; fi
+rm -rf "$PG_DATA" "$(pg_password_file)"
+pg_init
+pg_start "${ADMIRALTY_BENCH_PG_PORT:-55434}" -c max_connections=100
+export ADMIRALTY_TEST_DATABASE_URL
+ADMIRALTY_TEST_DATABASE_URL="$(pg_url postgres)"
+
+pg_say "building the benchmark (release)"
+cargo build -q --release -p server --example fanout_bench
+
+PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+SINK_ARGS=()
+if [[ "$(id -u)" == 0 ]]; then SINK_ARGS=(-u postfix); fi
+"$SMTP_SINK" "${SINK_ARGS[@]}" "127.0.0.1:$PORT" 1024 &
+SINK_PID=$!
+for _ in $(seq 1 50); do
+  if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then break; fi
+  sleep 0.1
+done
+export ADMIRALTY_BENCH_SMTP="127.0.0.1:$PORT"
+pg_say "smtp-sink on $ADMIRALTY_BENCH_SMTP; PostgreSQL on 127.0.0.1:$PG_PORT"
+"$ROOT/target/release/examples/fanout_bench"

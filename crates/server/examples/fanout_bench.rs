@@ -1,0 +1,178 @@
+//! Benchmark (prints figures; not a test): one turn of a Barmy game in a zine of 10,000
+//! subscribers resolves, publishes and queues all its mail (the report to every subscriber,
+//! each player's position) in one transaction; then the outbound worker delivers the queue to
+//! a local SMTP sink. Run it with `bench/fanout.sh`, which provides both.
+//!
+//! Environment:
+//! - `ADMIRALTY_TEST_DATABASE_URL`: a role that may CREATE DATABASE (a fresh database is made
+//!   and dropped);
+//! - `ADMIRALTY_BENCH_SMTP`: the sink, `host:port`;
+//! - `ADMIRALTY_BENCH_SUBSCRIBERS` (default 10000), `ADMIRALTY_BENCH_ORDERING_PERCENT` (share of
+//!   players who sent orders, default 50).
+
+#![allow(clippy::expect_used, clippy::unwrap_used, reason = "a benchmark")]
+
+use std::time::Instant;
+
+use anyhow::Context;
+use chrono::{DateTime, Duration, Utc};
+use games::EngineKind;
+use serde_json::json;
+use server::turns::{self, GameSpec, OsEntropy, Schedule};
+use store::testing::TestDatabase;
+use store::{PgPool, ZineSlug};
+
+fn env_number(name: &str, default: u64) -> anyhow::Result<u64> {
+    match std::env::var(name) {
+        Ok(text) => text.parse().with_context(|| format!("{name}={text:?}")),
+        Err(_) => Ok(default),
+    }
+}
+
+fn start() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2026-01-02T18:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let subscribers = env_number("ADMIRALTY_BENCH_SUBSCRIBERS", 10_000)?;
+    let ordering = env_number("ADMIRALTY_BENCH_ORDERING_PERCENT", 50)?.min(100);
+    let sink = std::env::var("ADMIRALTY_BENCH_SMTP")
+        .context("ADMIRALTY_BENCH_SMTP (host:port of the SMTP sink) is not set")?;
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let created = start() - Duration::days(7);
+    let deadline = start();
+
+    // The zine and its subscribers, in one statement (not measured).
+    let zine =
+        store::zines::insert(pool, &ZineSlug::parse("bench").unwrap(), "Bench", created).await?;
+    sqlx::query(
+        "INSERT INTO subscribers (zine_id, email, display_name, status, created_at) \
+         SELECT $1, 'reader' || i || '@example.org', 'Reader ' || i, 'active', $2 \
+         FROM generate_series(1, $3::bigint) AS i",
+    )
+    .bind(zine.id)
+    .bind(created)
+    .bind(i64::try_from(subscribers)?)
+    .execute(pool)
+    .await?;
+
+    // A board with room for every ship (four squares each), about half full.
+    let side = ((subscribers * 8) as f64).sqrt().ceil().max(19.0) as u64;
+    let setup = json!({ "width": side.min(702), "height": side.min(999) });
+    let clock = Instant::now();
+    let spec = GameSpec {
+        zine: zine.id,
+        name: "Fan-out",
+        engine: EngineKind::Barmy,
+        setup: &setup,
+        first_deadline: Some(deadline),
+        schedule: Schedule::EveryDays(7),
+    };
+    let game = turns::create_game(pool, created, &spec, &mut OsEntropy).await?;
+    println!(
+        "setup: {subscribers} subscribers, {side}x{side} board, game created in {:.2} s",
+        clock.elapsed().as_secs_f64()
+    );
+
+    let clock = Instant::now();
+    let ordered = submit_orders(pool, game, subscribers * ordering / 100, side, created).await?;
+    println!(
+        "setup: {ordered} players sent orders ({:.2} s)",
+        clock.elapsed().as_secs_f64()
+    );
+
+    // Measured: resolution, publication and queueing, one transaction.
+    let clock = Instant::now();
+    let done = turns::resolve_due(pool, deadline, "bench.example.org").await?;
+    let resolve_seconds = clock.elapsed().as_secs_f64();
+    let mails = done.first().map_or(0, |t| t.mails_queued);
+    let report_bytes: i64 =
+        sqlx::query_scalar("SELECT octet_length(text)::bigint FROM published_reports")
+            .fetch_one(pool)
+            .await?;
+    println!(
+        "resolve + publish + queue: {resolve_seconds:.2} s for turn 1 ({mails} mails queued; report {report_bytes} bytes)"
+    );
+
+    // Measured: delivery of the whole queue to the sink.
+    let relay = server::outbox::Relay::new(
+        &format!("smtp://{sink}"),
+        "Admiralty <orders@bench.example.org>",
+    )?;
+    let clock = Instant::now();
+    let delivered = server::outbox::deliver_due(pool, &relay, deadline).await?;
+    let deliver_seconds = clock.elapsed().as_secs_f64();
+    let sent_bytes: i64 = sqlx::query_scalar(
+        "SELECT COALESCE(sum(octet_length(m.body_text) + COALESCE(octet_length(b.body_text), 0)), 0)::bigint \
+         FROM outbound_messages m LEFT JOIN outbound_bodies b ON b.id = m.shared_body_id WHERE m.status = 'sent'",
+    )
+    .fetch_one(pool)
+    .await?;
+    println!(
+        "deliver: {} sent, {} retrying, {} failed in {deliver_seconds:.2} s = {:.0} messages/s ({:.1} MB of bodies, {:.1} MB/s)",
+        delivered.sent,
+        delivered.retrying,
+        delivered.failed,
+        delivered.sent as f64 / deliver_seconds,
+        sent_bytes as f64 / 1e6,
+        sent_bytes as f64 / 1e6 / deliver_seconds
+    );
+    let verdict = |ok: bool| if ok { "met" } else { "NOT met" };
+    println!(
+        "targets: resolve+publish+queue < 5 s: {}; delivery >= 500 messages/s: {}",
+        verdict(resolve_seconds < 5.0),
+        verdict(delivered.sent as f64 / deliver_seconds >= 500.0)
+    );
+    db.drop_database().await;
+    Ok(())
+}
+
+/// `count` players each send two shots, spread over the board, through the same path as mail.
+async fn submit_orders(
+    pool: &PgPool,
+    game: store::games::GameId,
+    count: u64,
+    side: u64,
+    now: DateTime<Utc>,
+) -> anyhow::Result<u64> {
+    let players: Vec<(store::games::PlayerRowId, i64)> = sqlx::query_as(
+        "SELECT id, engine_player_id FROM players WHERE game_id = $1 ORDER BY engine_player_id LIMIT $2",
+    )
+    .bind(game)
+    .bind(i64::try_from(count)?)
+    .fetch_all(pool)
+    .await?;
+    let columns = side.min(26);
+    let square = |n: u64| {
+        let column = char::from(b'A' + u8::try_from(n % columns).unwrap_or(0));
+        format!("{column}{}", n / columns % side + 1)
+    };
+    let mut tasks = tokio::task::JoinSet::new();
+    for (worker, chunk) in players.chunks(players.len().div_ceil(8).max(1)).enumerate() {
+        let chunk = chunk.to_vec();
+        let pool = pool.clone();
+        let worker = u64::try_from(worker)?;
+        let orders: Vec<String> = chunk
+            .iter()
+            .map(|(_, id)| {
+                let n = u64::try_from(*id).unwrap_or(0) * 7 + worker;
+                format!("{}, {}", square(n), square(n * 3 + 1))
+            })
+            .collect();
+        tasks.spawn(async move {
+            for ((player, _), text) in chunk.iter().zip(&orders) {
+                turns::submit_orders(&pool, now, game, *player, text, "email").await?;
+            }
+            Ok::<u64, turns::LifecycleError>(u64::try_from(chunk.len()).unwrap_or(0))
+        });
+    }
+    let mut total = 0;
+    while let Some(done) = tasks.join_next().await {
+        total += done??;
+    }
+    Ok(total)
+}
