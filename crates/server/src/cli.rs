@@ -70,6 +70,21 @@ pub enum Command {
     /// The GM's actions on a game: resolve now, extend the deadline, pause, resume, end.
     /// Every action goes into the audit log.
     Game(GameArgs),
+
+    /// Administration: GM accounts for the web console.
+    #[command(subcommand)]
+    Admin(AdminCommand),
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum AdminCommand {
+    /// Create a GM account for the web console (/gm). The password is read from standard input
+    /// (its first line; at least 12 characters), so it stays out of the shell's history and
+    /// the process list: `gm admin add-gm nelson < password-file`, or type it and press Ctrl-D.
+    AddGm {
+        /// The login name: letters, digits, '_', '.', '-' (also the actor in the audit log).
+        name: String,
+    },
 }
 
 #[derive(Debug, Clone, Args)]
@@ -138,6 +153,9 @@ pub enum AdjudicateAction {
     NewGame,
 }
 
+/// The GM account `gm migrate --seed-demo` creates beside the demo zine.
+const DEMO_GM: &str = "demo";
+
 #[derive(Debug, Clone, Args)]
 pub struct MigrateArgs {
     /// Afterwards, if the database has no zine yet, add a demo zine with a few subscribers.
@@ -161,6 +179,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             Command::Ingest(args) => run_ingest(&cli.database, args).await,
             Command::Inbox(InboxCommand::Retry(args)) => run_inbox_retry(&cli.database, args).await,
             Command::Game(args) => run_game_action(&cli.database, args).await,
+            Command::Admin(AdminCommand::AddGm { name }) => run_add_gm(&cli.database, &name).await,
         }
     })
 }
@@ -270,6 +289,39 @@ async fn run_game_action(database: &DatabaseArgs, args: GameArgs) -> anyhow::Res
     Ok(())
 }
 
+async fn run_add_gm(database: &DatabaseArgs, name: &str) -> anyhow::Result<()> {
+    let name = store::accounts::GmName::parse(name)?;
+    let mut password = String::new();
+    std::io::stdin()
+        .read_line(&mut password)
+        .context("reading the password from standard input")?;
+    let password = password.trim_end_matches(['\r', '\n']).to_owned();
+    let hash = tokio::task::spawn_blocking(move || crate::web::password::hash(&password))
+        .await
+        .context("hashing the password")??;
+    let pool = connect(database).await?;
+    let now = SystemClock.now();
+    let mut tx = pool.begin().await.context("starting a transaction")?;
+    store::accounts::insert_gm(&mut *tx, &name, &hash, now)
+        .await
+        .with_context(|| format!("creating GM {name}"))?;
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor: "cli",
+            action: "gm.create",
+            game_id: None,
+            details: serde_json::json!({ "name": name.as_str() }),
+        },
+        now,
+    )
+    .await?;
+    tx.commit().await.context("committing")?;
+    pool.close().await;
+    println!("GM {name} created: log in at /gm/login");
+    Ok(())
+}
+
 async fn connect(database: &DatabaseArgs) -> anyhow::Result<store::PgPool> {
     let url = database.url()?;
     store::connect(url, database.db_max_connections)
@@ -310,6 +362,17 @@ async fn run_migrate(database: &DatabaseArgs, args: MigrateArgs) -> anyhow::Resu
                     store::demo::DEMO_ZINE_SLUG,
                     store::demo::DEMO_GAME_NAME
                 );
+                // A demo GM only beside the demo zine, so that a real database never gets one.
+                let password = crate::web::random_hex(8);
+                let hash = crate::web::password::hash(&password)?;
+                let name = store::accounts::GmName::parse(DEMO_GM)?;
+                match store::accounts::insert_gm(&pool, &name, &hash, clock.now()).await {
+                    Ok(_) => println!(
+                        "demo: GM console login {DEMO_GM:?}, password {password:?} (at /gm/login)"
+                    ),
+                    Err(store::StoreError::AlreadyExists { .. }) => {}
+                    Err(error) => return Err(error).context("creating the demo GM"),
+                }
             }
         }
     }
@@ -336,7 +399,8 @@ async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyhow::Result<(
         .await
         .with_context(|| format!("listening on {} (ADMIRALTY_BIND)", args.bind))?;
     let address = listener.local_addr().context("reading the bound address")?;
-    let state = AppState::new(pool.clone(), Arc::new(SystemClock), args.base_url.clone());
+    let state = AppState::new(pool.clone(), Arc::new(SystemClock), args.base_url.clone())
+        .with_mail_domain(args.mail_domain.clone());
     tracing::info!(%address, base_url = %args.base_url, "serving");
     let deadlines = tokio::spawn(deadline_worker(
         pool.clone(),

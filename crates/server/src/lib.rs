@@ -12,6 +12,7 @@ mod routes;
 mod state;
 pub mod telemetry;
 pub mod turns;
+pub mod web;
 
 use std::future::Future;
 

@@ -11,6 +11,9 @@ pub struct AppState {
     pub pool: PgPool,
     pub clock: Arc<dyn Clock>,
     pub base_url: BaseUrl,
+    /// Domain of Admiralty's mail addresses, for the mail a web action queues (a turn resolved
+    /// from the console, an inbound message retried).
+    pub mail_domain: String,
 }
 
 impl AppState {
@@ -19,6 +22,12 @@ impl AppState {
             pool,
             clock,
             base_url,
+            mail_domain: "localhost".to_owned(),
         }
+    }
+
+    pub fn with_mail_domain(mut self, mail_domain: impl Into<String>) -> Self {
+        self.mail_domain = mail_domain.into();
+        self
     }
 }

@@ -94,3 +94,69 @@ pub async fn retry_failed<'e>(db: impl PgExecutor<'e>) -> Result<u64, StoreError
     .await?
     .rows_affected())
 }
+
+/// A stored inbound message as the GM's console lists it (without the raw bytes).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct InboundSummary {
+    pub id: InboundId,
+    pub message_id: String,
+    pub received_via: String,
+    pub received_at: DateTime<Utc>,
+    pub status: String,
+    pub error: Option<String>,
+    pub attempts: i32,
+    /// The first 500 bytes, lossily decoded, to recognise the message by.
+    pub excerpt: String,
+}
+
+/// Messages with `status` (`new`, `processed`, `failed` or `dropped`), newest first.
+pub async fn list_by_status<'e>(
+    db: impl PgExecutor<'e>,
+    status: &str,
+    limit: i64,
+) -> Result<Vec<InboundSummary>, StoreError> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        id: InboundId,
+        message_id: String,
+        received_via: String,
+        received_at: DateTime<Utc>,
+        status: String,
+        error: Option<String>,
+        attempts: i32,
+        head: Vec<u8>,
+    }
+    let rows: Vec<Row> = sqlx::query_as(
+        "SELECT id, message_id, received_via, received_at, status, error, attempts, \
+         substring(raw FROM 1 FOR 500) AS head FROM inbound_messages WHERE status = $1 ORDER BY id DESC LIMIT $2",
+    )
+    .bind(status)
+    .bind(limit.max(0))
+    .fetch_all(db)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| InboundSummary {
+            id: row.id,
+            message_id: row.message_id,
+            received_via: row.received_via,
+            received_at: row.received_at,
+            status: row.status,
+            error: row.error,
+            attempts: row.attempts,
+            excerpt: String::from_utf8_lossy(&row.head).into_owned(),
+        })
+        .collect())
+}
+
+/// Puts one failed message back in the queue. Returns whether it was failed.
+pub async fn retry_one<'e>(db: impl PgExecutor<'e>, id: InboundId) -> Result<bool, StoreError> {
+    Ok(sqlx::query(
+        "UPDATE inbound_messages SET status = 'new', processed_at = NULL WHERE id = $1 AND status = 'failed'",
+    )
+    .bind(id)
+    .execute(db)
+    .await?
+    .rows_affected()
+        == 1)
+}

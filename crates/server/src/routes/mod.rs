@@ -1,6 +1,7 @@
 //! Routes, one module per feature.
 
 mod archive;
+mod gm;
 mod health;
 mod home;
 
@@ -15,6 +16,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/", get(home::get_home))
         .route("/healthz", get(health::get_healthz))
         .route("/zines/{slug}", get(archive::get_zine))
+        .nest("/gm", gm::router())
         .fallback(not_found)
 }
 
