@@ -14,6 +14,7 @@
 mod adjudicate;
 mod audit;
 mod cli;
+mod console;
 mod demo;
 mod health;
 mod helpers;
