@@ -13,6 +13,7 @@
 
 mod adjudicate;
 mod audit;
+mod browser;
 mod cli;
 mod console;
 mod demo;
