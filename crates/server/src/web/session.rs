@@ -111,6 +111,25 @@ impl FromRequestParts<AppState> for CurrentSession {
 mod tests {
     use super::*;
 
+    #[tokio::test]
+    async fn cookies_are_secure_exactly_when_the_site_is_https() {
+        let pool = store::connect_lazy("postgres://nobody:x@127.0.0.1:1/none", 1).unwrap();
+        let clock = std::sync::Arc::new(crate::SystemClock);
+        for (base, secure) in [
+            ("http://127.0.0.1:8080", false),
+            ("https://gm.example", true),
+        ] {
+            let url = crate::config::BaseUrl::parse(base).unwrap();
+            let state = AppState::new(pool.clone(), clock.clone(), url);
+            let cookie = set_cookie(&state, SESSION_COOKIE, "abc", SESSION_LIFETIME);
+            let cookie = cookie.to_str().unwrap();
+            assert!(cookie.starts_with(
+                "admiralty_session=abc; Max-Age=43200; Path=/; HttpOnly; SameSite=Lax"
+            ));
+            assert_eq!(cookie.ends_with("; Secure"), secure, "{cookie}");
+        }
+    }
+
     #[test]
     fn reads_one_cookie_among_several() {
         let mut headers = HeaderMap::new();

@@ -1147,3 +1147,105 @@ async fn the_audit_log_pages_back_fifty_at_a_time() {
     assert!(!third.contains("id=\"older\""));
     app.stop().await;
 }
+
+fn gm_command() -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_gm"));
+    command
+        .env_remove("DATABASE_URL")
+        .env_remove("ADMIRALTY_LOG");
+    command
+}
+
+/// Runs `gm admin add-gm NAME` with `password` on standard input.
+fn add_gm_by_cli(url: &str, name: &str, password: &str) -> std::process::Output {
+    use std::io::Write;
+    let mut child = gm_command()
+        .args(["admin", "add-gm", name])
+        .env("DATABASE_URL", url)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("{password}\n").as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[tokio::test]
+async fn gm_admin_add_gm_reads_the_password_from_stdin_and_the_gm_can_log_in() {
+    let app = TestApp::spawn().await;
+    let url = app.db.url.clone();
+    let made = add_gm_by_cli(&url, "hardy", "a long enough password");
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    assert!(String::from_utf8_lossy(&made.stdout).contains("GM hardy created"));
+    for (name, password, error) in [
+        (
+            "HARDY",
+            "another long password",
+            "a GM with this name already exists",
+        ),
+        ("blackwood", "short", "at least 12 characters"),
+        (
+            "<b>",
+            "a long enough password",
+            "a GM name is 1 to 64 letters",
+        ),
+    ] {
+        let refused = add_gm_by_cli(&url, name, password);
+        assert!(!refused.status.success(), "{name}");
+        let stderr = String::from_utf8_lossy(&refused.stderr);
+        assert!(stderr.contains(error), "{name}: {stderr}");
+    }
+    let hash: String = sqlx::query_scalar("SELECT password_hash FROM gm_accounts")
+        .fetch_one(&app.db.pool)
+        .await
+        .unwrap();
+    assert!(hash.starts_with("$argon2id$") && !hash.contains("a long enough password"));
+    let mut browser = Browser::new(&app);
+    assert_eq!(
+        browser
+            .login("hardy", "a long enough password")
+            .await
+            .status(),
+        StatusCode::SEE_OTHER
+    );
+    assert_eq!(browser.get("/gm").await.status(), StatusCode::OK);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_demo_seed_prints_a_demo_gm_login_that_works() {
+    let app = TestApp::spawn().await;
+    let output = gm_command()
+        .args(["migrate", "--seed-demo"])
+        .env("DATABASE_URL", &app.db.url)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("demo: GM console login \"demo\", password \""))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let password = line.split('"').nth(3).unwrap();
+    let mut browser = Browser::new(&app);
+    assert_eq!(
+        browser.login("demo", password).await.status(),
+        StatusCode::SEE_OTHER
+    );
+    assert!(
+        browser
+            .get_text("/gm")
+            .await
+            .contains("Barmy Battleships (demo)")
+    );
+    app.stop().await;
+}

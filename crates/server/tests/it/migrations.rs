@@ -1,11 +1,13 @@
 use store::testing::TestDatabase;
 
 /// Every table the schema must have, with sqlx's own bookkeeping.
-const TABLES: [&str; 12] = [
+const TABLES: [&str; 15] = [
     "_sqlx_migrations",
     "audit_log",
     "games",
+    "gm_accounts",
     "inbound_messages",
+    "login_failures",
     "orders",
     "outbound_messages",
     "players",
@@ -13,6 +15,7 @@ const TABLES: [&str; 12] = [
     "published_reports",
     "subscribers",
     "turns",
+    "web_sessions",
     "zines",
 ];
 
