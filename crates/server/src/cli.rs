@@ -74,6 +74,21 @@ pub enum Command {
     /// The GM's actions on a game: resolve now, extend the deadline, pause, resume, end.
     /// Every action goes into the audit log.
     Game(GameArgs),
+
+    /// Administration: GM accounts for the web console.
+    #[command(subcommand)]
+    Admin(AdminCommand),
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum AdminCommand {
+    /// Create a GM account for the web console (/gm). The password is read from standard input
+    /// (its first line; at least 12 characters), so it stays out of the shell's history and
+    /// the process list: `gm admin add-gm nelson < password-file`, or type it and press Ctrl-D.
+    AddGm {
+        /// The login name: letters, digits, '_', '.', '-' (also the actor in the audit log).
+        name: String,
+    },
 }
 
 #[derive(Debug, Clone, Args)]
@@ -156,7 +171,7 @@ pub enum InboxCommand {
 pub enum OutboxCommand {
     /// The newest outbound messages, with their status, attempts and last error.
     List(ListArgs),
-    /// Queue a failed message again (same Message-ID); the worker of `gm serve` sends it.
+    /// Queue a failed (or sent) message again, same Message-ID; the worker of `gm serve` sends it.
     Resend {
         /// The message's id, as `gm outbox list` shows it.
         id: i64,
@@ -165,10 +180,10 @@ pub enum OutboxCommand {
 
 #[derive(Debug, Clone, Args)]
 pub struct ListArgs {
-    /// Only messages with this status (inbox: new, processed, failed, dropped; outbox:
-    /// queued, sent, failed).
-    #[arg(long)]
-    pub status: Option<String>,
+    /// Messages with this status (inbox: new, processed, failed, dropped; outbox: queued,
+    /// sent, failed).
+    #[arg(long, default_value = "failed")]
+    pub status: String,
     /// How many, newest first.
     #[arg(long, default_value_t = 50)]
     pub limit: i64,
@@ -192,6 +207,9 @@ pub enum AdjudicateAction {
     Resolve,
     NewGame,
 }
+
+/// The GM account `gm migrate --seed-demo` creates beside the demo zine.
+const DEMO_GM: &str = "demo";
 
 #[derive(Debug, Clone, Args)]
 pub struct MigrateArgs {
@@ -218,6 +236,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             Command::Inbox(InboxCommand::List(args)) => run_inbox_list(&cli.database, args).await,
             Command::Outbox(command) => run_outbox(&cli.database, command).await,
             Command::Game(args) => run_game_action(&cli.database, args).await,
+            Command::Admin(AdminCommand::AddGm { name }) => run_add_gm(&cli.database, &name).await,
         }
     })
 }
@@ -302,7 +321,7 @@ async fn run_inbox_retry(database: &DatabaseArgs, args: IngestArgs) -> anyhow::R
 
 async fn run_inbox_list(database: &DatabaseArgs, args: ListArgs) -> anyhow::Result<()> {
     let pool = connect(database).await?;
-    let entries = store::inbox::list(&pool, args.status.as_deref(), args.limit).await?;
+    let entries = store::inbox::list_by_status(&pool, &args.status, args.limit).await?;
     pool.close().await;
     for e in &entries {
         println!(
@@ -326,7 +345,7 @@ async fn run_outbox(database: &DatabaseArgs, command: OutboxCommand) -> anyhow::
     let pool = connect(database).await?;
     match command {
         OutboxCommand::List(args) => {
-            let entries = store::outbox::list(&pool, args.status.as_deref(), args.limit).await?;
+            let entries = store::outbox::list_by_status(&pool, &args.status, args.limit).await?;
             for e in &entries {
                 println!(
                     "{:>6}  {}  {:<7} tries {:<2} {}  {}{}",
@@ -346,8 +365,8 @@ async fn run_outbox(database: &DatabaseArgs, command: OutboxCommand) -> anyhow::
         }
         OutboxCommand::Resend { id } => {
             let now = clock()?.now();
-            if !store::outbox::resend(&pool, id, now).await? {
-                bail!("outbound message {id} is not a failed message");
+            if !store::outbox::requeue(&pool, id, now).await? {
+                bail!("outbound message {id} is neither failed nor sent: it is still queued");
             }
             store::audit::append(
                 &pool,
@@ -410,6 +429,39 @@ fn clock() -> anyhow::Result<Arc<dyn Clock>> {
     service_clock().map_err(anyhow::Error::msg)
 }
 
+async fn run_add_gm(database: &DatabaseArgs, name: &str) -> anyhow::Result<()> {
+    let name = store::accounts::GmName::parse(name)?;
+    let mut password = String::new();
+    std::io::stdin()
+        .read_line(&mut password)
+        .context("reading the password from standard input")?;
+    let password = password.trim_end_matches(['\r', '\n']).to_owned();
+    let hash = tokio::task::spawn_blocking(move || crate::web::password::hash(&password))
+        .await
+        .context("hashing the password")??;
+    let pool = connect(database).await?;
+    let now = clock()?.now();
+    let mut tx = pool.begin().await.context("starting a transaction")?;
+    store::accounts::insert_gm(&mut *tx, &name, &hash, now)
+        .await
+        .with_context(|| format!("creating GM {name}"))?;
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor: "cli",
+            action: "gm.create",
+            game_id: None,
+            details: serde_json::json!({ "name": name.as_str() }),
+        },
+        now,
+    )
+    .await?;
+    tx.commit().await.context("committing")?;
+    pool.close().await;
+    println!("GM {name} created: log in at /gm/login");
+    Ok(())
+}
+
 async fn connect(database: &DatabaseArgs) -> anyhow::Result<store::PgPool> {
     let url = database.url()?;
     store::connect(url, database.db_max_connections)
@@ -450,6 +502,17 @@ async fn run_migrate(database: &DatabaseArgs, args: MigrateArgs) -> anyhow::Resu
                     store::demo::DEMO_ZINE_SLUG,
                     store::demo::DEMO_GAME_NAME
                 );
+                // A demo GM only beside the demo zine, so that a real database never gets one.
+                let password = crate::web::random_hex(8);
+                let hash = crate::web::password::hash(&password)?;
+                let name = store::accounts::GmName::parse(DEMO_GM)?;
+                match store::accounts::insert_gm(&pool, &name, &hash, clock.now()).await {
+                    Ok(_) => println!(
+                        "demo: GM console login {DEMO_GM:?}, password {password:?} (at /gm/login)"
+                    ),
+                    Err(store::StoreError::AlreadyExists { .. }) => {}
+                    Err(error) => return Err(error).context("creating the demo GM"),
+                }
             }
         }
     }
@@ -477,7 +540,8 @@ async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyhow::Result<(
         .with_context(|| format!("listening on {} (ADMIRALTY_BIND)", args.bind))?;
     let address = listener.local_addr().context("reading the bound address")?;
     let clock = clock()?;
-    let mut state = AppState::new(pool.clone(), clock.clone(), args.base_url.clone());
+    let mut state = AppState::new(pool.clone(), clock.clone(), args.base_url.clone())
+        .with_mail_domain(args.mail_domain.clone());
     let stored = Arc::new(tokio::sync::Notify::new());
     if let Some(secret) = &args.webhook_secret {
         if secret.chars().count() < 16 {

@@ -17,6 +17,41 @@ pub enum AppError {
     Store(#[from] store::StoreError),
     #[error("cannot render page")]
     Render(#[from] askama::Error),
+    /// A page for logged-in people, asked for without a live session: log in, then come back
+    /// to `next` (a path on this site).
+    #[error("not logged in")]
+    RedirectToLogin { login: &'static str, next: String },
+    /// A form sent without a live session.
+    #[error("not logged in")]
+    LoginRequired,
+    /// Logged in, but not as someone allowed here.
+    #[error("forbidden")]
+    Forbidden,
+    /// A form whose CSRF token is missing or wrong: refused before anything is done.
+    #[error("the form's security token is missing or wrong")]
+    CsrfRejected,
+    #[error("bad request: {0}")]
+    BadRequest(String),
+    /// The request is understood but cannot be carried out now (e.g. resolving a paused game).
+    #[error("{0}")]
+    Conflict(String),
+    #[error("too many attempts")]
+    TooManyRequests(String),
+}
+
+#[derive(askama::Template)]
+#[template(path = "error.html")]
+struct ErrorPage<'a> {
+    title: &'a str,
+    message: &'a str,
+}
+
+fn error_page(status: StatusCode, title: &str, message: &str) -> Response {
+    let page = ErrorPage { title, message };
+    match askama::Template::render(&page) {
+        Ok(html) => (status, axum::response::Html(html)).into_response(),
+        Err(_) => (status, format!("{title}: {message}\n")).into_response(),
+    }
 }
 
 impl IntoResponse for AppError {
@@ -31,6 +66,34 @@ impl IntoResponse for AppError {
                     .into_response()
             }
             AppError::NotFound => (StatusCode::NOT_FOUND, "Not found\n").into_response(),
+            AppError::RedirectToLogin { login, next } => {
+                let target = format!("{login}?next={}", percent_encode(next));
+                axum::response::Redirect::to(&target).into_response()
+            }
+            AppError::LoginRequired => error_page(
+                StatusCode::UNAUTHORIZED,
+                "Not logged in",
+                "You are not logged in, or your session has expired. Log in and try again.",
+            ),
+            AppError::Forbidden => error_page(
+                StatusCode::FORBIDDEN,
+                "Not allowed",
+                "Your login does not give access to this page.",
+            ),
+            AppError::CsrfRejected => error_page(
+                StatusCode::FORBIDDEN,
+                "Form refused",
+                "This form did not carry this site's security token (it may have come from another \
+                 site, or from a page opened before you logged in again). Nothing was changed. Go \
+                 back, reload the page and send the form again.",
+            ),
+            AppError::BadRequest(message) => {
+                error_page(StatusCode::BAD_REQUEST, "Bad request", message)
+            }
+            AppError::Conflict(message) => error_page(StatusCode::CONFLICT, "Not done", message),
+            AppError::TooManyRequests(message) => {
+                error_page(StatusCode::TOO_MANY_REQUESTS, "Too many attempts", message)
+            }
             AppError::Store(_) | AppError::Render(_) => {
                 tracing::error!(error = ?self, "request failed");
                 (
@@ -41,4 +104,16 @@ impl IntoResponse for AppError {
             }
         }
     }
+}
+
+/// `text` with every byte but unreserved URL characters percent-encoded (for `?next=`).
+fn percent_encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }

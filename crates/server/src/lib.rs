@@ -16,6 +16,7 @@ pub mod smtp;
 mod state;
 pub mod telemetry;
 pub mod turns;
+pub mod web;
 
 use std::future::Future;
 

@@ -14,6 +14,9 @@ pub struct AppState {
     pub base_url: BaseUrl,
     /// The webhook door for inbound mail; `None` (no secret configured) turns it off.
     pub webhook: Option<Arc<Webhook>>,
+    /// Domain of Admiralty's mail addresses, for the mail a web action queues (a turn resolved
+    /// from the console, an inbound message retried).
+    pub mail_domain: String,
 }
 
 /// The webhook door's settings.
@@ -33,12 +36,18 @@ impl AppState {
             clock,
             base_url,
             webhook: None,
+            mail_domain: "localhost".to_owned(),
         }
     }
 
     /// Opens the webhook door for inbound mail.
     pub fn with_webhook(mut self, webhook: Webhook) -> Self {
         self.webhook = Some(Arc::new(webhook));
+        self
+    }
+
+    pub fn with_mail_domain(mut self, mail_domain: impl Into<String>) -> Self {
+        self.mail_domain = mail_domain.into();
         self
     }
 }

@@ -137,6 +137,17 @@ pub async fn create_game(
     spec: &GameSpec<'_>,
     entropy: &mut impl Entropy,
 ) -> Result<GameId, LifecycleError> {
+    create_game_as(pool, now, spec, entropy, "gm").await
+}
+
+/// [`create_game`], audited as done by `actor` (the GM console names the GM).
+pub async fn create_game_as(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    spec: &GameSpec<'_>,
+    entropy: &mut impl Entropy,
+    actor: &str,
+) -> Result<GameId, LifecycleError> {
     let mut tx = pool.begin().await?;
     let subscribers: Vec<_> = store::subscribers::list_for_zine(&mut *tx, spec.zine)
         .await?
@@ -213,7 +224,7 @@ pub async fn create_game(
     store::audit::append(
         &mut *tx,
         &store::audit::NewAuditEntry {
-            actor: "gm",
+            actor,
             action: "game.create",
             game_id: Some(game.0),
             details: json!({ "name": spec.name, "engine": spec.engine.name(), "players": roster.len() }),
@@ -1019,4 +1030,43 @@ pub async fn gm_action(
         }
     }
     Ok(())
+}
+
+/// What resolving the open turn now would give: the engine run in memory on the stored state,
+/// the orders and press in so far, the players who have left, and the turn's own dice, so the
+/// preview is what the resolution would publish if nothing else arrived. Nothing is written.
+/// For the GM's eyes only (it uses the sealed dice).
+pub async fn preview_turn(
+    pool: &PgPool,
+    game: GameId,
+) -> Result<(u32, games::Resolved), LifecycleError> {
+    let mut db = pool.acquire().await?;
+    let (engine, state, secret): (String, Value, Vec<u8>) =
+        sqlx::query_as("SELECT engine, state, secret_seed FROM games WHERE id = $1")
+            .bind(game)
+            .fetch_optional(&mut *db)
+            .await?
+            .ok_or(LifecycleError::NoOpenTurn(game.0))?;
+    let (turn, number): (TurnId, i32) =
+        sqlx::query_as("SELECT id, number FROM turns WHERE game_id = $1 AND status = 'open'")
+            .bind(game)
+            .fetch_optional(&mut *db)
+            .await?
+            .ok_or(LifecycleError::NoOpenTurn(game.0))?;
+    let engine: EngineKind = engine.parse()?;
+    let secret = game_secret(&secret, game)?;
+    let number = u32::try_from(number).map_err(|_| LifecycleError::Inconsistent {
+        game: game.0,
+        reason: "negative turn number".into(),
+    })?;
+    let (mut input, press) = recorded_input(&mut db, turn).await?;
+    // As the resolution will: whoever is not active by then has left.
+    input.leaving = rows::players(&mut *db, game)
+        .await?
+        .into_iter()
+        .filter(|p| p.status != "active")
+        .map(|p| player_id(p.engine_player_id))
+        .collect();
+    let resolved = engine.resolve(&state, &input, &press, &mut secret.turn_dice(number))?;
+    Ok((number, resolved))
 }

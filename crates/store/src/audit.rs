@@ -62,3 +62,19 @@ pub async fn list_recent<'e>(
     .fetch_all(db)
     .await?)
 }
+
+/// One page of the log, newest first: entries older than `before` (all when `None`).
+pub async fn list_page<'e>(
+    db: impl PgExecutor<'e>,
+    before: Option<AuditId>,
+    limit: i64,
+) -> Result<Vec<AuditEntry>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT id, at, actor, action, game_id, details FROM audit_log \
+         WHERE $1::bigint IS NULL OR id < $1 ORDER BY id DESC LIMIT $2",
+    )
+    .bind(before)
+    .bind(limit.max(0))
+    .fetch_all(db)
+    .await?)
+}

@@ -672,6 +672,41 @@ pub async fn remindable_turns<'e>(
     .await?)
 }
 
+// --- What the GM's console reads (it sees everything, hidden facts included) ---
+
+/// A game as the GM's console lists it, with its open turn if any.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct GameSummary {
+    pub id: GameId,
+    pub zine_id: i64,
+    pub zine_slug: String,
+    pub name: String,
+    pub engine: String,
+    pub status: String,
+    pub schedule: serde_json::Value,
+    pub setup: serde_json::Value,
+    pub created_at: DateTime<Utc>,
+    pub open_turn: Option<i32>,
+    pub deadline: Option<DateTime<Utc>>,
+}
+
+const GAME_SUMMARY: &str = "SELECT g.id, g.zine_id, z.slug AS zine_slug, g.name, g.engine, g.status, g.schedule, g.setup, \
+     g.created_at, t.number AS open_turn, t.deadline FROM games g JOIN zines z ON z.id = g.zine_id \
+     LEFT JOIN turns t ON t.game_id = g.id AND t.status = 'open'";
+
+/// Every game, newest first; only `zine`'s when given.
+pub async fn list_summaries<'e>(
+    db: impl PgExecutor<'e>,
+    zine: Option<ZineId>,
+) -> Result<Vec<GameSummary>, StoreError> {
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "{GAME_SUMMARY} WHERE $1::bigint IS NULL OR g.zine_id = $1 ORDER BY g.id DESC"
+    )))
+    .bind(zine)
+    .fetch_all(db)
+    .await?)
+}
+
 /// Locks an open turn for a reminder round, skipping it if another process holds it.
 pub async fn lock_open_turn(tx: &mut sqlx::PgConnection, turn: TurnId) -> Result<bool, StoreError> {
     Ok(sqlx::query_scalar::<_, i64>(
@@ -733,6 +768,101 @@ pub async fn players_without_orders<'e>(
          ORDER BY p.engine_player_id",
     )
     .bind(game)
+    .bind(turn)
+    .fetch_all(db)
+    .await?)
+}
+
+pub async fn summary<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+) -> Result<Option<GameSummary>, StoreError> {
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "{GAME_SUMMARY} WHERE g.id = $1"
+    )))
+    .bind(game)
+    .fetch_optional(db)
+    .await?)
+}
+
+/// A turn of a game, for the GM.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct TurnSummary {
+    pub id: TurnId,
+    pub number: i32,
+    pub status: String,
+    pub deadline: Option<DateTime<Utc>>,
+    pub opened_at: DateTime<Utc>,
+    pub resolved_at: Option<DateTime<Utc>>,
+    pub seed_commitment: String,
+    pub report_text: Option<String>,
+}
+
+/// A game's turns, newest first, with their published reports.
+pub async fn turn_summaries<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+) -> Result<Vec<TurnSummary>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT t.id, t.number, t.status, t.deadline, t.opened_at, t.resolved_at, t.seed_commitment, \
+         r.text AS report_text FROM turns t LEFT JOIN published_reports r ON r.turn_id = t.id \
+         WHERE t.game_id = $1 AND t.number > 0 ORDER BY t.number DESC",
+    )
+    .bind(game)
+    .fetch_all(db)
+    .await?)
+}
+
+/// Where one player stands on a turn: their current orders, if any.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PlayerTurnStatus {
+    pub player_id: PlayerRowId,
+    pub engine_player_id: i64,
+    pub display_name: String,
+    pub email: String,
+    pub status: String,
+    pub raw_orders: Option<String>,
+    pub orders_source: Option<String>,
+    pub orders_received_at: Option<DateTime<Utc>>,
+}
+
+/// Every player of the turn's game, with the orders that count for the turn (none: not yet
+/// ordered).
+pub async fn player_turn_status<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+    turn: TurnId,
+) -> Result<Vec<PlayerTurnStatus>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT p.id AS player_id, p.engine_player_id, p.display_name, s.email, p.status, \
+         o.raw_text AS raw_orders, o.source AS orders_source, o.received_at AS orders_received_at \
+         FROM players p JOIN subscribers s ON s.id = p.subscriber_id \
+         LEFT JOIN orders o ON o.player_id = p.id AND o.turn_id = $2 AND o.superseded_at IS NULL \
+         WHERE p.game_id = $1 ORDER BY p.engine_player_id",
+    )
+    .bind(game)
+    .bind(turn)
+    .fetch_all(db)
+    .await?)
+}
+
+/// A turn's press with who sent it, in the order received.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PressEntry {
+    pub display_name: String,
+    pub text: String,
+    pub source: String,
+    pub received_at: DateTime<Utc>,
+}
+
+pub async fn press_entries<'e>(
+    db: impl PgExecutor<'e>,
+    turn: TurnId,
+) -> Result<Vec<PressEntry>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT p.display_name, x.text, x.source, x.received_at FROM press x JOIN players p ON p.id = x.player_id \
+         WHERE x.turn_id = $1 ORDER BY x.received_at, x.id",
+    )
     .bind(turn)
     .fetch_all(db)
     .await?)

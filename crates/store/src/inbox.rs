@@ -97,9 +97,9 @@ pub async fn retry_failed<'e>(db: impl PgExecutor<'e>) -> Result<u64, StoreError
     .rows_affected())
 }
 
-/// One line of the inbox as the GM sees it.
+/// A stored inbound message as the GM's console lists it (without the raw bytes).
 #[derive(Debug, Clone, sqlx::FromRow)]
-pub struct InboxEntry {
+pub struct InboundSummary {
     pub id: InboundId,
     pub message_id: String,
     pub received_via: String,
@@ -107,20 +107,58 @@ pub struct InboxEntry {
     pub status: String,
     pub error: Option<String>,
     pub attempts: i32,
+    /// The first 500 bytes, lossily decoded, to recognise the message by.
+    pub excerpt: String,
 }
 
-/// The newest `limit` messages, of one status (`new`, `processed`, `failed`, `dropped`) or all.
-pub async fn list<'e>(
+/// Messages with `status` (`new`, `processed`, `failed` or `dropped`), newest first.
+pub async fn list_by_status<'e>(
     db: impl PgExecutor<'e>,
-    status: Option<&str>,
+    status: &str,
     limit: i64,
-) -> Result<Vec<InboxEntry>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT id, message_id, received_via, received_at, status, error, attempts \
-         FROM inbound_messages WHERE $1::text IS NULL OR status = $1 ORDER BY id DESC LIMIT $2",
+) -> Result<Vec<InboundSummary>, StoreError> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        id: InboundId,
+        message_id: String,
+        received_via: String,
+        received_at: DateTime<Utc>,
+        status: String,
+        error: Option<String>,
+        attempts: i32,
+        head: Vec<u8>,
+    }
+    let rows: Vec<Row> = sqlx::query_as(
+        "SELECT id, message_id, received_via, received_at, status, error, attempts, \
+         substring(raw FROM 1 FOR 500) AS head FROM inbound_messages WHERE status = $1 ORDER BY id DESC LIMIT $2",
     )
     .bind(status)
-    .bind(limit)
+    .bind(limit.max(0))
     .fetch_all(db)
-    .await?)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| InboundSummary {
+            id: row.id,
+            message_id: row.message_id,
+            received_via: row.received_via,
+            received_at: row.received_at,
+            status: row.status,
+            error: row.error,
+            attempts: row.attempts,
+            excerpt: String::from_utf8_lossy(&row.head).into_owned(),
+        })
+        .collect())
+}
+
+/// Puts one failed message back in the queue. Returns whether it was failed.
+pub async fn retry_one<'e>(db: impl PgExecutor<'e>, id: InboundId) -> Result<bool, StoreError> {
+    Ok(sqlx::query(
+        "UPDATE inbound_messages SET status = 'new', processed_at = NULL WHERE id = $1 AND status = 'failed'",
+    )
+    .bind(id)
+    .execute(db)
+    .await?
+    .rows_affected()
+        == 1)
 }

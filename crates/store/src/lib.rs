@@ -5,6 +5,7 @@
 //!
 //! Time is a parameter: functions that record a moment take `now` from the caller's clock.
 
+pub mod accounts;
 pub mod audit;
 pub mod demo;
 mod domain;
@@ -12,6 +13,7 @@ mod error;
 pub mod games;
 pub mod inbox;
 pub mod outbox;
+pub mod sessions;
 pub mod subscribers;
 pub mod zines;
 

@@ -247,49 +247,53 @@ pub async fn mark_failed<'e>(
     Ok(())
 }
 
-/// One line of the outbox as the GM sees it.
+/// An outbound message as the GM's console lists it.
 #[derive(Debug, Clone, sqlx::FromRow)]
-pub struct OutboxEntry {
+pub struct OutboundSummary {
     pub id: i64,
+    pub message_id: String,
     pub to_address: String,
     pub subject: String,
+    pub body_text: String,
     pub status: String,
     pub attempts: i32,
+    pub next_attempt_at: DateTime<Utc>,
     pub last_error: Option<String>,
     pub created_at: DateTime<Utc>,
-    pub next_attempt_at: DateTime<Utc>,
+    pub sent_at: Option<DateTime<Utc>>,
 }
 
-/// The newest `limit` messages, of one status (`queued`, `sent`, `failed`) or all.
-pub async fn list<'e>(
+/// Messages with `status` (`queued`, `sent` or `failed`), newest first.
+pub async fn list_by_status<'e>(
     db: impl PgExecutor<'e>,
-    status: Option<&str>,
+    status: &str,
     limit: i64,
-) -> Result<Vec<OutboxEntry>, StoreError> {
+) -> Result<Vec<OutboundSummary>, StoreError> {
     Ok(sqlx::query_as(
-        "SELECT id, to_address, subject, status, attempts, last_error, created_at, next_attempt_at \
-         FROM outbound_messages WHERE $1::text IS NULL OR status = $1 ORDER BY id DESC LIMIT $2",
+        "SELECT id, message_id, to_address, subject, body_text, status, attempts, next_attempt_at, last_error, \
+         created_at, sent_at FROM outbound_messages WHERE status = $1 ORDER BY id DESC LIMIT $2",
     )
     .bind(status)
-    .bind(limit)
+    .bind(limit.max(0))
     .fetch_all(db)
     .await?)
 }
 
-/// Queues a failed message again, due at once, with its attempts reset (same Message-ID).
-/// False when there is no failed message with this id.
-pub async fn resend<'e>(
+/// Queues a failed or sent message again, due at once, with the same Message-ID (a resend is
+/// the same mail). Returns whether there was such a message.
+pub async fn requeue<'e>(
     db: impl PgExecutor<'e>,
     id: i64,
     now: DateTime<Utc>,
 ) -> Result<bool, StoreError> {
-    let result = sqlx::query(
-        "UPDATE outbound_messages SET status = 'queued', attempts = 0, next_attempt_at = $2 \
-         WHERE id = $1 AND status = 'failed'",
+    Ok(sqlx::query(
+        "UPDATE outbound_messages SET status = 'queued', sent_at = NULL, attempts = 0, next_attempt_at = $2 \
+         WHERE id = $1 AND status IN ('failed', 'sent')",
     )
     .bind(id)
     .bind(now)
     .execute(db)
-    .await?;
-    Ok(result.rows_affected() == 1)
+    .await?
+    .rows_affected()
+        == 1)
 }

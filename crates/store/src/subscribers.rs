@@ -210,6 +210,39 @@ pub async fn set_password_hash<'e>(
     Ok(())
 }
 
+/// One subscriber, by id.
+pub async fn find<'e>(
+    db: impl PgExecutor<'e>,
+    id: SubscriberId,
+) -> Result<Option<Subscriber>, StoreError> {
+    let row: Option<SubscriberRow> = sqlx::query_as(
+        "SELECT id, zine_id, email, display_name, status, password_hash IS NOT NULL AS has_password, created_at \
+         FROM subscribers WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_optional(db)
+    .await?;
+    row.map(Subscriber::try_from).transpose()
+}
+
+/// Changes a subscriber's address and name. An address another subscriber of the zine has is
+/// refused with [`StoreError::AlreadyExists`]. Returns whether the subscriber exists.
+pub async fn update<'e>(
+    db: impl PgExecutor<'e>,
+    id: SubscriberId,
+    email: &EmailAddress,
+    display_name: &DisplayName,
+) -> Result<bool, StoreError> {
+    let result = sqlx::query("UPDATE subscribers SET email = $2, display_name = $3 WHERE id = $1")
+        .bind(id)
+        .bind(email.as_str())
+        .bind(display_name.as_str())
+        .execute(db)
+        .await
+        .map_err(StoreError::unique_as("a subscriber with this address"))?;
+    Ok(result.rows_affected() == 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -84,3 +84,12 @@ pub async fn count<'e>(db: impl PgExecutor<'e>) -> Result<i64, StoreError> {
         .fetch_one(db)
         .await?)
 }
+
+pub async fn find<'e>(db: impl PgExecutor<'e>, id: ZineId) -> Result<Option<Zine>, StoreError> {
+    let row: Option<ZineRow> =
+        sqlx::query_as("SELECT id, slug, name, created_at FROM zines WHERE id = $1")
+            .bind(id)
+            .fetch_optional(db)
+            .await?;
+    row.map(Zine::try_from).transpose()
+}

@@ -1,6 +1,7 @@
 //! Routes, one module per feature.
 
 mod archive;
+mod gm;
 mod health;
 mod home;
 mod inbound;
@@ -17,6 +18,7 @@ pub(crate) fn router(state: &AppState) -> Router<AppState> {
         .route("/", get(home::get_home))
         .route("/healthz", get(health::get_healthz))
         .route("/zines/{slug}", get(archive::get_zine))
+        .nest("/gm", gm::router())
         .fallback(not_found);
     // The webhook door exists only when a shared secret is configured.
     match &state.webhook {

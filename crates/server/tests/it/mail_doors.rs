@@ -416,8 +416,8 @@ async fn the_gm_sees_failed_mail_and_can_resend_it() {
         .await
         .unwrap();
     assert_eq!(status, "queued");
-    // Only a failed message can be resent.
+    // A message still queued cannot be queued twice.
     let (ok, said) = gm(&["outbox", "resend", &id.to_string()]);
-    assert!(!ok && said.contains("not a failed message"), "{said}");
+    assert!(!ok && said.contains("still queued"), "{said}");
     db.drop_database().await;
 }

@@ -13,7 +13,9 @@
 
 mod adjudicate;
 mod audit;
+mod browser;
 mod cli;
+mod console;
 mod demo;
 mod health;
 mod helpers;

@@ -1,11 +1,13 @@
 use store::testing::TestDatabase;
 
 /// Every table the schema must have, with sqlx's own bookkeeping.
-const TABLES: [&str; 14] = [
+const TABLES: [&str; 17] = [
     "_sqlx_migrations",
     "audit_log",
     "games",
+    "gm_accounts",
     "inbound_messages",
+    "login_failures",
     "orders",
     "outbound_bodies",
     "outbound_messages",
@@ -15,6 +17,7 @@ const TABLES: [&str; 14] = [
     "subscribers",
     "turn_reminders",
     "turns",
+    "web_sessions",
     "zines",
 ];
 

@@ -1,0 +1,120 @@
+//! Zines: the list, and adding one.
+
+use askama::Template;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use serde::Deserialize;
+use store::ZineSlug;
+
+use super::home::DoneQuery;
+use super::{Chrome, Gm};
+use crate::web::csrf::CsrfForm;
+use crate::{AppError, AppState};
+
+#[derive(Template)]
+#[template(path = "gm/zines.html")]
+struct ZinesPage {
+    chrome: Chrome,
+    zines: Vec<store::zines::Zine>,
+    errors: Vec<String>,
+    slug: String,
+    name: String,
+}
+
+async fn zines_page(
+    state: &AppState,
+    gm: &Gm,
+    notice: Option<&str>,
+    errors: Vec<String>,
+    slug: String,
+    name: String,
+) -> Result<String, AppError> {
+    let zines = store::zines::list(&state.pool).await?;
+    Ok(ZinesPage {
+        chrome: gm.chrome(notice),
+        zines,
+        errors,
+        slug,
+        name,
+    }
+    .render()?)
+}
+
+pub(crate) async fn get_zines(
+    State(state): State<AppState>,
+    gm: Gm,
+    Query(query): Query<DoneQuery>,
+) -> Result<Html<String>, AppError> {
+    let notice = super::notice(query.done.as_deref());
+    Ok(Html(
+        zines_page(
+            &state,
+            &gm,
+            notice,
+            Vec::new(),
+            String::new(),
+            String::new(),
+        )
+        .await?,
+    ))
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct ZineForm {
+    #[serde(default)]
+    slug: String,
+    #[serde(default)]
+    name: String,
+}
+
+/// A zine's name: 1 to 200 characters, no control characters.
+pub(crate) fn zine_name(input: &str) -> Result<String, String> {
+    let name = input.trim();
+    if name.is_empty() || name.chars().count() > 200 {
+        return Err("The name must be 1 to 200 characters.".into());
+    }
+    if name.chars().any(char::is_control) {
+        return Err("The name must not contain control characters.".into());
+    }
+    Ok(name.to_owned())
+}
+
+pub(crate) async fn post_zine(
+    State(state): State<AppState>,
+    gm: Gm,
+    CsrfForm(form): CsrfForm<ZineForm>,
+) -> Result<Response, AppError> {
+    let mut errors = Vec::new();
+    let slug = ZineSlug::parse(form.slug.trim())
+        .map_err(|e| errors.push(format!("Short name: {e}.")))
+        .ok();
+    let name = zine_name(&form.name).map_err(|e| errors.push(e)).ok();
+    if let (Some(slug), Some(name)) = (&slug, &name) {
+        let now = state.clock.now();
+        let mut tx = state.pool.begin().await.map_err(store::StoreError::from)?;
+        match store::zines::insert(&mut *tx, slug, name, now).await {
+            Ok(zine) => {
+                store::audit::append(
+                    &mut *tx,
+                    &store::audit::NewAuditEntry {
+                        actor: &gm.actor(),
+                        action: "zine.create",
+                        game_id: None,
+                        details: serde_json::json!({ "zine": zine.id.0, "slug": slug.as_str(), "name": name }),
+                    },
+                    now,
+                )
+                .await?;
+                tx.commit().await.map_err(store::StoreError::from)?;
+                return Ok(Redirect::to("/gm/zines?done=zine-added").into_response());
+            }
+            Err(store::StoreError::AlreadyExists { what }) => {
+                errors.push(format!("There is already {what}."));
+            }
+            Err(error) => return Err(error.into()),
+        }
+    }
+    let html = zines_page(&state, &gm, None, errors, form.slug, form.name).await?;
+    Ok((StatusCode::UNPROCESSABLE_ENTITY, Html(html)).into_response())
+}
