@@ -8,6 +8,7 @@ pub mod config;
 mod error;
 pub mod inbox;
 pub mod outbox;
+pub mod public_cache;
 mod routes;
 mod state;
 pub mod telemetry;

@@ -4,6 +4,7 @@ use store::PgPool;
 
 use crate::clock::Clock;
 use crate::config::BaseUrl;
+use crate::public_cache::PublicCache;
 
 /// What every handler may use. Cheap to clone.
 #[derive(Clone)]
@@ -11,6 +12,8 @@ pub struct AppState {
     pub pool: PgPool,
     pub clock: Arc<dyn Clock>,
     pub base_url: BaseUrl,
+    /// Rendered public pages, kept a few seconds (see [`PublicCache`]).
+    pub public_cache: Arc<PublicCache>,
 }
 
 impl AppState {
@@ -19,6 +22,7 @@ impl AppState {
             pool,
             clock,
             base_url,
+            public_cache: Arc::new(PublicCache::default()),
         }
     }
 }
