@@ -128,15 +128,26 @@ fn draw_grid(out: &mut String, grid: &GridPicture, title: Option<&str>, top: i64
         let x = left + i64::from(mark.x) * CELL;
         let y = grid_top + i64::from(mark.y) * CELL;
         let (cx, cy) = (x + CELL / 2, y + CELL / 2);
+        // The square's name, as the reports write it (`G13`): readable, and checkable by tests.
+        let square = escape(&format!(
+            "{}{}",
+            grid.column_labels
+                .get(usize::from(mark.x))
+                .map_or("", String::as_str),
+            grid.row_labels
+                .get(usize::from(mark.y))
+                .map_or("", String::as_str)
+        ));
+        let _ = write!(out, "<g data-square=\"{square}\">");
         let _ = match mark.mark {
             Mark::Miss => write!(
                 out,
-                "<circle class=\"miss\" cx=\"{cx}\" cy=\"{cy}\" r=\"4\" fill=\"#6b7f93\"><title>miss</title></circle>"
+                "<circle class=\"miss\" cx=\"{cx}\" cy=\"{cy}\" r=\"4\" fill=\"#6b7f93\"><title>{square}: miss</title></circle>"
             ),
             Mark::Hit => write!(
                 out,
-                "<g class=\"hit\"><title>hit</title><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#f4b4a8\"/>\
-                 <path d=\"M{} {}L{} {}M{} {}L{} {}\" stroke=\"#c62828\" stroke-width=\"3\"/></g>",
+                "<g class=\"hit\"><title>{square}: hit</title><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#f4b4a8\"/>\
+                 <path d=\"M {} {} L {} {} M {} {} L {} {}\" stroke=\"#c62828\" stroke-width=\"3\"/></g>",
                 x + 1,
                 y + 1,
                 CELL - 2,
@@ -152,7 +163,7 @@ fn draw_grid(out: &mut String, grid: &GridPicture, title: Option<&str>, top: i64
             ),
             Mark::Sunk => write!(
                 out,
-                "<rect class=\"sunk\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#37474f\"><title>sunk</title></rect>",
+                "<rect class=\"sunk\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#37474f\"><title>{square}: sunk</title></rect>",
                 x + 1,
                 y + 1,
                 CELL - 2,
@@ -160,13 +171,14 @@ fn draw_grid(out: &mut String, grid: &GridPicture, title: Option<&str>, top: i64
             ),
             Mark::OwnShip => write!(
                 out,
-                "<rect class=\"ship\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#90a4ae\"><title>ship</title></rect>",
+                "<rect class=\"ship\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#90a4ae\"><title>{square}: ship</title></rect>",
                 x + 2,
                 y + 2,
                 CELL - 4,
                 CELL - 4
             ),
         };
+        out.push_str("</g>");
     }
     for piece in &grid.pieces {
         let cx = left + i64::from(piece.x) * CELL + CELL / 2;
@@ -184,7 +196,7 @@ fn draw_grid(out: &mut String, grid: &GridPicture, title: Option<&str>, top: i64
             Some(heading) => {
                 let _ = write!(
                     out,
-                    "<path d=\"M0 -9L7 7L0 3L-7 7Z\" fill=\"{colour}\" stroke=\"{stroke}\" stroke-width=\"1.5\" \
+                    "<path d=\"M 0 -9 L 7 7 L 0 3 L -7 7 Z\" fill=\"{colour}\" stroke=\"{stroke}\" stroke-width=\"1.5\" \
                      transform=\"translate({cx} {cy}) rotate({heading})\"/>"
                 );
             }

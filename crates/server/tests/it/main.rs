@@ -12,6 +12,7 @@
 )]
 
 mod adjudicate;
+mod archive;
 mod audit;
 mod cli;
 mod demo;
