@@ -585,3 +585,74 @@ async fn a_finished_game_shows_every_order_and_every_seed() {
     }
     archive.app.stop().await;
 }
+
+#[tokio::test]
+async fn every_engine_draws_its_public_board() {
+    let app = TestApp::spawn().await;
+    let pool = app.db.pool.clone();
+    let zine = zines::insert(
+        &pool,
+        &ZineSlug::parse("fleet").unwrap(),
+        "Fleet",
+        trafalgar(),
+    )
+    .await
+    .unwrap();
+    for (address, name) in [("a@example.org", "Alice"), ("b@example.org", "Bob")] {
+        let new = NewSubscriber {
+            zine_id: zine.id,
+            email: EmailAddress::parse(address).unwrap(),
+            display_name: DisplayName::parse(name).unwrap(),
+        };
+        subscribers::insert(&pool, &new, trafalgar()).await.unwrap();
+    }
+    let deadline = trafalgar() + Duration::days(1);
+    for (index, engine) in EngineKind::ALL.into_iter().enumerate() {
+        let setup = engine.default_setup();
+        let name = format!("{engine} game");
+        let spec = GameSpec {
+            zine: zine.id,
+            name: &name,
+            engine,
+            setup: &setup,
+            first_deadline: Some(deadline),
+            schedule: Schedule::EveryDays(1),
+        };
+        let game = turns::create_game(&pool, trafalgar(), &spec, &mut Counter(index as u8))
+            .await
+            .unwrap();
+        let resolved = turns::resolve_due(&pool, deadline, MAIL_DOMAIN)
+            .await
+            .unwrap();
+        assert_eq!(resolved.len(), 1, "{engine}");
+        let number = resolved[0].turn;
+        let turn = format!("/zines/fleet/games/{}/turns/{number}", game.0);
+        let svg = expect(
+            &app,
+            &format!("{turn}/board.svg"),
+            StatusCode::OK,
+            "image/svg+xml",
+        )
+        .await;
+        assert!(
+            svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+            "{engine}"
+        );
+        assert!(svg.len() > 300, "{engine}: {svg}");
+        let page = expect(&app, &turn, StatusCode::OK, HTML).await;
+        assert!(page.contains("<figure class=\"board\">"), "{engine}");
+        // The public board never draws a ship nobody has seen.
+        assert!(!svg.contains("class=\"ship\""), "{engine}");
+        // Pictures of the map engines carry units; grids carry their labels.
+        match engine {
+            EngineKind::Skyfleet | EngineKind::Forever => {
+                assert!(
+                    svg.contains("class=\"unit\"") || svg.contains("class=\"zone\""),
+                    "{engine}: {svg}"
+                )
+            }
+            _ => assert!(svg.contains("<text"), "{engine}"),
+        }
+    }
+    app.stop().await;
+}
