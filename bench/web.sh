@@ -138,6 +138,7 @@ measure() {
   echo "$rps $p99"
 }
 
+LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
 pg_say "measuring gm: http://127.0.0.1:$GM_PORT$REPORT_PATH ($BYTES bytes)"
 read -r GM_RPS GM_P99 < <(measure "http://127.0.0.1:$GM_PORT$REPORT_PATH")
 pg_say "measuring nginx: the same page as a static file"
@@ -145,6 +146,7 @@ read -r NGINX_RPS NGINX_P99 < <(measure "http://127.0.0.1:$NGINX_PORT/report.htm
 
 echo
 echo "Published report page ($BYTES bytes), wrk -t$THREADS -c$CONNECTIONS -d$DURATION, $(nproc) cores"
+echo "load average before/after: $LOAD_BEFORE / $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine shares the cores)"
 printf '%-8s %14s %10s\n' "server" "requests/s" "p99 (ms)"
 printf '%-8s %14.0f %10.2f\n' "gm" "$GM_RPS" "$GM_P99"
 printf '%-8s %14.0f %10.2f\n' "nginx" "$NGINX_RPS" "$NGINX_P99"
