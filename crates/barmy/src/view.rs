@@ -76,6 +76,7 @@ pub(crate) fn view(state: &State, viewer: Viewer) -> View {
                     mark,
                 })
                 .collect(),
+            pieces: Vec::new(),
         })),
     }
 }

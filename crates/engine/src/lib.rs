@@ -127,11 +127,18 @@ pub struct View {
     pub board: Option<Board>,
 }
 
-/// A picture of the board, built from what the viewer may see only.
+/// A picture of the board, built from what the viewer may see only. The web draws it as SVG
+/// without knowing which engine made it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Board {
     Grid(GridPicture),
+    /// Several grids, each under its title (salvo: one ocean per admiral).
+    Grids {
+        grids: Vec<NamedGrid>,
+    },
+    /// A table measured in inches with shapes on it (skyfleet, forever).
+    Map(MapPicture),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -141,6 +148,83 @@ pub struct GridPicture {
     pub column_labels: Vec<String>,
     pub row_labels: Vec<String>,
     pub marks: Vec<GridMark>,
+    /// Pieces standing on squares, drawn over the marks (ironclad's ships with their headings).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pieces: Vec<GridPiece>,
+}
+
+/// A grid with a title: whose ocean it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NamedGrid {
+    pub title: String,
+    pub grid: GridPicture,
+}
+
+/// A named piece on a square, facing a way; `x` and `y` are 0-based from the top left.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GridPiece {
+    pub x: u16,
+    pub y: u16,
+    pub label: String,
+    /// Which side it belongs to (0, 1, …): the drawing's colour.
+    pub side: u8,
+    /// Degrees clockwise from the top of the picture.
+    pub heading: Option<u16>,
+    pub damaged: bool,
+}
+
+/// A table in hundredths of an inch, x to the right and y up (as the map engines measure it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MapPicture {
+    pub width: i64,
+    pub height: i64,
+    /// Drawn in order: terrain and zones first, units last.
+    pub shapes: Vec<MapShape>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MapShape {
+    pub kind: MapKind,
+    pub label: String,
+    /// Which side it belongs to (0, 1, …), if any: the drawing's colour.
+    pub side: Option<u8>,
+    pub outline: Outline,
+    /// Degrees clockwise from north (up), for what faces a way.
+    pub heading: Option<u16>,
+    /// Short public status, e.g. `hull 3/5` or `HP 2/4`.
+    pub note: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MapKind {
+    /// A side's deployment area.
+    Zone,
+    /// Islands, rocks: in the way.
+    Terrain,
+    /// Clouds, storms, black holes: dangerous or concealing.
+    Hazard,
+    /// A ship, a section of one, a wing, a torpedo.
+    Unit,
+    /// Something broken off or drifting.
+    Wreck,
+    /// A line on the table (a flux line).
+    Track,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum Outline {
+    Polygon { points: Vec<MapPoint> },
+    Circle { centre: MapPoint, radius: i64 },
+    Line { from: MapPoint, to: MapPoint },
+}
+
+/// A point in hundredths of an inch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MapPoint {
+    pub x: i64,
+    pub y: i64,
 }
 
 /// One square's mark; `x` and `y` are 0-based from the top left.

@@ -232,7 +232,7 @@ pub fn map(state: &State, viewer: Viewer) -> BattleMap {
     }
 }
 
-/// The text view (the picture is [`map`]; the engine's `Board` has no variant for it yet).
+/// The text view, with the battlefield as a picture ([`map`] as [`board`]).
 pub fn view(state: &State, viewer: Viewer) -> View {
     let mut lines = Vec::new();
     let first = state
@@ -344,5 +344,73 @@ pub fn view(state: &State, viewer: Viewer) -> View {
     if let Some(finish) = &state.finish {
         lines.push(format!("Over: {}.", finish.reason));
     }
-    View { lines, board: None }
+    View {
+        lines,
+        board: Some(board(state, &map(state, viewer))),
+    }
+}
+
+/// The battlefield as the engine-neutral picture the web draws: the same facts as [`map`].
+pub fn board(state: &State, map: &BattleMap) -> engine::Board {
+    let side = |owner: &Option<String>| {
+        owner.as_ref().and_then(|name| {
+            state
+                .seats
+                .iter()
+                .position(|seat| &seat.player.name == name)
+                .and_then(|index| u8::try_from(index).ok())
+        })
+    };
+    let point = |p: &Point| engine::MapPoint { x: p.x, y: p.y };
+    let shapes = map
+        .shapes
+        .iter()
+        .filter_map(|shape| {
+            let kind = match shape.kind {
+                ShapeKind::Core | ShapeKind::Section | ShapeKind::Demeter | ShapeKind::Planned => {
+                    engine::MapKind::Unit
+                }
+                ShapeKind::Jettisoned => engine::MapKind::Wreck,
+                ShapeKind::Meteor | ShapeKind::BlackHole => engine::MapKind::Hazard,
+                ShapeKind::Rock => engine::MapKind::Terrain,
+                ShapeKind::FluxLine => engine::MapKind::Track,
+                ShapeKind::DeploymentArea => engine::MapKind::Zone,
+            };
+            let outline = match (shape.kind, shape.points.as_slice(), shape.radius) {
+                (ShapeKind::FluxLine, [from, to, ..], _) => engine::Outline::Line {
+                    from: point(from),
+                    to: point(to),
+                },
+                (_, [centre], Some(radius)) => engine::Outline::Circle {
+                    centre: point(centre),
+                    radius: radius.0,
+                },
+                (_, points, _) if points.len() >= 2 => engine::Outline::Polygon {
+                    points: points.iter().map(point).collect(),
+                },
+                _ => return None,
+            };
+            let mut note = match (shape.hp, shape.max_hp) {
+                (Some(hp), Some(max)) => format!("HP {hp}/{max}"),
+                (Some(hp), None) => format!("HP {hp}"),
+                _ => String::new(),
+            };
+            if shape.kind == ShapeKind::Planned {
+                note = "planned".to_string();
+            }
+            Some(engine::MapShape {
+                kind,
+                label: shape.label.clone(),
+                side: side(&shape.owner),
+                outline,
+                heading: None,
+                note,
+            })
+        })
+        .collect();
+    engine::Board::Map(engine::MapPicture {
+        width: map.width.0,
+        height: map.height.0,
+        shapes,
+    })
 }

@@ -50,6 +50,13 @@ fn a_fleet_being_planned_is_seen_only_by_its_owner_and_the_gm() {
             "{viewer:?}"
         );
         assert!(!serde_json::to_string(&picture).unwrap().contains("Secret"));
+        // The web's picture comes from the same map (FOREVER-GM-20/44).
+        let board = Forever::view(&state, viewer).board.unwrap();
+        assert!(!serde_json::to_string(&board).unwrap().contains("Secret"));
+        let engine::Board::Map(board) = board else {
+            panic!("a map");
+        };
+        assert!(board.shapes.iter().all(|s| s.note != "planned"));
     }
     for viewer in [Viewer::Player(ALICE), Viewer::Gm] {
         assert!(text(&Forever::view(&state, viewer)).contains("planned: Secret at (5, 5)"));
@@ -58,6 +65,15 @@ fn a_fleet_being_planned_is_seen_only_by_its_owner_and_the_gm() {
                 .shapes
                 .iter()
                 .any(|s| s.kind == ShapeKind::Planned && s.label == "Secret.S1")
+        );
+        let Some(engine::Board::Map(board)) = Forever::view(&state, viewer).board else {
+            panic!("a map");
+        };
+        assert!(
+            board
+                .shapes
+                .iter()
+                .any(|s| s.label == "Secret.S1" && s.note == "planned")
         );
     }
     // Both see the deployment strips.

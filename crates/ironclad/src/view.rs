@@ -2,7 +2,9 @@
 //! the table; the torpedoes a ship has left are known only to her own side's players and the
 //! GM (IRON-ADM-05).
 
-use engine::{Board as Picture, GridMark, GridPicture, Mark, View, Viewer};
+use engine::{Board as Picture, GridMark, GridPicture, GridPiece, Mark, View, Viewer};
+
+use crate::grid::Heading;
 
 use crate::report::own_status;
 use crate::state::{Fate, STARTING_FP, State};
@@ -61,6 +63,24 @@ pub fn view(state: &State, viewer: Viewer) -> View {
             })
         })
         .collect();
+    // Where every ship afloat lies and which way she heads is on the open table (IRON-ADM-05:
+    // only torpedo stocks are hidden), so the picture shows them to everyone.
+    let pieces = state
+        .ships
+        .iter()
+        .filter(|ship| ship.afloat())
+        .map(|ship| GridPiece {
+            x: u16::from(ship.area.column()),
+            y: u16::from(ship.area.row()),
+            label: ship.name.clone(),
+            side: u8::try_from(ship.side).unwrap_or(u8::MAX),
+            heading: Heading::ALL
+                .iter()
+                .position(|h| *h == ship.heading)
+                .and_then(|index| u16::try_from(index * 45).ok()),
+            damaged: ship.fp < STARTING_FP,
+        })
+        .collect();
     let board = state.rules.board;
     View {
         lines,
@@ -72,6 +92,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
                 .collect(),
             row_labels: (1..=u16::from(board.rows)).map(|r| r.to_string()).collect(),
             marks,
+            pieces,
         })),
     }
 }

@@ -60,7 +60,7 @@ fn the_board_marks_only_the_viewers_own_ships() {
     state.ship_mut(ShipId(1)).unwrap().fp = 9;
     let marks = |viewer| match Ironclad::view(&state, viewer).board {
         Some(Board::Grid(picture)) => picture.marks,
-        None => Vec::new(),
+        _ => Vec::new(),
     };
     assert!(marks(Viewer::Public).is_empty());
     let alice: Vec<Mark> = marks(Viewer::Player(PlayerId(1)))
@@ -155,4 +155,36 @@ fn joining_players_are_told_the_fleets_are_fixed() {
             .any(|n| n.contains("Dave cannot join"))
     );
     assert_eq!(Ironclad::roster(&resolution.state).len(), 3);
+}
+
+#[test]
+fn the_public_picture_shows_every_ship_afloat_with_her_heading() {
+    // IRON-ADM-05: positions and headings are on the open table; torpedo stocks are not.
+    let mut state = battle();
+    state.ship_mut(ShipId(1)).unwrap().fp = 9;
+    let pieces = |state: &State| match Ironclad::view(state, Viewer::Public).board {
+        Some(Board::Grid(picture)) => picture.pieces,
+        _ => Vec::new(),
+    };
+    let public = pieces(&state);
+    assert_eq!(public.len(), state.ships.len());
+    for (piece, ship) in public.iter().zip(&state.ships) {
+        assert_eq!(piece.label, ship.name);
+        assert_eq!(
+            (piece.x, piece.y),
+            (u16::from(ship.area.column()), u16::from(ship.area.row()))
+        );
+        assert!(piece.heading.is_some_and(|h| h % 45 == 0 && h < 360));
+    }
+    assert!(public.iter().filter(|p| p.damaged).count() == 1);
+    // Changing a hidden fact (torpedoes left) changes nothing in the public view.
+    let before = serde_json::to_string(&Ironclad::view(&state, Viewer::Public)).unwrap();
+    for ship in &mut state.ships {
+        ship.torpedoes_left = 7;
+    }
+    let after = serde_json::to_string(&Ironclad::view(&state, Viewer::Public)).unwrap();
+    assert_eq!(before, after);
+    // A sunk ship is a mark, no longer a piece.
+    state.ship_mut(ShipId(2)).unwrap().fate = ironclad::state::Fate::Sunk { turn: 2 };
+    assert_eq!(pieces(&state).len(), state.ships.len() - 1);
 }

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use engine::{Board, GridMark, GridPicture, Mark, PlayerId, View, Viewer};
+use engine::{Board, GridMark, GridPicture, Mark, NamedGrid, PlayerId, View, Viewer};
 
 use crate::announce::own_status;
 use crate::board::{SIDE, Square, row_letter};
@@ -42,7 +42,7 @@ pub(crate) fn view(state: &State, viewer: Viewer) -> View {
         Viewer::Player(id) => state.admiral(id),
         Viewer::Public | Viewer::Gm => None,
     };
-    let mut board = None;
+    let board;
     if let Some(me) = me {
         lines.push(String::new());
         lines.push(match (me.placed_by, me.may_place) {
@@ -67,7 +67,20 @@ pub(crate) fn view(state: &State, viewer: Viewer) -> View {
             lines.push(format!("  {}: {fate}{damage}", ship.placement().describe()));
         }
         lines.extend(grid_lines(state, me, true));
-        board = Some(Board::Grid(picture(state, me)));
+        board = Some(Board::Grid(picture(state, me, true)));
+    } else {
+        // Every admiral's ocean: to the public only what reports have said (hits, misses, sunk
+        // ships); to the GM everything.
+        board = Some(Board::Grids {
+            grids: state
+                .admirals
+                .iter()
+                .map(|admiral| NamedGrid {
+                    title: format!("{}'s ocean", admiral.name),
+                    grid: picture(state, admiral, viewer == Viewer::Gm),
+                })
+                .collect(),
+        });
     }
     for admiral in &state.admirals {
         if me.is_some_and(|m| m.id == admiral.id) {
@@ -151,17 +164,18 @@ fn cell(owner: &Admiral, square: Square, attacked: &BTreeSet<Square>, reveal: bo
     }
 }
 
-/// The owner's own ocean as a picture.
-fn picture(state: &State, owner: &Admiral) -> GridPicture {
+/// `owner`'s ocean as a picture: with `reveal` (the owner, the GM) every ship; without it the
+/// same squares as the public text grid ([`cell`]): hits, sunk ships and attacked squares.
+fn picture(state: &State, owner: &Admiral, reveal: bool) -> GridPicture {
     let attacked = attacked(state, owner.id);
     let mut marks = Vec::new();
     for square in Square::all() {
         let mark = match owner.fleet.ship_at(square) {
             Some(ship) if ship.is_sunk() => Some(Mark::Sunk),
             Some(ship) if ship.is_hit(square) => Some(Mark::Hit),
-            Some(_) => Some(Mark::OwnShip),
-            None if attacked.contains(&square) => Some(Mark::Miss),
-            None => None,
+            Some(_) if reveal => Some(Mark::OwnShip),
+            Some(_) | None if attacked.contains(&square) => Some(Mark::Miss),
+            Some(_) | None => None,
         };
         if let Some(mark) = mark {
             marks.push(GridMark {
@@ -177,5 +191,6 @@ fn picture(state: &State, owner: &Admiral) -> GridPicture {
         column_labels: (1..=SIDE).map(|c| c.to_string()).collect(),
         row_labels: (0..SIDE).map(|r| row_letter(r).to_string()).collect(),
         marks,
+        pieces: Vec::new(),
     }
 }

@@ -10,6 +10,7 @@ pub mod fault;
 pub mod inbox;
 pub mod outbox;
 pub mod passwords;
+pub mod public_cache;
 mod routes;
 pub mod schedule;
 pub mod smtp;
@@ -42,6 +43,13 @@ pub async fn serve(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    use axum::serve::ListenerExt;
+    // Responses go out as soon as they are written (no Nagle delay on a partial segment).
+    let listener = listener.tap_io(|tcp| {
+        if let Err(error) = tcp.set_nodelay(true) {
+            tracing::debug!(%error, "cannot set TCP_NODELAY");
+        }
+    });
     axum::serve(listener, app(state))
         .with_graceful_shutdown(shutdown)
         .await

@@ -5,6 +5,7 @@ use tokio::sync::Notify;
 
 use crate::clock::Clock;
 use crate::config::BaseUrl;
+use crate::public_cache::PublicCache;
 
 /// What every handler may use. Cheap to clone.
 #[derive(Clone)]
@@ -12,6 +13,8 @@ pub struct AppState {
     pub pool: PgPool,
     pub clock: Arc<dyn Clock>,
     pub base_url: BaseUrl,
+    /// Rendered public pages, kept a few seconds (see [`PublicCache`]).
+    pub public_cache: Arc<PublicCache>,
     /// The webhook door for inbound mail; `None` (no secret configured) turns it off.
     pub webhook: Option<Arc<Webhook>>,
     /// Domain of Admiralty's mail addresses, for the mail a web action queues (a turn resolved
@@ -37,6 +40,7 @@ impl AppState {
             base_url,
             webhook: None,
             mail_domain: "localhost".to_owned(),
+            public_cache: Arc::new(PublicCache::default()),
         }
     }
 

@@ -241,7 +241,104 @@ pub fn view(state: &State, viewer: Viewer) -> View {
             lines.push(format!("  Standing orders: {}", orders.join("; ")));
         }
     }
-    View { lines, board: None }
+    View {
+        lines,
+        board: Some(board(&map(state, viewer))),
+    }
+}
+
+/// The map as the engine-neutral picture the web draws: the same public facts as [`map`].
+pub fn board(map: &MapPicture) -> engine::Board {
+    let point = |p: &Point| engine::MapPoint {
+        x: p.x.hundredths(),
+        y: p.y.hundredths(),
+    };
+    let outline = |shape: &Shape| match shape {
+        Shape::Circle { centre, radius } => engine::Outline::Circle {
+            centre: point(centre),
+            radius: radius.hundredths(),
+        },
+        Shape::Polygon(points) => engine::Outline::Polygon {
+            points: points.iter().map(point).collect(),
+        },
+    };
+    let (width, height) = (map.width.hundredths(), map.height.hundredths());
+    let mut shapes = Vec::new();
+    for zone in &map.zones {
+        let depth = zone.depth.hundredths();
+        let (low_x, low_y, high_x, high_y) = match zone.edge {
+            Edge::North => (0, height - depth, width, height),
+            Edge::South => (0, 0, width, depth),
+            Edge::East => (width - depth, 0, width, height),
+            Edge::West => (0, 0, depth, height),
+        };
+        let corners = [
+            (low_x, low_y),
+            (high_x, low_y),
+            (high_x, high_y),
+            (low_x, high_y),
+        ];
+        shapes.push(engine::MapShape {
+            kind: engine::MapKind::Zone,
+            label: format!("{} deployment", zone.fleet),
+            side: Some(zone.side),
+            outline: engine::Outline::Polygon {
+                points: corners
+                    .iter()
+                    .map(|&(x, y)| engine::MapPoint { x, y })
+                    .collect(),
+            },
+            heading: None,
+            note: String::new(),
+        });
+    }
+    let areas = [
+        (&map.islands, engine::MapKind::Terrain, "island"),
+        (&map.clouds, engine::MapKind::Hazard, "cloud"),
+        (&map.storms, engine::MapKind::Hazard, "storm"),
+    ];
+    for (list, kind, what) in areas {
+        for area in list {
+            shapes.push(engine::MapShape {
+                kind,
+                label: format!("{what} {}", area.name),
+                side: None,
+                outline: outline(&area.shape),
+                heading: None,
+                note: area
+                    .band
+                    .as_ref()
+                    .map(|band| format!("elevation {}-{}", band.low, band.high))
+                    .unwrap_or_default(),
+            });
+        }
+    }
+    for unit in &map.units {
+        let mut note = format!(
+            "elevation {}, hull {}/{}",
+            unit.elevation, unit.hull, unit.max_hull
+        );
+        for status in &unit.statuses {
+            note.push_str(", ");
+            note.push_str(status);
+        }
+        shapes.push(engine::MapShape {
+            kind: engine::MapKind::Unit,
+            label: unit.name.clone(),
+            side: Some(unit.side),
+            outline: engine::Outline::Circle {
+                centre: point(&unit.at),
+                radius: unit.radius.hundredths(),
+            },
+            heading: u16::try_from(unit.heading.half_degrees() / 2).ok(),
+            note,
+        });
+    }
+    engine::Board::Map(engine::MapPicture {
+        width,
+        height,
+        shapes,
+    })
 }
 
 fn shape_text(shape: &Shape) -> String {

@@ -183,3 +183,55 @@ fn the_report_and_outcome_speak_of_the_roster() {
     assert!(outcome.winners.is_empty());
     assert_eq!(outcome.standings.len(), 2);
 }
+
+#[test]
+fn sky_adm_09_the_public_picture_holds_the_table_and_no_wing_aboard() {
+    let state = with_secrets();
+    let Some(engine::Board::Map(picture)) = Skyfleet::view(&state, Viewer::Public).board else {
+        panic!("the public view has a map");
+    };
+    let json = serde_json::to_string(&picture).unwrap();
+    for secret in ["Hawk", "Falcon", "BRACE", "CHAFF", "aboard"] {
+        assert!(!json.contains(secret), "the picture shows {secret:?}");
+    }
+    let units: Vec<&engine::MapShape> = picture
+        .shapes
+        .iter()
+        .filter(|s| s.kind == engine::MapKind::Unit)
+        .collect();
+    assert_eq!(
+        units.len(),
+        state.units.iter().filter(|u| u.in_play()).count()
+    );
+    let resolute = units.iter().find(|s| s.label == "Resolute").unwrap();
+    let unit = state.units.iter().find(|u| u.name == "Resolute").unwrap();
+    assert_eq!(
+        resolute.outline,
+        engine::Outline::Circle {
+            centre: engine::MapPoint {
+                x: unit.at.x.hundredths(),
+                y: unit.at.y.hundredths()
+            },
+            radius: unit.radius.hundredths()
+        }
+    );
+    assert_eq!(
+        resolute.heading,
+        u16::try_from(unit.heading.half_degrees() / 2).ok()
+    );
+    assert_eq!(
+        picture
+            .shapes
+            .iter()
+            .filter(|s| s.kind == engine::MapKind::Zone)
+            .count(),
+        2
+    );
+    // The same picture for everyone: nothing on the table is secret.
+    for viewer in [Viewer::Player(PlayerId(1)), Viewer::Gm] {
+        assert_eq!(
+            Skyfleet::view(&state, viewer).board,
+            Some(engine::Board::Map(picture.clone()))
+        );
+    }
+}

@@ -6,6 +6,7 @@
 //! Time is a parameter: functions that record a moment take `now` from the caller's clock.
 
 pub mod accounts;
+pub mod archive;
 pub mod audit;
 pub mod demo;
 mod domain;

@@ -41,7 +41,50 @@ fn another_players_placement_changes_nothing_anyone_else_sees() {
             .any(|l| l.contains("Carrier A1-A5: afloat"))
     );
     assert!(bob_view.board.is_some());
-    assert!(Salvo::view(&first, Viewer::Public).board.is_none());
+    // The public picture is every ocean, with nothing but what reports said: before any shot,
+    // no mark at all.
+    let Some(engine::Board::Grids { grids }) = Salvo::view(&first, Viewer::Public).board else {
+        panic!("the public view has a picture of every ocean");
+    };
+    assert_eq!(grids.len(), 3);
+    assert!(grids.iter().all(|g| g.grid.marks.is_empty()), "{grids:#?}");
+}
+
+#[test]
+fn the_public_picture_shows_hits_sunk_ships_and_misses_only() {
+    let mut state = new_game(&Setup::default(), 2, 23);
+    place(&mut state, BOB, ROWS_FLEET);
+    state.sink_ship(BOB, ShipKind::Destroyer);
+    state.hit_squares(BOB, &squares("A1"));
+    let marks_of = |viewer| {
+        let Some(engine::Board::Grids { grids }) = Salvo::view(&state, viewer).board else {
+            panic!("no picture");
+        };
+        let bob = grids
+            .into_iter()
+            .find(|g| g.title.starts_with("Bob"))
+            .unwrap();
+        bob.grid.marks
+    };
+    let public = marks_of(Viewer::Public);
+    assert!(public.iter().all(|m| m.mark != engine::Mark::OwnShip));
+    // A1 is hit (row A = 0, column 1 = 0); the Destroyer lies in row I, sunk.
+    assert!(
+        public
+            .iter()
+            .any(|m| (m.x, m.y, m.mark) == (0, 0, engine::Mark::Hit))
+    );
+    assert!(
+        public
+            .iter()
+            .any(|m| m.y == 8 && m.mark == engine::Mark::Sunk)
+    );
+    // The GM sees Bob's untouched ships too.
+    assert!(
+        marks_of(Viewer::Gm)
+            .iter()
+            .any(|m| m.mark == engine::Mark::OwnShip)
+    );
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! Routes, one module per feature.
 
 mod archive;
+mod boards;
+mod feeds;
 mod gm;
 mod health;
 mod home;
@@ -18,6 +20,25 @@ pub(crate) fn router(state: &AppState) -> Router<AppState> {
         .route("/", get(home::get_home))
         .route("/healthz", get(health::get_healthz))
         .route("/zines/{slug}", get(archive::get_zine))
+        .route("/zines/{slug}/feed.atom", get(feeds::get_zine_feed))
+        .route("/zines/{slug}/games/{game}", get(archive::get_game))
+        .route(
+            "/zines/{slug}/games/{game}/feed.atom",
+            get(feeds::get_game_feed),
+        )
+        .route(
+            "/zines/{slug}/games/{game}/history",
+            get(archive::get_history),
+        )
+        .route(
+            "/zines/{slug}/games/{game}/turns/{turn}",
+            get(archive::get_turn),
+        )
+        .route(
+            "/zines/{slug}/games/{game}/turns/{turn}/board.svg",
+            get(archive::get_board),
+        )
+        .route("/static/admiralty.css", get(archive::get_style_sheet))
         .nest("/gm", gm::router())
         .fallback(not_found);
     // The webhook door exists only when a shared secret is configured.

@@ -12,11 +12,14 @@
 )]
 
 mod adjudicate;
+mod archive;
 mod audit;
 mod browser;
 mod cli;
 mod console;
+mod crawl;
 mod demo;
+mod feeds;
 mod health;
 mod helpers;
 mod inbox;
