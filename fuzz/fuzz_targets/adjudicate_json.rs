@@ -9,8 +9,8 @@
 //!   NMR) or says the game is over, and the commitments match the seeds that turn uses.
 #![no_main]
 
-use games::adjudicate::{self, AdjudicateError};
 use games::GameError;
+use games::adjudicate::{self, AdjudicateError};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Value, json};
 
@@ -31,7 +31,11 @@ fn new_game(input: &str) {
             a
         }
         (Err(a), Err(b)) => {
-            assert_eq!(a.to_string(), b.to_string(), "new-game is not deterministic");
+            assert_eq!(
+                a.to_string(),
+                b.to_string(),
+                "new-game is not deterministic"
+            );
             return;
         }
         _ => panic!("new-game succeeds only sometimes"),
@@ -48,8 +52,15 @@ fn new_game(input: &str) {
             let turn: Value = serde_json::from_str(&turn).unwrap();
             let seed = turn["seed"].as_str().unwrap();
             let sealed = turn["sealed_seed"].as_str().unwrap();
-            assert_eq!(turn["turn"], answer["next_turn"], "the next turn is not the one committed to");
-            assert_eq!(commitment(seed), answer["commitment"], "the seed breaks its commitment");
+            assert_eq!(
+                turn["turn"], answer["next_turn"],
+                "the next turn is not the one committed to"
+            );
+            assert_eq!(
+                commitment(seed),
+                answer["commitment"],
+                "the seed breaks its commitment"
+            );
             assert_eq!(
                 commitment(sealed),
                 answer["sealed_commitment"],

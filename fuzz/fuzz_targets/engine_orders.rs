@@ -136,16 +136,17 @@ fuzz_target!(|data: &[u8]| {
         panic!("{engine}: the state has no turn");
     };
     let resolve = || {
-        let mut dice = TurnDice::from_seeds(
-            &game.secret.turn_seed(turn),
-            &game.secret.sealed_seed(turn),
-        );
+        let mut dice =
+            TurnDice::from_seeds(&game.secret.turn_seed(turn), &game.secret.sealed_seed(turn));
         engine.resolve(&game.state, &input, &press, &mut dice)
     };
     match resolve() {
         Ok(resolved) => {
             let second = resolve().unwrap();
-            assert_eq!(resolved, second, "{engine}: resolution is not deterministic");
+            assert_eq!(
+                resolved, second,
+                "{engine}: resolution is not deterministic"
+            );
         }
         Err(GameError::Turn(engine::TurnError::GameOver)) => {}
         Err(error) => panic!("{engine}: accepted orders fail to resolve: {error}"),

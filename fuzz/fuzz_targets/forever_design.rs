@@ -37,8 +37,15 @@ fuzz_target!(|data: &[u8]| {
     let canonical = design.to_text();
     let reread = Design::parse(&canonical)
         .unwrap_or_else(|issues| panic!("the canonical text {canonical:?} is refused: {issues:?}"));
-    assert_eq!(reread, design, "the canonical text {canonical:?} reads as another design");
-    assert_eq!(reread.to_text(), canonical, "the canonical text is not a fixed point");
+    assert_eq!(
+        reread, design,
+        "the canonical text {canonical:?} reads as another design"
+    );
+    assert_eq!(
+        reread.to_text(),
+        canonical,
+        "the canonical text is not a fixed point"
+    );
     let json = serde_json::to_string(&design).unwrap();
     let from_json: Design = serde_json::from_str(&json).unwrap();
     assert_eq!(from_json, design, "the design changes through JSON");
@@ -48,7 +55,13 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(hull, hull_again, "pricing is not deterministic");
     assert_eq!(issues, issues_again, "pricing is not deterministic");
     if let Some(hull) = hull {
-        let _ = (hull.cost(), hull.mass16(), hull.thrust(), hull.speed(), hull.cost_sheet());
+        let _ = (
+            hull.cost(),
+            hull.mass16(),
+            hull.thrust(),
+            hull.speed(),
+            hull.cost_sheet(),
+        );
         if issues.is_empty() {
             let json = serde_json::to_string(&hull).unwrap();
             let back: Hull = serde_json::from_str(&json).unwrap();

@@ -70,8 +70,10 @@ fuzz_target!(|raw: &[u8]| {
 
     for line in &reading.text.lines {
         assert!(
-            matches!(mail::commands::redact(&line.text), std::borrow::Cow::Borrowed(_))
-                || line.text == "PASSWORD [redacted]",
+            matches!(
+                mail::commands::redact(&line.text),
+                std::borrow::Cow::Borrowed(_)
+            ) || line.text == "PASSWORD [redacted]",
             "a PASSWORD line is kept unredacted"
         );
     }
@@ -118,14 +120,21 @@ fn check_reply(reading: &mail::Reading) {
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
         .expect("a built message has a header block");
-    let head = bytes.get(..head_end).unwrap_or_default();
+    // The header block, each line with its CRLF.
+    let head = bytes.get(..head_end + 2).unwrap_or_default();
     let mut names = Vec::new();
-    for line in head.split(|&b| b == b'\n') {
+    for line in head.split_inclusive(|&b| b == b'\n') {
+        let line = line
+            .strip_suffix(b"\n")
+            .unwrap_or_else(|| panic!("a header line without its line end: {line:?}"));
         let line = line
             .strip_suffix(b"\r")
             .unwrap_or_else(|| panic!("a header line ends in a bare LF: {line:?}"));
         assert!(!line.contains(&b'\r'), "a bare CR in a header: {line:?}");
-        assert!(line.len() <= 998, "a header line longer than RFC 5322 allows");
+        assert!(
+            line.len() <= 998,
+            "a header line longer than RFC 5322 allows"
+        );
         assert!(line.is_ascii(), "a header line that is not ASCII: {line:?}");
         if line.starts_with(b" ") || line.starts_with(b"\t") {
             continue; // folded continuation of the field above

@@ -17,6 +17,7 @@ mod cli;
 mod demo;
 mod health;
 mod helpers;
+mod hostile;
 mod inbox;
 mod migrations;
 mod outbox;

@@ -17,14 +17,14 @@ use store::testing::TestDatabase;
 use crate::helpers::trafalgar;
 
 /// aiosmtpd writing every message it accepts into a maildir; killed on drop.
-struct SmtpSink {
+pub(crate) struct SmtpSink {
     child: Child,
-    port: u16,
+    pub(crate) port: u16,
     maildir: PathBuf,
 }
 
 impl SmtpSink {
-    fn start(port: u16) -> SmtpSink {
+    pub(crate) fn start(port: u16) -> SmtpSink {
         let maildir =
             std::env::temp_dir().join(format!("admiralty-sink-{}-{port}", std::process::id()));
         let _ = std::fs::remove_dir_all(&maildir);
@@ -59,7 +59,7 @@ impl SmtpSink {
     }
 
     /// Every message received, as raw text.
-    fn received(&self) -> Vec<String> {
+    pub(crate) fn received(&self) -> Vec<String> {
         let dir = self.maildir.join("new");
         let mut messages: Vec<String> = std::fs::read_dir(&dir)
             .map(|entries| {
@@ -81,7 +81,7 @@ impl Drop for SmtpSink {
     }
 }
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
