@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of the fuzz targets into fuzz/seeds/TARGET/ from the project's own
-test data, so the seeds follow the tests: the mail .eml corpus and the hostile messages, every
+test data, so the seeds follow the tests: the mail .eml corpus, every
 engine's order texts from its table of cases and docs/adjudicate, the forever designs, and the
 docs/adjudicate requests. Run by scripts/fuzz; the output is not committed."""
 
@@ -37,9 +37,8 @@ def main():
     shutil.rmtree(SEEDS, ignore_errors=True)
     counts = {}
 
-    for folder in ["crates/mail/tests/corpus", "crates/server/tests/hostile"]:
-        for eml in sorted((ROOT / folder).glob("*.eml")):
-            write("mail_read", eml.read_bytes())
+    for eml in sorted((ROOT / "crates/mail/tests/corpus").glob("*.eml")):
+        write("mail_read", eml.read_bytes())
 
     designs = []
     for number, engine in enumerate(ENGINES):
