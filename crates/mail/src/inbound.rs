@@ -266,7 +266,10 @@ pub fn parse(raw: &[u8]) -> Result<InboundMail, MailError> {
 
     Ok(InboundMail {
         message_id: message.message_id().and_then(clean_id),
-        from: message.from().and_then(|a| mailboxes(a).into_iter().next()),
+        from: message
+            .from()
+            .and_then(|a| mailboxes(a).into_iter().next())
+            .or_else(|| raw_values("From").first().and_then(|v| raw_mailbox(v))),
         reply_to: message.reply_to().map(mailboxes).unwrap_or_default(),
         to: all_mailboxes(message.header_values(HeaderName::To)),
         cc: all_mailboxes(message.header_values(HeaderName::Cc)),
@@ -414,6 +417,18 @@ fn bare_address(value: &str) -> Option<String> {
     } else {
         Some(inner.to_owned())
     }
+}
+
+/// `Name <a@b>` or `a@b` read from a header's raw text, for a From that mail-parser cannot read
+/// (raw 8-bit bytes in the display name, as old mailers send Latin-1 names).
+fn raw_mailbox(value: &str) -> Option<Mailbox> {
+    let address = bare_address(value).filter(|a| a.contains('@'))?;
+    let name = value
+        .find('<')
+        .and_then(|open| value.get(..open))
+        .map(|name| clean_line(name.trim().trim_matches('"')))
+        .filter(|name| !name.is_empty());
+    Some(Mailbox { address, name })
 }
 
 fn mailboxes(address: &Address<'_>) -> Vec<Mailbox> {
@@ -598,6 +613,19 @@ mod tests {
         assert_eq!(bare_address(" <a@b> "), Some("a@b".to_owned()));
         assert_eq!(bare_address("a@b"), Some("a@b".to_owned()));
         assert_eq!(bare_address("Some One <a@b>"), Some("a@b".to_owned()));
+    }
+
+    #[test]
+    fn a_from_with_raw_8bit_bytes_in_its_name_is_read() {
+        // Found by the hostile-mail tests: mail-parser reads no address here, and the message
+        // was dropped as having no From although it carried a valid reply token.
+        let mail = parse(
+            b"From: Fr\xe9d\xe9ric \xc3\x28 <fred@example.org>\r\nTo: a@b.example\r\n\r\nHELP\r\n",
+        )
+        .unwrap();
+        let from = mail.from.unwrap();
+        assert_eq!(from.address, "fred@example.org");
+        assert!(from.name.is_some_and(|n| n.starts_with("Fr")));
     }
 
     #[test]
