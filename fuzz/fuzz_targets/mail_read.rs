@@ -8,7 +8,8 @@
 //! - no PASSWORD secret survives in the kept lines or the body;
 //! - the reply addressed to the sender, with the sender's display name, a subject made from
 //!   theirs and their Message-ID and References, has exactly the headers Admiralty writes, each
-//!   on one line: nothing from the inbound message can add or split a header.
+//!   on one line with no control character, ASCII but for an internationalised address in
+//!   To: nothing from the inbound message can add or split a header.
 #![no_main]
 
 use std::time::{Duration, UNIX_EPOCH};
@@ -135,8 +136,17 @@ fn check_reply(reading: &mail::Reading) {
             line.len() <= 998,
             "a header line longer than RFC 5322 allows"
         );
-        assert!(line.is_ascii(), "a header line that is not ASCII: {line:?}");
+        let text = std::str::from_utf8(line)
+            .unwrap_or_else(|_| panic!("a header line that is not UTF-8: {line:?}"));
+        assert!(
+            !text.chars().any(|c| c.is_control() && c != '\t'),
+            "a control character in a header: {text:?}"
+        );
         if line.starts_with(b" ") || line.starts_with(b"\t") {
+            assert!(
+                text.is_ascii(),
+                "a folded header line that is not ASCII: {text:?}"
+            );
             continue; // folded continuation of the field above
         }
         let colon = line
@@ -147,6 +157,12 @@ fn check_reply(reading: &mail::Reading) {
         assert!(
             REPLY_HEADERS.contains(&name.as_str()),
             "the reply has an unexpected header {name:?}"
+        );
+        // Names are RFC 2047-encoded; only an address as the sender wrote it may be UTF-8
+        // (RFC 6532, an internationalised address).
+        assert!(
+            text.is_ascii() || name == "to",
+            "a header line that is not ASCII: {text:?}"
         );
         assert!(!names.contains(&name), "the reply repeats header {name:?}");
         names.push(name);
