@@ -564,7 +564,8 @@ async fn a_million_lines_are_kept_and_answered_briefly() {
         let start = &reply[..reply.len().min(2000)];
         assert!(reply.contains("fire at G13"), "{start}");
         assert!(reply.contains("were ignored"), "{start}");
-        // Was 16 MB for the orders (every line an error) and 100 MB for HELP (a copy each).
+        // Was 16 MB for the orders (every line came back with an error); each HELP line added
+        // a copy of the help text.
         assert!(
             reply.len() < 512 * 1024,
             "{id}: a reply of {} bytes",
