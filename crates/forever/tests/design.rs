@@ -503,3 +503,19 @@ fn forever_gm_01_and_gm_54_the_lost_headings_name_the_items() {
         assert_eq!(forever::design::text::item_text(&item), *keyword);
     }
 }
+
+/// Found by the `forever_design` fuzz target: the smallest i64 as a stat's value overflowed
+/// when its base was taken off (a panic in debug builds, a wrapped number in release).
+#[test]
+fn a_stat_far_below_its_base_is_refused() {
+    let text = "SHIP Gange\nCORE\nSECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0) MOUNT GUN(range -9223372036854775808)";
+    let issues = Design::parse(text).unwrap_err();
+    assert_eq!(issues.len(), 1, "{issues:?}");
+    assert_eq!(issues[0].line, Some(3));
+    assert!(
+        issues[0]
+            .message
+            .contains("range cannot be below its base of 12"),
+        "{issues:?}"
+    );
+}

@@ -532,7 +532,56 @@ pub fn parse_with(lines: &[Line], is_order: impl Fn(&str) -> bool) -> Commands {
             }),
         }
     }
+    cap(&mut out, lines);
     out
+}
+
+/// Order lines passed to the engine from one message; the rest are not read (and the
+/// confirmation says so). Far more than any game's orders, and it bounds the reply: every
+/// order line may come back with an error, every command with an answer.
+pub const MAX_ORDER_LINES: usize = 1000;
+/// Commands acted on from one message (each may add a HELP text or a position to the reply).
+pub const MAX_COMMANDS: usize = 50;
+/// Unreadable command lines listed from one message.
+pub const MAX_PROBLEMS: usize = 50;
+
+/// Cuts what a message asks for to the limits above, saying where each cut was.
+fn cap(out: &mut Commands, lines: &[Line]) {
+    let first_lines = [
+        out.orders.get(MAX_ORDER_LINES).map(|o| o.line),
+        out.commands.get(MAX_COMMANDS).map(|c| c.line),
+        out.problems.get(MAX_PROBLEMS).map(|p| p.line),
+    ];
+    let ignored = [
+        out.orders.len().saturating_sub(MAX_ORDER_LINES),
+        out.commands.len().saturating_sub(MAX_COMMANDS),
+        out.problems.len().saturating_sub(MAX_PROBLEMS),
+    ];
+    out.orders.truncate(MAX_ORDER_LINES);
+    out.commands.truncate(MAX_COMMANDS);
+    out.problems.truncate(MAX_PROBLEMS);
+    let kinds = [
+        ("order lines", MAX_ORDER_LINES),
+        ("commands", MAX_COMMANDS),
+        ("unreadable command lines", MAX_PROBLEMS),
+    ];
+    for ((first, ignored), (what, max)) in first_lines.into_iter().zip(ignored).zip(kinds) {
+        let Some(line) = first else { continue };
+        let text = lines
+            .iter()
+            .find(|l| l.number == line)
+            .map(|l| redact(l.text.trim_end()).into_owned())
+            .unwrap_or_default();
+        out.problems.push(Problem {
+            line,
+            text,
+            problem: format!(
+                "one message is read for at most {max} {what}: this line and the {} after it were ignored",
+                ignored.saturating_sub(1)
+            ),
+            expected: format!("at most {max} {what} in one message"),
+        });
+    }
 }
 
 /// Reads a text whose every line counts (the web form's order box), numbering lines from 1.
@@ -550,6 +599,48 @@ mod tests {
             .into_iter()
             .map(|c| (c.line, c.command))
             .collect()
+    }
+
+    #[test]
+    fn a_message_is_read_for_a_bounded_number_of_orders_and_commands() {
+        // Found by the hostile-mail tests: a million order lines (or HELP lines) each came back
+        // in the confirmation, a 16 MB reply to a 4 MB message.
+        let mut text = String::new();
+        for _ in 0..MAX_ORDER_LINES + 5 {
+            text.push_str("A1\n");
+        }
+        for _ in 0..MAX_COMMANDS + 7 {
+            text.push_str("HELP\n");
+        }
+        for _ in 0..MAX_PROBLEMS + 3 {
+            text.push_str("RESIGN now\n");
+        }
+        let read = parse_text(&text);
+        assert_eq!(read.orders.len(), MAX_ORDER_LINES);
+        assert_eq!(read.commands.len(), MAX_COMMANDS);
+        assert_eq!(read.problems.len(), MAX_PROBLEMS + 3);
+        let notes: Vec<(usize, &str)> = read.problems[MAX_PROBLEMS..]
+            .iter()
+            .map(|p| (p.line, p.text.as_str()))
+            .collect();
+        assert_eq!(
+            notes,
+            [
+                (MAX_ORDER_LINES + 1, "A1"),
+                (MAX_ORDER_LINES + 5 + MAX_COMMANDS + 1, "HELP"),
+                (
+                    MAX_ORDER_LINES + 5 + MAX_COMMANDS + 7 + MAX_PROBLEMS + 1,
+                    "RESIGN now"
+                ),
+            ]
+        );
+        assert!(
+            read.problems[MAX_PROBLEMS]
+                .problem
+                .contains("the 4 after it were ignored")
+        );
+        // Within the limits nothing is added.
+        assert!(parse_text("A1\nHELP\n").problems.is_empty());
     }
 
     #[test]

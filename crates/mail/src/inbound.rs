@@ -266,7 +266,10 @@ pub fn parse(raw: &[u8]) -> Result<InboundMail, MailError> {
 
     Ok(InboundMail {
         message_id: message.message_id().and_then(clean_id),
-        from: message.from().and_then(|a| mailboxes(a).into_iter().next()),
+        from: message
+            .from()
+            .and_then(|a| mailboxes(a).into_iter().next())
+            .or_else(|| raw_values("From").first().and_then(|v| raw_mailbox(v))),
         reply_to: message.reply_to().map(mailboxes).unwrap_or_default(),
         to: all_mailboxes(message.header_values(HeaderName::To)),
         cc: all_mailboxes(message.header_values(HeaderName::Cc)),
@@ -416,12 +419,34 @@ fn bare_address(value: &str) -> Option<String> {
     }
 }
 
+/// `Name <a@b>` or `a@b` read from a header's raw text, for a From that mail-parser cannot read
+/// (raw 8-bit bytes in the display name, as old mailers send Latin-1 names).
+fn raw_mailbox(value: &str) -> Option<Mailbox> {
+    let address = bare_address(value).filter(|a| deliverable(a))?;
+    let name = value
+        .find('<')
+        .and_then(|open| value.get(..open))
+        .map(|name| clean_line(name.trim().trim_matches('"')))
+        .filter(|name| !name.is_empty());
+    Some(Mailbox { address, name })
+}
+
+/// Whether an address can be mailed at all: `local@domain` within RFC 5321's limits (a path
+/// of 256 octets with its brackets, a local part of 64). Anything longer is no one's mailbox,
+/// and a reply to it could never be delivered.
+fn deliverable(address: &str) -> bool {
+    address.len() <= 254
+        && address.rsplit_once('@').is_some_and(|(local, domain)| {
+            !local.is_empty() && local.len() <= 64 && !domain.is_empty()
+        })
+}
+
 fn mailboxes(address: &Address<'_>) -> Vec<Mailbox> {
     address
         .iter()
         .filter_map(|addr| {
             let address = clean_line(addr.address()?);
-            if address.is_empty() {
+            if !deliverable(&address) {
                 return None;
             }
             let name = addr.name().map(clean_line).filter(|n| !n.is_empty());
@@ -598,6 +623,35 @@ mod tests {
         assert_eq!(bare_address(" <a@b> "), Some("a@b".to_owned()));
         assert_eq!(bare_address("a@b"), Some("a@b".to_owned()));
         assert_eq!(bare_address("Some One <a@b>"), Some("a@b".to_owned()));
+    }
+
+    #[test]
+    fn a_from_with_raw_8bit_bytes_in_its_name_is_read() {
+        // Found by the hostile-mail tests: mail-parser reads no address here, and the message
+        // was dropped as having no From although it carried a valid reply token.
+        let mail = parse(
+            b"From: Fr\xe9d\xe9ric \xc3\x28 <fred@example.org>\r\nTo: a@b.example\r\n\r\nHELP\r\n",
+        )
+        .unwrap();
+        let from = mail.from.unwrap();
+        assert_eq!(from.address, "fred@example.org");
+        assert!(from.name.is_some_and(|n| n.starts_with("Fr")));
+    }
+
+    #[test]
+    fn an_overlong_address_is_no_address() {
+        // Found by the hostile-mail tests: a 5,000-character sender was answered, and the
+        // reply could only fail at the relay.
+        let raw = format!(
+            "From: {}@example.org\r\nTo: orders@example.org, {}@example.org\r\n\r\nHELP\r\n",
+            "f".repeat(5000),
+            "x".repeat(65)
+        );
+        let mail = parse(raw.as_bytes()).unwrap();
+        assert_eq!(mail.from, None);
+        assert_eq!(mail.to.len(), 1);
+        let mail = parse(b"From: Fred <fred@example.org>\r\n\r\nHELP\r\n").unwrap();
+        assert_eq!(mail.from.unwrap().address, "fred@example.org");
     }
 
     #[test]

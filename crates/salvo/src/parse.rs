@@ -455,6 +455,8 @@ struct Draft<'a> {
     me: PlayerId,
     names: Vec<(PlayerId, Vec<String>)>,
     placements: Vec<(usize, Placement)>,
+    /// The first placement line as written: a fleet that cannot be placed is reported on it.
+    first_placement_text: String,
     random_line: Option<usize>,
     attack: Option<(usize, Attack)>,
     shots: Vec<Shot>,
@@ -482,6 +484,7 @@ impl<'a> Draft<'a> {
             me,
             names,
             placements: Vec::new(),
+            first_placement_text: String::new(),
             random_line: None,
             attack: None,
             shots: Vec::new(),
@@ -1088,6 +1091,9 @@ impl<'a> Draft<'a> {
         let mut all: Vec<Placement> = self.placements.iter().map(|(_, p)| *p).collect();
         all.extend(placements.iter().copied());
         FleetPlan::check_partial(&all)?;
+        if self.placements.is_empty() {
+            self.first_placement_text = self.line_text.clone();
+        }
         for placement in placements {
             self.understood
                 .push(format!("place {}", placement.describe()));
@@ -1123,7 +1129,7 @@ impl<'a> Draft<'a> {
                     };
                     self.errors.push(LineIssue {
                         line: first_line,
-                        text: "PLACE".into(),
+                        text: std::mem::take(&mut self.first_placement_text),
                         problem: text,
                         expected: "five PLACE lines, one per ship: Carrier 5, Battleship 4, Cruiser 3, Submarine 3, Destroyer 2, e.g. PLACE Carrier A1 H".into(),
                     });

@@ -506,7 +506,9 @@ fn steps(key: &str, setting: &Setting, base: i64, step: i64) -> Result<u32, Stri
             .map_err(|_| format!("{key} needs a whole number"))
     };
     let added = match setting {
-        Setting::Value(value) => number(value)? - base,
+        Setting::Value(value) => number(value)?
+            .checked_sub(base)
+            .ok_or_else(|| format!("{key} cannot be below its base of {base}"))?,
         Setting::Plus(value) => number(value)?,
         Setting::Flag => return Err(format!("{key} needs a value, e.g. {key} {}", base + step)),
     };

@@ -238,3 +238,23 @@ proptest! {
         prop_assert!(Salvo::resolve(&state, &turn, &mut secret.turn_dice(1)).is_ok());
     }
 }
+
+/// Found by the `engine_orders` fuzz target: a fleet that cannot be placed was reported on the
+/// first placement line quoting "PLACE" rather than the line the player wrote.
+#[test]
+fn an_unplaceable_fleet_is_reported_on_the_line_as_written() {
+    let state = new_game(&Setup::default(), 2, 10);
+    let text = "Place carrier a1\u{1}\0\0\0 h\nbattleship C1-C4\nCruiser: E1 to E3";
+    let parsed = Salvo::parse_orders(&state, ANN, text);
+    let fleet = parsed
+        .errors
+        .iter()
+        .find(|issue| issue.problem.contains("SALVO-GM-18"))
+        .unwrap_or_else(|| panic!("{:?}", parsed.errors));
+    assert_eq!(fleet.line, 2);
+    assert_eq!(fleet.text, "battleship C1-C4");
+    for issue in &parsed.errors {
+        let written = text.lines().nth(issue.line - 1).unwrap().trim();
+        assert_eq!(issue.text, written, "{issue:?}");
+    }
+}

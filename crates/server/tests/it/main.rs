@@ -22,6 +22,7 @@ mod demo;
 mod feeds;
 mod health;
 mod helpers;
+mod hostile;
 mod inbox;
 mod kill;
 mod lifecycle;
