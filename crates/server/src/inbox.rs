@@ -425,7 +425,7 @@ async fn act(
                 .await
                 {
                     Ok(()) => out.push(format!(
-                        "Press for {}, to be published with the report: \"{text}\"",
+                        "Press accepted for {}, to be published with the report: \"{text}\"",
                         holder.game_name
                     )),
                     Err(error) => out.push(format!("Line {line}: press not accepted: {error}")),
