@@ -36,6 +36,9 @@ pub enum MailError {
     #[error("the message has no header fields: it is not an RFC 5322 message")]
     /// Not one header field.
     NoHeaders,
+    #[error("the message's MIME structure is broken beyond reading")]
+    /// The MIME parser gave up on it (see [`parse`]).
+    Malformed,
 }
 
 /// An address with its display name, as written in From:, To:, Cc: or Reply-To:.
@@ -217,9 +220,7 @@ pub fn parse(raw: &[u8]) -> Result<InboundMail, MailError> {
     }
     let message_truncated = raw.len() > MAX_MESSAGE_BYTES;
     let raw = raw.get(..MAX_MESSAGE_BYTES).unwrap_or(raw);
-    let message = MessageParser::default()
-        .parse(raw)
-        .ok_or(MailError::NoHeaders)?;
+    let message = parse_mime(raw)?.ok_or(MailError::NoHeaders)?;
     let root = message.root_part();
     if root.headers.is_empty() {
         return Err(MailError::NoHeaders);
@@ -326,6 +327,14 @@ fn attachments_of(message: &mail_parser::Message<'_>) -> Vec<Attachment> {
         .collect()
 }
 
+/// mail-parser, with its panics caught: 0.11 panics on some broken multiparts ("Invalid part
+/// ID, could not find multipart", found by fuzzing). Uncaught, that panic would end the
+/// worker and leave the stored message first in the queue, to end the next one too.
+fn parse_mime(raw: &[u8]) -> Result<Option<mail_parser::Message<'_>>, MailError> {
+    std::panic::catch_unwind(|| MessageParser::default().parse(raw))
+        .map_err(|_| MailError::Malformed)
+}
+
 /// A multipart body whose declared boundary never occurs (a broken mailer's): reads it again
 /// with the boundary its first delimiter line (`--something`) uses.
 fn recover_multipart(body: &[u8]) -> Option<(String, BodySource, bool, Vec<Attachment>)> {
@@ -347,7 +356,7 @@ fn recover_multipart(body: &[u8]) -> Option<(String, BodySource, bool, Vec<Attac
     )
     .into_bytes();
     synthetic.extend_from_slice(body);
-    let message = MessageParser::default().parse(&synthetic)?;
+    let message = parse_mime(&synthetic).ok().flatten()?;
     let (text, source, truncated) = body_text(&message);
     (source != BodySource::None).then(|| (text, source, truncated, attachments_of(&message)))
 }

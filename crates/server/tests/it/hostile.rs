@@ -418,6 +418,20 @@ async fn every_hostile_message_gets_a_clear_outcome_and_safe_replies() {
     let no_at = b"From: fred\r\nTo: orders@zine.example.org\r\nMessage-ID: <no-at@example.org>\r\n\r\nHELP\r\n";
     assert_eq!(ingest(pool, no_at).await.status, "dropped");
 
+    // A message that made mail-parser panic (found by fuzzing): dropped with its reason, and
+    // the queue goes on.
+    let panicky = include_bytes!("../../../mail/tests/corpus/malformed_parser_panic.eml");
+    let out = ingest(pool, panicky).await;
+    assert_eq!(out.status, "dropped");
+    assert!(
+        out.reason
+            .as_deref()
+            .is_some_and(|r| r.contains("MIME structure")),
+        "{out:?}"
+    );
+    let after = plain("after-panic", &fred, "", "HELP\r\n");
+    assert_eq!(ingest(pool, &after).await.status, "processed");
+
     // Not a message at all.
     let out = ingest(pool, b"\0\0\0\xff\xfe binary junk with no header").await;
     assert_eq!(out.status, "dropped");
