@@ -11,7 +11,7 @@
 use std::time::SystemTime;
 
 use lettre::message::header::{HeaderName, HeaderValue};
-use lettre::message::{Mailbox as LettreMailbox, MultiPart, SinglePart};
+use lettre::message::{Body, Mailbox as LettreMailbox, MultiPart, SinglePart};
 use lettre::{Address, Message};
 
 use crate::inbound::{Mailbox, clean_line};
@@ -170,6 +170,26 @@ fn boundary(message_id: &str, text: &str, html: &str) -> String {
 
 /// The message as RFC 5322 bytes, CRLF line ends, ready for SMTP.
 pub fn build(mail: &Outgoing) -> Result<Vec<u8>, OutboundError> {
+    build_with(mail, None)
+}
+
+/// A plain-text body encoded for the wire once, to go out in many messages (a turn's report,
+/// mailed to every subscriber) without being encoded again for each.
+#[derive(Debug, Clone)]
+pub struct EncodedText(Body);
+
+impl EncodedText {
+    pub fn new(text: String) -> EncodedText {
+        EncodedText(Body::new(text))
+    }
+}
+
+/// [`build`], with the plain-text part already encoded: `mail.text` is not used.
+pub fn build_with_text(mail: &Outgoing, text: &EncodedText) -> Result<Vec<u8>, OutboundError> {
+    build_with(mail, Some(text))
+}
+
+fn build_with(mail: &Outgoing, encoded: Option<&EncodedText>) -> Result<Vec<u8>, OutboundError> {
     let id = valid_id(&mail.message_id)
         .ok_or_else(|| OutboundError::MessageId(mail.message_id.clone()))?;
     let subject = capped(&clean_line(&mail.subject), MAX_SUBJECT_CHARS);
@@ -214,12 +234,16 @@ pub fn build(mail: &Outgoing) -> Result<Vec<u8>, OutboundError> {
         // Asks Exchange not to answer with out-of-office and other automatic replies.
         .raw_header(HeaderValue::new(X_AUTO_RESPONSE_SUPPRESS, "All".to_owned()));
 
+    let plain = || match encoded {
+        Some(EncodedText(body)) => SinglePart::plain(body.clone()),
+        None => SinglePart::plain(mail.text.clone()),
+    };
     let message = match &mail.html {
-        None => builder.singlepart(SinglePart::plain(mail.text.clone())),
+        None => builder.singlepart(plain()),
         Some(html) => builder.multipart(
             MultiPart::alternative()
                 .boundary(boundary(id, &mail.text, html))
-                .singlepart(SinglePart::plain(mail.text.clone()))
+                .singlepart(plain())
                 .singlepart(SinglePart::html(html.clone())),
         ),
     }

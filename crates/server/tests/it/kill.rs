@@ -301,6 +301,10 @@ async fn kill_at(point: &'static str, reference: &str) {
             .lines()
             .find_map(|l| l.strip_prefix("Message-ID: "))
             .unwrap();
+        if id.starts_with("<report.") {
+            // The report's shared body, encoded once, is in every copy.
+            assert!(message.contains("Steady as she goes"), "{point}: {message}");
+        }
         let tally = if id.starts_with("<report.") {
             &mut reports
         } else {
