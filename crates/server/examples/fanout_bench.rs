@@ -180,7 +180,8 @@ async fn submit_orders(
             text,
         )?;
         anyhow::ensure!(
-            engine.orders.to_string() == *orders && engine.errors.is_empty(),
+            engine.orders == serde_json::from_str::<serde_json::Value>(orders)?
+                && engine.errors.is_empty(),
             "the benchmark's orders {orders} are not what the engine reads: {}",
             engine.orders
         );
