@@ -327,6 +327,17 @@ fn attachments_of(message: &mail_parser::Message<'_>) -> Vec<Attachment> {
         .collect()
 }
 
+/// The Message-ID alone, reading the headers only: what the doors store a message under,
+/// before anything else is done with it. The same as [`parse`]'s `message_id` for the same bytes.
+pub fn message_id(raw: &[u8]) -> Option<String> {
+    let raw = raw.get(..MAX_MESSAGE_BYTES).unwrap_or(raw);
+    std::panic::catch_unwind(|| MessageParser::default().parse_headers(raw))
+        .ok()
+        .flatten()?
+        .message_id()
+        .and_then(clean_id)
+}
+
 /// mail-parser, with its panics caught: 0.11 panics on some broken multiparts ("Invalid part
 /// ID, could not find multipart", found by fuzzing). Uncaught, that panic would end the
 /// worker and leave the stored message first in the queue, to end the next one too.

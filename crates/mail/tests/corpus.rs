@@ -94,6 +94,24 @@ fn corpus() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// The doors key a stored message by `message_id`, which reads the headers only: it must find
+/// what the whole parse finds.
+#[test]
+fn the_header_only_message_id_is_the_whole_parse_s() {
+    let mut checked = 0;
+    for entry in fs::read_dir(corpus_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "eml") {
+            continue;
+        }
+        let raw = fs::read(&path).unwrap();
+        let whole = mail::parse(&raw).ok().and_then(|m| m.message_id);
+        assert_eq!(mail::inbound::message_id(&raw), whole, "{}", path.display());
+        checked += 1;
+    }
+    assert!(checked >= 30, "only {checked} corpus messages");
+}
+
 /// Every message also reads the same from LF and CRLF line ends (a Maildir file and an SMTP
 /// stream), apart from what the line ends themselves change: the size of an attachment that
 /// is not base64.

@@ -436,9 +436,10 @@ async fn run_add_gm(database: &DatabaseArgs, name: &str) -> anyhow::Result<()> {
         .read_line(&mut password)
         .context("reading the password from standard input")?;
     let password = password.trim_end_matches(['\r', '\n']).to_owned();
-    let hash = tokio::task::spawn_blocking(move || crate::web::password::hash(&password))
-        .await
-        .context("hashing the password")??;
+    let hash =
+        tokio::task::spawn_blocking(move || crate::web::password::hash_gm_password(&password))
+            .await
+            .context("hashing the password")??;
     let pool = connect(database).await?;
     let now = clock()?.now();
     let mut tx = pool.begin().await.context("starting a transaction")?;
@@ -504,7 +505,7 @@ async fn run_migrate(database: &DatabaseArgs, args: MigrateArgs) -> anyhow::Resu
                 );
                 // A demo GM only beside the demo zine, so that a real database never gets one.
                 let password = crate::web::random_hex(8);
-                let hash = crate::web::password::hash(&password)?;
+                let hash = crate::web::password::hash_gm_password(&password)?;
                 let name = store::accounts::GmName::parse(DEMO_GM)?;
                 match store::accounts::insert_gm(&pool, &name, &hash, clock.now()).await {
                     Ok(_) => println!(

@@ -4,6 +4,9 @@
 //! stored once and acted on once; a message whose processing fails keeps its error and can be
 //! run again (`gm inbox retry`).
 
+use std::sync::Arc;
+use std::time::Duration;
+
 use chrono::{DateTime, Utc};
 use engine::{LineIssue, ParsedOrders, Viewer};
 use games::EngineKind;
@@ -11,27 +14,39 @@ use mail::commands::Command;
 use mail::{Delivery, Reading};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
-use std::sync::Arc;
-use std::time::Duration;
 use store::PgPool;
-
 use store::games::TokenHolder;
 use store::inbox::{self, Claimed, Stored};
+use store::outbox::{self, NewOutbound};
 use store::subscribers::SubscriberId;
 use tokio::sync::Notify;
 
 use crate::clock::Clock;
-use store::outbox::{self, NewOutbound};
-
 use crate::turns::{self, LifecycleError};
 
 /// The local part of Admiralty's addresses: players reply to `orders+TOKEN@domain`.
 pub const REPLY_LOCAL_PART: &str = "orders";
 
+/// A player's personal reply address, `orders+TOKEN@domain`: every mail to a player carries it.
+pub fn reply_address(token: &str, domain: &str) -> String {
+    format!("{REPLY_LOCAL_PART}+{token}@{domain}")
+}
+
+/// The idempotency key and Message-ID of a mail queued because of an inbound message, from
+/// `seed` (which names that message): the same however often the message is processed.
+fn queued_ids(kind: &str, seed: &str, domain: &str) -> (String, String) {
+    let digest = hex::encode(Sha256::digest(seed.as_bytes()));
+    let short = digest.get(..32).unwrap_or(&digest);
+    (
+        format!("{kind}:{digest}"),
+        format!("<{kind}.{short}@{domain}>"),
+    )
+}
+
 /// The Message-ID a message is stored under: its own, or a digest of its bytes when it has none,
 /// so that the same bytes delivered twice are still stored once.
 pub fn storage_key(raw: &[u8]) -> String {
-    match mail::inbound::parse(raw).ok().and_then(|m| m.message_id) {
+    match mail::inbound::message_id(raw) {
         Some(id) if !id.trim().is_empty() => id,
         _ => format!(
             "<sha256.{}@admiralty.invalid>",
@@ -254,7 +269,7 @@ async fn identify(
     let candidates = store::subscribers::with_password_by_email(&mut *tx, from).await?;
     let Some(subscriber) = candidates
         .into_iter()
-        .find(|(_, hash)| crate::passwords::verify(password.expose_secret(), hash))
+        .find(|(_, hash)| crate::web::password::verify(hash, password.expose_secret()))
         .map(|(id, _)| id)
     else {
         return Ok(Err(
@@ -390,7 +405,7 @@ async fn act(
             Command::Game { .. } => {}
             Command::Password { secret } => {
                 if sender.proof == Proof::ReplyToken {
-                    let hash = crate::passwords::hash(secret.expose_secret()).map_err(|e| {
+                    let hash = crate::web::password::hash(secret.expose_secret()).map_err(|e| {
                         LifecycleError::Inconsistent {
                             game: 0,
                             reason: e.to_string(),
@@ -636,9 +651,7 @@ async fn tell(
         ));
     }
     let inbound_id = reading.mail.message_id.clone().unwrap_or_default();
-    let digest = hex::encode(Sha256::digest(
-        format!("{inbound_id}|tell|{line}").as_bytes(),
-    ));
+    let (key, message_id) = queued_ids("tell", &format!("{inbound_id}|tell|{line}"), domain);
     let body = format!(
         "A private message from {sender} in {game}, relayed by Admiralty:\n\n{text}\n\n\
          To answer, reply to this mail with a line\n  TELL {sender}: <your message>\n\
@@ -653,17 +666,13 @@ async fn tell(
     let mut headers = serde_json::Map::new();
     headers.insert(
         "Reply-To".into(),
-        Value::from(format!(
-            "{REPLY_LOCAL_PART}+{}@{domain}",
-            recipient.reply_token
-        )),
+        Value::from(reply_address(&recipient.reply_token, domain)),
     );
-    let message_id = format!("<tell.{}@{domain}>", digest.get(..32).unwrap_or(&digest));
     outbox::enqueue(
         &mut *tx,
         &NewOutbound {
             message_id: &message_id,
-            idempotency_key: &format!("tell:{digest}"),
+            idempotency_key: &key,
             to_address: &recipient.email,
             subject: &subject,
             body_text: &body,
@@ -767,17 +776,15 @@ async fn queue_reply(
         .await?;
         return Ok(());
     }
-    let digest = hex::encode(Sha256::digest(
-        format!("{inbound_id}|{}", reply.to).as_bytes(),
-    ));
-    let key = format!("reply:{digest}");
-    let message_id = format!("<reply.{}@{domain}>", digest.get(..32).unwrap_or(&digest));
+    let (key, message_id) = queued_ids("reply", &format!("{inbound_id}|{}", reply.to), domain);
     let mut headers = serde_json::Map::new();
     headers.insert("Auto-Submitted".into(), Value::from("auto-replied"));
     headers.insert("In-Reply-To".into(), Value::from(inbound_id));
     if let Some(holder) = reply.holder {
-        let reply_to = format!("{REPLY_LOCAL_PART}+{}@{domain}", holder.reply_token);
-        headers.insert("Reply-To".into(), Value::from(reply_to));
+        headers.insert(
+            "Reply-To".into(),
+            Value::from(reply_address(&holder.reply_token, domain)),
+        );
     }
     let headers = Value::Object(headers);
     let new = NewOutbound {

@@ -9,7 +9,6 @@ mod error;
 pub mod fault;
 pub mod inbox;
 pub mod outbox;
-pub mod passwords;
 pub mod public_cache;
 mod routes;
 pub mod schedule;

@@ -516,7 +516,7 @@ async fn resolve_claimed(
         .iter()
         .zip(views)
         .map(|(player, lines)| {
-            let reply_to = format!("orders+{}@{mail_domain}", player.reply_token);
+            let reply_to = crate::inbox::reply_address(&player.reply_token, mail_domain);
             let body = format!(
                 "{}\n\nThe standings and every shot are in the turn's report.\n\
                  Your orders for the next turn: reply to this message (it goes to {reply_to}).\n",
@@ -679,7 +679,7 @@ async fn remind(
     let left = crate::schedule::format_duration(turn.deadline - now);
     let mut queued = 0;
     for player in rows::players_without_orders(&mut *tx, game.id, turn.id).await? {
-        let reply_to = format!("orders+{}@{mail_domain}", player.reply_token);
+        let reply_to = crate::inbox::reply_address(&player.reply_token, mail_domain);
         let body = format!(
             "{name}, we have no orders from you for turn {number} of {game}.\n\n\
              The deadline is {deadline} (in {left}). Without orders you are NMR (no moves \

@@ -1,4 +1,5 @@
-//! Passwords are kept as argon2id hashes (PHC strings, with their own salt and parameters).
+//! Passwords are kept as argon2id hashes (PHC strings, with their own salt and parameters):
+//! GM accounts' and the subscribers' mail passwords (`PASSWORD` lines) alike.
 
 use std::sync::OnceLock;
 
@@ -16,11 +17,16 @@ pub enum PasswordError {
     Hash(String),
 }
 
-/// Hashes a new password with argon2id's default (OWASP-recommended) parameters.
-pub fn hash(password: &str) -> Result<String, PasswordError> {
+/// Hashes a new GM password, refusing one shorter than [`MIN_PASSWORD_CHARS`].
+pub fn hash_gm_password(password: &str) -> Result<String, PasswordError> {
     if password.chars().count() < MIN_PASSWORD_CHARS {
         return Err(PasswordError::TooShort);
     }
+    hash(password)
+}
+
+/// Hashes a password with argon2id's default (OWASP-recommended) parameters and a fresh salt.
+pub fn hash(password: &str) -> Result<String, PasswordError> {
     Argon2::default()
         .hash_password(password.as_bytes())
         .map(|hash| hash.to_string())
@@ -55,6 +61,14 @@ mod tests {
         assert!(verify(&stored, "correct horse battery"));
         assert!(!verify(&stored, "correct horse batterY"));
         assert!(!verify("not a hash", "correct horse battery"));
-        assert!(matches!(hash("short"), Err(PasswordError::TooShort)));
+        assert!(matches!(
+            hash_gm_password("short"),
+            Err(PasswordError::TooShort)
+        ));
+        assert!(verify(
+            &hash_gm_password("correct horse battery").unwrap(),
+            "correct horse battery"
+        ));
+        assert_ne!(hash("correct horse battery").unwrap(), stored, "salted");
     }
 }

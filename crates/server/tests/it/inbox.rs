@@ -63,6 +63,11 @@ pub(crate) async fn token(pool: &PgPool, game: GameId, engine_id: i64) -> String
     .unwrap()
 }
 
+/// The personal reply address of the game's player `engine_id`.
+pub(crate) async fn reply_address_of(pool: &PgPool, game: GameId, engine_id: i64) -> String {
+    inbox::reply_address(&token(pool, game, engine_id).await, DOMAIN)
+}
+
 pub(crate) fn message(id: &str, to: &str, extra_headers: &str, body: &str) -> Vec<u8> {
     format!(
         "From: Fred Bloggs <fred@example.org>\r\nTo: Admiralty <{to}>\r\nReturn-Path: <fred@example.org>\r\n\
@@ -84,7 +89,7 @@ async fn a_reply_with_orders_is_stored_acted_on_once_and_confirmed() {
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let game = game(pool).await;
-    let to = format!("orders+{}@{DOMAIN}", token(pool, game, 1).await);
+    let to = reply_address_of(pool, game, 1).await;
     let raw = message(
         "reply-1",
         &to,
@@ -192,7 +197,7 @@ async fn auto_replies_are_stored_and_dropped_without_an_answer() {
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let game = game(pool).await;
-    let to = format!("orders+{}@{DOMAIN}", token(pool, game, 1).await);
+    let to = reply_address_of(pool, game, 1).await;
     let raw = message(
         "vacation-1",
         &to,
@@ -224,7 +229,7 @@ async fn orders_after_the_deadline_are_refused_with_a_reason() {
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let game = game(pool).await;
-    let to = format!("orders+{}@{DOMAIN}", token(pool, game, 2).await);
+    let to = reply_address_of(pool, game, 2).await;
     let raw = message("late-1", &to, "", "A1, A2\r\n");
     inbox::ingest(pool, &raw, "pipe", trafalgar() + Duration::days(3), DOMAIN)
         .await
@@ -248,7 +253,7 @@ async fn gm_ingest_reads_a_message_from_stdin() {
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let game = game(pool).await;
-    let to = format!("orders+{}@{DOMAIN}", token(pool, game, 1).await);
+    let to = reply_address_of(pool, game, 1).await;
     // The deadline is two days after Trafalgar, long past by the system clock: the message is
     // stored and answered, and the orders refused as late.
     let raw = message("piped-1", &to, "", "HELP\r\n");
@@ -301,7 +306,7 @@ async fn a_password_set_by_reply_lets_the_subscribed_address_send_orders() {
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let game = game(pool).await;
-    let to = format!("orders+{}@{DOMAIN}", token(pool, game, 1).await);
+    let to = reply_address_of(pool, game, 1).await;
     // Without a password set, a PASSWORD line proves nothing.
     let early = plain_message(
         "pw-0",
@@ -375,7 +380,7 @@ async fn tell_relays_a_private_message_without_showing_addresses() {
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let game = game(pool).await;
-    let to = format!("orders+{}@{DOMAIN}", token(pool, game, 1).await);
+    let to = reply_address_of(pool, game, 1).await;
     let john_token = token(pool, game, 2).await;
     let raw = message(
         "tell-1",
@@ -426,7 +431,7 @@ async fn resign_and_unsubscribe_by_mail_take_effect_and_are_audited() {
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let game = game(pool).await;
-    let fred = format!("orders+{}@{DOMAIN}", token(pool, game, 1).await);
+    let fred = reply_address_of(pool, game, 1).await;
     inbox::ingest(
         pool,
         &message("resign-1", &fred, "", "RESIGN\r\n"),
@@ -456,7 +461,7 @@ async fn resign_and_unsubscribe_by_mail_take_effect_and_are_audited() {
     let last = outbound(pool).await.pop().unwrap();
     assert!(last.1.contains("no longer playing"), "{}", last.1);
 
-    let john = format!("orders+{}@{DOMAIN}", token(pool, game, 2).await);
+    let john = reply_address_of(pool, game, 2).await;
     let raw = String::from_utf8(message("unsub-1", &john, "", "UNSUBSCRIBE\r\n"))
         .unwrap()
         .replace("fred@example.org", "john@example.org");
@@ -531,7 +536,7 @@ async fn orders_count_in_the_order_they_arrived_not_the_order_processed() {
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let game = game(pool).await;
-    let to = format!("orders+{}@{DOMAIN}", token(pool, game, 1).await);
+    let to = reply_address_of(pool, game, 1).await;
     let later = message("arrive-2", &to, "", "T12, S13\r\n");
     let earlier = message("arrive-1", &to, "", "G13, K19\r\n");
     inbox::ingest(
@@ -567,7 +572,7 @@ async fn game_lines_direct_orders_and_unknown_games_are_explained() {
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let game = game(pool).await;
-    let to = format!("orders+{}@{DOMAIN}", token(pool, game, 1).await);
+    let to = reply_address_of(pool, game, 1).await;
     let raw = message(
         "sections-1",
         &to,

@@ -17,7 +17,7 @@ use tokio::net::TcpListener;
 use tokio::sync::Notify;
 
 use crate::helpers::trafalgar;
-use crate::inbox::{DOMAIN, game, message, token};
+use crate::inbox::{DOMAIN, game, message, reply_address_of};
 use crate::outbox::{SmtpSink, free_port};
 
 /// The listener and two inbox workers, as `gm serve` runs them; returns the SMTP address.
@@ -117,7 +117,7 @@ async fn orders_sent_by_a_real_smtp_client_are_confirmed_through_a_real_smtp_ser
     let game = game(pool).await;
     let clock = Arc::new(ManualClock::new(trafalgar()));
     let address = start_mail_doors(pool, clock.clone(), 1_000_000).await;
-    let to = format!("orders+{}@{DOMAIN}", token(pool, game, 1).await);
+    let to = reply_address_of(pool, game, 1).await;
     let raw = message(
         "smtp-1",
         &to,
@@ -184,7 +184,7 @@ async fn the_listener_refuses_big_messages_and_strangers_and_stores_nothing() {
     let game = game(pool).await;
     let clock = Arc::new(ManualClock::new(trafalgar()));
     let address = start_mail_doors(pool, clock, 2_000).await;
-    let to = format!("orders+{}@{DOMAIN}", token(pool, game, 1).await);
+    let to = reply_address_of(pool, game, 1).await;
 
     let big = message("big-1", &to, "", &"G13, K19\r\n".repeat(500));
     let said = smtplib_send(&address, "fred@example.org", &to, &big).await;
@@ -307,7 +307,7 @@ async fn the_webhook_takes_raw_mime_with_the_shared_secret_only() {
     ));
     let http = reqwest::Client::new();
     let url = format!("{base}/inbound/mail");
-    let to = format!("orders+{}@{DOMAIN}", token(pool, game, 1).await);
+    let to = reply_address_of(pool, game, 1).await;
     let raw = message("hook-1", &to, "", "G13, K19\r\n");
 
     for secret in [None, Some("wrong"), Some("a-long-shared-secret-012")] {
