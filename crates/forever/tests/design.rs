@@ -519,3 +519,19 @@ fn a_stat_far_below_its_base_is_refused() {
         "{issues:?}"
     );
 }
+
+/// Found by the `forever_design` fuzz target (in a CI run): the canonical text dropped the
+/// core's SIZE, so a design with a sized core read back as another design.
+#[test]
+fn a_core_size_survives_the_canonical_text() {
+    for text in [
+        "SHIP arge\n CORE SIZE 1x1  ",
+        "SHIP Lancer\nCORE HP+2 SIZE 1.5x0.75 MOUNT GUN(damage 2)",
+    ] {
+        let design = Design::parse(text).unwrap_or_else(|e| panic!("{text:?}: {e:?}"));
+        assert!(design.core.size.is_some(), "{text:?}");
+        let canonical = design.to_text();
+        assert_eq!(Design::parse(&canonical).unwrap(), design, "{canonical:?}");
+        assert_eq!(Design::parse(&canonical).unwrap().to_text(), canonical);
+    }
+}

@@ -155,6 +155,13 @@ impl Design {
         if self.core.extra_hp > 0 {
             out.push_str(&format!(" HP+{}", self.core.extra_hp));
         }
+        if let Some((width, height)) = self.core.size {
+            out.push_str(&format!(
+                " SIZE {}x{}",
+                thousandths(width),
+                thousandths(height)
+            ));
+        }
         for mount in &self.core.mounts {
             out.push_str(&format!(" MOUNT {}", mount_text(mount)));
         }
