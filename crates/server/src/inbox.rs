@@ -104,6 +104,9 @@ pub async fn worker(
     }
 }
 
+/// Messages one worker claims and processes in one transaction.
+const BATCH: i64 = 32;
+
 /// Processes every stored message not processed yet; returns how many.
 pub async fn process_pending(
     pool: &PgPool,
@@ -113,45 +116,74 @@ pub async fn process_pending(
     let mut count = 0;
     loop {
         let mut tx = pool.begin().await?;
-        // The message itself was stored with a durable commit before anyone was told so. This
-        // transaction only records what was done with it, atomically: if a crash loses it, the
-        // message is still `new` and is processed again (the same effects, the same reply, its
-        // Message-ID unchanged). So it need not wait for its own disk flush, which is what
-        // bounds how many messages a second a worker gets through.
+        // Each message was stored with a durable commit before anyone was told so. This
+        // transaction only records what was done with a batch of them, atomically: if a crash
+        // loses it, the messages are still `new` and are processed again (the same effects, the
+        // same replies, their Message-IDs unchanged). So it need not wait for its own disk
+        // flush, which is what bounds how many messages a second a worker gets through.
         sqlx::query("SET LOCAL synchronous_commit = off")
             .execute(&mut *tx)
             .await?;
-        let Some(claimed) = inbox::claim_next(&mut tx).await? else {
+        let batch = inbox::claim_batch(&mut tx, BATCH).await?;
+        if batch.is_empty() {
             return Ok(count);
-        };
-        count += 1;
-        // The message's effects and its outcome commit together, so a crash never leaves a
-        // message acted on but still queued. A failure rolls back to the savepoint and records
-        // the error on the stored message instead.
-        let mut effects = sqlx::Acquire::begin(&mut *tx).await?;
-        match process(&mut effects, &claimed, now, domain).await {
-            Ok(outcome) => {
-                effects.commit().await?;
-                let (status, note) = match &outcome {
-                    Outcome::Dropped(reason) => ("dropped", Some(reason.as_str())),
-                    Outcome::Answered => ("processed", None),
-                };
-                inbox::finish(&mut *tx, claimed.id, status, note, now).await?;
-            }
-            Err(error) => {
-                effects.rollback().await?;
-                inbox::finish(
-                    &mut *tx,
-                    claimed.id,
-                    "failed",
-                    Some(&error.to_string()),
-                    now,
-                )
-                .await?;
+        }
+        let readings: Vec<_> = batch
+            .iter()
+            .map(|claimed| mail::read(&claimed.raw, REPLY_LOCAL_PART))
+            .collect();
+        lock_senders(&mut tx, &readings).await?;
+        for (claimed, reading) in batch.iter().zip(&readings) {
+            count += 1;
+            // A message's effects and its outcome commit together, so a crash never leaves a
+            // message acted on but still queued. A failure rolls back to the savepoint and
+            // records the error on the stored message instead.
+            let mut effects = sqlx::Acquire::begin(&mut *tx).await?;
+            match process(&mut effects, claimed, reading.as_ref(), now, domain).await {
+                Ok(outcome) => {
+                    effects.commit().await?;
+                    let (status, note) = match &outcome {
+                        Outcome::Dropped(reason) => ("dropped", Some(reason.as_str())),
+                        Outcome::Answered => ("processed", None),
+                    };
+                    inbox::finish(&mut *tx, claimed.id, status, note, now).await?;
+                }
+                Err(error) => {
+                    effects.rollback().await?;
+                    inbox::finish(
+                        &mut *tx,
+                        claimed.id,
+                        "failed",
+                        Some(&error.to_string()),
+                        now,
+                    )
+                    .await?;
+                }
             }
         }
         tx.commit().await?;
     }
+}
+
+/// Locks every subscriber the batch's messages may act for (by reply token or From address),
+/// all at once and in order: another worker's batch with a message from the same player waits
+/// for this one, so a player's messages are still acted on one after the other, while
+/// different players' messages go in parallel.
+async fn lock_senders(
+    tx: &mut sqlx::PgConnection,
+    readings: &[Result<Reading, mail::MailError>],
+) -> Result<(), LifecycleError> {
+    let readable = readings.iter().filter_map(|reading| reading.as_ref().ok());
+    let tokens: Vec<String> = readable
+        .clone()
+        .filter_map(|reading| reading.token.as_ref().map(|t| t.as_str().to_owned()))
+        .collect();
+    let emails: Vec<String> = readable
+        .filter_map(|reading| reading.mail.from.as_ref())
+        .map(|from| from.address.to_lowercase())
+        .collect();
+    store::subscribers::lock_senders(tx, &tokens, &emails).await?;
+    Ok(())
 }
 
 enum Outcome {
@@ -183,10 +215,11 @@ enum Proof {
 async fn process(
     tx: &mut sqlx::PgConnection,
     claimed: &Claimed,
+    reading: Result<&Reading, &mail::MailError>,
     now: DateTime<Utc>,
     domain: &str,
 ) -> Result<Outcome, LifecycleError> {
-    let reading = match mail::read(&claimed.raw, REPLY_LOCAL_PART) {
+    let reading = match reading {
         Ok(reading) => reading,
         Err(error) => return Ok(Outcome::Dropped(format!("unreadable: {error}"))),
     };

@@ -271,11 +271,15 @@ pub async fn submit_orders_in(
     text: &str,
     source: &str,
 ) -> Result<ParsedOrders<Value>, LifecycleError> {
+    // One player's submissions are taken one after the other (the check against later orders
+    // and the save below are one step); the turn row is only share-locked, so that other
+    // players' orders go in parallel while resolution, which locks it for update, waits.
+    store::subscribers::lock_player(&mut *tx, player.0).await?;
     type OpenTurn = (TurnId, String, Value, i64, Option<DateTime<Utc>>, Value);
     let (turn_id, engine, state, engine_player_id, deadline, schedule): OpenTurn = sqlx::query_as(
         "SELECT t.id, g.engine, t.state_before, p.engine_player_id, t.deadline, g.schedule FROM turns t \
          JOIN games g ON g.id = t.game_id JOIN players p ON p.game_id = g.id AND p.id = $2 \
-         WHERE t.game_id = $1 AND t.status = 'open' FOR UPDATE OF t",
+         WHERE t.game_id = $1 AND t.status = 'open' FOR SHARE OF t",
     )
     .bind(game)
     .bind(player)
@@ -291,7 +295,7 @@ pub async fn submit_orders_in(
         }
     }
     // Mail is processed by several workers, so a later message may be processed first: the
-    // turn row lock above makes this check and the save one step.
+    // player's lock above makes this check and the save one step.
     let latest: Option<DateTime<Utc>> = sqlx::query_scalar(
         "SELECT received_at FROM orders WHERE turn_id = $1 AND player_id = $2 AND superseded_at IS NULL",
     )

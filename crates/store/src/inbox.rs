@@ -57,12 +57,18 @@ pub struct Claimed {
     pub received_at: DateTime<Utc>,
 }
 
-pub async fn claim_next(tx: &mut sqlx::PgConnection) -> Result<Option<Claimed>, StoreError> {
+/// Claims up to `limit` stored messages waiting to be processed, oldest first, locked for this
+/// transaction (other workers skip them).
+pub async fn claim_batch(
+    tx: &mut sqlx::PgConnection,
+    limit: i64,
+) -> Result<Vec<Claimed>, StoreError> {
     Ok(sqlx::query_as(
         "SELECT id, raw, attempts, received_at FROM inbound_messages WHERE status = 'new' \
-         ORDER BY received_at, id LIMIT 1 FOR UPDATE SKIP LOCKED",
+         ORDER BY received_at, id LIMIT $1 FOR UPDATE SKIP LOCKED",
     )
-    .fetch_optional(&mut *tx)
+    .bind(limit)
+    .fetch_all(&mut *tx)
     .await?)
 }
 

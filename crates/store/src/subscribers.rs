@@ -259,3 +259,44 @@ mod tests {
         assert!("gone".parse::<SubscriberStatus>().is_err());
     }
 }
+
+/// The first key of the advisory locks that serialise what is done for one subscriber (the
+/// two-key form, so they cannot meet the one-key locks used elsewhere). Mail workers and web
+/// forms take them before acting, so a player's orders are checked against the latest ones and
+/// saved as one step, while different players' orders are taken in parallel.
+const SUBSCRIBER_LOCK: i32 = 0x4144;
+
+/// Locks, until the transaction ends, every subscriber that `tokens` (reply tokens) or
+/// `emails` (lower-case From addresses) may act for. In ascending order, so two workers locking
+/// overlapping sets never wait on each other in a cycle.
+pub async fn lock_senders(
+    tx: &mut sqlx::PgConnection,
+    tokens: &[String],
+    emails: &[String],
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "SELECT pg_advisory_xact_lock($3, (id % 2147483647)::int) FROM ( \
+           SELECT subscriber_id AS id FROM players WHERE reply_token = ANY($1) \
+           UNION SELECT id FROM subscribers WHERE lower(email) = ANY($2) \
+           ORDER BY id) AS senders",
+    )
+    .bind(tokens)
+    .bind(emails)
+    .bind(SUBSCRIBER_LOCK)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
+}
+
+/// Locks, until the transaction ends, the subscriber who holds player row `player` (see
+/// [`lock_senders`]; taking a lock this transaction already holds does not wait).
+pub async fn lock_player(tx: &mut sqlx::PgConnection, player: i64) -> Result<(), StoreError> {
+    sqlx::query(
+        "SELECT pg_advisory_xact_lock($2, (subscriber_id % 2147483647)::int) FROM players WHERE id = $1",
+    )
+    .bind(player)
+    .bind(SUBSCRIBER_LOCK)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
+}
