@@ -205,6 +205,14 @@ fn ship_squares(page: &str) -> Vec<String> {
         .collect()
 }
 
+/// The row of the refused-orders table for line `number`, which must show `text` as written.
+fn issue_row(page: &str, number: usize, text: &str) -> String {
+    let start = format!("<td>{number}</td><td><code>{}</code></td>", html(text));
+    let at = page.find(&start).unwrap_or_else(|| panic!("no row {start} in {page}"));
+    let end = at + page[at..].find("</tr>").unwrap();
+    page[at..end].to_owned()
+}
+
 #[tokio::test]
 async fn a_mailed_link_logs_a_subscriber_in_once_and_only_in_time() {
     let fleet = fleet().await;
@@ -506,15 +514,15 @@ async fn barmy_orders_through_the_form_keep_hidden_what_is_hidden() {
     let page = response.text().await.unwrap();
     assert!(page.contains("Your orders were NOT accepted"), "{page}");
     for error in &expected.errors {
-        let row = format!(
-            "<td>{}</td><td><code>{}</code></td><td><p class=\"issue\"><strong>Error:</strong> {}",
-            error.line,
-            html(&error.text),
-            html(&error.problem)
+        let row = issue_row(&page, error.line, &error.text);
+        let beside = format!(
+            "<strong>Error:</strong> {} Would be accepted: {}",
+            html(&error.problem),
+            html(&error.expected)
         );
-        assert!(page.contains(&row), "{row} in {page}");
-        assert!(page.contains(&html(&error.expected)));
+        assert!(row.contains(&beside), "{beside} in {row}");
     }
+    assert!(!issue_row(&page, 1, "A1, B2").contains("Error"));
     assert!(page.contains(&format!(">{}</textarea>", html(bad))));
     assert_eq!(orders_and_press(pool).await, (0, 0));
 
@@ -666,12 +674,8 @@ async fn salvo_orders_through_the_form_keep_each_fleet_to_its_admiral() {
     assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let page = response.text().await.unwrap();
     for error in &expected.errors {
-        assert!(
-            page.contains(&format!("<td>{}</td><td><code>{}</code></td>", error.line, html(&error.text))),
-            "line {} in {page}",
-            error.line
-        );
-        assert!(page.contains(&html(&error.problem)), "{}", error.problem);
+        let row = issue_row(&page, error.line, &error.text);
+        assert!(row.contains(&html(&error.problem)), "{} in {row}", error.problem);
     }
     assert_eq!(orders_and_press(pool).await, (0, 0));
     // Salvo's order help is on the form.

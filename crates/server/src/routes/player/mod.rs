@@ -66,13 +66,6 @@ pub(crate) struct Player {
     pub csrf: String,
 }
 
-impl Player {
-    /// The audit log's actor for this player.
-    pub fn actor(&self) -> String {
-        format!("subscriber:{}", self.subscriber.0)
-    }
-}
-
 impl FromRequestParts<AppState> for Player {
     type Rejection = AppError;
 
