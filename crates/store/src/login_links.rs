@@ -67,9 +67,11 @@ pub async fn delete_expired<'e>(
     db: impl PgExecutor<'e>,
     now: DateTime<Utc>,
 ) -> Result<u64, StoreError> {
-    Ok(sqlx::query("DELETE FROM login_links WHERE expires_at <= $1")
-        .bind(now)
-        .execute(db)
-        .await?
-        .rows_affected())
+    Ok(
+        sqlx::query("DELETE FROM login_links WHERE expires_at <= $1")
+            .bind(now)
+            .execute(db)
+            .await?
+            .rows_affected(),
+    )
 }

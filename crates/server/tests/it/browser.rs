@@ -355,7 +355,10 @@ async fn a_player_logs_in_by_mail_and_sends_orders_in_a_real_browser() {
         client.goto(&format!("{base}{link}")).await?;
         click(&client, "#log-in").await?;
         text_of(&client, "#games").await?;
-        ensure!(path_of(&client).await? == "/me", "not on /me after the login");
+        ensure!(
+            path_of(&client).await? == "/me",
+            "not on /me after the login"
+        );
 
         // A bad order: the engine's error beside the line, the text kept; then fixed.
         click(&client, &format!("#games a[href='/me/games/{game}']")).await?;
@@ -403,7 +406,9 @@ async fn a_player_logs_in_by_mail_and_sends_orders_in_a_real_browser() {
             .await
             .context("the board picture")?;
         client
-            .goto(&format!("{base}/zines/gazette/games/{game}/turns/1/board.svg"))
+            .goto(&format!(
+                "{base}/zines/gazette/games/{game}/turns/1/board.svg"
+            ))
             .await?;
         let svg = client.source().await?;
         ensure!(svg.contains("<svg"), "no SVG: {svg}");

@@ -190,7 +190,10 @@ async fn count(pool: &PgPool, sql: &'static str) -> i64 {
 
 /// The page's text between `<pre id="private-lines">` and its end.
 fn private_lines(page: &str) -> String {
-    let start = page.find("<pre id=\"private-lines\">").expect("private lines") + 24;
+    let start = page
+        .find("<pre id=\"private-lines\">")
+        .expect("private lines")
+        + 24;
     let end = start + page[start..].find("</pre>").unwrap();
     page[start..end].to_owned()
 }
@@ -208,7 +211,9 @@ fn ship_squares(page: &str) -> Vec<String> {
 /// The row of the refused-orders table for line `number`, which must show `text` as written.
 fn issue_row(page: &str, number: usize, text: &str) -> String {
     let start = format!("<td>{number}</td><td><code>{}</code></td>", html(text));
-    let at = page.find(&start).unwrap_or_else(|| panic!("no row {start} in {page}"));
+    let at = page
+        .find(&start)
+        .unwrap_or_else(|| panic!("no row {start} in {page}"));
     let end = at + page[at..].find("</tr>").unwrap();
     page[at..end].to_owned()
 }
@@ -242,24 +247,40 @@ async fn a_mailed_link_logs_a_subscriber_in_once_and_only_in_time() {
     let unknown = unknown.text().await.unwrap();
     let without_token = |page: &str| page.replace(&hidden_csrf(page), "");
     assert_eq!(without_token(&subscribed), without_token(&unknown));
-    assert!(subscribed.contains("If that address is subscribed to a zine, a login link is on its way"));
+    assert!(
+        subscribed.contains("If that address is subscribed to a zine, a login link is on its way")
+    );
     let mails = login_mails(pool, NELSON).await;
     assert_eq!(mails.len(), 1);
     assert_eq!(
-        count(pool, "SELECT count(*) FROM outbound_messages WHERE to_address = 'nobody@example.org'").await,
+        count(
+            pool,
+            "SELECT count(*) FROM outbound_messages WHERE to_address = 'nobody@example.org'"
+        )
+        .await,
         0
     );
     let link = link_path(&mails[0]);
-    assert!(mails[0].contains(&format!("{}{link}", app.url(""))), "{}", mails[0]);
-    assert!(mails[0].contains("The Gazette (as Horatio Nelson)"), "{}", mails[0]);
+    assert!(
+        mails[0].contains(&format!("{}{link}", app.url(""))),
+        "{}",
+        mails[0]
+    );
+    assert!(
+        mails[0].contains("The Gazette (as Horatio Nelson)"),
+        "{}",
+        mails[0]
+    );
     // Only a hash of the token is stored.
     let token = link.trim_start_matches("/login/");
     assert_eq!(
-        sqlx::query_scalar::<_, i64>("SELECT count(*) FROM login_links WHERE encode(token_hash, 'hex') = $1")
-            .bind(token)
-            .fetch_one(pool)
-            .await
-            .unwrap(),
+        sqlx::query_scalar::<_, i64>(
+            "SELECT count(*) FROM login_links WHERE encode(token_hash, 'hex') = $1"
+        )
+        .bind(token)
+        .fetch_one(pool)
+        .await
+        .unwrap(),
         0
     );
     assert_eq!(count(pool, "SELECT count(*) FROM login_links").await, 1);
@@ -292,12 +313,19 @@ async fn a_mailed_link_logs_a_subscriber_in_once_and_only_in_time() {
         .map(|v| v.to_str().unwrap().to_owned())
         .find(|c| c.starts_with("admiralty_session="))
         .unwrap();
-    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"), "{cookie}");
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"),
+        "{cookie}"
+    );
     let me = browser.get_text("/me").await;
     assert!(me.contains("Trafalgar") && me.contains("The Nile"), "{me}");
     assert!(!me.contains("Copenhagen"));
     assert_eq!(
-        count(pool, "SELECT count(*) FROM audit_log WHERE action = 'player.login'").await,
+        count(
+            pool,
+            "SELECT count(*) FROM audit_log WHERE action = 'player.login'"
+        )
+        .await,
         1
     );
 
@@ -328,8 +356,16 @@ async fn a_mailed_link_logs_a_subscriber_in_once_and_only_in_time() {
     assert_eq!(late.get("/me").await.status(), StatusCode::SEE_OTHER);
 
     // Garbage tokens are simply dead links.
-    for garbage in ["/login/abc", "/login/%3Cscript%3E", &format!("/login/{}", "0".repeat(64))] {
-        assert_eq!(app.get(garbage).await.status(), StatusCode::GONE, "{garbage}");
+    for garbage in [
+        "/login/abc",
+        "/login/%3Cscript%3E",
+        &format!("/login/{}", "0".repeat(64)),
+    ] {
+        assert_eq!(
+            app.get(garbage).await.status(),
+            StatusCode::GONE,
+            "{garbage}"
+        );
     }
 
     // Three link mails an hour per address: the fourth request is answered the same, audited,
@@ -342,7 +378,11 @@ async fn a_mailed_link_logs_a_subscriber_in_once_and_only_in_time() {
     }
     assert_eq!(login_mails(pool, NELSON).await.len(), before + 3);
     assert_eq!(
-        count(pool, "SELECT count(*) FROM audit_log WHERE action = 'player.login_link_refused'").await,
+        count(
+            pool,
+            "SELECT count(*) FROM audit_log WHERE action = 'player.login_link_refused'"
+        )
+        .await,
         1
     );
     app.clock.advance(Duration::minutes(61));
@@ -362,15 +402,25 @@ async fn a_mailed_link_logs_a_subscriber_in_once_and_only_in_time() {
     .await
     .unwrap()
     .unwrap();
-    subscribers::set_status(pool, villeneuve.id, subscribers::SubscriberStatus::Unsubscribed)
-        .await
-        .unwrap();
+    subscribers::set_status(
+        pool,
+        villeneuve.id,
+        subscribers::SubscriberStatus::Unsubscribed,
+    )
+    .await
+    .unwrap();
     let response = ask_for_link(&mut Browser::new(app), VILLENEUVE).await;
     assert_eq!(response.status(), StatusCode::OK);
     assert!(login_mails(pool, VILLENEUVE).await.is_empty());
     let response = ask_for_link(&mut Browser::new(app), "not an address").await;
     assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(response.text().await.unwrap().contains("That is not an email address"));
+    assert!(
+        response
+            .text()
+            .await
+            .unwrap()
+            .contains("That is not an email address")
+    );
 
     // Logging out ends the session at once.
     let csrf = player_csrf(&mut browser).await;
@@ -433,7 +483,11 @@ async fn every_player_route_refuses_who_may_not_use_it() {
     for path in forms.iter().take(2) {
         let mut with_token = vec![("csrf", gm_csrf.as_str())];
         with_token.extend_from_slice(&form);
-        assert_eq!(gm.post(path, &with_token).await.status(), StatusCode::FORBIDDEN, "{path}");
+        assert_eq!(
+            gm.post(path, &with_token).await.status(),
+            StatusCode::FORBIDDEN,
+            "{path}"
+        );
     }
     // And a player's session opens no GM page.
     let mut nelson = logged_in(app, NELSON).await;
@@ -446,7 +500,9 @@ async fn every_player_route_refuses_who_may_not_use_it() {
     for path in &forms {
         let response = nelson.post(path, &form).await;
         assert_eq!(response.status(), StatusCode::FORBIDDEN, "{path}");
-        let response = nelson.post(path, &[("csrf", &"0".repeat(64)), ("orders", "A1")]).await;
+        let response = nelson
+            .post(path, &[("csrf", &"0".repeat(64)), ("orders", "A1")])
+            .await;
         assert_eq!(response.status(), StatusCode::FORBIDDEN, "{path}");
     }
     assert_eq!(orders_and_press(pool).await, (0, 0));
@@ -468,11 +524,22 @@ async fn every_player_route_refuses_who_may_not_use_it() {
     }
     assert_eq!(orders_and_press(pool).await, (0, 0));
     assert_eq!(
-        hardy.get(&format!("/me/games/{}", fleet.courier.0)).await.status(),
+        hardy
+            .get(&format!("/me/games/{}", fleet.courier.0))
+            .await
+            .status(),
         StatusCode::OK
     );
-    for garbage in ["/me/games/abc", "/me/games/-1", "/me/games/99999999999999999999999"] {
-        assert_eq!(hardy.get(garbage).await.status(), StatusCode::NOT_FOUND, "{garbage}");
+    for garbage in [
+        "/me/games/abc",
+        "/me/games/-1",
+        "/me/games/99999999999999999999999",
+    ] {
+        assert_eq!(
+            hardy.get(garbage).await.status(),
+            StatusCode::NOT_FOUND,
+            "{garbage}"
+        );
     }
     // Nelson is not a player of the Courier's game either.
     let courier = format!("/me/games/{}", fleet.courier.0);
@@ -547,10 +614,11 @@ async fn barmy_orders_through_the_form_keep_hidden_what_is_hidden() {
         .await
         .unwrap();
     assert_eq!(stored.as_deref(), Some(good));
-    let source: String = sqlx::query_scalar("SELECT source FROM orders WHERE superseded_at IS NULL")
-        .fetch_one(pool)
-        .await
-        .unwrap();
+    let source: String =
+        sqlx::query_scalar("SELECT source FROM orders WHERE superseded_at IS NULL")
+            .fetch_one(pool)
+            .await
+            .unwrap();
     assert_eq!(source, "web");
     assert!(nelson.get_text("/me").await.contains("<td>in</td>"));
 
@@ -558,7 +626,12 @@ async fn barmy_orders_through_the_form_keep_hidden_what_is_hidden() {
     let second = "C3, D4";
     let response = submit(&mut nelson, &orders_path, &[("orders", second)]).await;
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
-    let response = submit(&mut nelson, &format!("{page_path}/press"), &[("press", "Kiss me, <Hardy> & co")]).await;
+    let response = submit(
+        &mut nelson,
+        &format!("{page_path}/press"),
+        &[("press", "Kiss me, <Hardy> & co")],
+    )
+    .await;
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
     let page = nelson.get_text(&format!("{page_path}?done=press")).await;
     assert!(page.contains(&html("Kiss me, <Hardy> & co")));
@@ -572,7 +645,13 @@ async fn barmy_orders_through_the_form_keep_hidden_what_is_hidden() {
     );
     let empty = submit(&mut nelson, &orders_path, &[("orders", "  \r\n ")]).await;
     assert_eq!(empty.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(empty.text().await.unwrap().contains("No orders were written"));
+    assert!(
+        empty
+            .text()
+            .await
+            .unwrap()
+            .contains("No orders were written")
+    );
 
     // Villeneuve's orders and press are pending: never on Nelson's page.
     let secret = "E5, F6 the fleet sails at dawn";
@@ -599,8 +678,17 @@ async fn barmy_orders_through_the_form_keep_hidden_what_is_hidden() {
     let (nelson_ship, villeneuve_ship) = (ship(nelson_id), ship(villeneuve_id));
     let nelson_lines = private_lines(&nelson_page);
     let villeneuve_lines = private_lines(&villeneuve_page);
-    assert!(nelson_lines.contains(&format!("Your battleship lies on {}", nelson_ship.join(", "))), "{nelson_lines}");
-    assert!(villeneuve_lines.contains(&format!("Your battleship lies on {}", villeneuve_ship.join(", "))));
+    assert!(
+        nelson_lines.contains(&format!(
+            "Your battleship lies on {}",
+            nelson_ship.join(", ")
+        )),
+        "{nelson_lines}"
+    );
+    assert!(villeneuve_lines.contains(&format!(
+        "Your battleship lies on {}",
+        villeneuve_ship.join(", ")
+    )));
     let position = |lines: &str| lines.lines().next().unwrap().to_owned();
     assert!(!nelson_page.contains(&position(&villeneuve_lines)));
     assert!(!villeneuve_page.contains(&position(&nelson_lines)));
@@ -628,13 +716,19 @@ async fn barmy_orders_through_the_form_keep_hidden_what_is_hidden() {
 
     // After the deadline: refused with the reason, nothing stored. (A login lasts 12 hours:
     // log in again a day later.)
-    app.clock.set(trafalgar() + Duration::days(1) + Duration::minutes(1));
+    app.clock
+        .set(trafalgar() + Duration::days(1) + Duration::minutes(1));
     let mut nelson = logged_in(app, NELSON).await;
     let mut villeneuve = logged_in(app, VILLENEUVE).await;
     let before = orders_and_press(pool).await;
     let late = submit(&mut nelson, &orders_path, &[("orders", "G7, H8")]).await;
     assert_eq!(late.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(late.text().await.unwrap().contains("the deadline has passed"));
+    assert!(
+        late.text()
+            .await
+            .unwrap()
+            .contains("the deadline has passed")
+    );
     assert_eq!(orders_and_press(pool).await, before);
 
     // Once resolved, each sees their own orders (and only theirs) in the history.
@@ -643,9 +737,15 @@ async fn barmy_orders_through_the_form_keep_hidden_what_is_hidden() {
         .unwrap();
     let nelson_page = nelson.get_text(&page_path).await;
     let history = &nelson_page[nelson_page.find("id=\"history\"").unwrap()..];
-    assert!(history.contains("Turn 1") && history.contains(second), "{history}");
+    assert!(
+        history.contains("Turn 1") && history.contains(second),
+        "{history}"
+    );
     assert!(!history.contains("E5, F6"));
-    assert!(!history.contains(good), "a superseded set is not the turn's orders");
+    assert!(
+        !history.contains(good),
+        "a superseded set is not the turn's orders"
+    );
     let villeneuve_page = villeneuve.get_text(&page_path).await;
     assert!(villeneuve_page[villeneuve_page.find("id=\"history\"").unwrap()..].contains(secret));
     assert!(!villeneuve_page.contains(second));
@@ -675,7 +775,11 @@ async fn salvo_orders_through_the_form_keep_each_fleet_to_its_admiral() {
     let page = response.text().await.unwrap();
     for error in &expected.errors {
         let row = issue_row(&page, error.line, &error.text);
-        assert!(row.contains(&html(&error.problem)), "{} in {row}", error.problem);
+        assert!(
+            row.contains(&html(&error.problem)),
+            "{} in {row}",
+            error.problem
+        );
     }
     assert_eq!(orders_and_press(pool).await, (0, 0));
     // Salvo's order help is on the form.
@@ -710,15 +814,25 @@ async fn salvo_orders_through_the_form_keep_each_fleet_to_its_admiral() {
     };
     let nelson_page = nelson.get_text(&page_path).await;
     let villeneuve_page = villeneuve.get_text(&page_path).await;
-    let (nelson_fleet, villeneuve_fleet) = (fleet_lines(&nelson_page), fleet_lines(&villeneuve_page));
+    let (nelson_fleet, villeneuve_fleet) =
+        (fleet_lines(&nelson_page), fleet_lines(&villeneuve_page));
     assert_eq!(nelson_fleet.len(), 5, "{nelson_page}");
     assert_eq!(villeneuve_fleet.len(), 5);
     for line in &villeneuve_fleet {
-        assert!(!nelson_page.contains(line.trim()), "{line} leaked to Nelson");
+        assert!(
+            !nelson_page.contains(line.trim()),
+            "{line} leaked to Nelson"
+        );
     }
     for line in &nelson_fleet {
-        assert!(!villeneuve_page.contains(line.trim()), "{line} leaked to Villeneuve");
+        assert!(
+            !villeneuve_page.contains(line.trim()),
+            "{line} leaked to Villeneuve"
+        );
     }
-    assert!(!villeneuve_page.contains("FIRE B7</"), "Nelson's pending orders");
+    assert!(
+        !villeneuve_page.contains("FIRE B7</"),
+        "Nelson's pending orders"
+    );
     fleet.app.stop().await;
 }

@@ -201,7 +201,10 @@ async fn audit(
 
 /// A token as mailed: 64 lower-case hex digits. Anything else is no link of ours.
 fn well_formed(token: &str) -> bool {
-    token.len() == 64 && token.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    token.len() == 64
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 #[derive(Template)]

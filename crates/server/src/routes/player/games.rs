@@ -61,7 +61,11 @@ async fn own_game(
 }
 
 fn turn_line(holder: &TokenHolder) -> String {
-    match (holder.game_status.as_str(), holder.turn_number, holder.deadline) {
+    match (
+        holder.game_status.as_str(),
+        holder.turn_number,
+        holder.deadline,
+    ) {
         ("finished", _, _) => "The game is over.".to_owned(),
         (status, Some(turn), deadline) => {
             let due = deadline.map_or_else(
@@ -113,8 +117,7 @@ pub(crate) async fn get_me(
     State(state): State<AppState>,
     player: Player,
 ) -> Result<Response, AppError> {
-    let holders =
-        store::games::player_rows_of_subscriber(&state.pool, player.subscriber.0).await?;
+    let holders = store::games::player_rows_of_subscriber(&state.pool, player.subscriber.0).await?;
     let mut games = Vec::new();
     for holder in &holders {
         let ordered =
@@ -243,8 +246,8 @@ async fn game_page(
         .map_err(|e| internal(e.into()))?
         .into_iter();
     let (own, public): (Option<View>, Option<View>) = (views.next(), views.next());
-    let raw = store::games::current_raw_orders(&state.pool, holder.game_id, holder.player_id)
-        .await?;
+    let raw =
+        store::games::current_raw_orders(&state.pool, holder.game_id, holder.player_id).await?;
     let current = match &raw {
         Some(text) => {
             let parsed = engine
@@ -296,9 +299,9 @@ async fn game_page(
             .and_then(|view| view.board.as_ref())
             .map(|board| boards::svg(board, &title)),
         private_lines: own.map(|view| view.lines).unwrap_or_default(),
-        public_board_svg: public.and_then(|view| view.board).map(|board| {
-            boards::svg(&board, &format!("{}: the public board", holder.game_name))
-        }),
+        public_board_svg: public
+            .and_then(|view| view.board)
+            .map(|board| boards::svg(&board, &format!("{}: the public board", holder.game_name))),
         order_help,
         orders_text: form.orders.clone().or(raw).unwrap_or_default(),
         current,
@@ -374,20 +377,14 @@ pub(crate) async fn post_orders(
     }
     let now = state.clock.now();
     let mut tx = state.pool.begin().await.map_err(store::StoreError::from)?;
-    let outcome = turns::submit_orders_in(
-        &mut tx,
-        now,
-        holder.game_id,
-        holder.player_id,
-        &text,
-        "web",
-    )
-    .await;
+    let outcome =
+        turns::submit_orders_in(&mut tx, now, holder.game_id, holder.player_id, &text, "web").await;
     let parsed = match outcome {
         Ok(parsed) if parsed.errors.is_empty() => {
             tx.commit().await.map_err(store::StoreError::from)?;
-            return Ok(Redirect::to(&format!("{}?done=orders", game_url(holder.game_id)))
-                .into_response());
+            return Ok(
+                Redirect::to(&format!("{}?done=orders", game_url(holder.game_id))).into_response(),
+            );
         }
         Ok(parsed) => parsed,
         Err(
