@@ -482,10 +482,7 @@ async fn act(
             },
             Command::Position => match target {
                 Ok(holder) => {
-                    let state: Value = sqlx::query_scalar("SELECT state FROM games WHERE id = $1")
-                        .bind(holder.game_id)
-                        .fetch_one(&mut *tx)
-                        .await?;
+                    let state = turns::game_state(&mut *tx, holder.game_id).await?;
                     let engine: EngineKind = holder.engine.parse()?;
                     let id = turns::player_id(holder.engine_player_id);
                     out.push(format!(
@@ -598,8 +595,8 @@ async fn act(
     Ok((subject, out.join("\n\n") + "\n"))
 }
 
-/// Whether this player row may send orders, press and messages.
-fn may_play(holder: &TokenHolder) -> Result<(), String> {
+/// Whether this player row may send orders, press and messages (by mail or on the web).
+pub(crate) fn may_play(holder: &TokenHolder) -> Result<(), String> {
     if holder.status != "active" {
         return Err(format!(
             "you are no longer playing in {} ({}).",

@@ -328,6 +328,18 @@ pub async fn submit_orders_in(
     Ok(parsed)
 }
 
+/// The game's current state (after its last resolved turn), from which each viewer's view is
+/// drawn: the POSITION mail and the player pages read it here.
+pub async fn game_state<'e>(
+    db: impl sqlx::PgExecutor<'e>,
+    game: GameId,
+) -> Result<Value, LifecycleError> {
+    Ok(sqlx::query_scalar("SELECT state FROM games WHERE id = $1")
+        .bind(game)
+        .fetch_one(db)
+        .await?)
+}
+
 /// Press sent on its own (a PRESS command), for the game's open turn.
 pub async fn submit_press_in(
     tx: &mut sqlx::PgConnection,

@@ -867,3 +867,44 @@ pub async fn press_entries<'e>(
     .fetch_all(db)
     .await?)
 }
+
+/// One set of a player's orders that counted for a resolved turn.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PastOrders {
+    pub turn_number: i32,
+    pub raw_text: String,
+    pub source: String,
+    pub received_at: DateTime<Utc>,
+}
+
+/// A player's own orders of every resolved turn, newest turn first (the player pages' history).
+pub async fn past_orders_of_player<'e>(
+    db: impl PgExecutor<'e>,
+    player: PlayerRowId,
+) -> Result<Vec<PastOrders>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT t.number AS turn_number, o.raw_text, o.source, o.received_at \
+         FROM orders o JOIN turns t ON t.id = o.turn_id \
+         WHERE o.player_id = $1 AND o.superseded_at IS NULL AND t.status IN ('resolved', 'published') \
+         ORDER BY t.number DESC",
+    )
+    .bind(player)
+    .fetch_all(db)
+    .await?)
+}
+
+/// The press a player has sent for the game's open turn, in the order received.
+pub async fn open_turn_press_of_player<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+    player: PlayerRowId,
+) -> Result<Vec<String>, StoreError> {
+    Ok(sqlx::query_scalar(
+        "SELECT x.text FROM press x JOIN turns t ON t.id = x.turn_id \
+         WHERE t.game_id = $1 AND t.status = 'open' AND x.player_id = $2 ORDER BY x.received_at, x.id",
+    )
+    .bind(game)
+    .bind(player)
+    .fetch_all(db)
+    .await?)
+}

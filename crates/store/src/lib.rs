@@ -13,6 +13,7 @@ mod domain;
 mod error;
 pub mod games;
 pub mod inbox;
+pub mod login_links;
 pub mod outbox;
 pub mod sessions;
 pub mod subscribers;

@@ -140,6 +140,21 @@ pub async fn find_by_email<'e>(
     row.map(Subscriber::try_from).transpose()
 }
 
+/// The active subscriptions of an address, in any zine and any letter case, oldest first.
+pub async fn active_by_email<'e>(
+    db: impl PgExecutor<'e>,
+    email: &EmailAddress,
+) -> Result<Vec<Subscriber>, StoreError> {
+    let rows: Vec<SubscriberRow> = sqlx::query_as(
+        "SELECT id, zine_id, email, display_name, status, password_hash IS NOT NULL AS has_password, created_at \
+         FROM subscribers WHERE lower(email) = lower($1) AND status = 'active' ORDER BY id",
+    )
+    .bind(email.as_str())
+    .fetch_all(db)
+    .await?;
+    rows.into_iter().map(Subscriber::try_from).collect()
+}
+
 /// A zine's subscribers in the order they joined.
 pub async fn list_for_zine<'e>(
     db: impl PgExecutor<'e>,

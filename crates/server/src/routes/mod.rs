@@ -7,6 +7,7 @@ mod gm;
 mod health;
 mod home;
 mod inbound;
+mod player;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -40,6 +41,7 @@ pub(crate) fn router(state: &AppState) -> Router<AppState> {
         )
         .route("/static/admiralty.css", get(archive::get_style_sheet))
         .nest("/gm", gm::router())
+        .merge(player::router())
         .fallback(not_found);
     // The webhook door exists only when a shared secret is configured.
     match &state.webhook {

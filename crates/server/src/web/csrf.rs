@@ -5,11 +5,12 @@
 //! nothing changes.
 
 use axum::extract::{FromRequest, FromRequestParts, Multipart, Request};
-use axum::http::Method;
+use axum::http::{HeaderMap, HeaderValue, Method};
+use chrono::Duration;
 use serde::de::DeserializeOwned;
 use subtle::ConstantTimeEq;
 
-use super::session::CurrentSession;
+use super::session::{CurrentSession, cookie, set_cookie};
 use crate::{AppError, AppState};
 
 /// The hidden field every form carries.
@@ -20,6 +21,34 @@ const MAX_FORM_BYTES: usize = 256 * 1024;
 /// Whether `given` is `expected`, in time that does not depend on where they differ.
 pub fn tokens_match(expected: &str, given: &str) -> bool {
     !expected.is_empty() && bool::from(expected.as_bytes().ct_eq(given.as_bytes()))
+}
+
+/// The double-submit cookie of forms shown before there is a session (the GM's and the
+/// players' logins).
+const PRE_SESSION_COOKIE: &str = "admiralty_login_csrf";
+
+/// A fresh token for a form shown before there is a session, and the `Set-Cookie` header that
+/// holds its twin for an hour.
+pub fn pre_session_token(state: &AppState) -> (String, HeaderValue) {
+    let token = crate::web::random_hex(32);
+    let cookie = set_cookie(state, PRE_SESSION_COOKIE, &token, Duration::hours(1));
+    (token, cookie)
+}
+
+/// Checks a pre-session form's token against its cookie (a page of another site can set
+/// neither).
+pub fn check_pre_session(headers: &HeaderMap, given: &str) -> Result<(), AppError> {
+    let expected = cookie(headers, PRE_SESSION_COOKIE).unwrap_or_default();
+    if tokens_match(expected, given) {
+        Ok(())
+    } else {
+        Err(AppError::CsrfRejected)
+    }
+}
+
+/// The `Set-Cookie` header that drops the pre-session cookie once a session has started.
+pub fn clear_pre_session(state: &AppState) -> HeaderValue {
+    set_cookie(state, PRE_SESSION_COOKIE, "", Duration::zero())
 }
 
 /// A urlencoded form whose `csrf` field matches the request's session; `T` is read from the

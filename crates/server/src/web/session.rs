@@ -44,7 +44,8 @@ pub fn set_cookie(state: &AppState, name: &str, value: &str, max_age: Duration) 
     HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static(""))
 }
 
-fn token_hash(token: &str) -> [u8; 32] {
+/// The SHA-256 under which a token (a session's, a login link's) is stored.
+pub(crate) fn token_hash(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 

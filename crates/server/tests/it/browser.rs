@@ -304,3 +304,117 @@ async fn a_gm_sets_up_a_zine_and_a_game_in_a_real_browser() {
     assert_eq!(games, 1);
     app.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_logs_in_by_mail_and_sends_orders_in_a_real_browser() {
+    use crate::players::{NELSON, fleet, link_path, login_mails};
+    let Some(driver) = start_chromedriver() else {
+        return;
+    };
+    let fleet = fleet().await;
+    let base = fleet.app.url("");
+    let pool = fleet.app.db.pool.clone();
+    let game = fleet.barmy.0;
+    let state: serde_json::Value = sqlx::query_scalar("SELECT state FROM games WHERE id = $1")
+        .bind(game)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    let nelson: i64 = sqlx::query_scalar(
+        "SELECT p.engine_player_id FROM players p JOIN subscribers s ON s.id = p.subscriber_id \
+         WHERE p.game_id = $1 AND s.email = $2",
+    )
+    .bind(game)
+    .bind(NELSON)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    let nelson = engine::PlayerId(u64::try_from(nelson).unwrap());
+    let (bad, good) = ("A1, B2\nZ99, Q0", "A1, B2 England expects");
+    let barmy = games::EngineKind::Barmy;
+    let problem = barmy.parse_orders(&state, nelson, bad).unwrap().errors[0]
+        .problem
+        .clone();
+    let understood = barmy.parse_orders(&state, nelson, good).unwrap().understood;
+
+    let player_base = base.clone();
+    in_browser("player_orders", &driver, move |client| async move {
+        let base = player_base;
+        // A stranger is sent to the login; the link arrives by mail (the outbox).
+        client.goto(&format!("{base}/me")).await?;
+        ensure!(
+            path_of(&client).await?.starts_with("/login"),
+            "not sent to the login"
+        );
+        fill(&client, "#email", NELSON).await?;
+        click(&client, "#login-form button[type=submit]").await?;
+        let notice = text_of(&client, "#notice").await?;
+        ensure!(notice.contains("a login link is on its way"), "{notice}");
+        let mails = login_mails(&pool, NELSON).await;
+        let link = link_path(mails.first().ok_or_else(|| anyhow!("no login mail"))?);
+        client.goto(&format!("{base}{link}")).await?;
+        click(&client, "#log-in").await?;
+        text_of(&client, "#games").await?;
+        ensure!(
+            path_of(&client).await? == "/me",
+            "not on /me after the login"
+        );
+
+        // A bad order: the engine's error beside the line, the text kept; then fixed.
+        click(&client, &format!("#games a[href='/me/games/{game}']")).await?;
+        fill(&client, "#orders-text", bad).await?;
+        click(&client, "#orders-form button").await?;
+        let error = text_of(&client, "#orders-error").await?;
+        ensure!(error.contains("NOT accepted"), "{error}");
+        let lines = text_of(&client, "#order-lines").await?;
+        ensure!(lines.contains(&problem), "{problem} not in {lines}");
+        ensure!(lines.contains("Z99, Q0"), "{lines}");
+        fill(&client, "#orders-text", good).await?;
+        click(&client, "#orders-form button").await?;
+        let notice = text_of(&client, "#notice").await?;
+        ensure!(notice.starts_with("Your orders were received."), "{notice}");
+        let current = text_of(&client, "#current-orders").await?;
+        for line in &understood {
+            ensure!(current.contains(line.as_str()), "{line} not in {current}");
+        }
+        Ok(())
+    })
+    .await;
+
+    // The deadline passes and the turn resolves; a reader (no login) sees the report and the
+    // board.
+    let resolved = server::turns::resolve_due(
+        &fleet.app.db.pool,
+        crate::helpers::trafalgar() + chrono::Duration::days(1),
+        "zine.example.org",
+    )
+    .await
+    .unwrap();
+    assert!(resolved.iter().any(|r| r.game.0 == game));
+    in_browser("reader_report", &driver, move |client| async move {
+        client
+            .goto(&format!("{base}/zines/gazette/games/{game}/turns/1"))
+            .await?;
+        let report = text_of(&client, ".report-table").await?;
+        ensure!(report.contains("Horatio Nelson"), "{report}");
+        let press = text_of(&client, ".press").await?;
+        ensure!(press.contains("England expects"), "{press}");
+        client
+            .wait()
+            .at_most(Duration::from_secs(10))
+            .for_element(Locator::Css("figure.board svg"))
+            .await
+            .context("the board picture")?;
+        client
+            .goto(&format!(
+                "{base}/zines/gazette/games/{game}/turns/1/board.svg"
+            ))
+            .await?;
+        let svg = client.source().await?;
+        ensure!(svg.contains("<svg"), "no SVG: {svg}");
+        Ok(())
+    })
+    .await;
+    drop(driver);
+    fleet.app.stop().await;
+}

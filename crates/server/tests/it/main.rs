@@ -29,5 +29,6 @@ mod lifecycle;
 mod mail_doors;
 mod migrations;
 mod outbox;
+mod players;
 mod subscribers;
 mod turns;

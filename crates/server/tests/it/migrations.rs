@@ -1,13 +1,14 @@
 use store::testing::TestDatabase;
 
 /// Every table the schema must have, with sqlx's own bookkeeping.
-const TABLES: [&str; 17] = [
+const TABLES: [&str; 18] = [
     "_sqlx_migrations",
     "audit_log",
     "games",
     "gm_accounts",
     "inbound_messages",
     "login_failures",
+    "login_links",
     "orders",
     "outbound_bodies",
     "outbound_messages",

@@ -13,13 +13,11 @@ use serde::Deserialize;
 use store::sessions::Principal;
 
 use super::Gm;
-use crate::web::csrf::{CsrfForm, tokens_match};
+use crate::web::csrf::{self, CsrfForm};
 use crate::web::password;
-use crate::web::session::{self, CurrentSession, cookie, set_cookie};
+use crate::web::session::{self, CurrentSession};
 use crate::{AppError, AppState};
 
-/// The login form's double-submit cookie.
-const LOGIN_CSRF_COOKIE: &str = "admiralty_login_csrf";
 /// Failed logins allowed per name within [`FAILURE_WINDOW`].
 pub(crate) const MAX_FAILURES: i64 = 5;
 pub(crate) const FAILURE_WINDOW: Duration = Duration::minutes(15);
@@ -45,14 +43,13 @@ fn login_page(
     name: String,
     error: Option<String>,
 ) -> Result<Response, AppError> {
-    let csrf = crate::web::random_hex(32);
+    let (csrf, cookie) = csrf::pre_session_token(state);
     let page = LoginPage {
-        csrf: csrf.clone(),
+        csrf,
         next,
         name,
         error,
     };
-    let cookie = set_cookie(state, LOGIN_CSRF_COOKIE, &csrf, Duration::hours(1));
     Ok((status, [(header::SET_COOKIE, cookie)], Html(page.render()?)).into_response())
 }
 
@@ -84,10 +81,7 @@ pub(crate) async fn post_login(
     headers: HeaderMap,
     axum::Form(form): axum::Form<LoginForm>,
 ) -> Result<Response, AppError> {
-    let expected = cookie(&headers, LOGIN_CSRF_COOKIE).unwrap_or_default();
-    if !tokens_match(expected, &form.csrf) {
-        return Err(AppError::CsrfRejected);
-    }
+    csrf::check_pre_session(&headers, &form.csrf)?;
     let now = state.clock.now();
     let next = super::safe_next(form.next.as_deref());
     let name = form.name.trim().to_owned();
@@ -142,10 +136,7 @@ pub(crate) async fn post_login(
     let mut response = Redirect::to(&next).into_response();
     let headers = response.headers_mut();
     headers.append(header::SET_COOKIE, session_cookie);
-    headers.append(
-        header::SET_COOKIE,
-        set_cookie(&state, LOGIN_CSRF_COOKIE, "", Duration::zero()),
-    );
+    headers.append(header::SET_COOKIE, csrf::clear_pre_session(&state));
     Ok(response)
 }
 

@@ -1,0 +1,490 @@
+//! A player's games: the list (`/me`), and one game's page with what this player alone may see
+//! (the engine's view for them, as the POSITION mail has it), the public board, their orders of
+//! the open turn, the order and press forms, and their orders of past turns. Orders go through
+//! the same parser as mail (`turns::submit_orders_in`); a set with an error is not stored, and
+//! comes back with the text kept and each error beside its line.
+
+use askama::Template;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use engine::{LineIssue, View, Viewer};
+use games::EngineKind;
+use serde::Deserialize;
+use store::games::{GameId, TokenHolder};
+
+use super::{Player, notice, when};
+use crate::routes::boards;
+use crate::turns::{self, LifecycleError};
+use crate::web::csrf::CsrfForm;
+use crate::{AppError, AppState};
+
+/// Failures that are not the player's to fix: logged, never shown (a game's state is hidden).
+fn internal(error: LifecycleError) -> AppError {
+    match error {
+        LifecycleError::Store(error) => AppError::Store(error),
+        other => {
+            tracing::error!(error = %other, "a player's page could not be built");
+            AppError::Conflict(
+                "Admiralty could not read this game just now; the details are in the server's log \
+                 for the GM."
+                    .to_owned(),
+            )
+        }
+    }
+}
+
+/// A game id from a URL segment: digits only.
+fn parse_game(segment: &str) -> Result<GameId, AppError> {
+    if segment.is_empty() || segment.len() > 18 || !segment.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(AppError::NotFound);
+    }
+    segment
+        .parse::<i64>()
+        .map(GameId)
+        .map_err(|_| AppError::NotFound)
+}
+
+/// The player's own row in game `segment`. A game they do not play in is not found, whether
+/// or not it exists, so the answer tells nothing about other games.
+async fn own_game(
+    state: &AppState,
+    player: &Player,
+    segment: &str,
+) -> Result<TokenHolder, AppError> {
+    let game = parse_game(segment)?;
+    store::games::player_rows_of_subscriber(&state.pool, player.subscriber.0)
+        .await?
+        .into_iter()
+        .find(|holder| holder.game_id == game)
+        .ok_or(AppError::NotFound)
+}
+
+fn turn_line(holder: &TokenHolder) -> String {
+    match (
+        holder.game_status.as_str(),
+        holder.turn_number,
+        holder.deadline,
+    ) {
+        ("finished", _, _) => "The game is over.".to_owned(),
+        (status, Some(turn), deadline) => {
+            let due = deadline.map_or_else(
+                || "the GM sets the deadline".to_owned(),
+                |d| format!("orders due {}", when(&d)),
+            );
+            let paused = if status == "paused" {
+                " (paused by the GM)"
+            } else {
+                ""
+            };
+            format!("Turn {turn}{paused}: {due}.")
+        }
+        (_, None, _) => "No turn is open.".to_owned(),
+    }
+}
+
+fn engine_title(engine: &str) -> String {
+    engine
+        .parse::<EngineKind>()
+        .map(|kind| kind.title().to_owned())
+        .unwrap_or_else(|_| engine.to_owned())
+}
+
+fn game_url(game: GameId) -> String {
+    format!("/me/games/{}", game.0)
+}
+
+struct GameRow {
+    name: String,
+    url: String,
+    rules: String,
+    you: String,
+    status: String,
+    now: String,
+    /// Whether orders are in for the open turn.
+    ordered: bool,
+    open: bool,
+}
+
+#[derive(Template)]
+#[template(path = "player/me.html")]
+struct MePage {
+    csrf: String,
+    games: Vec<GameRow>,
+}
+
+pub(crate) async fn get_me(
+    State(state): State<AppState>,
+    player: Player,
+) -> Result<Response, AppError> {
+    let holders = store::games::player_rows_of_subscriber(&state.pool, player.subscriber.0).await?;
+    let mut games = Vec::new();
+    for holder in &holders {
+        let ordered =
+            store::games::current_raw_orders(&state.pool, holder.game_id, holder.player_id)
+                .await?
+                .is_some();
+        games.push(GameRow {
+            name: holder.game_name.clone(),
+            url: game_url(holder.game_id),
+            rules: engine_title(&holder.engine),
+            you: holder.display_name.clone(),
+            status: holder.status.clone(),
+            now: turn_line(holder),
+            ordered,
+            open: holder.turn_number.is_some(),
+        });
+    }
+    Ok(Html(
+        MePage {
+            csrf: player.csrf,
+            games,
+        }
+        .render()?,
+    )
+    .into_response())
+}
+
+/// One problem with a line, as the mail confirmation words it.
+struct IssueView {
+    kind: &'static str,
+    line: usize,
+    text: String,
+    problem: String,
+    expected: String,
+}
+
+impl IssueView {
+    fn new(kind: &'static str, issue: &LineIssue) -> Self {
+        IssueView {
+            kind,
+            line: issue.line,
+            text: issue.text.clone(),
+            problem: issue.problem.clone(),
+            expected: issue.expected.clone(),
+        }
+    }
+}
+
+/// A line of a refused set, with the problems found on it.
+struct SubmittedLine {
+    number: usize,
+    text: String,
+    issues: Vec<IssueView>,
+}
+
+/// The orders that stand for the open turn, as the engine reads them.
+struct CurrentOrders {
+    understood: Vec<String>,
+    warnings: Vec<IssueView>,
+}
+
+struct PastOrdersView {
+    turn: i32,
+    text: String,
+    how: String,
+}
+
+/// What a refused form brings back to the page.
+#[derive(Default)]
+struct FormState {
+    /// The orders as typed, when they were refused.
+    orders: Option<String>,
+    /// Each line of a refused set with its problems; problems on no line of the text go in
+    /// `other_issues`.
+    lines: Vec<SubmittedLine>,
+    other_issues: Vec<IssueView>,
+    orders_error: Option<String>,
+    press: String,
+    press_error: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "player/game.html")]
+struct GamePage {
+    csrf: String,
+    notice: Option<&'static str>,
+    name: String,
+    url: String,
+    rules: String,
+    you: String,
+    status: String,
+    now: String,
+    public_url: Option<String>,
+    /// Why this player cannot send orders now (the game is over, they left), if so.
+    cannot_play: Option<String>,
+    /// What this player alone may see: the engine's view for them.
+    private_lines: Vec<String>,
+    /// Markup from [`boards::svg`], which escapes every text it draws.
+    own_board_svg: Option<String>,
+    public_board_svg: Option<String>,
+    order_help: String,
+    current: Option<CurrentOrders>,
+    orders_text: String,
+    press_sent: Vec<String>,
+    history: Vec<PastOrdersView>,
+    form: FormState,
+}
+
+async fn game_page(
+    state: &AppState,
+    player: &Player,
+    holder: &TokenHolder,
+    notice: Option<&'static str>,
+    form: FormState,
+) -> Result<GamePage, AppError> {
+    let engine: EngineKind = holder
+        .engine
+        .parse()
+        .map_err(|e: games::GameError| internal(e.into()))?;
+    let game_state = turns::game_state(&state.pool, holder.game_id)
+        .await
+        .map_err(internal)?;
+    let me = turns::player_id(holder.engine_player_id);
+    let mut views = engine
+        .views(&game_state, &[Viewer::Player(me), Viewer::Public])
+        .map_err(|e| internal(e.into()))?
+        .into_iter();
+    let (own, public): (Option<View>, Option<View>) = (views.next(), views.next());
+    let raw =
+        store::games::current_raw_orders(&state.pool, holder.game_id, holder.player_id).await?;
+    let current = match &raw {
+        Some(text) => {
+            let parsed = engine
+                .parse_orders(&game_state, me, text)
+                .map_err(|e| internal(e.into()))?;
+            Some(CurrentOrders {
+                understood: parsed.understood,
+                warnings: parsed
+                    .warnings
+                    .iter()
+                    .map(|w| IssueView::new("Warning", w))
+                    .collect(),
+            })
+        }
+        None => None,
+    };
+    let order_help = engine
+        .order_help(&game_state)
+        .map_err(|e| internal(e.into()))?;
+    let press_sent =
+        store::games::open_turn_press_of_player(&state.pool, holder.game_id, holder.player_id)
+            .await?;
+    let history = store::games::past_orders_of_player(&state.pool, holder.player_id)
+        .await?
+        .into_iter()
+        .map(|past| PastOrdersView {
+            turn: past.turn_number,
+            text: past.raw_text,
+            how: format!("by {}, {}", past.source, when(&past.received_at)),
+        })
+        .collect();
+    let public_url = store::zines::find(&state.pool, store::zines::ZineId(holder.zine_id))
+        .await?
+        .map(|zine| format!("/zines/{}/games/{}", zine.slug, holder.game_id.0));
+    let title = format!("{}: your view", holder.game_name);
+    Ok(GamePage {
+        csrf: player.csrf.clone(),
+        notice,
+        name: holder.game_name.clone(),
+        url: game_url(holder.game_id),
+        rules: engine.title().to_owned(),
+        you: holder.display_name.clone(),
+        status: holder.status.clone(),
+        now: turn_line(holder),
+        public_url,
+        cannot_play: crate::inbox::may_play(holder).err(),
+        own_board_svg: own
+            .as_ref()
+            .and_then(|view| view.board.as_ref())
+            .map(|board| boards::svg(board, &title)),
+        private_lines: own.map(|view| view.lines).unwrap_or_default(),
+        public_board_svg: public
+            .and_then(|view| view.board)
+            .map(|board| boards::svg(&board, &format!("{}: the public board", holder.game_name))),
+        order_help,
+        orders_text: form.orders.clone().or(raw).unwrap_or_default(),
+        current,
+        press_sent,
+        history,
+        form,
+    })
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct DoneQuery {
+    done: Option<String>,
+}
+
+pub(crate) async fn get_game(
+    State(state): State<AppState>,
+    Path(game): Path<String>,
+    Query(query): Query<DoneQuery>,
+    player: Player,
+) -> Result<Response, AppError> {
+    let holder = own_game(&state, &player, &game).await?;
+    let page = game_page(
+        &state,
+        &player,
+        &holder,
+        notice(query.done.as_deref()),
+        FormState::default(),
+    )
+    .await?;
+    Ok(Html(page.render()?).into_response())
+}
+
+async fn refused(
+    state: &AppState,
+    player: &Player,
+    holder: &TokenHolder,
+    form: FormState,
+) -> Result<Response, AppError> {
+    let page = game_page(state, player, holder, None, form).await?;
+    Ok((StatusCode::UNPROCESSABLE_ENTITY, Html(page.render()?)).into_response())
+}
+
+/// Text from a browser's textarea, with its CRLF line ends made plain, as mail's are.
+fn textarea(text: &str) -> String {
+    text.replace("\r\n", "\n").replace('\r', "\n")
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct OrdersForm {
+    #[serde(default)]
+    orders: String,
+}
+
+pub(crate) async fn post_orders(
+    State(state): State<AppState>,
+    Path(game): Path<String>,
+    player: Player,
+    CsrfForm(form): CsrfForm<OrdersForm>,
+) -> Result<Response, AppError> {
+    let holder = own_game(&state, &player, &game).await?;
+    let text = textarea(&form.orders);
+    let refuse = |why: String| FormState {
+        orders: Some(text.clone()),
+        orders_error: Some(why),
+        ..FormState::default()
+    };
+    if text.trim().is_empty() {
+        let why = "No orders were written, so nothing was changed.".to_owned();
+        return refused(&state, &player, &holder, refuse(why)).await;
+    }
+    if let Err(why) = crate::inbox::may_play(&holder) {
+        return refused(&state, &player, &holder, refuse(why)).await;
+    }
+    let now = state.clock.now();
+    let mut tx = state.pool.begin().await.map_err(store::StoreError::from)?;
+    let outcome =
+        turns::submit_orders_in(&mut tx, now, holder.game_id, holder.player_id, &text, "web").await;
+    let parsed = match outcome {
+        Ok(parsed) if parsed.errors.is_empty() => {
+            tx.commit().await.map_err(store::StoreError::from)?;
+            return Ok(
+                Redirect::to(&format!("{}?done=orders", game_url(holder.game_id))).into_response(),
+            );
+        }
+        Ok(parsed) => parsed,
+        Err(
+            error @ (LifecycleError::DeadlinePassed(_)
+            | LifecycleError::NoOpenTurn(_)
+            | LifecycleError::LaterOrdersStand),
+        ) => {
+            tx.rollback().await.map_err(store::StoreError::from)?;
+            let why = format!("Your orders were NOT accepted: {error}.");
+            return refused(&state, &player, &holder, refuse(why)).await;
+        }
+        Err(error) => return Err(internal(error)),
+    };
+    // A set with an error is stored nowhere: the player fixes it and sends it again.
+    tx.rollback().await.map_err(store::StoreError::from)?;
+    let issues: Vec<IssueView> = parsed
+        .errors
+        .iter()
+        .map(|e| IssueView::new("Error", e))
+        .chain(parsed.warnings.iter().map(|w| IssueView::new("Warning", w)))
+        .collect();
+    let line_count = text.lines().count();
+    let (on_lines, other_issues): (Vec<IssueView>, Vec<IssueView>) = issues
+        .into_iter()
+        .partition(|issue| (1..=line_count).contains(&issue.line));
+    let mut lines: Vec<SubmittedLine> = text
+        .lines()
+        .enumerate()
+        .map(|(index, line)| SubmittedLine {
+            number: index + 1,
+            text: line.to_owned(),
+            issues: Vec::new(),
+        })
+        .collect();
+    for issue in on_lines {
+        if let Some(line) = lines.get_mut(issue.line - 1) {
+            line.issues.push(issue);
+        }
+    }
+    let form = FormState {
+        orders: Some(text.clone()),
+        lines,
+        other_issues,
+        orders_error: Some(format!(
+            "Your orders were NOT accepted: {} line(s) have an error (shown beside each line). \
+             Nothing was stored; your earlier orders, if any, still stand. Fix the lines and send \
+             the whole set again.",
+            parsed.errors.len()
+        )),
+        ..FormState::default()
+    };
+    refused(&state, &player, &holder, form).await
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct PressForm {
+    #[serde(default)]
+    press: String,
+}
+
+pub(crate) async fn post_press(
+    State(state): State<AppState>,
+    Path(game): Path<String>,
+    player: Player,
+    CsrfForm(form): CsrfForm<PressForm>,
+) -> Result<Response, AppError> {
+    let holder = own_game(&state, &player, &game).await?;
+    let text = textarea(&form.press).trim().to_owned();
+    let refuse = |why: String| FormState {
+        press: text.clone(),
+        press_error: Some(why),
+        ..FormState::default()
+    };
+    if text.is_empty() {
+        let why = "The press was empty, so nothing was sent.".to_owned();
+        return refused(&state, &player, &holder, refuse(why)).await;
+    }
+    if let Err(why) = crate::inbox::may_play(&holder) {
+        return refused(&state, &player, &holder, refuse(why)).await;
+    }
+    let mut tx = state.pool.begin().await.map_err(store::StoreError::from)?;
+    match turns::submit_press_in(
+        &mut tx,
+        state.clock.now(),
+        holder.game_id,
+        holder.player_id,
+        &text,
+        "web",
+    )
+    .await
+    {
+        Ok(()) => {
+            tx.commit().await.map_err(store::StoreError::from)?;
+            Ok(Redirect::to(&format!("{}?done=press", game_url(holder.game_id))).into_response())
+        }
+        Err(error @ LifecycleError::NoOpenTurn(_)) => {
+            tx.rollback().await.map_err(store::StoreError::from)?;
+            let why = format!("Your press was not accepted: {error}.");
+            refused(&state, &player, &holder, refuse(why)).await
+        }
+        Err(error) => Err(internal(error)),
+    }
+}

@@ -1,0 +1,77 @@
+//! Magic login links for the player pages: a random token mailed to a subscriber, stored here
+//! only as its SHA-256, valid once and until it expires.
+
+use chrono::{DateTime, Utc};
+use sqlx::PgExecutor;
+
+use crate::StoreError;
+use crate::subscribers::SubscriberId;
+
+/// Records a link for `subscriber`; `token_hash` is the SHA-256 of the mailed token.
+pub async fn insert<'e>(
+    db: impl PgExecutor<'e>,
+    token_hash: &[u8; 32],
+    subscriber: SubscriberId,
+    now: DateTime<Utc>,
+    expires_at: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO login_links (token_hash, subscriber_id, created_at, expires_at) VALUES ($1, $2, $3, $4)",
+    )
+    .bind(token_hash.as_slice())
+    .bind(subscriber)
+    .bind(now)
+    .bind(expires_at)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// The subscriber a link would log in, if it is unused, unexpired at `now`, and the
+/// subscription still active. Changes nothing (a mail scanner fetching the link uses nothing).
+pub async fn usable<'e>(
+    db: impl PgExecutor<'e>,
+    token_hash: &[u8; 32],
+    now: DateTime<Utc>,
+) -> Result<Option<SubscriberId>, StoreError> {
+    Ok(sqlx::query_scalar(
+        "SELECT l.subscriber_id FROM login_links l JOIN subscribers s ON s.id = l.subscriber_id \
+         WHERE l.token_hash = $1 AND l.used_at IS NULL AND l.expires_at > $2 AND s.status = 'active'",
+    )
+    .bind(token_hash.as_slice())
+    .bind(now)
+    .fetch_optional(db)
+    .await?)
+}
+
+/// Uses a link: returns its subscriber if it was [`usable`], and marks it used in the same
+/// statement, so two requests racing with one link log in once.
+pub async fn consume<'e>(
+    db: impl PgExecutor<'e>,
+    token_hash: &[u8; 32],
+    now: DateTime<Utc>,
+) -> Result<Option<SubscriberId>, StoreError> {
+    Ok(sqlx::query_scalar(
+        "UPDATE login_links l SET used_at = $2 FROM subscribers s \
+         WHERE l.token_hash = $1 AND l.used_at IS NULL AND l.expires_at > $2 \
+         AND s.id = l.subscriber_id AND s.status = 'active' RETURNING l.subscriber_id",
+    )
+    .bind(token_hash.as_slice())
+    .bind(now)
+    .fetch_optional(db)
+    .await?)
+}
+
+/// Forgets links that expired before `now`; returns how many.
+pub async fn delete_expired<'e>(
+    db: impl PgExecutor<'e>,
+    now: DateTime<Utc>,
+) -> Result<u64, StoreError> {
+    Ok(
+        sqlx::query("DELETE FROM login_links WHERE expires_at <= $1")
+            .bind(now)
+            .execute(db)
+            .await?
+            .rows_affected(),
+    )
+}
