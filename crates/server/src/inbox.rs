@@ -150,6 +150,7 @@ pub async fn process_pending(
                 .await?;
             }
         }
+        crate::fault::point("inbox_before_commit").await;
         tx.commit().await?;
     }
 }
