@@ -170,8 +170,10 @@ async fn stored(pool: &PgPool) -> Vec<usize> {
         .unwrap();
     ids.iter()
         .map(|id| {
-            id.trim_start_matches("<fault-")
-                .trim_end_matches("@example.net>")
+            id.trim_start_matches('<')
+                .trim_start_matches("fault-")
+                .trim_end_matches('>')
+                .trim_end_matches("@example.net")
                 .parse()
                 .unwrap_or_else(|_| panic!("an unexpected message {id}"))
         })
@@ -317,7 +319,10 @@ async fn kill_during_ingest(kill: Kill, total: usize) {
     // Nothing acknowledged is lost: it is stored, whatever the kill interrupted.
     let before_restart: BTreeSet<usize> = stored(pool).await.into_iter().collect();
     let lost: Vec<_> = told.accepted.difference(&before_restart).collect();
-    assert!(lost.is_empty(), "{context}: acknowledged but lost: {lost:?}");
+    assert!(
+        lost.is_empty(),
+        "{context}: acknowledged but lost: {lost:?}"
+    );
     let stored_unacknowledged = before_restart.difference(&told.accepted).count();
     if let Kill::AtFaultPoint("smtp_stored_before_reply") = kill {
         assert!(
@@ -327,12 +332,7 @@ async fn kill_during_ingest(kill: Kill, total: usize) {
     }
 
     let serving = serve(&db.url, None, http_port, smtp_port);
-    let mut again: Vec<usize> = told
-        .deferred
-        .iter()
-        .chain(&told.failed)
-        .copied()
-        .collect();
+    let mut again: Vec<usize> = told.deferred.iter().chain(&told.failed).copied().collect();
     // Also a few that were acknowledged: a client may send again whatever it is unsure of.
     again.extend(told.accepted.iter().take(3));
     let resent = again.len();
