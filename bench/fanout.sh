@@ -7,8 +7,10 @@
 #   ADMIRALTY_BENCH_SUBSCRIBERS=2000 bench/fanout.sh
 #
 # Starts its own PostgreSQL cluster (.data/pg-bench, preferred port 55434, default durability
-# settings) and Postfix's smtp-sink (installs Debian's postfix package when it is missing, which
-# starts no mail server); builds the benchmark in release mode. Stops both at the end.
+# settings) unless ADMIRALTY_TEST_DATABASE_URL names one (bench/run does), and Postfix's smtp-sink
+# (installs Debian's postfix package when it is missing, which starts no mail server); builds
+# the benchmark in release mode (skipped with ADMIRALTY_BENCH_PREBUILT=1). Stops both at the end.
+# ADMIRALTY_BENCH_DELIVER_MESSAGES=N delivers an even sample of N of the queued mails.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -39,18 +41,22 @@ if [[ -z "$SMTP_SINK" ]]; then
   fi
 fi
 
-pg_ensure_installed
-pg_choose_data_dir "$ROOT" pg-bench
-pg_lock "$PG_DATA.lock"
-if [[ -n "$(pg_running_pid)" ]]; then PG_STARTED_BY_US=1; pg_stop; fi
-rm -rf "$PG_DATA" "$(pg_password_file)"
-pg_init
-pg_start "${ADMIRALTY_BENCH_PG_PORT:-55434}" -c max_connections=100
-export ADMIRALTY_TEST_DATABASE_URL
-ADMIRALTY_TEST_DATABASE_URL="$(pg_url postgres)"
+if [[ -z "${ADMIRALTY_TEST_DATABASE_URL:-}" ]]; then
+  pg_ensure_installed
+  pg_choose_data_dir "$ROOT" pg-bench
+  pg_lock "$PG_DATA.lock"
+  if [[ -n "$(pg_running_pid)" ]]; then PG_STARTED_BY_US=1; pg_stop; fi
+  rm -rf "$PG_DATA" "$(pg_password_file)"
+  pg_init
+  pg_start "${ADMIRALTY_BENCH_PG_PORT:-55434}" -c max_connections=100
+  export ADMIRALTY_TEST_DATABASE_URL
+  ADMIRALTY_TEST_DATABASE_URL="$(pg_url postgres)"
+fi
 
-pg_say "building the benchmark (release)"
-cargo build -q --release -p server --example fanout_bench
+if [[ "${ADMIRALTY_BENCH_PREBUILT:-0}" != 1 ]]; then
+  pg_say "building the benchmark (release)"
+  cargo build -q --release -p server --example fanout_bench
+fi
 
 PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 SINK_ARGS=()
@@ -62,5 +68,5 @@ for _ in $(seq 1 50); do
   sleep 0.1
 done
 export ADMIRALTY_BENCH_SMTP="127.0.0.1:$PORT"
-pg_say "smtp-sink on $ADMIRALTY_BENCH_SMTP; PostgreSQL on 127.0.0.1:$PG_PORT"
-"$ROOT/target/release/examples/fanout_bench"
+pg_say "smtp-sink on $ADMIRALTY_BENCH_SMTP"
+"${CARGO_TARGET_DIR:-$ROOT/target}/release/examples/fanout_bench"

@@ -3,7 +3,8 @@
 # orders saved -> confirmation queued, beside the raw single-row INSERT rate of the same
 # PostgreSQL, measured in the same run. Starts its own private cluster (bench data dir) unless
 # ADMIRALTY_TEST_DATABASE_URL is set. Settings: BENCH_MESSAGES, BENCH_CONNECTIONS, BENCH_WORKERS,
-# BENCH_GAMES, BENCH_PLAYERS (see crates/server/examples/ingest_bench.rs).
+# BENCH_GAMES, BENCH_PLAYERS (see crates/server/examples/ingest_bench.rs). Builds in release mode
+# unless ADMIRALTY_BENCH_PREBUILT=1 (bench/run builds once for all).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -24,5 +25,7 @@ if [[ -z "${ADMIRALTY_TEST_DATABASE_URL:-}" ]]; then
   ADMIRALTY_TEST_DATABASE_URL="$(pg_url postgres)"
 fi
 
-cargo build --release --quiet -p server --example ingest_bench
-"$ROOT/target/release/examples/ingest_bench"
+if [[ "${ADMIRALTY_BENCH_PREBUILT:-0}" != 1 ]]; then
+  cargo build --release --quiet -p server --example ingest_bench
+fi
+"${CARGO_TARGET_DIR:-$ROOT/target}/release/examples/ingest_bench"

@@ -5,7 +5,12 @@
 #   bench/web.sh            wrk -t2 -c64 -d10s --latency against each, after a 3 s warm-up
 #
 # Needs: cargo, PostgreSQL (installed like ./scripts/run does), and Debian's `nginx` and `wrk`
-# (installed with apt-get when missing; as root, or with sudo). Prints one small table.
+# (installed with apt-get when missing; as root, or with sudo). Prints one small table, then
+# `RESULT key=value` lines (for bench/run), with gm's resident memory (VmRSS) idle, its largest
+# VmRSS sampled while wrk loads it, and its peak (VmHWM).
+# With ADMIRALTY_TEST_DATABASE_URL set (bench/run), uses a database `admiralty_web_bench` made
+# afresh on that server instead of a cluster of its own; ADMIRALTY_BENCH_PREBUILT=1 skips the
+# build.
 # Target (issue 6): >= 10,000 requests/s with p99 < 20 ms at 64 connections on 2 cores.
 set -euo pipefail
 
@@ -22,9 +27,10 @@ WORK="$(mktemp -d /tmp/admiralty-bench-web.XXXXXX)"
 chmod 755 "$WORK"
 GM_PID=""
 NGINX_PID=""
+SAMPLER_PID=""
 cleanup() {
   local status=$?
-  for pid in "$GM_PID" "$NGINX_PID"; do
+  for pid in "$SAMPLER_PID" "$GM_PID" "$NGINX_PID"; do
     if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
       kill -TERM "$pid" 2>/dev/null || true
       wait "$pid" 2>/dev/null || true
@@ -55,23 +61,31 @@ NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 # A free loopback port, chosen by the kernel.
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
-pg_say "building gm (release)"
-cargo build --quiet --release -p server --bin gm
+if [[ "${ADMIRALTY_BENCH_PREBUILT:-0}" != 1 ]]; then
+  pg_say "building gm (release)"
+  cargo build --quiet --release -p server --bin gm
+fi
 GM="${CARGO_TARGET_DIR:-$ROOT/target}/release/gm"
 
 pg_ensure_installed
-pg_choose_data_dir "$ROOT" pg-bench
-pg_lock "$PG_DATA.lock"
-if [[ -n "$(pg_running_pid)" ]]; then
-  PG_STARTED_BY_US=1
-  pg_stop
-fi
-rm -rf "$PG_DATA" "$(pg_password_file)"
-pg_init fast
-pg_start "${ADMIRALTY_BENCH_PG_PORT:-55434}" -c fsync=off -c synchronous_commit=off
-pg_create_database admiralty
 export DATABASE_URL
-DATABASE_URL="$(pg_url admiralty)"
+if [[ -n "${ADMIRALTY_TEST_DATABASE_URL:-}" ]]; then
+  pg_psql "$ADMIRALTY_TEST_DATABASE_URL" -c 'DROP DATABASE IF EXISTS admiralty_web_bench WITH (FORCE)' \
+    -c 'CREATE DATABASE admiralty_web_bench'
+  DATABASE_URL="${ADMIRALTY_TEST_DATABASE_URL%/*}/admiralty_web_bench"
+else
+  pg_choose_data_dir "$ROOT" pg-bench
+  pg_lock "$PG_DATA.lock"
+  if [[ -n "$(pg_running_pid)" ]]; then
+    PG_STARTED_BY_US=1
+    pg_stop
+  fi
+  rm -rf "$PG_DATA" "$(pg_password_file)"
+  pg_init fast
+  pg_start "${ADMIRALTY_BENCH_PG_PORT:-55434}" -c fsync=off -c synchronous_commit=off
+  pg_create_database admiralty
+  DATABASE_URL="$(pg_url admiralty)"
+fi
 "$GM" migrate --seed-demo 9>&- >/dev/null
 
 GM_PORT="$(free_port)"
@@ -138,9 +152,28 @@ measure() {
   echo "$rps $p99"
 }
 
+# A field of /proc/PID/status, in kB.
+memory_kb() { awk -v f="$2:" '$1 == f {print $2}' "/proc/$1/status"; }
+RSS_IDLE_KB="$(memory_kb "$GM_PID" VmRSS)"
+# The largest VmRSS seen while wrk runs, sampled every 0.2 s.
+(
+  max=0
+  while kill -0 "$GM_PID" 2>/dev/null; do
+    now="$(memory_kb "$GM_PID" VmRSS)"
+    if (( now > max )); then max=$now; echo "$max" >"$WORK/rss-max"; fi
+    sleep 0.2
+  done
+) &
+SAMPLER_PID=$!
+
 LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
 pg_say "measuring gm: http://127.0.0.1:$GM_PORT$REPORT_PATH ($BYTES bytes)"
 read -r GM_RPS GM_P99 < <(measure "http://127.0.0.1:$GM_PORT$REPORT_PATH")
+kill "$SAMPLER_PID" 2>/dev/null || true
+wait "$SAMPLER_PID" 2>/dev/null || true
+SAMPLER_PID=""
+RSS_LOADED_KB="$(cat "$WORK/rss-max")"
+HWM_KB="$(memory_kb "$GM_PID" VmHWM)"
 pg_say "measuring nginx: the same page as a static file"
 read -r NGINX_RPS NGINX_P99 < <(measure "http://127.0.0.1:$NGINX_PORT/report.html")
 
@@ -152,3 +185,15 @@ printf '%-8s %14.0f %10.2f\n' "gm" "$GM_RPS" "$GM_P99"
 printf '%-8s %14.0f %10.2f\n' "nginx" "$NGINX_RPS" "$NGINX_P99"
 awk -v g="$GM_RPS" -v n="$NGINX_RPS" 'BEGIN { printf "gm / nginx: %.2f of nginx'"'"'s throughput\n", g / n }'
 awk -v g="$GM_RPS" -v p="$GM_P99" 'BEGIN { ok = (g >= 10000 && p < 20); printf "target (>= 10000 req/s, p99 < 20 ms): %s\n", ok ? "met" : "NOT met" }'
+echo "gm memory: VmRSS idle $RSS_IDLE_KB kB, largest VmRSS under load $RSS_LOADED_KB kB, VmHWM $HWM_KB kB"
+cat <<RESULTS
+RESULT web_page_bytes=$BYTES
+RESULT web_connections=$CONNECTIONS
+RESULT web_gm_rps=$GM_RPS
+RESULT web_gm_p99_ms=$GM_P99
+RESULT web_nginx_rps=$NGINX_RPS
+RESULT web_nginx_p99_ms=$NGINX_P99
+RESULT gm_rss_idle_kb=$RSS_IDLE_KB
+RESULT gm_rss_loaded_kb=$RSS_LOADED_KB
+RESULT gm_hwm_kb=$HWM_KB
+RESULTS

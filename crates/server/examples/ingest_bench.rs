@@ -168,6 +168,16 @@ async fn main() {
         "ratio end-to-end / raw insert ({connections} connections): {:.2}",
         ingest_rate / raw_rate
     );
+    // Machine-readable, for bench/run.
+    println!("RESULT ingest_messages={messages}");
+    println!("RESULT ingest_connections={connections}");
+    println!(
+        "RESULT ingest_accepted_per_s={:.0}",
+        messages as f64 / accepted.as_secs_f64()
+    );
+    println!("RESULT ingest_per_s={ingest_rate:.0}");
+    println!("RESULT raw_insert_per_s={raw_rate:.0}");
+    println!("RESULT raw_insert_1conn_per_s={raw_single:.0}");
     pool.close().await;
     db.drop_database().await;
 }

@@ -161,6 +161,7 @@ pub async fn process_pending(
                 }
             }
         }
+        crate::fault::point("inbox_before_commit").await;
         tx.commit().await?;
     }
 }

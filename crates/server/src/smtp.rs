@@ -162,6 +162,7 @@ impl Connection {
                     match store::inbox::store_raw(&self.pool, &key, &raw, "smtp", now).await {
                         Ok(_) => {
                             self.stored.notify_one();
+                            crate::fault::point("smtp_stored_before_reply").await;
                             write_response(&mut write, &reply).await?;
                         }
                         Err(error) => {

@@ -40,14 +40,24 @@ const DEADLINE: &str = "2025-06-06T18:00:00Z";
 const NOW: &str = "2025-06-06T18:01:00Z";
 
 /// A running `gm serve`, its stdout and stderr lines collected.
-struct Serving {
-    child: Child,
+pub(crate) struct Serving {
+    pub(crate) child: Child,
     lines: mpsc::UnboundedReceiver<String>,
     seen: Vec<String>,
 }
 
 impl Serving {
     fn start(url: &str, fault_point: Option<&str>, smtp_port: Option<u16>) -> Serving {
+        Serving::start_with(url, fault_point, smtp_port, &[])
+    }
+
+    /// As `start`, with more (or overriding) environment variables.
+    pub(crate) fn start_with(
+        url: &str,
+        fault_point: Option<&str>,
+        smtp_port: Option<u16>,
+        env: &[(&str, String)],
+    ) -> Serving {
         let mut command = Command::new(env!("CARGO_BIN_EXE_gm"));
         command
             .arg("serve")
@@ -71,6 +81,9 @@ impl Serving {
         }
         if let Some(port) = smtp_port {
             command.env("ADMIRALTY_SMTP_URL", format!("smtp://127.0.0.1:{port}"));
+        }
+        for (name, value) in env {
+            command.env(name, value);
         }
         let mut child = command.spawn().unwrap();
         let (send, lines) = mpsc::unbounded_channel();
@@ -96,7 +109,7 @@ impl Serving {
     }
 
     /// Waits (at most a minute) for a line containing `text`.
-    async fn wait_for(&mut self, text: &str) {
+    pub(crate) async fn wait_for(&mut self, text: &str) {
         if self.seen.iter().any(|l| l.contains(text)) {
             return;
         }
@@ -119,7 +132,7 @@ impl Serving {
     }
 
     /// SIGKILL: no clean-up of any kind.
-    async fn kill(mut self) -> Vec<String> {
+    pub(crate) async fn kill(mut self) -> Vec<String> {
         self.child.kill().await.unwrap();
         while let Ok(line) = self.lines.try_recv() {
             self.seen.push(line);
@@ -128,12 +141,12 @@ impl Serving {
     }
 }
 
-async fn scalar(pool: &PgPool, sql: &'static str) -> i64 {
+pub(crate) async fn scalar(pool: &PgPool, sql: &'static str) -> i64 {
     sqlx::query_scalar(sql).fetch_one(pool).await.unwrap()
 }
 
 /// Polls the database (at most a minute) until `sql` returns `want`.
-async fn until(pool: &PgPool, sql: &'static str, want: i64) {
+pub(crate) async fn until(pool: &PgPool, sql: &'static str, want: i64) {
     let started = Instant::now();
     loop {
         if scalar(pool, sql).await == want {

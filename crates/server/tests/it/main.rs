@@ -19,6 +19,7 @@ mod cli;
 mod console;
 mod crawl;
 mod demo;
+mod faults;
 mod feeds;
 mod health;
 mod helpers;
