@@ -92,6 +92,7 @@ async fn main() {
     }
 
     let started = Instant::now();
+    let cpu_before = cpu_seconds(&pool).await;
     let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let mut clients = Vec::new();
     for _ in 0..connections {
@@ -136,6 +137,7 @@ async fn main() {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     let processed = started.elapsed();
+    let cpu_per_message_ms = (cpu_seconds(&pool).await - cpu_before) * 1000.0 / messages as f64;
 
     let (failed, orders, confirmations): (i64, i64, i64) = sqlx::query_as(
         "SELECT (SELECT count(*) FROM inbound_messages WHERE status <> 'processed'), \
@@ -163,6 +165,12 @@ async fn main() {
         "| end to end: stored, parsed, orders saved, confirmation queued | {ingest_rate:.0} |"
     );
     println!("| raw single-row INSERT, {connections} connections | {raw_rate:.0} |");
+    println!(
+        "CPU per message, this program (clients, listener, workers) and PostgreSQL: {cpu_per_message_ms:.2} ms \
+         (so at most {:.0} messages/s on this machine's {} cores, whatever else runs)",
+        std::thread::available_parallelism().map_or(1, |n| n.get()) as f64 * 1000.0 / cpu_per_message_ms,
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
+    );
     println!("| raw single-row INSERT, 1 connection | {raw_single:.0} |");
     println!(
         "ratio end-to-end / raw insert ({connections} connections): {:.2}",
@@ -176,10 +184,33 @@ async fn main() {
         messages as f64 / accepted.as_secs_f64()
     );
     println!("RESULT ingest_per_s={ingest_rate:.0}");
+    println!("RESULT ingest_cpu_ms_per_message={cpu_per_message_ms:.2}");
     println!("RESULT raw_insert_per_s={raw_rate:.0}");
     println!("RESULT raw_insert_1conn_per_s={raw_single:.0}");
     pool.close().await;
     db.drop_database().await;
+}
+
+/// CPU time (user + system) used so far by this process and by every PostgreSQL process the
+/// server lists (backends and background workers), from /proc: the benchmark's cost per
+/// message, which unlike its rate does not depend on what else the machine is running.
+async fn cpu_seconds(pool: &PgPool) -> f64 {
+    let pids: Vec<i32> = sqlx::query_scalar("SELECT pid FROM pg_stat_activity")
+        .fetch_all(pool)
+        .await
+        .unwrap();
+    let ticks = |pid: &str| -> u64 {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        // Fields after the command name (which may hold spaces): utime and stime are the 12th
+        // and 13th of them.
+        let rest = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let field = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok()).unwrap_or(0);
+        field(11) + field(12)
+    };
+    let total: u64 = pids.iter().map(|pid| ticks(&pid.to_string())).sum::<u64>() + ticks("self");
+    // Linux reports these in USER_HZ, 100 per second on every platform Rust supports.
+    total as f64 / 100.0
 }
 
 /// One client connection to the listener, as a mail server's client would hold it: Nagle's

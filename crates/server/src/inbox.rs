@@ -114,6 +114,8 @@ pub async fn process_pending(
     domain: &str,
 ) -> Result<usize, LifecycleError> {
     let mut count = 0;
+    // Whether each message of the next batch gets its own savepoint (after a failure).
+    let mut careful = false;
     loop {
         let mut tx = pool.begin().await?;
         // Each message was stored with a durable commit before anyone was told so. This
@@ -133,34 +135,44 @@ pub async fn process_pending(
             .map(|claimed| mail::read(&claimed.raw, REPLY_LOCAL_PART))
             .collect();
         lock_senders(&mut tx, &readings).await?;
+        let mut outcomes = Vec::with_capacity(batch.len());
         for (claimed, reading) in batch.iter().zip(&readings) {
-            count += 1;
+            let reading = reading.as_ref();
             // A message's effects and its outcome commit together, so a crash never leaves a
-            // message acted on but still queued. A failure rolls back to the savepoint and
-            // records the error on the stored message instead.
-            let mut effects = sqlx::Acquire::begin(&mut *tx).await?;
-            match process(&mut effects, claimed, reading.as_ref(), now, domain).await {
-                Ok(outcome) => {
+            // message acted on but still queued.
+            let outcome = if careful {
+                // Each message in a savepoint: a failure rolls back to it and records the error
+                // on the stored message instead.
+                let mut effects = sqlx::Acquire::begin(&mut *tx).await?;
+                let outcome = process(&mut effects, claimed, reading, now, domain).await;
+                if outcome.is_ok() {
                     effects.commit().await?;
-                    let (status, note) = match &outcome {
-                        Outcome::Dropped(reason) => ("dropped", Some(reason.as_str())),
-                        Outcome::Answered => ("processed", None),
-                    };
-                    inbox::finish(&mut *tx, claimed.id, status, note, now).await?;
-                }
-                Err(error) => {
+                } else {
                     effects.rollback().await?;
-                    inbox::finish(
-                        &mut *tx,
-                        claimed.id,
-                        "failed",
-                        Some(&error.to_string()),
-                        now,
-                    )
-                    .await?;
                 }
-            }
+                outcome
+            } else {
+                process(&mut tx, claimed, reading, now, domain).await
+            };
+            outcomes.push(match outcome {
+                Ok(Outcome::Dropped(reason)) => {
+                    inbox::Outcome::new(claimed.id, "dropped", Some(reason))
+                }
+                Ok(Outcome::Answered) => inbox::Outcome::new(claimed.id, "processed", None),
+                Err(_) if !careful => break,
+                Err(error) => inbox::Outcome::new(claimed.id, "failed", Some(error.to_string())),
+            });
         }
+        if outcomes.len() < batch.len() {
+            // Without savepoints (two statements a message saved), a failure leaves the batch
+            // half done: undo all of it and run it again with them.
+            tx.rollback().await?;
+            careful = true;
+            continue;
+        }
+        careful = false;
+        count += batch.len();
+        inbox::finish_many(&mut *tx, &outcomes, now).await?;
         crate::fault::point("inbox_before_commit").await;
         tx.commit().await?;
     }
@@ -280,13 +292,13 @@ async fn identify(
     from: &str,
 ) -> Result<Result<Sender, String>, LifecycleError> {
     if let Some(token) = &reading.token {
-        let Some(holder) = store::games::holder_of_token(&mut *tx, token.as_str()).await? else {
+        let games = store::games::player_rows_of_token(&mut *tx, token.as_str()).await?;
+        let Some(holder) = games.iter().find(|g| g.reply_token == token.as_str()).cloned() else {
             return Ok(Err(
                 "the reply address you wrote to is not one Admiralty gave out (or no longer is)."
                     .into(),
             ));
         };
-        let games = store::games::player_rows_of_subscriber(&mut *tx, holder.subscriber_id).await?;
         return Ok(Ok(Sender {
             subscriber: SubscriberId(holder.subscriber_id),
             email: holder.email.clone(),

@@ -294,22 +294,12 @@ pub async fn submit_orders_in(
             return Err(LifecycleError::DeadlinePassed(closes));
         }
     }
-    // Mail is processed by several workers, so a later message may be processed first: the
-    // player's lock above makes this check and the save one step.
-    let latest: Option<DateTime<Utc>> = sqlx::query_scalar(
-        "SELECT received_at FROM orders WHERE turn_id = $1 AND player_id = $2 AND superseded_at IS NULL",
-    )
-    .bind(turn_id)
-    .bind(player)
-    .fetch_optional(&mut *tx)
-    .await?;
-    if latest.is_some_and(|latest| latest > now) {
-        return Err(LifecycleError::LaterOrdersStand);
-    }
     let engine: EngineKind = engine.parse()?;
     let engine_player = player_id(engine_player_id);
     let parsed = engine.parse_orders(&state, engine_player, text)?;
-    rows::save_orders(
+    // Mail is processed by several workers, so a later message may be processed first: the
+    // player's lock above makes the save's check for a later set and the save one step.
+    let saved = rows::save_orders(
         &mut *tx,
         &NewOrders {
             game_id: game,
@@ -322,6 +312,9 @@ pub async fn submit_orders_in(
         now,
     )
     .await?;
+    if let rows::SavedOrders::LaterStand(_) = saved {
+        return Err(LifecycleError::LaterOrdersStand);
+    }
     for press in &parsed.press {
         rows::save_press(&mut *tx, game, turn_id, player, press, source, now).await?;
     }
@@ -349,13 +342,9 @@ pub async fn submit_press_in(
     text: &str,
     source: &str,
 ) -> Result<(), LifecycleError> {
-    let turn: TurnId =
-        sqlx::query_scalar("SELECT id FROM turns WHERE game_id = $1 AND status = 'open'")
-            .bind(game)
-            .fetch_optional(&mut *tx)
-            .await?
-            .ok_or(LifecycleError::NoOpenTurn(game.0))?;
-    rows::save_press(&mut *tx, game, turn, player, text, source, now).await?;
+    rows::save_press_for_open_turn(&mut *tx, game, player, text, source, now)
+        .await?
+        .ok_or(LifecycleError::NoOpenTurn(game.0))?;
     Ok(())
 }
 

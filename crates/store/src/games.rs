@@ -151,13 +151,23 @@ pub async fn save_orders(
     tx: &mut sqlx::PgConnection,
     new: &NewOrders<'_>,
     now: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    sqlx::query("UPDATE orders SET superseded_at = $3 WHERE turn_id = $1 AND player_id = $2 AND superseded_at IS NULL")
-        .bind(new.turn_id)
-        .bind(new.player_id)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
+) -> Result<SavedOrders, StoreError> {
+    // The check for a later set and the superseding of an earlier one are one statement.
+    let later: Option<DateTime<Utc>> = sqlx::query_scalar(
+        "WITH current AS (SELECT id, received_at FROM orders \
+                          WHERE turn_id = $1 AND player_id = $2 AND superseded_at IS NULL), \
+              superseded AS (UPDATE orders SET superseded_at = $3 \
+                             WHERE id IN (SELECT id FROM current WHERE received_at <= $3)) \
+         SELECT received_at FROM current WHERE received_at > $3",
+    )
+    .bind(new.turn_id)
+    .bind(new.player_id)
+    .bind(now)
+    .fetch_optional(&mut *tx)
+    .await?;
+    if let Some(later) = later {
+        return Ok(SavedOrders::LaterStand(later));
+    }
     sqlx::query(
         "INSERT INTO orders (game_id, turn_id, player_id, raw_text, parsed, source, received_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -171,7 +181,39 @@ pub async fn save_orders(
     .bind(now)
     .execute(&mut *tx)
     .await?;
-    Ok(())
+    Ok(SavedOrders::Saved)
+}
+
+/// What [`save_orders`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SavedOrders {
+    /// Saved as the player's current set, superseding any earlier one.
+    Saved,
+    /// Not saved: a set received later (at this time) stands.
+    LaterStand(DateTime<Utc>),
+}
+
+/// Press for the game's open turn; `None` when the game has no open turn.
+pub async fn save_press_for_open_turn<'e>(
+    db: impl PgExecutor<'e>,
+    game_id: GameId,
+    player_id: PlayerRowId,
+    text: &str,
+    source: &str,
+    now: DateTime<Utc>,
+) -> Result<Option<TurnId>, StoreError> {
+    Ok(sqlx::query_scalar(
+        "INSERT INTO press (game_id, turn_id, player_id, text, source, received_at) \
+         SELECT $1, id, $2, $3, $4, $5 FROM turns WHERE game_id = $1 AND status = 'open' \
+         RETURNING turn_id",
+    )
+    .bind(game_id)
+    .bind(player_id)
+    .bind(text)
+    .bind(source)
+    .bind(now)
+    .fetch_optional(db)
+    .await?)
 }
 
 pub async fn save_press<'e>(
@@ -471,18 +513,6 @@ macro_rules! token_holder_select {
         )
     };
 }
-const TOKEN_HOLDER_BY_TOKEN: &str = token_holder_select!("WHERE p.reply_token = $1");
-
-pub async fn holder_of_token<'e>(
-    db: impl PgExecutor<'e>,
-    token: &str,
-) -> Result<Option<TokenHolder>, StoreError> {
-    Ok(sqlx::query_as(TOKEN_HOLDER_BY_TOKEN)
-        .bind(token)
-        .fetch_optional(db)
-        .await?)
-}
-
 /// The raw text of a player's current orders for the open turn, if any.
 pub async fn current_raw_orders<'e>(
     db: impl PgExecutor<'e>,
@@ -520,6 +550,21 @@ pub async fn leaving<'e>(db: impl PgExecutor<'e>, turn: TurnId) -> Result<Vec<i6
             .fetch_one(db)
             .await?,
     )
+}
+
+/// Every player row of the subscriber who holds reply token `token` (one per game), newest game
+/// first: the token's own row is the one whose `reply_token` is `token`. Empty for an unknown
+/// token.
+pub async fn player_rows_of_token<'e>(
+    db: impl PgExecutor<'e>,
+    token: &str,
+) -> Result<Vec<TokenHolder>, StoreError> {
+    Ok(sqlx::query_as(token_holder_select!(
+        "WHERE s.id = (SELECT subscriber_id FROM players WHERE reply_token = $1) ORDER BY g.id DESC"
+    ))
+    .bind(token)
+    .fetch_all(db)
+    .await?)
 }
 
 /// Every player row of a subscriber (one per game), newest game first.

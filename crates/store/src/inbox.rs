@@ -93,6 +93,44 @@ pub async fn finish<'e>(
     Ok(())
 }
 
+/// How processing one message ended, for [`finish_many`].
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    id: InboundId,
+    status: &'static str,
+    error: Option<String>,
+}
+
+impl Outcome {
+    /// `status` is `processed`, `dropped` (with the reason) or `failed` (with the error).
+    pub fn new(id: InboundId, status: &'static str, error: Option<String>) -> Outcome {
+        Outcome { id, status, error }
+    }
+}
+
+/// [`finish`] for a batch of messages, in one statement.
+pub async fn finish_many<'e>(
+    db: impl PgExecutor<'e>,
+    outcomes: &[Outcome],
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let ids: Vec<i64> = outcomes.iter().map(|o| o.id.0).collect();
+    let statuses: Vec<&str> = outcomes.iter().map(|o| o.status).collect();
+    let errors: Vec<Option<&str>> = outcomes.iter().map(|o| o.error.as_deref()).collect();
+    sqlx::query(
+        "UPDATE inbound_messages m SET status = o.status, error = o.error, \
+                attempts = m.attempts + 1, processed_at = $4 \
+         FROM unnest($1::bigint[], $2::text[], $3::text[]) AS o(id, status, error) WHERE m.id = o.id",
+    )
+    .bind(ids)
+    .bind(statuses)
+    .bind(errors)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
 /// Puts every failed message back in the queue; returns how many.
 pub async fn retry_failed<'e>(db: impl PgExecutor<'e>) -> Result<u64, StoreError> {
     Ok(sqlx::query(

@@ -591,3 +591,137 @@ async fn game_lines_direct_orders_and_unknown_games_are_explained() {
     );
     db.drop_database().await;
 }
+
+/// A second Barmy game in the same zine (so Fred and John play both), whose stored state is
+/// corrupted: every order for it fails inside the engine.
+async fn a_game_with_a_corrupt_state(pool: &PgPool, zine_of: GameId) -> GameId {
+    let zine: i64 = sqlx::query_scalar("SELECT zine_id FROM games WHERE id = $1")
+        .bind(zine_of)
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    let spec = GameSpec {
+        zine: store::zines::ZineId(zine),
+        name: "Broken Barmy",
+        engine: EngineKind::Barmy,
+        setup: &json!({}),
+        first_deadline: Some(trafalgar() + Duration::days(2)),
+        schedule: Schedule::EveryDays(7),
+    };
+    let broken = turns::create_game(pool, trafalgar(), &spec, &mut Counter(5))
+        .await
+        .unwrap();
+    sqlx::query("UPDATE turns SET state_before = '{\"not\": \"a barmy state\"}' WHERE game_id = $1")
+        .bind(broken)
+        .execute(pool)
+        .await
+        .unwrap();
+    broken
+}
+
+#[tokio::test]
+async fn a_message_that_fails_is_undone_alone_and_the_rest_of_its_batch_is_processed() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let game = game(pool).await;
+    a_game_with_a_corrupt_state(pool, game).await;
+    let fred = reply_address_of(pool, game, 1).await;
+    let john = reply_address_of(pool, game, 2).await;
+    // Fred's second message orders in both games: the first game's orders are taken before the
+    // second game's fail, so they must be undone with the rest of that message.
+    let messages = [
+        message("batch-1", &fred, "", "G13, K19\r\n"),
+        message(
+            "batch-2",
+            &fred,
+            "",
+            "GAME Mailed Barmy\r\nA1, A2\r\nGAME Broken Barmy\r\nB3, C4\r\n",
+        ),
+        message("batch-3", &john, "", "T12, S13\r\nPRESS John was here.\r\n"),
+    ];
+    for (minute, raw) in messages.iter().enumerate() {
+        let at = trafalgar() + Duration::minutes(minute as i64);
+        store::inbox::store_raw(pool, &inbox::storage_key(raw), raw, "smtp", at)
+            .await
+            .unwrap();
+    }
+    let processed = inbox::process_pending(pool, trafalgar() + Duration::minutes(5), DOMAIN)
+        .await
+        .unwrap();
+    assert_eq!(processed, 3);
+    let statuses: Vec<(String, String, Option<String>)> = sqlx::query_as(
+        "SELECT message_id, status, error FROM inbound_messages ORDER BY received_at",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    assert_eq!(statuses[0].1, "processed", "{statuses:?}");
+    assert_eq!(statuses[1].1, "failed", "{statuses:?}");
+    assert!(statuses[1].2.as_deref().is_some_and(|e| !e.is_empty()));
+    assert_eq!(statuses[2].1, "processed", "{statuses:?}");
+    let current: Vec<String> = sqlx::query_scalar(
+        "SELECT raw_text FROM orders WHERE superseded_at IS NULL ORDER BY player_id",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    assert_eq!(current, ["G13, K19", "T12, S13"], "the failed message left orders");
+    let press: Vec<String> = sqlx::query_scalar("SELECT text FROM press")
+        .fetch_all(pool)
+        .await
+        .unwrap();
+    assert_eq!(press, ["John was here."]);
+    let answered: Vec<String> = outbound(pool).await.into_iter().map(|m| m.0).collect();
+    assert_eq!(answered, ["fred@example.org", "john@example.org"]);
+    db.drop_database().await;
+}
+
+#[tokio::test]
+async fn a_players_mail_waits_while_another_worker_acts_for_that_player() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let game = game(pool).await;
+    let fred_row: i64 =
+        sqlx::query_scalar("SELECT id FROM players WHERE game_id = $1 AND engine_player_id = 1")
+            .bind(game)
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    // Another worker (or a web form) is acting for Fred.
+    let mut other = pool.begin().await.unwrap();
+    store::subscribers::lock_player(&mut other, fred_row)
+        .await
+        .unwrap();
+    let raw = message("locked-1", &reply_address_of(pool, game, 1).await, "", "G13, K19\r\n");
+    store::inbox::store_raw(pool, &inbox::storage_key(&raw), &raw, "smtp", trafalgar())
+        .await
+        .unwrap();
+    let worker = tokio::spawn({
+        let pool = pool.clone();
+        async move { inbox::process_pending(&pool, trafalgar(), DOMAIN).await }
+    });
+    // The worker must be waiting for Fred's lock, not acting.
+    let mut waiting: i64 = 0;
+    for _ in 0..3000 {
+        waiting = sqlx::query_scalar(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted \
+             AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+        )
+        .fetch_one(pool)
+        .await
+        .unwrap();
+        if waiting > 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(waiting, 1, "the worker did not wait for the player's lock");
+    assert_eq!(
+        count(pool, "SELECT count(*) FROM inbound_messages WHERE status = 'new'").await,
+        1
+    );
+    other.rollback().await.unwrap();
+    assert_eq!(worker.await.unwrap().unwrap(), 1);
+    assert_eq!(count(pool, "SELECT count(*) FROM orders").await, 1);
+    db.drop_database().await;
+}
