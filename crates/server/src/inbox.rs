@@ -18,7 +18,7 @@ use store::PgPool;
 use store::games::TokenHolder;
 use store::inbox::{self, Claimed, Stored};
 use store::outbox::{self, NewOutbound};
-use store::subscribers::SubscriberId;
+use store::subscribers::{SendersLock, SubscriberId};
 use tokio::sync::Notify;
 
 use crate::clock::Clock;
@@ -134,7 +134,7 @@ pub async fn process_pending(
             .iter()
             .map(|claimed| mail::read(&claimed.raw, REPLY_LOCAL_PART))
             .collect();
-        lock_senders(&mut tx, &readings).await?;
+        let senders = lock_senders(&mut tx, &readings).await?;
         let mut outcomes = Vec::with_capacity(batch.len());
         for (claimed, reading) in batch.iter().zip(&readings) {
             let reading = reading.as_ref();
@@ -144,7 +144,7 @@ pub async fn process_pending(
                 // Each message in a savepoint: a failure rolls back to it and records the error
                 // on the stored message instead.
                 let mut effects = sqlx::Acquire::begin(&mut *tx).await?;
-                let outcome = process(&mut effects, claimed, reading, now, domain).await;
+                let outcome = process(&mut effects, &senders, claimed, reading, now, domain).await;
                 if outcome.is_ok() {
                     effects.commit().await?;
                 } else {
@@ -152,7 +152,7 @@ pub async fn process_pending(
                 }
                 outcome
             } else {
-                process(&mut tx, claimed, reading, now, domain).await
+                process(&mut tx, &senders, claimed, reading, now, domain).await
             };
             outcomes.push(match outcome {
                 Ok(Outcome::Dropped(reason)) => {
@@ -185,7 +185,7 @@ pub async fn process_pending(
 async fn lock_senders(
     tx: &mut sqlx::PgConnection,
     readings: &[Result<Reading, mail::MailError>],
-) -> Result<(), LifecycleError> {
+) -> Result<SendersLock, LifecycleError> {
     let readable = readings.iter().filter_map(|reading| reading.as_ref().ok());
     let tokens: Vec<String> = readable
         .clone()
@@ -195,8 +195,7 @@ async fn lock_senders(
         .filter_map(|reading| reading.mail.from.as_ref())
         .map(|from| from.address.to_lowercase())
         .collect();
-    store::subscribers::lock_senders(tx, &tokens, &emails).await?;
-    Ok(())
+    Ok(store::subscribers::lock_senders(tx, &tokens, &emails).await?)
 }
 
 enum Outcome {
@@ -227,6 +226,7 @@ enum Proof {
 
 async fn process(
     tx: &mut sqlx::PgConnection,
+    senders: &SendersLock,
     claimed: &Claimed,
     reading: Result<&Reading, &mail::MailError>,
     now: DateTime<Utc>,
@@ -273,7 +273,7 @@ async fn process(
             return Ok(Outcome::Answered);
         }
     };
-    let (subject, body) = act(tx, &reading, &sender, claimed.received_at, now, domain).await?;
+    let (subject, body) = act(tx, senders, reading, &sender, claimed.received_at, now, domain).await?;
     let reply = Reply {
         to: &sender.email,
         holder: sender.default.as_ref().or(sender.games.first()),
@@ -373,6 +373,7 @@ impl Sender {
 /// confirmation's subject and text.
 async fn act(
     tx: &mut sqlx::PgConnection,
+    senders: &SendersLock,
     reading: &Reading,
     sender: &Sender,
     received: DateTime<Utc>,
@@ -416,11 +417,16 @@ async fn act(
             ));
             continue;
         }
+        let lock = match senders.player(holder.player_id.0, holder.subscriber_id) {
+            Some(lock) => lock,
+            // Not among the batch's senders (a row added since): lock it now.
+            None => store::subscribers::lock_player(&mut *tx, holder.player_id.0).await?,
+        };
         match turns::submit_orders_in(
             tx,
+            &lock,
             received,
             holder.game_id,
-            holder.player_id,
             &orders.text,
             "email",
         )
@@ -801,28 +807,10 @@ async fn queue_reply(
     domain: &str,
 ) -> Result<(), LifecycleError> {
     let inbound_id = reading.mail.message_id.clone().unwrap_or_default();
-    let recent = outbox::count_sent_to_since(
-        &mut *tx,
-        "reply:",
-        reply.to,
-        now - chrono::Duration::hours(1),
-    )
-    .await?;
-    if recent >= REPLIES_PER_HOUR {
-        audit(
-            tx,
-            "inbound.reply_suppressed",
-            reply.holder.map(|h| h.game_id.0),
-            json!({ "message_id": inbound_id, "to": reply.to, "replies_last_hour": recent }),
-            now,
-        )
-        .await?;
-        return Ok(());
-    }
     let (key, message_id) = queued_ids("reply", &format!("{inbound_id}|{}", reply.to), domain);
     let mut headers = serde_json::Map::new();
     headers.insert("Auto-Submitted".into(), Value::from("auto-replied"));
-    headers.insert("In-Reply-To".into(), Value::from(inbound_id));
+    headers.insert("In-Reply-To".into(), Value::from(inbound_id.clone()));
     if let Some(holder) = reply.holder {
         headers.insert(
             "Reply-To".into(),
@@ -839,6 +827,19 @@ async fn queue_reply(
         body_html: None,
         headers: &headers,
     };
-    outbox::enqueue(&mut *tx, &new, now).await?;
+    let since = now - chrono::Duration::hours(1);
+    let queued =
+        outbox::enqueue_within_limit(&mut *tx, &new, "reply:", REPLIES_PER_HOUR, since, now)
+            .await?;
+    if let outbox::Limited::OverLimit(recent) = queued {
+        audit(
+            tx,
+            "inbound.reply_suppressed",
+            reply.holder.map(|h| h.game_id.0),
+            json!({ "message_id": inbound_id, "to": reply.to, "replies_last_hour": recent }),
+            now,
+        )
+        .await?;
+    }
     Ok(())
 }

@@ -11,6 +11,7 @@ use chrono::{DateTime, Duration, Utc};
 use engine::{GameSecret, ParsedOrders, Player, PlayerId, TurnInput};
 use games::{EngineKind, GameError, PressItem};
 use serde_json::{Value, json};
+use store::subscribers::PlayerLock;
 use store::games::{
     self as rows, GameId, NewGame, NewOrders, NewPlayer, NewReport, NewTurn, PlayerRowId, TurnId,
 };
@@ -248,7 +249,8 @@ pub async fn submit_orders(
     source: &str,
 ) -> Result<ParsedOrders<Value>, LifecycleError> {
     let mut tx = pool.begin().await?;
-    match submit_orders_in(&mut tx, now, game, player, text, source).await {
+    let lock = store::subscribers::lock_player(&mut tx, player.0).await?;
+    match submit_orders_in(&mut tx, &lock, now, game, text, source).await {
         Ok(parsed) => {
             tx.commit().await?;
             Ok(parsed)
@@ -262,19 +264,20 @@ pub async fn submit_orders(
     }
 }
 
-/// [`submit_orders`] inside the caller's transaction (mail: with the message's other effects).
+/// [`submit_orders`] inside the caller's transaction (mail: with the message's other effects),
+/// which holds the lock of the player's subscriber: one player's submissions are taken one
+/// after the other, so the check against later orders and the save below are one step.
 pub async fn submit_orders_in(
     tx: &mut sqlx::PgConnection,
+    lock: &PlayerLock,
     now: DateTime<Utc>,
     game: GameId,
-    player: PlayerRowId,
     text: &str,
     source: &str,
 ) -> Result<ParsedOrders<Value>, LifecycleError> {
-    // One player's submissions are taken one after the other (the check against later orders
-    // and the save below are one step); the turn row is only share-locked, so that other
-    // players' orders go in parallel while resolution, which locks it for update, waits.
-    store::subscribers::lock_player(&mut *tx, player.0).await?;
+    let player = PlayerRowId(lock.player());
+    // The turn row is only share-locked, so that other players' orders go in parallel while
+    // resolution, which locks it for update, waits.
     type OpenTurn = (TurnId, String, Value, i64, Option<DateTime<Utc>>, Value);
     let (turn_id, engine, state, engine_player_id, deadline, schedule): OpenTurn = sqlx::query_as(
         "SELECT t.id, g.engine, t.state_before, p.engine_player_id, t.deadline, g.schedule FROM turns t \
@@ -298,7 +301,7 @@ pub async fn submit_orders_in(
     let engine_player = player_id(engine_player_id);
     let parsed = engine.parse_orders(&state, engine_player, text)?;
     // Mail is processed by several workers, so a later message may be processed first: the
-    // player's lock above makes the save's check for a later set and the save one step.
+    // player's lock makes the save's check for a later set and the save one step.
     let saved = rows::save_orders(
         &mut *tx,
         &NewOrders {

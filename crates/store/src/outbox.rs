@@ -62,6 +62,57 @@ pub async fn count_sent_to_since<'e>(
     .await?)
 }
 
+/// What [`enqueue_within_limit`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limited {
+    Queued,
+    /// A message with the same idempotency key was queued before.
+    AlreadyQueued,
+    /// Not queued: this many messages of the kind went to the address since the given time.
+    OverLimit(i64),
+}
+
+/// [`enqueue`], unless `limit` or more messages whose idempotency key starts with `kind` went
+/// to the same address (any letter case) since `since`: the count and the insert are one
+/// statement.
+pub async fn enqueue_within_limit<'e>(
+    db: impl PgExecutor<'e>,
+    new: &NewOutbound<'_>,
+    kind: &str,
+    limit: i64,
+    since: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Result<Limited, StoreError> {
+    let (recent, queued): (i64, bool) = sqlx::query_as(
+        "WITH recent AS (SELECT count(*) AS n FROM outbound_messages \
+                         WHERE lower(to_address) = lower($3) AND created_at >= $9 \
+                           AND starts_with(idempotency_key, $10)), \
+              queued AS (INSERT INTO outbound_messages (message_id, idempotency_key, to_address, \
+                           subject, body_text, body_html, headers, next_attempt_at, created_at) \
+                         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $8 FROM recent WHERE n < $11 \
+                         ON CONFLICT (idempotency_key) DO NOTHING RETURNING 1) \
+         SELECT n, EXISTS (SELECT 1 FROM queued) FROM recent",
+    )
+    .bind(new.message_id)
+    .bind(new.idempotency_key)
+    .bind(new.to_address)
+    .bind(new.subject)
+    .bind(new.body_text)
+    .bind(new.body_html)
+    .bind(new.headers)
+    .bind(now)
+    .bind(since)
+    .bind(kind)
+    .bind(limit)
+    .fetch_one(db)
+    .await?;
+    Ok(match (queued, recent >= limit) {
+        (true, _) => Limited::Queued,
+        (false, true) => Limited::OverLimit(recent),
+        (false, false) => Limited::AlreadyQueued,
+    })
+}
+
 /// Stores a body that many messages share (see [`enqueue_many`]); returns its id.
 pub async fn insert_shared_body<'e>(
     db: impl PgExecutor<'e>,

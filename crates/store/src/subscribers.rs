@@ -281,6 +281,36 @@ mod tests {
 /// saved as one step, while different players' orders are taken in parallel.
 const SUBSCRIBER_LOCK: i32 = 0x4144;
 
+/// Proof that the transaction holds the lock of the subscriber who holds player row
+/// `player`: what [`lock_player`] or [`SendersLock::player`] give.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlayerLock {
+    player: i64,
+}
+
+impl PlayerLock {
+    /// The player row the lock is for.
+    pub fn player(&self) -> i64 {
+        self.player
+    }
+}
+
+/// The subscribers a transaction locked with [`lock_senders`].
+#[derive(Debug, Clone, Default)]
+pub struct SendersLock {
+    subscribers: Vec<i64>,
+}
+
+impl SendersLock {
+    /// The lock for player row `player` of `subscriber`, if that subscriber is locked.
+    pub fn player(&self, player: i64, subscriber: i64) -> Option<PlayerLock> {
+        self.subscribers
+            .binary_search(&subscriber)
+            .is_ok()
+            .then_some(PlayerLock { player })
+    }
+}
+
 /// Locks, until the transaction ends, every subscriber that `tokens` (reply tokens) or
 /// `emails` (lower-case From addresses) may act for. In ascending order, so two workers locking
 /// overlapping sets never wait on each other in a cycle.
@@ -288,24 +318,30 @@ pub async fn lock_senders(
     tx: &mut sqlx::PgConnection,
     tokens: &[String],
     emails: &[String],
-) -> Result<(), StoreError> {
-    sqlx::query(
-        "SELECT pg_advisory_xact_lock($3, (id % 2147483647)::int) FROM ( \
-           SELECT subscriber_id AS id FROM players WHERE reply_token = ANY($1) \
-           UNION SELECT id FROM subscribers WHERE lower(email) = ANY($2) \
-           ORDER BY id) AS senders",
+) -> Result<SendersLock, StoreError> {
+    // The lock column is never read, but a volatile call is never planned away.
+    let mut subscribers: Vec<i64> = sqlx::query_scalar(
+        "SELECT id FROM ( \
+           SELECT id, pg_advisory_xact_lock($3, (id % 2147483647)::int) AS locked FROM ( \
+             SELECT subscriber_id AS id FROM players WHERE reply_token = ANY($1) \
+             UNION SELECT id FROM subscribers WHERE lower(email) = ANY($2) \
+             ORDER BY id) AS senders) AS locked_senders",
     )
     .bind(tokens)
     .bind(emails)
     .bind(SUBSCRIBER_LOCK)
-    .execute(&mut *tx)
+    .fetch_all(&mut *tx)
     .await?;
-    Ok(())
+    subscribers.sort_unstable();
+    Ok(SendersLock { subscribers })
 }
 
 /// Locks, until the transaction ends, the subscriber who holds player row `player` (see
 /// [`lock_senders`]; taking a lock this transaction already holds does not wait).
-pub async fn lock_player(tx: &mut sqlx::PgConnection, player: i64) -> Result<(), StoreError> {
+pub async fn lock_player(
+    tx: &mut sqlx::PgConnection,
+    player: i64,
+) -> Result<PlayerLock, StoreError> {
     sqlx::query(
         "SELECT pg_advisory_xact_lock($2, (subscriber_id % 2147483647)::int) FROM players WHERE id = $1",
     )
@@ -313,5 +349,5 @@ pub async fn lock_player(tx: &mut sqlx::PgConnection, player: i64) -> Result<(),
     .bind(SUBSCRIBER_LOCK)
     .execute(&mut *tx)
     .await?;
-    Ok(())
+    Ok(PlayerLock { player })
 }

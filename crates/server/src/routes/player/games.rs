@@ -377,8 +377,8 @@ pub(crate) async fn post_orders(
     }
     let now = state.clock.now();
     let mut tx = state.pool.begin().await.map_err(store::StoreError::from)?;
-    let outcome =
-        turns::submit_orders_in(&mut tx, now, holder.game_id, holder.player_id, &text, "web").await;
+    let lock = store::subscribers::lock_player(&mut tx, holder.player_id.0).await?;
+    let outcome = turns::submit_orders_in(&mut tx, &lock, now, holder.game_id, &text, "web").await;
     let parsed = match outcome {
         Ok(parsed) if parsed.errors.is_empty() => {
             tx.commit().await.map_err(store::StoreError::from)?;
