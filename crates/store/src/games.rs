@@ -152,25 +152,21 @@ pub async fn save_orders(
     new: &NewOrders<'_>,
     now: DateTime<Utc>,
 ) -> Result<SavedOrders, StoreError> {
-    // The check for a later set and the superseding of an earlier one are one statement.
+    // One statement: the check for a later set, the superseding of an earlier one, and the
+    // insert. The insert reads the superseding's count, so it runs after it (and the unique
+    // index on current orders never sees two).
     let later: Option<DateTime<Utc>> = sqlx::query_scalar(
         "WITH current AS (SELECT id, received_at FROM orders \
-                          WHERE turn_id = $1 AND player_id = $2 AND superseded_at IS NULL), \
-              superseded AS (UPDATE orders SET superseded_at = $3 \
-                             WHERE id IN (SELECT id FROM current WHERE received_at <= $3)) \
-         SELECT received_at FROM current WHERE received_at > $3",
-    )
-    .bind(new.turn_id)
-    .bind(new.player_id)
-    .bind(now)
-    .fetch_optional(&mut *tx)
-    .await?;
-    if let Some(later) = later {
-        return Ok(SavedOrders::LaterStand(later));
-    }
-    sqlx::query(
-        "INSERT INTO orders (game_id, turn_id, player_id, raw_text, parsed, source, received_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                          WHERE turn_id = $2 AND player_id = $3 AND superseded_at IS NULL), \
+              later AS (SELECT max(received_at) AS at FROM current WHERE received_at > $7), \
+              superseded AS (UPDATE orders SET superseded_at = $7 \
+                             WHERE id IN (SELECT id FROM current) \
+                               AND NOT EXISTS (SELECT 1 FROM later WHERE at IS NOT NULL) \
+                             RETURNING id), \
+              saved AS (INSERT INTO orders (game_id, turn_id, player_id, raw_text, parsed, source, received_at) \
+                        SELECT $1, $2, $3, $4, $5, $6, $7 FROM (SELECT count(*) FROM superseded) AS done \
+                        WHERE NOT EXISTS (SELECT 1 FROM later WHERE at IS NOT NULL)) \
+         SELECT at FROM later",
     )
     .bind(new.game_id)
     .bind(new.turn_id)
@@ -179,8 +175,11 @@ pub async fn save_orders(
     .bind(new.parsed)
     .bind(new.source)
     .bind(now)
-    .execute(&mut *tx)
+    .fetch_one(&mut *tx)
     .await?;
+    if let Some(later) = later {
+        return Ok(SavedOrders::LaterStand(later));
+    }
     Ok(SavedOrders::Saved)
 }
 
