@@ -22,8 +22,8 @@ use std::time::{Duration, Instant};
 
 use chrono::Duration as ChronoDuration;
 use games::EngineKind;
-use lettre::address::Envelope;
 use lettre::Address;
+use lettre::address::Envelope;
 use lettre::transport::smtp::client::AsyncSmtpConnection;
 use lettre::transport::smtp::extension::ClientId;
 use serde_json::json;

@@ -238,7 +238,7 @@ async fn process(
     let Some(from) = reading.mail.from.as_ref().map(|m| m.address.clone()) else {
         return Ok(Outcome::Dropped("no From address to answer".into()));
     };
-    let sender = match identify(tx, &reading, &from).await? {
+    let sender = match identify(tx, reading, &from).await? {
         Ok(sender) => sender,
         Err(why) => {
             // A From: header alone authorises nothing: explain how to authenticate.
@@ -257,18 +257,18 @@ async fn process(
                 subject: "Your message was not accepted",
                 body: &body,
             };
-            queue_reply(tx, &reading, &reply, now, domain).await?;
+            queue_reply(tx, reading, &reply, now, domain).await?;
             return Ok(Outcome::Answered);
         }
     };
-    let (subject, body) = act(tx, &reading, &sender, claimed.received_at, now, domain).await?;
+    let (subject, body) = act(tx, reading, &sender, claimed.received_at, now, domain).await?;
     let reply = Reply {
         to: &sender.email,
         holder: sender.default.as_ref().or(sender.games.first()),
         subject: &subject,
         body: &body,
     };
-    queue_reply(tx, &reading, &reply, now, domain).await?;
+    queue_reply(tx, reading, &reply, now, domain).await?;
     Ok(Outcome::Answered)
 }
 
