@@ -22,8 +22,8 @@ use std::time::{Duration, Instant};
 
 use chrono::Duration as ChronoDuration;
 use games::EngineKind;
-use lettre::address::Envelope;
 use lettre::Address;
+use lettre::address::Envelope;
 use lettre::transport::smtp::client::AsyncSmtpConnection;
 use lettre::transport::smtp::extension::ClientId;
 use serde_json::json;
@@ -168,7 +168,8 @@ async fn main() {
     println!(
         "CPU per message, this program (clients, listener, workers) and PostgreSQL: {cpu_per_message_ms:.2} ms \
          (so at most {:.0} messages/s on this machine's {} cores, whatever else runs)",
-        std::thread::available_parallelism().map_or(1, |n| n.get()) as f64 * 1000.0 / cpu_per_message_ms,
+        std::thread::available_parallelism().map_or(1, |n| n.get()) as f64 * 1000.0
+            / cpu_per_message_ms,
         std::thread::available_parallelism().map_or(1, |n| n.get()),
     );
     println!("| raw single-row INSERT, 1 connection | {raw_single:.0} |");
@@ -205,7 +206,12 @@ async fn cpu_seconds(pool: &PgPool) -> f64 {
         // and 13th of them.
         let rest = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
         let fields: Vec<&str> = rest.split_whitespace().collect();
-        let field = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok()).unwrap_or(0);
+        let field = |i: usize| {
+            fields
+                .get(i)
+                .and_then(|f| f.parse::<u64>().ok())
+                .unwrap_or(0)
+        };
         field(11) + field(12)
     };
     let total: u64 = pids.iter().map(|pid| ticks(&pid.to_string())).sum::<u64>() + ticks("self");

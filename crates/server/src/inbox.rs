@@ -250,7 +250,7 @@ async fn process(
     let Some(from) = reading.mail.from.as_ref().map(|m| m.address.clone()) else {
         return Ok(Outcome::Dropped("no From address to answer".into()));
     };
-    let sender = match identify(tx, &reading, &from).await? {
+    let sender = match identify(tx, reading, &from).await? {
         Ok(sender) => sender,
         Err(why) => {
             // A From: header alone authorises nothing: explain how to authenticate.
@@ -269,18 +269,27 @@ async fn process(
                 subject: "Your message was not accepted",
                 body: &body,
             };
-            queue_reply(tx, &reading, &reply, now, domain).await?;
+            queue_reply(tx, reading, &reply, now, domain).await?;
             return Ok(Outcome::Answered);
         }
     };
-    let (subject, body) = act(tx, senders, reading, &sender, claimed.received_at, now, domain).await?;
+    let (subject, body) = act(
+        tx,
+        senders,
+        reading,
+        &sender,
+        claimed.received_at,
+        now,
+        domain,
+    )
+    .await?;
     let reply = Reply {
         to: &sender.email,
         holder: sender.default.as_ref().or(sender.games.first()),
         subject: &subject,
         body: &body,
     };
-    queue_reply(tx, &reading, &reply, now, domain).await?;
+    queue_reply(tx, reading, &reply, now, domain).await?;
     Ok(Outcome::Answered)
 }
 
@@ -293,7 +302,11 @@ async fn identify(
 ) -> Result<Result<Sender, String>, LifecycleError> {
     if let Some(token) = &reading.token {
         let games = store::games::player_rows_of_token(&mut *tx, token.as_str()).await?;
-        let Some(holder) = games.iter().find(|g| g.reply_token == token.as_str()).cloned() else {
+        let Some(holder) = games
+            .iter()
+            .find(|g| g.reply_token == token.as_str())
+            .cloned()
+        else {
             return Ok(Err(
                 "the reply address you wrote to is not one Admiralty gave out (or no longer is)."
                     .into(),
@@ -422,15 +435,8 @@ async fn act(
             // Not among the batch's senders (a row added since): lock it now.
             None => store::subscribers::lock_player(&mut *tx, holder.player_id.0).await?,
         };
-        match turns::submit_orders_in(
-            tx,
-            &lock,
-            received,
-            holder.game_id,
-            &orders.text,
-            "email",
-        )
-        .await
+        match turns::submit_orders_in(tx, &lock, received, holder.game_id, &orders.text, "email")
+            .await
         {
             Ok(parsed) => {
                 ordered_games.push(holder.game_name.clone());

@@ -2,57 +2,319 @@
 //! retries and exponential back-off. Each message's Message-ID was fixed when it was queued, so
 //! a retry is the same message. With no relay configured, mail stays in the outbox for the GM
 //! to read (the development default).
+//!
+//! The connections are our own, not lettre's pool: lettre never sets TCP_NODELAY, and it writes
+//! a message's closing `.` as a separate small segment, which Nagle's algorithm then holds back
+//! until the relay's delayed ACK (~40 ms per message). Ours set TCP_NODELAY and otherwise do
+//! what lettre's transport does (STARTTLS, implicit TLS, AUTH), through lettre's connection.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::io;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::SystemTime;
 
 use chrono::{DateTime, Duration, Utc};
 use lettre::address::Envelope;
-use lettre::transport::smtp::PoolConfig;
-use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+use lettre::transport::smtp::authentication::{Credentials, DEFAULT_MECHANISMS};
+#[allow(deprecated, reason = "see ImplicitTls")]
+use lettre::transport::smtp::client::AsyncNetworkStream;
+use lettre::transport::smtp::client::{AsyncSmtpConnection, AsyncTokioStream, Tls, TlsParameters};
+use lettre::transport::smtp::commands::Rset;
+use lettre::transport::smtp::extension::ClientId;
 use mail::Mailbox;
 use mail::outbound::{AutoSubmitted, EncodedText, Outgoing};
 use serde_json::Value;
 use store::PgPool;
 use store::outbox::{self, Leased};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::TcpStream;
 
 /// How long a worker holds messages it is sending before others may retry them.
 const LEASE: Duration = Duration::minutes(5);
 /// Messages taken per round.
 const BATCH: i64 = 500;
-/// Messages sent at once, each over its own pooled SMTP connection.
+/// Messages sent at once, each sender over its own SMTP connection.
 const CONCURRENT_SENDS: usize = 16;
 /// After this many temporary failures a message is given up as failed.
 const MAX_ATTEMPTS: i32 = 10;
+/// Opening a connection (TCP, greeting, EHLO, TLS, AUTH) takes at most this long.
+const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+/// One message's transaction takes at most this long; well under [`LEASE`], so a message is
+/// never still being sent when its lease runs out and another worker may take it.
+const SEND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
+/// An idle connection older than this is closed (QUIT) rather than reused: relays drop idle
+/// clients after a few minutes.
+const MAX_IDLE: std::time::Duration = std::time::Duration::from_secs(30);
+/// SMTP's well-known ports, as lettre defaults them per scheme.
+const SMTP_PORT: u16 = 25;
+const SUBMISSION_PORT: u16 = 587;
+const SUBMISSIONS_PORT: u16 = 465;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RelayError {
     #[error(
         "ADMIRALTY_SMTP_URL is not a valid SMTP URL (smtp://host:port, smtps://…, ?tls=required): {0}"
     )]
-    Url(lettre::transport::smtp::Error),
+    Url(String),
     #[error("the sender address {0:?} is not valid")]
     From(String),
 }
 
-/// Where mail goes: an SMTP relay, and the address it comes from.
+/// Where mail goes: an SMTP relay, and the address it comes from. Clones share the idle
+/// connections.
 #[derive(Clone)]
 pub struct Relay {
-    transport: AsyncSmtpTransport<Tokio1Executor>,
+    server: Arc<Server>,
     from: Mailbox,
 }
 
+/// The relay's address and how to talk to it, as lettre's transport reads them from a URL.
+struct Server {
+    host: String,
+    port: u16,
+    tls: Tls,
+    credentials: Option<Credentials>,
+    hello_name: ClientId,
+    idle: Mutex<Vec<Idle>>,
+}
+
+struct Idle {
+    connection: AsyncSmtpConnection,
+    since: tokio::time::Instant,
+}
+
 impl Relay {
-    /// `url` as lettre reads it: `smtp://[user:pass@]host[:port][?tls=required|opportunistic]`
+    /// `url` as lettre reads it: `smtp://[user:pass@]host[:port][/ehlo-name][?tls=required|opportunistic]`
     /// or `smtps://…` for TLS from the start. `from` is `Name <address>` or a bare address.
     pub fn new(url: &str, from: &str) -> Result<Relay, RelayError> {
-        let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
-            .map_err(RelayError::Url)?
-            .pool_config(PoolConfig::new().max_size(u32::try_from(CONCURRENT_SENDS).unwrap_or(16)))
-            .build();
+        let server = Server::from_url(url)?;
         let from = parse_mailbox(from).ok_or_else(|| RelayError::From(from.to_owned()))?;
-        Ok(Relay { transport, from })
+        Ok(Relay {
+            server: Arc::new(server),
+            from,
+        })
+    }
+}
+
+impl Server {
+    /// The same reading of the URL as lettre's `AsyncSmtpTransport::from_url`.
+    fn from_url(text: &str) -> Result<Server, RelayError> {
+        let bad = |reason: String| RelayError::Url(reason);
+        let url = url::Url::parse(text).map_err(|e| bad(e.to_string()))?;
+        let host = url
+            .host_str()
+            .ok_or_else(|| bad("no host".into()))?
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .to_owned();
+        let tls_query = url
+            .query_pairs()
+            .find(|(key, _)| key == "tls")
+            .map(|(_, value)| value.into_owned());
+        let tls_parameters =
+            || TlsParameters::new(host.clone()).map_err(|e| bad(format!("TLS: {e}")));
+        let (default_port, tls) = match (url.scheme(), tls_query.as_deref()) {
+            ("smtp", None) => (SMTP_PORT, Tls::None),
+            ("smtp", Some("required")) => (SUBMISSION_PORT, Tls::Required(tls_parameters()?)),
+            ("smtp", Some("opportunistic")) => {
+                (SUBMISSION_PORT, Tls::Opportunistic(tls_parameters()?))
+            }
+            ("smtps", _) => (SUBMISSIONS_PORT, Tls::Wrapper(tls_parameters()?)),
+            (scheme, tls) => {
+                return Err(bad(format!(
+                    "unknown scheme {scheme:?} or tls parameter {tls:?}"
+                )));
+            }
+        };
+        let hello_name = match url.path().trim_matches('/') {
+            "" => ClientId::default(),
+            name => ClientId::Domain(name.to_owned()),
+        };
+        let decode = |part: &str| {
+            percent_encoding::percent_decode_str(part)
+                .decode_utf8()
+                .map(Cow::into_owned)
+                .map_err(|e| bad(format!("user or password: {e}")))
+        };
+        let credentials = match url.password() {
+            Some(password) => Some(Credentials::new(decode(url.username())?, decode(password)?)),
+            None => None,
+        };
+        Ok(Server {
+            port: url.port().unwrap_or(default_port),
+            host,
+            tls,
+            credentials,
+            hello_name,
+            idle: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// A connection ready for a mail transaction: an idle one that still answers RSET, or a
+    /// new one.
+    async fn connection(&self) -> Result<AsyncSmtpConnection, Failure> {
+        while let Some(mut idle) = self.take_idle() {
+            if idle.since.elapsed() < MAX_IDLE && idle.connection.command(Rset).await.is_ok() {
+                return Ok(idle.connection);
+            }
+            idle.connection.abort().await;
+        }
+        tokio::time::timeout(CONNECT_TIMEOUT, self.connect())
+            .await
+            .unwrap_or_else(|_| {
+                Err(Failure::Temporary(format!(
+                    "connecting to {}:{} timed out",
+                    self.host, self.port
+                )))
+            })
+    }
+
+    fn take_idle(&self) -> Option<Idle> {
+        self.idle.lock().ok()?.pop()
+    }
+
+    /// Keeps a connection that is still sound for the next message.
+    fn put_back(&self, connection: AsyncSmtpConnection) {
+        if connection.has_broken() {
+            return;
+        }
+        if let Ok(mut idle) = self.idle.lock() {
+            idle.push(Idle {
+                connection,
+                since: tokio::time::Instant::now(),
+            });
+        }
+    }
+
+    /// Says QUIT on the idle connections that have waited too long.
+    async fn close_stale(&self) {
+        let stale: Vec<Idle> = match self.idle.lock() {
+            Ok(mut idle) => {
+                let (stale, fresh) = std::mem::take(&mut *idle)
+                    .into_iter()
+                    .partition(|i| i.since.elapsed() >= MAX_IDLE);
+                *idle = fresh;
+                stale
+            }
+            Err(_) => return,
+        };
+        for mut idle in stale {
+            let _ = idle.connection.quit().await;
+        }
+    }
+
+    /// What lettre's transport does to connect, over a socket with TCP_NODELAY.
+    async fn connect(&self) -> Result<AsyncSmtpConnection, Failure> {
+        let failure = |step: &str, error: &dyn std::fmt::Display| {
+            Failure::Temporary(format!("{step} {}:{}: {error}", self.host, self.port))
+        };
+        let socket = open_socket(&self.host, self.port)
+            .await
+            .map_err(|e| failure("connecting to", &e))?;
+        let mut connection = match &self.tls {
+            Tls::Wrapper(parameters) => {
+                let stream = ImplicitTls::handshake(socket, parameters.clone())
+                    .await
+                    .map_err(|e| failure("TLS with", &e))?;
+                AsyncSmtpConnection::connect_with_transport(Box::new(stream), &self.hello_name)
+                    .await
+            }
+            _ => {
+                AsyncSmtpConnection::connect_with_transport(Box::new(socket), &self.hello_name)
+                    .await
+            }
+        }
+        .map_err(classify)?;
+        match &self.tls {
+            Tls::Opportunistic(parameters) if connection.can_starttls() => connection
+                .starttls(parameters.clone(), &self.hello_name)
+                .await
+                .map_err(classify)?,
+            Tls::Required(parameters) => connection
+                .starttls(parameters.clone(), &self.hello_name)
+                .await
+                .map_err(classify)?,
+            _ => {}
+        }
+        if let Some(credentials) = &self.credentials {
+            connection
+                .auth(DEFAULT_MECHANISMS, credentials)
+                .await
+                .map_err(classify)?;
+        }
+        Ok(connection)
+    }
+}
+
+/// A TCP connection to the relay with Nagle's algorithm off (see the module's comment).
+pub(crate) async fn open_socket(host: &str, port: u16) -> io::Result<TcpStream> {
+    let socket = TcpStream::connect((host, port)).await?;
+    socket.set_nodelay(true)?;
+    Ok(socket)
+}
+
+/// Implicit TLS (`smtps://`) over our own socket. lettre only starts TLS on a socket it opened
+/// itself, unless given a stream that is already encrypted: this is its own TLS stream (its
+/// certificate checks and SNI, from the same `TlsParameters`), upgraded over our socket and
+/// handed back to it as a plain stream. `AsyncNetworkStream` is public but deprecated.
+#[allow(deprecated, reason = "the one public way to reuse lettre's TLS set-up")]
+#[derive(Debug)]
+struct ImplicitTls(AsyncNetworkStream);
+
+#[allow(deprecated, reason = "see ImplicitTls")]
+impl ImplicitTls {
+    async fn handshake(
+        socket: TcpStream,
+        parameters: TlsParameters,
+    ) -> Result<ImplicitTls, lettre::transport::smtp::Error> {
+        let mut stream = AsyncNetworkStream::use_existing_tokio1(Box::new(socket));
+        stream.upgrade_tls(parameters).await?;
+        Ok(ImplicitTls(stream))
+    }
+}
+
+impl AsyncRead for ImplicitTls {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let unfilled = buf.initialize_unfilled();
+        match futures_io::AsyncRead::poll_read(Pin::new(&mut self.0), cx, unfilled) {
+            Poll::Ready(Ok(read)) => {
+                buf.advance(read);
+                Poll::Ready(Ok(()))
+            }
+            Poll::Ready(Err(error)) => Poll::Ready(Err(error)),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl AsyncWrite for ImplicitTls {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        futures_io::AsyncWrite::poll_write(Pin::new(&mut self.0), cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        futures_io::AsyncWrite::poll_flush(Pin::new(&mut self.0), cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        futures_io::AsyncWrite::poll_close(Pin::new(&mut self.0), cx)
+    }
+}
+
+impl AsyncTokioStream for ImplicitTls {
+    fn peer_addr(&self) -> io::Result<std::net::SocketAddr> {
+        self.0.peer_addr()
     }
 }
 
@@ -81,16 +343,17 @@ pub struct Delivered {
 }
 
 /// Sends every queued message that is due, once each. Each round leases a batch (committed at
-/// once, so no transaction is open while sending), sends it over up to [`CONCURRENT_SENDS`]
-/// pooled connections, then records the outcomes: the sent ones in one statement.
+/// once, so no transaction is open while sending), sends it with up to [`CONCURRENT_SENDS`]
+/// senders, each keeping one connection for message after message, then records the outcomes:
+/// the sent ones in one statement.
 pub async fn deliver_due(
     pool: &PgPool,
     relay: &Relay,
     now: DateTime<Utc>,
 ) -> Result<Delivered, store::StoreError> {
+    relay.server.close_stale().await;
     let mut done = Delivered::default();
     let mut bodies: HashMap<i64, Arc<Shared>> = HashMap::new();
-    let permits = Arc::new(tokio::sync::Semaphore::new(CONCURRENT_SENDS));
     loop {
         let batch = outbox::lease_due(pool, now, now + LEASE, BATCH).await?;
         if batch.is_empty() {
@@ -110,25 +373,39 @@ pub async fn deliver_due(
                 bodies.insert(body.id, Arc::new(Shared { body, encoded }));
             }
         }
+        let senders = batch.len().min(CONCURRENT_SENDS);
+        let queue: Vec<(Leased, Option<Arc<Shared>>)> = batch
+            .into_iter()
+            .map(|message| {
+                let shared = message
+                    .shared_body_id
+                    .and_then(|id| bodies.get(&id).cloned());
+                (message, shared)
+            })
+            .collect();
+        let queue = Arc::new(Mutex::new(queue.into_iter()));
+        // Each outcome is reported as soon as it is known, so a sender that panicked loses
+        // only the message it was sending (it stays leased and is retried later).
+        let (outcomes, mut received) = tokio::sync::mpsc::unbounded_channel();
         let mut sending = tokio::task::JoinSet::new();
-        for message in batch {
-            let shared = message
-                .shared_body_id
-                .and_then(|id| bodies.get(&id).cloned());
-            let relay = relay.clone();
-            let permits = permits.clone();
+        for _ in 0..senders {
+            let (relay, queue, outcomes) = (relay.clone(), queue.clone(), outcomes.clone());
             sending.spawn(async move {
-                let _permit = permits.acquire_owned().await;
-                let outcome = send(&relay, &message, shared.as_deref()).await;
-                (message, outcome)
+                let mut connection = None;
+                while let Some((message, shared)) = queue.lock().ok().and_then(|mut q| q.next()) {
+                    let outcome = send(&relay, &mut connection, &message, shared.as_deref()).await;
+                    if outcomes.send((message, outcome)).is_err() {
+                        break;
+                    }
+                }
+                if let Some(connection) = connection {
+                    relay.server.put_back(connection);
+                }
             });
         }
+        drop(outcomes);
         let mut sent = Vec::new();
-        while let Some(joined) = sending.join_next().await {
-            let Ok((message, outcome)) = joined else {
-                // A send task that panicked: its message stays leased and is retried later.
-                continue;
-            };
+        while let Some((message, outcome)) = received.recv().await {
             match outcome {
                 Ok(()) => sent.push(message.id),
                 Err(Failure::Permanent(error)) => {
@@ -151,6 +428,7 @@ pub async fn deliver_due(
                 }
             }
         }
+        while sending.join_next().await.is_some() {}
         outbox::mark_sent_many(pool, &sent, now).await?;
         done.sent += sent.len();
     }
@@ -173,7 +451,24 @@ enum Failure {
     Permanent(String),
 }
 
-async fn send(relay: &Relay, message: &Leased, shared: Option<&Shared>) -> Result<(), Failure> {
+/// A relay's error, permanent (5xx) or not.
+fn classify(error: lettre::transport::smtp::Error) -> Failure {
+    if error.is_permanent() {
+        Failure::Permanent(error.to_string())
+    } else {
+        Failure::Temporary(error.to_string())
+    }
+}
+
+/// Sends one message over `connection`, opening one first when there is none. A connection
+/// that failed is dropped (lettre has already said QUIT on it), so the next message opens a
+/// new one.
+async fn send(
+    relay: &Relay,
+    connection: &mut Option<AsyncSmtpConnection>,
+    message: &Leased,
+    shared: Option<&Shared>,
+) -> Result<(), Failure> {
     if message.shared_body_id.is_some() && shared.is_none() {
         return Err(Failure::Permanent("its shared body is missing".into()));
     }
@@ -239,16 +534,71 @@ async fn send(relay: &Relay, message: &Leased, shared: Option<&Shared>) -> Resul
         ],
     )
     .map_err(|e| Failure::Permanent(e.to_string()))?;
-    relay
-        .transport
-        .send_raw(&envelope, &bytes)
-        .await
-        .map(|_| ())
-        .map_err(|error| {
-            if error.is_permanent() {
-                Failure::Permanent(error.to_string())
-            } else {
-                Failure::Temporary(error.to_string())
-            }
-        })
+    let mut open = match connection.take() {
+        Some(open) if !open.has_broken() => open,
+        _ => relay.server.connection().await?,
+    };
+    match tokio::time::timeout(SEND_TIMEOUT, open.send(&envelope, &bytes)).await {
+        Ok(Ok(_)) => {
+            *connection = Some(open);
+            Ok(())
+        }
+        Ok(Err(error)) => Err(classify(error)),
+        Err(_) => Err(Failure::Temporary(format!(
+            "the relay took over {} s to take the message",
+            SEND_TIMEOUT.as_secs()
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_relay_socket_has_nagle_off() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let socket = open_socket("127.0.0.1", port).await.unwrap();
+        assert!(socket.nodelay().unwrap());
+    }
+
+    #[test]
+    fn the_relay_url_is_read_as_lettre_reads_it() {
+        let server = Server::from_url("smtp://relay.example.org").unwrap();
+        assert_eq!(
+            (server.host.as_str(), server.port),
+            ("relay.example.org", 25)
+        );
+        assert!(matches!(server.tls, Tls::None));
+        assert!(server.credentials.is_none());
+
+        let server =
+            Server::from_url("smtp://us%40er:p%3Ass@relay.example.org/gm.example.org?tls=required")
+                .unwrap();
+        assert_eq!(server.port, 587);
+        assert!(matches!(server.tls, Tls::Required(_)));
+        assert_eq!(
+            server.credentials,
+            Some(Credentials::new("us@er".into(), "p:ss".into()))
+        );
+        assert_eq!(server.hello_name, ClientId::Domain("gm.example.org".into()));
+
+        let server = Server::from_url("smtp://relay.example.org:2525?tls=opportunistic").unwrap();
+        assert_eq!(server.port, 2525);
+        assert!(matches!(server.tls, Tls::Opportunistic(_)));
+
+        let server = Server::from_url("smtps://[::1]").unwrap();
+        assert_eq!((server.host.as_str(), server.port), ("::1", 465));
+        assert!(matches!(server.tls, Tls::Wrapper(_)));
+
+        for bad in [
+            "http://relay.example.org",
+            "smtp://relay?tls=maybe",
+            "smtp://",
+            "relay:25",
+        ] {
+            assert!(Server::from_url(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -11,11 +11,11 @@ use chrono::{DateTime, Duration, Utc};
 use engine::{GameSecret, ParsedOrders, Player, PlayerId, TurnInput};
 use games::{EngineKind, GameError, PressItem};
 use serde_json::{Value, json};
-use store::subscribers::PlayerLock;
 use store::games::{
     self as rows, GameId, NewGame, NewOrders, NewPlayer, NewReport, NewTurn, PlayerRowId, TurnId,
 };
 use store::outbox::{self, NewOutbound};
+use store::subscribers::PlayerLock;
 use store::zines::ZineId;
 use store::{PgPool, StoreError};
 
@@ -362,28 +362,69 @@ pub struct ResolvedTurn {
 
 /// Resolves, publishes and mails every turn whose deadline is at or before `now`, one
 /// transaction per turn. Several processes may run this at once: each turn is done once.
+/// A turn whose resolution fails is rolled back, recorded (audit log, tracing, the turn's
+/// `resolve_error`) and put off with a growing delay, so it cannot hold up the other games'
+/// turns; only an error in claiming a turn stops the round.
 pub async fn resolve_due(
     pool: &PgPool,
     now: DateTime<Utc>,
     mail_domain: &str,
 ) -> Result<Vec<ResolvedTurn>, LifecycleError> {
     let mut done = Vec::new();
-    while let Some(turn) = resolve_one_due(pool, now, mail_domain).await? {
-        done.push(turn);
+    loop {
+        let mut tx = pool.begin().await?;
+        let Some(due) = rows::claim_due_turn(&mut tx, now).await? else {
+            return Ok(done);
+        };
+        let (turn, game) = (due.id, due.game_id);
+        match resolve_claimed(tx, due, now, mail_domain).await {
+            Ok(resolved) => done.push(resolved),
+            Err(error) => put_off_failed_turn(pool, turn, game, &error, now).await?,
+        }
     }
-    Ok(done)
 }
 
-async fn resolve_one_due(
+/// Records a turn's failed resolution and when it will be tried again.
+async fn put_off_failed_turn(
     pool: &PgPool,
+    turn: TurnId,
+    game: GameId,
+    error: &LifecycleError,
     now: DateTime<Utc>,
-    mail_domain: &str,
-) -> Result<Option<ResolvedTurn>, LifecycleError> {
+) -> Result<(), LifecycleError> {
     let mut tx = pool.begin().await?;
-    let Some(due) = rows::claim_due_turn(&mut tx, now).await? else {
-        return Ok(None);
+    let Some(failures_before) = rows::lock_open_turn_failures(&mut tx, turn).await? else {
+        return Ok(());
     };
-    resolve_claimed(tx, due, now, mail_domain).await.map(Some)
+    let retry_at = now + crate::outbox::backoff(failures_before);
+    let error = error.to_string();
+    rows::record_resolve_failure(&mut *tx, turn, &error, retry_at).await?;
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor: "system",
+            action: "turn.resolve_failed",
+            game_id: Some(game.0),
+            details: json!({
+                "turn_id": turn.0,
+                "error": error,
+                "failures": failures_before + 1,
+                "retry_at": retry_at,
+            }),
+        },
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    tracing::error!(
+        game = game.0,
+        turn = turn.0,
+        failures = failures_before + 1,
+        %retry_at,
+        error = %error,
+        "resolving a due turn failed; the other due turns go on, this one is retried later"
+    );
+    Ok(())
 }
 
 /// Resolves, publishes and mails a turn this transaction holds locked, and commits.

@@ -342,7 +342,8 @@ pub struct DueTurn {
 
 /// A turn is due when its deadline plus the game's grace period (`schedule.grace_minutes`) has
 /// passed, or, for a game that resolves early (`schedule.early_resolution`), as soon as every
-/// active player (of an active subscriber) has current orders.
+/// active player (of an active subscriber) has current orders. A turn whose resolution failed
+/// waits until its `resolve_retry_at` (see [`record_resolve_failure`]).
 pub async fn claim_due_turn(
     tx: &mut sqlx::PgConnection,
     now: DateTime<Utc>,
@@ -358,11 +359,46 @@ pub async fn claim_due_turn(
                 WHERE p.game_id = t.game_id AND p.status = 'active' AND s.status = 'active' \
                 AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.turn_id = t.id AND o.player_id = p.id \
                                 AND o.superseded_at IS NULL)))) \
+         AND (t.resolve_retry_at IS NULL OR t.resolve_retry_at <= $1) \
          ORDER BY t.deadline NULLS LAST, t.id LIMIT 1 FOR UPDATE OF t SKIP LOCKED",
     )
     .bind(now)
     .fetch_optional(&mut *tx)
     .await?)
+}
+
+/// How many times resolving this turn has failed so far, the turn locked for this
+/// transaction; `None` when it is no longer open (another process resolved it meanwhile).
+pub async fn lock_open_turn_failures(
+    tx: &mut sqlx::PgConnection,
+    turn: TurnId,
+) -> Result<Option<i32>, StoreError> {
+    Ok(sqlx::query_scalar(
+        "SELECT resolve_failures FROM turns WHERE id = $1 AND status = 'open' FOR UPDATE",
+    )
+    .bind(turn)
+    .fetch_optional(&mut *tx)
+    .await?)
+}
+
+/// Records that resolving this turn failed with `error`, and puts it off until `retry_at`:
+/// [`claim_due_turn`] skips it until then.
+pub async fn record_resolve_failure<'e>(
+    db: impl PgExecutor<'e>,
+    turn: TurnId,
+    error: &str,
+    retry_at: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "UPDATE turns SET resolve_failures = resolve_failures + 1, resolve_error = $2, \
+         resolve_retry_at = $3 WHERE id = $1",
+    )
+    .bind(turn)
+    .bind(error)
+    .bind(retry_at)
+    .execute(db)
+    .await?;
+    Ok(())
 }
 
 /// The game's open turn, locked for this transaction (waiting for a process that holds it),

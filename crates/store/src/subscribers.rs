@@ -258,23 +258,6 @@ pub async fn update<'e>(
     Ok(result.rows_affected() == 1)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn status_round_trips_through_text() {
-        for status in [
-            SubscriberStatus::Active,
-            SubscriberStatus::Unsubscribed,
-            SubscriberStatus::Excluded,
-        ] {
-            assert_eq!(status.as_str().parse::<SubscriberStatus>(), Ok(status));
-        }
-        assert!("gone".parse::<SubscriberStatus>().is_err());
-    }
-}
-
 /// The first key of the advisory locks that serialise what is done for one subscriber (the
 /// two-key form, so they cannot meet the one-key locks used elsewhere). Mail workers and web
 /// forms take them before acting, so a player's orders are checked against the latest ones and
@@ -350,4 +333,21 @@ pub async fn lock_player(
     .execute(&mut *tx)
     .await?;
     Ok(PlayerLock { player })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_round_trips_through_text() {
+        for status in [
+            SubscriberStatus::Active,
+            SubscriberStatus::Unsubscribed,
+            SubscriberStatus::Excluded,
+        ] {
+            assert_eq!(status.as_str().parse::<SubscriberStatus>(), Ok(status));
+        }
+        assert!("gone".parse::<SubscriberStatus>().is_err());
+    }
 }

@@ -611,11 +611,13 @@ async fn a_game_with_a_corrupt_state(pool: &PgPool, zine_of: GameId) -> GameId {
     let broken = turns::create_game(pool, trafalgar(), &spec, &mut Counter(5))
         .await
         .unwrap();
-    sqlx::query("UPDATE turns SET state_before = '{\"not\": \"a barmy state\"}' WHERE game_id = $1")
-        .bind(broken)
-        .execute(pool)
-        .await
-        .unwrap();
+    sqlx::query(
+        "UPDATE turns SET state_before = '{\"not\": \"a barmy state\"}' WHERE game_id = $1",
+    )
+    .bind(broken)
+    .execute(pool)
+    .await
+    .unwrap();
     broken
 }
 
@@ -665,7 +667,11 @@ async fn a_message_that_fails_is_undone_alone_and_the_rest_of_its_batch_is_proce
     .fetch_all(pool)
     .await
     .unwrap();
-    assert_eq!(current, ["G13, K19", "T12, S13"], "the failed message left orders");
+    assert_eq!(
+        current,
+        ["G13, K19", "T12, S13"],
+        "the failed message left orders"
+    );
     let press: Vec<String> = sqlx::query_scalar("SELECT text FROM press")
         .fetch_all(pool)
         .await
@@ -692,7 +698,12 @@ async fn a_players_mail_waits_while_another_worker_acts_for_that_player() {
     store::subscribers::lock_player(&mut other, fred_row)
         .await
         .unwrap();
-    let raw = message("locked-1", &reply_address_of(pool, game, 1).await, "", "G13, K19\r\n");
+    let raw = message(
+        "locked-1",
+        &reply_address_of(pool, game, 1).await,
+        "",
+        "G13, K19\r\n",
+    );
     store::inbox::store_raw(pool, &inbox::storage_key(&raw), &raw, "smtp", trafalgar())
         .await
         .unwrap();
@@ -717,7 +728,11 @@ async fn a_players_mail_waits_while_another_worker_acts_for_that_player() {
     }
     assert_eq!(waiting, 1, "the worker did not wait for the player's lock");
     assert_eq!(
-        count(pool, "SELECT count(*) FROM inbound_messages WHERE status = 'new'").await,
+        count(
+            pool,
+            "SELECT count(*) FROM inbound_messages WHERE status = 'new'"
+        )
+        .await,
         1
     );
     other.rollback().await.unwrap();

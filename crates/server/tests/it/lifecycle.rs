@@ -648,3 +648,124 @@ async fn the_gm_sets_a_schedule_from_the_command_line_and_it_is_audited() {
     assert_eq!(turns::schedule_of(pool, game).await.unwrap(), stored);
     db.drop_database().await;
 }
+
+async fn resolve_failures_logged(pool: &PgPool, game: GameId) -> Vec<Value> {
+    sqlx::query_scalar(
+        "SELECT details FROM audit_log WHERE action = 'turn.resolve_failed' AND game_id = $1 ORDER BY id",
+    )
+    .bind(game)
+    .fetch_all(pool)
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_turn_that_fails_to_resolve_does_not_hold_up_the_other_games_and_is_retried_later() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let clock = ManualClock::new(utc("2025-03-20T09:00:00Z"));
+    let broken_zine = zine_with(pool, "broken", &["Fred Bloggs", "John Smith"]).await;
+    let sound_zine = zine_with(pool, "sound", &["Jane Doe", "Joe Soap"]).await;
+    let weekly = || Schedule::EveryDays(7);
+    // The broken game's deadline comes first, so it is the first due turn claimed.
+    let broken = game_with(
+        pool,
+        &clock,
+        broken_zine,
+        "Broken",
+        weekly(),
+        Some(utc("2025-03-21T12:00:00Z")),
+    )
+    .await;
+    let sound = game_with(
+        pool,
+        &clock,
+        sound_zine,
+        "Sound",
+        weekly(),
+        Some(utc("2025-03-21T18:00:00Z")),
+    )
+    .await;
+    // A stored state the engine cannot read (as after a bad manual edit or a botched restore).
+    let good_state: Value = sqlx::query_scalar("SELECT state FROM games WHERE id = $1")
+        .bind(broken)
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    sqlx::query("UPDATE games SET state = '{\"ships\": \"garbled\"}' WHERE id = $1")
+        .bind(broken)
+        .execute(pool)
+        .await
+        .unwrap();
+
+    clock.set(utc("2025-03-21T18:00:00Z"));
+    let done = turns::resolve_due(pool, clock.now(), DOMAIN).await.unwrap();
+    assert_eq!(
+        done.iter().map(|t| t.game).collect::<Vec<_>>(),
+        vec![sound],
+        "the sound game is resolved although the broken one, due first, fails"
+    );
+    assert_eq!(turn_status(pool, sound, 1).await, "published");
+    assert_eq!(turn_status(pool, broken, 1).await, "open");
+    let logged = resolve_failures_logged(pool, broken).await;
+    assert_eq!(logged.len(), 1, "{logged:?}");
+    assert_eq!(logged[0]["failures"], 1);
+    assert!(
+        !logged[0]["error"].as_str().unwrap().is_empty(),
+        "{logged:?}"
+    );
+    let (error, retry_at): (Option<String>, Option<DateTime<Utc>>) =
+        sqlx::query_as("SELECT resolve_error, resolve_retry_at FROM turns WHERE game_id = $1")
+            .bind(broken)
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    assert_eq!(error.as_deref(), logged[0]["error"].as_str());
+    assert_eq!(retry_at, Some(clock.now() + Duration::minutes(1)));
+
+    // Polled again at once: the failing turn is put off, not retried in a loop.
+    assert!(
+        turns::resolve_due(pool, clock.now(), DOMAIN)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(resolve_failures_logged(pool, broken).await.len(), 1);
+
+    // Still broken a minute later: it fails again and waits twice as long.
+    clock.advance(Duration::minutes(1));
+    assert!(
+        turns::resolve_due(pool, clock.now(), DOMAIN)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let logged = resolve_failures_logged(pool, broken).await;
+    assert_eq!(logged.len(), 2);
+    assert_eq!(logged[1]["failures"], 2);
+
+    // Repaired, it is resolved at its next try, once.
+    sqlx::query("UPDATE games SET state = $2 WHERE id = $1")
+        .bind(broken)
+        .bind(&good_state)
+        .execute(pool)
+        .await
+        .unwrap();
+    clock.advance(Duration::minutes(1));
+    assert!(
+        turns::resolve_due(pool, clock.now(), DOMAIN)
+            .await
+            .unwrap()
+            .is_empty(),
+        "not before its back-off has passed"
+    );
+    clock.advance(Duration::minutes(1));
+    let done = turns::resolve_due(pool, clock.now(), DOMAIN).await.unwrap();
+    assert_eq!(
+        done.iter().map(|t| t.game).collect::<Vec<_>>(),
+        vec![broken]
+    );
+    assert_eq!(turn_status(pool, broken, 1).await, "published");
+    assert_eq!(turn_status(pool, sound, 2).await, "open");
+    db.drop_database().await;
+}

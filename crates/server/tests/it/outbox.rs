@@ -2,9 +2,12 @@
 //! ./scripts/test): every queued message is delivered once, a relay that is down is retried with
 //! back-off, and the same Message-ID goes out on the retry.
 
+use std::ffi::OsStr;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration as StdDuration, Instant};
 
 use chrono::Duration;
@@ -25,6 +28,11 @@ pub(crate) struct SmtpSink {
 
 impl SmtpSink {
     pub(crate) fn start(port: u16) -> SmtpSink {
+        SmtpSink::start_with(port, &[])
+    }
+
+    /// With more of aiosmtpd's options, e.g. its TLS certificate.
+    pub(crate) fn start_with(port: u16, options: &[&OsStr]) -> SmtpSink {
         let maildir =
             std::env::temp_dir().join(format!("admiralty-sink-{}-{port}", std::process::id()));
         let _ = std::fs::remove_dir_all(&maildir);
@@ -38,6 +46,7 @@ impl SmtpSink {
                 "-c",
                 "aiosmtpd.handlers.Mailbox",
             ])
+            .args(options)
             .arg(&maildir)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -94,7 +103,11 @@ pub(crate) fn free_port() -> u16 {
 }
 
 async fn queue(pool: &PgPool, n: usize) {
-    for i in 0..n {
+    queue_range(pool, 0..n).await;
+}
+
+async fn queue_range(pool: &PgPool, numbers: std::ops::Range<usize>) {
+    for i in numbers {
         let new = NewOutbound {
             message_id: &format!("<report.{i}@zine.example.org>"),
             idempotency_key: &format!("report:{i}"),
@@ -214,5 +227,185 @@ async fn a_relay_that_is_down_is_retried_with_back_off_then_delivered_once() {
     );
     let _ = Path::new(&sink.maildir);
     drop(sink);
+    db.drop_database().await;
+}
+
+/// A TCP relay in front of the sink that counts the connections made through it.
+async fn counting_proxy(target: u16) -> (u16, Arc<AtomicUsize>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let count = Arc::new(AtomicUsize::new(0));
+    let counted = count.clone();
+    tokio::spawn(async move {
+        while let Ok((mut client, _)) = listener.accept().await {
+            counted.fetch_add(1, Ordering::SeqCst);
+            tokio::spawn(async move {
+                if let Ok(mut server) = tokio::net::TcpStream::connect(("127.0.0.1", target)).await
+                {
+                    let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                }
+            });
+        }
+    });
+    (port, count)
+}
+
+#[tokio::test]
+async fn messages_go_out_over_a_few_connections_kept_open_and_reopened_when_the_relay_restarts() {
+    let db = TestDatabase::migrated().await;
+    let sink_port = free_port();
+    let sink = SmtpSink::start(sink_port);
+    let (port, connections) = counting_proxy(sink_port).await;
+    let relay = Relay::new(
+        &format!("smtp://127.0.0.1:{port}"),
+        "orders@zine.example.org",
+    )
+    .unwrap();
+    queue_range(&db.pool, 0..40).await;
+    let first = outbox::deliver_due(&db.pool, &relay, trafalgar())
+        .await
+        .unwrap();
+    assert_eq!((first.sent, first.retrying, first.failed), (40, 0, 0));
+    let opened = connections.load(Ordering::SeqCst);
+    assert!(
+        (1..=16).contains(&opened),
+        "40 messages over {opened} connections: one per sender at most"
+    );
+
+    // The next round reuses the connections left open (checked with RSET first).
+    queue_range(&db.pool, 40..80).await;
+    let second = outbox::deliver_due(&db.pool, &relay, trafalgar() + Duration::seconds(5))
+        .await
+        .unwrap();
+    assert_eq!(second.sent, 40);
+    assert_eq!(
+        connections.load(Ordering::SeqCst),
+        opened,
+        "no new connection"
+    );
+    assert_eq!(sink.received().len(), 80);
+
+    // The relay restarts: the idle connections are dead. The worker notices before sending
+    // (RSET fails), connects again, and no message is put off for a retry.
+    drop(sink);
+    let sink = SmtpSink::start(sink_port);
+    queue_range(&db.pool, 80..90).await;
+    let third = outbox::deliver_due(&db.pool, &relay, trafalgar() + Duration::seconds(10))
+        .await
+        .unwrap();
+    assert_eq!((third.sent, third.retrying, third.failed), (10, 0, 0));
+    assert!(connections.load(Ordering::SeqCst) > opened);
+    assert_eq!(sink.received().len(), 10);
+    drop(sink);
+    db.drop_database().await;
+}
+
+/// A self-signed certificate for 127.0.0.1 (openssl), which no relay client should trust.
+fn self_signed_certificate(dir: &Path) -> (PathBuf, PathBuf) {
+    std::fs::create_dir_all(dir).unwrap();
+    let (cert, key) = (dir.join("cert.pem"), dir.join("key.pem"));
+    let status = Command::new("openssl")
+        .args([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+        ])
+        .args(["-subj", "/CN=127.0.0.1", "-keyout"])
+        .arg(&key)
+        .arg("-out")
+        .arg(&cert)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("openssl is needed to make a test certificate");
+    assert!(status.success());
+    (cert, key)
+}
+
+/// The last error recorded on the (only) queued message.
+async fn last_error(pool: &PgPool) -> String {
+    sqlx::query_scalar("SELECT last_error FROM outbound_messages ORDER BY id LIMIT 1")
+        .fetch_one(pool)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn smtps_and_required_starttls_speak_tls_and_never_fall_back_to_clear_text() {
+    let db = TestDatabase::migrated().await;
+    let dir = std::env::temp_dir().join(format!("admiralty-tls-{}", free_port()));
+    let (cert, key) = self_signed_certificate(&dir);
+    queue(&db.pool, 1).await;
+
+    // Implicit TLS: the handshake happens, and the untrusted certificate stops it.
+    let smtps = SmtpSink::start_with(
+        free_port(),
+        &[
+            "--smtpscert".as_ref(),
+            cert.as_os_str(),
+            "--smtpskey".as_ref(),
+            key.as_os_str(),
+        ],
+    );
+    let relay = Relay::new(
+        &format!("smtps://127.0.0.1:{}", smtps.port),
+        "orders@zine.example.org",
+    )
+    .unwrap();
+    let done = outbox::deliver_due(&db.pool, &relay, trafalgar())
+        .await
+        .unwrap();
+    assert_eq!((done.sent, done.retrying), (0, 1));
+    let error = last_error(&db.pool).await;
+    assert!(error.to_lowercase().contains("certificate"), "{error}");
+    assert!(smtps.received().is_empty());
+
+    // STARTTLS required, offered by the server: upgraded, and stopped at the certificate.
+    let starttls = SmtpSink::start_with(
+        free_port(),
+        &[
+            "--tlscert".as_ref(),
+            cert.as_os_str(),
+            "--tlskey".as_ref(),
+            key.as_os_str(),
+        ],
+    );
+    let relay = Relay::new(
+        &format!("smtp://127.0.0.1:{}?tls=required", starttls.port),
+        "orders@zine.example.org",
+    )
+    .unwrap();
+    let done = outbox::deliver_due(&db.pool, &relay, trafalgar() + Duration::minutes(1))
+        .await
+        .unwrap();
+    assert_eq!((done.sent, done.retrying), (0, 1));
+    let error = last_error(&db.pool).await;
+    assert!(error.to_lowercase().contains("certificate"), "{error}");
+
+    // STARTTLS required, not offered: nothing is sent in clear.
+    let plain = SmtpSink::start(free_port());
+    let relay = Relay::new(
+        &format!("smtp://127.0.0.1:{}?tls=required", plain.port),
+        "orders@zine.example.org",
+    )
+    .unwrap();
+    let done = outbox::deliver_due(&db.pool, &relay, trafalgar() + Duration::minutes(3))
+        .await
+        .unwrap();
+    assert_eq!((done.sent, done.retrying), (0, 1));
+    assert!(last_error(&db.pool).await.contains("STARTTLS"));
+    assert!(plain.received().is_empty());
+
+    // Opportunistic STARTTLS to the same server: it goes out in clear, as asked.
+    let relay = Relay::new(
+        &format!("smtp://127.0.0.1:{}?tls=opportunistic", plain.port),
+        "orders@zine.example.org",
+    )
+    .unwrap();
+    let done = outbox::deliver_due(&db.pool, &relay, trafalgar() + Duration::minutes(7))
+        .await
+        .unwrap();
+    assert_eq!(done.sent, 1);
+    assert_eq!(plain.received().len(), 1);
+    drop((smtps, starttls, plain));
+    let _ = std::fs::remove_dir_all(&dir);
     db.drop_database().await;
 }
