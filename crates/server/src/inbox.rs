@@ -403,6 +403,14 @@ async fn act(
             turn_and_deadline(default)
         ));
     }
+    if reading.mail.truncated.any() {
+        out.push(format!(
+            "Your message was longer than Admiralty reads (at most {} KB of mail and {} KB of \
+             text): only its beginning was read, and anything after that was ignored.",
+            mail::inbound::MAX_MESSAGE_BYTES / 1024,
+            mail::inbound::MAX_BODY_BYTES / 1024
+        ));
+    }
     for problem in &commands.problems {
         out.push(format!(
             "Line {}: \"{}\"\n  {}\n  Would be accepted: {}",
@@ -455,11 +463,17 @@ async fn act(
             Err(error) => return Err(error),
         }
     }
+    let mut helped = false;
     for command in &commands.commands {
         let line = command.line;
         let target = sender.game(command.game.as_deref());
         match &command.command {
-            Command::Help => out.push(mail::HELP.to_owned()),
+            // However many HELP lines a message has, the help is sent once.
+            Command::Help if !helped => {
+                helped = true;
+                out.push(mail::HELP.to_owned());
+            }
+            Command::Help => {}
             Command::Game { .. } => {}
             Command::Password { secret } => {
                 if sender.proof == Proof::ReplyToken {

@@ -554,6 +554,7 @@ async fn a_fifty_megabyte_message_is_kept_and_answered() {
     let out = ingest(pool, &raw).await;
     let reply = out.reply();
     assert!(reply.contains("fire at G13"), "{reply}");
+    assert!(reply.contains("only its beginning was read"), "{reply}");
     assert_eq!(current_orders(pool).await, ["G13, K19"]);
     db.drop_database().await;
 }
@@ -578,6 +579,10 @@ async fn a_million_lines_are_kept_and_answered_briefly() {
         let start = &reply[..reply.len().min(2000)];
         assert!(reply.contains("fire at G13"), "{start}");
         assert!(reply.contains("were ignored"), "{start}");
+        assert!(reply.contains("only its beginning was read"), "{start}");
+        if id == "million-help" {
+            assert_eq!(reply.matches(mail::HELP).count(), 1, "the help sent once");
+        }
         // Was 16 MB for the orders (every line came back with an error); each HELP line added
         // a copy of the help text.
         assert!(
