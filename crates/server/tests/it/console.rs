@@ -406,6 +406,11 @@ async fn every_page_and_form_works_for_a_logged_in_gm_and_is_audited_by_name() {
         assert_eq!(response.status(), StatusCode::OK, "GET {page}");
         assert_eq!(response.headers()["cache-control"], "no-store", "{page}");
         assert_eq!(response.headers()["x-frame-options"], "DENY", "{page}");
+        assert_eq!(
+            response.headers()["referrer-policy"],
+            "same-origin",
+            "{page}"
+        );
     }
     for (path, form) in forms(game) {
         let response = gm.submit(&path, &form).await;

@@ -466,6 +466,8 @@ async fn every_player_route_refuses_who_may_not_use_it() {
         let location = response.headers()[LOCATION].to_str().unwrap();
         assert!(location.starts_with("/login?next="), "{location}");
         assert_eq!(response.headers()["cache-control"], "no-store");
+        assert_eq!(response.headers()["referrer-policy"], "no-referrer");
+        assert_eq!(response.headers()["x-frame-options"], "DENY");
     }
     for path in &forms {
         let response = anonymous.post(path, &form).await;

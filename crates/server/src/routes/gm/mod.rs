@@ -12,8 +12,8 @@ mod zines;
 
 use axum::Router;
 use axum::extract::{FromRequestParts, OriginalUri, Request};
+use axum::http::Method;
 use axum::http::request::Parts;
-use axum::http::{HeaderValue, Method, header};
 use axum::middleware::{self, Next};
 use axum::response::Response;
 use axum::routing::{get, post};
@@ -69,22 +69,10 @@ pub(crate) fn router() -> Router<AppState> {
 /// Console pages show hidden facts: never cached, never framed, no referrer to other sites.
 async fn console_headers(request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
-    let headers = response.headers_mut();
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    headers.insert(
-        header::REFERRER_POLICY,
-        HeaderValue::from_static("same-origin"),
-    );
-    headers.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    headers.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(
-            "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-        ),
+    crate::web::set_private_page_headers(
+        &mut response,
+        "same-origin",
+        "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     );
     response
 }

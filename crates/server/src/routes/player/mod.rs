@@ -10,8 +10,8 @@ mod games;
 
 use axum::Router;
 use axum::extract::{FromRequestParts, Request};
+use axum::http::Method;
 use axum::http::request::Parts;
-use axum::http::{HeaderValue, Method, header};
 use axum::middleware::{self, Next};
 use axum::response::Response;
 use axum::routing::{get, post};
@@ -37,22 +37,10 @@ pub(crate) fn router() -> Router<AppState> {
 /// path: never cached, never framed, no referrer, nothing loaded from elsewhere.
 async fn player_headers(request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
-    let headers = response.headers_mut();
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    headers.insert(
-        header::REFERRER_POLICY,
-        HeaderValue::from_static("no-referrer"),
-    );
-    headers.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    headers.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(
-            "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-        ),
+    crate::web::set_private_page_headers(
+        &mut response,
+        "no-referrer",
+        "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     );
     response
 }
