@@ -72,27 +72,6 @@ pub async fn claim_batch(
     .await?)
 }
 
-/// Records how processing ended: `processed`, `dropped` (a loop or bulk mail, with the reason),
-/// or `failed` (with the error; `gm inbox retry` runs it again).
-pub async fn finish<'e>(
-    db: impl PgExecutor<'e>,
-    id: InboundId,
-    status: &str,
-    error: Option<&str>,
-    now: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    sqlx::query(
-        "UPDATE inbound_messages SET status = $2, error = $3, attempts = attempts + 1, processed_at = $4 WHERE id = $1",
-    )
-    .bind(id)
-    .bind(status)
-    .bind(error)
-    .bind(now)
-    .execute(db)
-    .await?;
-    Ok(())
-}
-
 /// How processing one message ended, for [`finish_many`].
 #[derive(Debug, Clone)]
 pub struct Outcome {
@@ -108,7 +87,9 @@ impl Outcome {
     }
 }
 
-/// [`finish`] for a batch of messages, in one statement.
+/// Records how processing ended for a batch of messages, in one statement: `processed`,
+/// `dropped` (a loop or bulk mail, with the reason), or `failed` (with the error; `gm inbox
+/// retry` runs it again).
 pub async fn finish_many<'e>(
     db: impl PgExecutor<'e>,
     outcomes: &[Outcome],

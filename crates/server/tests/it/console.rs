@@ -185,7 +185,8 @@ pub async fn populate(pool: &PgPool) -> i64 {
     {
         store::inbox::Stored::New(id) | store::inbox::Stored::Duplicate(id) => id,
     };
-    store::inbox::finish(pool, inbound, "failed", Some("<b>boom</b>"), now)
+    let failed = store::inbox::Outcome::new(inbound, "failed", Some("<b>boom</b>".into()));
+    store::inbox::finish_many(pool, &[failed], now)
         .await
         .unwrap();
     let new = store::outbox::NewOutbound {

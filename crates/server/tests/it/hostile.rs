@@ -7,71 +7,34 @@
 //! message must be one line of Admiralty's own making.
 
 use chrono::Duration;
-use games::EngineKind;
-use serde_json::json;
 use server::inbox;
 use server::outbox::{self, Relay};
-use server::turns::{self, GameSpec, Schedule};
+use server::turns;
 use store::PgPool;
 use store::games::GameId;
-use store::subscribers::{self, NewSubscriber};
 use store::testing::TestDatabase;
-use store::zines;
-use store::{DisplayName, EmailAddress, ZineSlug};
 
-use crate::helpers::{Counter, trafalgar};
+use crate::helpers::trafalgar;
+use crate::inbox::{DOMAIN, barmy_game, reply_address_of};
 use crate::outbox::{SmtpSink, free_port};
 
-const DOMAIN: &str = "zine.example.org";
 /// Players' display names that must come out inert wherever they are shown.
 const SCRIPT_NAME: &str = "Eve <script>alert('x')</script>";
 const SQL_NAME: &str = "Robert'); DROP TABLE players;--";
 
 async fn game(pool: &PgPool) -> GameId {
-    let zine = zines::insert(
+    barmy_game(
         pool,
-        &ZineSlug::parse("hostile").unwrap(),
-        "Hostile",
-        trafalgar(),
+        ("hostile", "Hostile"),
+        "Hostile Barmy",
+        &[
+            ("fred@example.org", "Fred Bloggs"),
+            ("eve@example.org", SCRIPT_NAME),
+            ("bobby@example.org", SQL_NAME),
+        ],
+        11,
     )
     .await
-    .unwrap();
-    for (address, name) in [
-        ("fred@example.org", "Fred Bloggs"),
-        ("eve@example.org", SCRIPT_NAME),
-        ("bobby@example.org", SQL_NAME),
-    ] {
-        let new = NewSubscriber {
-            zine_id: zine.id,
-            email: EmailAddress::parse(address).unwrap(),
-            display_name: DisplayName::parse(name).unwrap(),
-        };
-        subscribers::insert(pool, &new, trafalgar()).await.unwrap();
-    }
-    let spec = GameSpec {
-        zine: zine.id,
-        name: "Hostile Barmy",
-        engine: EngineKind::Barmy,
-        setup: &json!({}),
-        first_deadline: Some(trafalgar() + Duration::days(2)),
-        schedule: Schedule::EveryDays(7),
-    };
-    turns::create_game(pool, trafalgar(), &spec, &mut Counter(11))
-        .await
-        .unwrap()
-}
-
-/// The personal reply address of the game's player `engine_id`.
-async fn reply_address(pool: &PgPool, game: GameId, engine_id: i64) -> String {
-    let token: String = sqlx::query_scalar(
-        "SELECT reply_token FROM players WHERE game_id = $1 AND engine_player_id = $2",
-    )
-    .bind(game)
-    .bind(engine_id)
-    .fetch_one(pool)
-    .await
-    .unwrap();
-    format!("orders+{token}@{DOMAIN}")
 }
 
 /// A plain message from Fred to `to`, with `extra` header lines (CRLF-terminated) and `body`.
@@ -220,8 +183,8 @@ async fn every_hostile_message_gets_a_clear_outcome_and_safe_replies() {
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let game = game(pool).await;
-    let fred = reply_address(pool, game, 1).await;
-    let eve = reply_address(pool, game, 2).await;
+    let fred = reply_address_of(pool, game, 1).await;
+    let eve = reply_address_of(pool, game, 2).await;
 
     // Truncated MIME: the connection dropped inside a base64 part of a multipart.
     let truncated = format!(
@@ -496,8 +459,8 @@ async fn html_in_press_and_names_is_inert_in_the_published_report() {
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let game = game(pool).await;
-    let eve = reply_address(pool, game, 2).await;
-    let bobby = reply_address(pool, game, 3).await;
+    let eve = reply_address_of(pool, game, 2).await;
+    let bobby = reply_address_of(pool, game, 3).await;
     let html = plain(
         "report-html",
         &eve,
@@ -537,7 +500,7 @@ async fn a_fifty_megabyte_message_is_kept_and_answered() {
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let game = game(pool).await;
-    let fred = reply_address(pool, game, 1).await;
+    let fred = reply_address_of(pool, game, 1).await;
     let mut raw = format!(
         "From: Fred <fred@example.org>\r\nTo: {fred}\r\nMessage-ID: <big@example.org>\r\n\
          Subject: my orders, and a film of my fleet\r\nMIME-Version: 1.0\r\n\
@@ -566,7 +529,7 @@ async fn a_million_lines_are_kept_and_answered_briefly() {
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let game = game(pool).await;
-    let fred = reply_address(pool, game, 1).await;
+    let fred = reply_address_of(pool, game, 1).await;
     for (id, line) in [("million-orders", "A1"), ("million-help", "HELP")] {
         let mut body = String::from("G13, K19\r\n");
         for _ in 1..1_000_000 {

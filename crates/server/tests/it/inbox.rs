@@ -20,34 +20,48 @@ use crate::helpers::{Counter, trafalgar};
 pub(crate) const DOMAIN: &str = "zine.example.org";
 
 pub(crate) async fn game(pool: &PgPool) -> GameId {
-    let zine = zines::insert(
+    barmy_game(
         pool,
-        &ZineSlug::parse("mailed").unwrap(),
-        "Mailed",
-        trafalgar(),
+        ("mailed", "Mailed"),
+        "Mailed Barmy",
+        &[
+            ("fred@example.org", "Fred Bloggs"),
+            ("john@example.org", "John Smith"),
+        ],
+        3,
     )
     .await
-    .unwrap();
-    for (address, name) in [
-        ("fred@example.org", "Fred Bloggs"),
-        ("john@example.org", "John Smith"),
-    ] {
+}
+
+/// A zine (slug, title) whose `subscribers` (address, name) all play Barmy game `name`, its
+/// ships placed by entropy seed `seed`.
+pub(crate) async fn barmy_game(
+    pool: &PgPool,
+    (slug, title): (&str, &str),
+    name: &str,
+    subscribers: &[(&str, &str)],
+    seed: u8,
+) -> GameId {
+    let zine = zines::insert(pool, &ZineSlug::parse(slug).unwrap(), title, trafalgar())
+        .await
+        .unwrap();
+    for (address, display) in subscribers {
         let new = NewSubscriber {
             zine_id: zine.id,
             email: EmailAddress::parse(address).unwrap(),
-            display_name: DisplayName::parse(name).unwrap(),
+            display_name: DisplayName::parse(display).unwrap(),
         };
         subscribers::insert(pool, &new, trafalgar()).await.unwrap();
     }
     let spec = GameSpec {
         zine: zine.id,
-        name: "Mailed Barmy",
+        name,
         engine: EngineKind::Barmy,
         setup: &json!({}),
         first_deadline: Some(trafalgar() + Duration::days(2)),
         schedule: Schedule::EveryDays(7),
     };
-    turns::create_game(pool, trafalgar(), &spec, &mut Counter(3))
+    turns::create_game(pool, trafalgar(), &spec, &mut Counter(seed))
         .await
         .unwrap()
 }
