@@ -133,10 +133,11 @@ async fn main() -> anyhow::Result<()> {
     .fetch_one(pool)
     .await?;
     println!(
-        "deliver: {} sent, {} retrying, {} failed in {deliver_seconds:.2} s = {:.0} messages/s ({:.1} MB of bodies, {:.1} MB/s)",
+        "deliver: {} sent, {} retrying, {} failed in {} SMTP transactions, {deliver_seconds:.2} s = {:.0} messages/s ({:.1} MB of bodies delivered, {:.1} MB/s)",
         delivered.sent,
         delivered.retrying,
         delivered.failed,
+        delivered.transactions,
         delivered.sent as f64 / deliver_seconds,
         sent_bytes as f64 / 1e6,
         sent_bytes as f64 / 1e6 / deliver_seconds
@@ -146,6 +147,7 @@ async fn main() -> anyhow::Result<()> {
     println!("RESULT fanout_seconds={resolve_seconds:.3}");
     println!("RESULT fanout_report_bytes={report_bytes}");
     println!("RESULT delivery_messages={}", delivered.sent);
+    println!("RESULT delivery_transactions={}", delivered.transactions);
     println!(
         "RESULT delivery_per_s={:.0}",
         delivered.sent as f64 / deliver_seconds

@@ -17,14 +17,13 @@ use std::task::{Context, Poll};
 use std::time::SystemTime;
 
 use chrono::{DateTime, Duration, Utc};
-use lettre::address::Envelope;
+use lettre::Address;
 use lettre::transport::smtp::authentication::{Credentials, DEFAULT_MECHANISMS};
 #[allow(deprecated, reason = "see ImplicitTls")]
 use lettre::transport::smtp::client::AsyncNetworkStream;
 use lettre::transport::smtp::client::{AsyncSmtpConnection, AsyncTokioStream, Tls, TlsParameters};
 use lettre::transport::smtp::commands::{Data, Mail, Rcpt, Rset};
 use lettre::transport::smtp::extension::{ClientId, Extension, MailBodyParameter, MailParameter};
-use lettre::transport::smtp::response::Response;
 use mail::Mailbox;
 use mail::outbound::{AutoSubmitted, EncodedText, Outgoing};
 use serde_json::Value;
@@ -338,15 +337,23 @@ fn parse_mailbox(text: &str) -> Option<Mailbox> {
 /// What one round of delivery did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Delivered {
+    /// Messages delivered, one per recipient.
     pub sent: usize,
     pub retrying: usize,
     pub failed: usize,
+    /// SMTP transactions attempted: a report goes to up to [`MAX_RECIPIENTS`] subscribers in one.
+    pub transactions: usize,
 }
+
+/// Recipients of one report per SMTP transaction, the number RFC 5321 (4.5.3.1.8) obliges
+/// every server to accept. A relay that takes fewer answers 452 to the rest, which are retried.
+const MAX_RECIPIENTS: usize = 100;
 
 /// Sends every queued message that is due, once each. Each round leases a batch (committed at
 /// once, so no transaction is open while sending), sends it with up to [`CONCURRENT_SENDS`]
-/// senders, each keeping one connection for message after message, then records the outcomes:
-/// the sent ones in one statement.
+/// senders, each keeping one connection for transaction after transaction, then records the
+/// outcomes: the sent ones in one statement. The copies of a report go out as one message to
+/// many recipients (see [`Transaction`]); everything else one message to one recipient.
 pub async fn deliver_due(
     pool: &PgPool,
     relay: &Relay,
@@ -374,28 +381,21 @@ pub async fn deliver_due(
                 bodies.insert(body.id, Arc::new(Shared { body, encoded }));
             }
         }
-        let senders = batch.len().min(CONCURRENT_SENDS);
-        let queue: Vec<(Leased, Option<Arc<Shared>>)> = batch
-            .into_iter()
-            .map(|message| {
-                let shared = message
-                    .shared_body_id
-                    .and_then(|id| bodies.get(&id).cloned());
-                (message, shared)
-            })
-            .collect();
-        let queue = Arc::new(Mutex::new(queue.into_iter()));
+        let transactions = Transaction::group(batch, &bodies);
+        done.transactions += transactions.len();
+        let senders = transactions.len().min(CONCURRENT_SENDS);
+        let queue = Arc::new(Mutex::new(transactions.into_iter()));
         // Each outcome is reported as soon as it is known, so a sender that panicked loses
-        // only the message it was sending (it stays leased and is retried later).
+        // only the transaction it was sending (its messages stay leased and are retried later).
         let (outcomes, mut received) = tokio::sync::mpsc::unbounded_channel();
         let mut sending = tokio::task::JoinSet::new();
         for _ in 0..senders {
             let (relay, queue, outcomes) = (relay.clone(), queue.clone(), outcomes.clone());
             sending.spawn(async move {
                 let mut connection = None;
-                while let Some((message, shared)) = queue.lock().ok().and_then(|mut q| q.next()) {
-                    let outcome = send(&relay, &mut connection, &message, shared.as_deref()).await;
-                    if outcomes.send((message, outcome)).is_err() {
+                while let Some(transaction) = queue.lock().ok().and_then(|mut q| q.next()) {
+                    let results = send(&relay, &mut connection, &transaction).await;
+                    if outcomes.send((transaction.messages, results)).is_err() {
                         break;
                     }
                 }
@@ -406,26 +406,33 @@ pub async fn deliver_due(
         }
         drop(outcomes);
         let mut sent = Vec::new();
-        while let Some((message, outcome)) = received.recv().await {
-            match outcome {
-                Ok(()) => sent.push(message.id),
-                Err(Failure::Permanent(error)) => {
-                    outbox::mark_failed(pool, message.id, &error).await?;
-                    done.failed += 1;
-                }
-                Err(Failure::Temporary(error)) if message.attempts + 1 >= MAX_ATTEMPTS => {
-                    outbox::mark_failed(
-                        pool,
-                        message.id,
-                        &format!("gave up after {MAX_ATTEMPTS} attempts: {error}"),
-                    )
-                    .await?;
-                    done.failed += 1;
-                }
-                Err(Failure::Temporary(error)) => {
-                    outbox::mark_retry(pool, message.id, &error, now + backoff(message.attempts))
+        while let Some((messages, results)) = received.recv().await {
+            for (message, outcome) in messages.iter().zip(results) {
+                match outcome {
+                    Ok(()) => sent.push(message.id),
+                    Err(Failure::Permanent(error)) => {
+                        outbox::mark_failed(pool, message.id, &error).await?;
+                        done.failed += 1;
+                    }
+                    Err(Failure::Temporary(error)) if message.attempts + 1 >= MAX_ATTEMPTS => {
+                        outbox::mark_failed(
+                            pool,
+                            message.id,
+                            &format!("gave up after {MAX_ATTEMPTS} attempts: {error}"),
+                        )
                         .await?;
-                    done.retrying += 1;
+                        done.failed += 1;
+                    }
+                    Err(Failure::Temporary(error)) => {
+                        outbox::mark_retry(
+                            pool,
+                            message.id,
+                            &error,
+                            now + backoff(message.attempts),
+                        )
+                        .await?;
+                        done.retrying += 1;
+                    }
                 }
             }
         }
@@ -441,12 +448,74 @@ struct Shared {
     encoded: EncodedText,
 }
 
+/// One message and the queued rows it delivers, in one SMTP transaction.
+///
+/// A row with a shared body and nothing of its own (no text, no HTML, no headers: a turn's
+/// report to a subscriber) is a copy of a circular, like a mailing list's post: every copy is
+/// the same message (the same Message-ID, `To:` the zine's own address, the subscribers in the
+/// envelope only, so none sees another's address), and up to [`MAX_RECIPIENTS`] copies go out
+/// in one transaction, as list servers send. A 870 KB report to 10,000 subscribers is then
+/// 100 transfers, not 10,000. Any other row is a message of its own to its one recipient.
+struct Transaction {
+    messages: Vec<Leased>,
+    shared: Option<Arc<Shared>>,
+}
+
+impl Transaction {
+    fn group(batch: Vec<Leased>, bodies: &HashMap<i64, Arc<Shared>>) -> Vec<Transaction> {
+        let mut transactions: Vec<Transaction> = Vec::new();
+        // The open transaction of each circular: (body, Message-ID, subject) -> index.
+        let mut open: HashMap<(i64, String, String), usize> = HashMap::new();
+        for message in batch {
+            let shared = message
+                .shared_body_id
+                .and_then(|id| bodies.get(&id).cloned());
+            let key = match (is_circular_copy(&message), message.shared_body_id) {
+                (true, Some(body)) => {
+                    Some((body, message.message_id.clone(), message.subject.clone()))
+                }
+                _ => None,
+            };
+            let joined = key
+                .as_ref()
+                .and_then(|key| open.get(key))
+                .and_then(|&index| transactions.get_mut(index))
+                .filter(|t| t.messages.len() < MAX_RECIPIENTS);
+            match joined {
+                Some(transaction) => transaction.messages.push(message),
+                None => {
+                    if let Some(key) = key {
+                        open.insert(key, transactions.len());
+                    }
+                    transactions.push(Transaction {
+                        messages: vec![message],
+                        shared,
+                    });
+                }
+            }
+        }
+        transactions
+    }
+}
+
+/// See [`Transaction`].
+fn is_circular_copy(message: &Leased) -> bool {
+    message.shared_body_id.is_some()
+        && message.body_text.is_empty()
+        && message.body_html.is_none()
+        && message
+            .headers
+            .as_object()
+            .is_none_or(serde_json::Map::is_empty)
+}
+
 /// 1 minute after the first failure, then doubling, at most 6 hours.
 pub fn backoff(attempts_before: i32) -> Duration {
     let exponent = u32::try_from(attempts_before.clamp(0, 16)).unwrap_or(16);
     Duration::minutes(2i64.saturating_pow(exponent)).min(Duration::hours(6))
 }
 
+#[derive(Debug, Clone)]
 enum Failure {
     Temporary(String),
     Permanent(String),
@@ -461,15 +530,83 @@ fn classify(error: lettre::transport::smtp::Error) -> Failure {
     }
 }
 
-/// Sends one message over `connection`, opening one first when there is none. A connection
-/// that failed is dropped (lettre has already said QUIT on it), so the next message opens a
-/// new one.
+/// Sends one transaction over `connection`, opening one first when there is none; the outcome
+/// for each of its messages, in order. A connection that failed is dropped (after QUIT), so
+/// the next transaction opens a new one.
 async fn send(
     relay: &Relay,
     connection: &mut Option<AsyncSmtpConnection>,
+    transaction: &Transaction,
+) -> Vec<Result<(), Failure>> {
+    let all = |failure: Failure| vec![Err(failure); transaction.messages.len()];
+    let Some(first) = transaction.messages.first() else {
+        return Vec::new();
+    };
+    let bytes = match message_bytes(relay, first, transaction.shared.as_deref()) {
+        Ok(bytes) => bytes,
+        Err(failure) => return all(failure),
+    };
+    let from: Address = match relay.from.address.parse() {
+        Ok(from) => from,
+        Err(e) => return all(Failure::Permanent(format!("sender: {e}"))),
+    };
+    // A recipient the relay could never take fails alone.
+    let recipients: Vec<Result<Address, Failure>> = transaction
+        .messages
+        .iter()
+        .map(|m| {
+            m.to_address
+                .parse()
+                .map_err(|e| Failure::Permanent(format!("recipient: {e}")))
+        })
+        .collect();
+    let valid: Vec<Address> = recipients.iter().flatten().cloned().collect();
+    if valid.is_empty() {
+        return recipients.into_iter().map(|r| r.map(drop)).collect();
+    }
+    let mut open = match connection.take() {
+        Some(open) if !open.has_broken() => open,
+        _ => match relay.server.connection().await {
+            Ok(open) => open,
+            Err(failure) => return all(failure),
+        },
+    };
+    let outcomes = match tokio::time::timeout(
+        SEND_TIMEOUT,
+        transact(&mut open, &from, &valid, &bytes),
+    )
+    .await
+    {
+        Ok(outcomes) => outcomes,
+        Err(_) => {
+            return all(Failure::Temporary(format!(
+                "the relay took over {} s to take the message",
+                SEND_TIMEOUT.as_secs()
+            )));
+        }
+    };
+    if !open.has_broken() {
+        *connection = Some(open);
+    }
+    let mut outcomes = outcomes.into_iter();
+    recipients
+        .into_iter()
+        .map(|recipient| match recipient {
+            Ok(_) => outcomes
+                .next()
+                .unwrap_or_else(|| Err(Failure::Temporary("the relay gave no answer".into()))),
+            Err(failure) => Err(failure),
+        })
+        .collect()
+}
+
+/// The message of a transaction, as RFC 5322 bytes: built from its first row, which for a
+/// circular's copies is the same as any other's but for the recipient, who is not in it.
+fn message_bytes(
+    relay: &Relay,
     message: &Leased,
     shared: Option<&Shared>,
-) -> Result<(), Failure> {
+) -> Result<Vec<u8>, Failure> {
     if message.shared_body_id.is_some() && shared.is_none() {
         return Err(Failure::Permanent("its shared body is missing".into()));
     }
@@ -490,9 +627,13 @@ async fn send(
     };
     let outgoing = Outgoing {
         from: relay.from.clone(),
-        to: Mailbox {
-            address: message.to_address.clone(),
-            name: None,
+        to: if is_circular_copy(message) {
+            relay.from.clone()
+        } else {
+            Mailbox {
+                address: message.to_address.clone(),
+                name: None,
+            }
         },
         reply_to: header("Reply-To").and_then(|address| parse_mailbox(&address)),
         subject: message.subject.clone(),
@@ -514,71 +655,47 @@ async fn send(
             _ => AutoSubmitted::AutoGenerated,
         },
     };
-    let bytes = match encoded {
+    match encoded {
         Some(encoded) => mail::outbound::build_with_text(&outgoing, encoded),
         None => mail::outbound::build(&outgoing),
     }
-    .map_err(|e| Failure::Permanent(e.to_string()))?;
-    let envelope = Envelope::new(
-        Some(
-            relay
-                .from
-                .address
-                .parse()
-                .map_err(|e| Failure::Permanent(format!("sender: {e}")))?,
-        ),
-        vec![
-            message
-                .to_address
-                .parse()
-                .map_err(|e| Failure::Permanent(format!("recipient: {e}")))?,
-        ],
-    )
-    .map_err(|e| Failure::Permanent(e.to_string()))?;
-    let mut open = match connection.take() {
-        Some(open) if !open.has_broken() => open,
-        _ => relay.server.connection().await?,
-    };
-    match tokio::time::timeout(SEND_TIMEOUT, transact(&mut open, &envelope, &bytes)).await {
-        Ok(Ok(_)) => {
-            *connection = Some(open);
-            Ok(())
-        }
-        Ok(Err(error)) => Err(classify(error)),
-        Err(_) => Err(Failure::Temporary(format!(
-            "the relay took over {} s to take the message",
-            SEND_TIMEOUT.as_secs()
-        ))),
-    }
+    .map_err(|e| Failure::Permanent(e.to_string()))
 }
 
 /// One mail transaction, as lettre's `AsyncSmtpConnection::send` does it (MAIL with the same
-/// parameters, RCPT, DATA) but for the message itself. lettre dot-stuffs a message byte by
-/// byte into a fresh buffer (its `ClientCodec`): with a turn's 870 KB report going to 10,000
-/// subscribers that was most of this process's CPU. Here the stuffing searches with memchr and
-/// the message goes out as one write, through lettre's public `command`. Where lettre would
-/// refuse (SMTPUTF8 or 8BITMIME needed and not offered) its own `send` is used, for its error.
+/// parameters, RCPT, DATA), with two differences. Each recipient gets the relay's own answer
+/// (lettre gives up on the whole message at the first refused one): the message goes to the
+/// accepted ones, the refused ones fail alone, permanently (5xx) or for a retry (4xx). And the
+/// message itself: lettre dot-stuffs it byte by byte into a fresh buffer (its `ClientCodec`),
+/// which was most of this process's CPU with a turn's 870 KB report; here the stuffing
+/// searches with memchr and the message goes out as one write, through lettre's public
+/// `command`. The outcome per recipient, in order.
 async fn transact(
     connection: &mut AsyncSmtpConnection,
-    envelope: &Envelope,
+    from: &Address,
+    recipients: &[Address],
     message: &[u8],
-) -> Result<Response, lettre::transport::smtp::Error> {
-    let non_ascii_addresses = envelope
-        .from()
-        .into_iter()
-        .chain(envelope.to())
-        .any(|address| !AsRef::<str>::as_ref(address).is_ascii());
-    let eight_bit = !message.is_ascii();
-    let info = connection.server_info();
-    let text = match std::str::from_utf8(message) {
-        Ok(text)
-            if (!non_ascii_addresses || info.supports_feature(Extension::SmtpUtfEight))
-                && (!eight_bit || info.supports_feature(Extension::EightBitMime)) =>
-        {
-            text
-        }
-        _ => return connection.send(envelope, message).await,
+) -> Vec<Result<(), Failure>> {
+    let all = |failure: Failure| vec![Err(failure); recipients.len()];
+    // Our builder writes UTF-8 (in practice ASCII: lettre encodes the bodies).
+    let Ok(text) = std::str::from_utf8(message) else {
+        return all(Failure::Permanent("the message is not UTF-8".into()));
     };
+    let non_ascii_addresses = std::iter::once(from)
+        .chain(recipients)
+        .any(|address| !AsRef::<str>::as_ref(address).is_ascii());
+    let eight_bit = !text.is_ascii();
+    let info = connection.server_info();
+    if non_ascii_addresses && !info.supports_feature(Extension::SmtpUtfEight) {
+        return all(Failure::Permanent(
+            "an address is not ASCII and the relay does not offer SMTPUTF8".into(),
+        ));
+    }
+    if eight_bit && !info.supports_feature(Extension::EightBitMime) {
+        return all(Failure::Permanent(
+            "the message is 8-bit and the relay does not offer 8BITMIME".into(),
+        ));
+    }
     let mut parameters = Vec::new();
     if non_ascii_addresses {
         parameters.push(MailParameter::SmtpUtfEight);
@@ -587,22 +704,50 @@ async fn transact(
         parameters.push(MailParameter::Body(MailBodyParameter::EightBitMime));
     }
     let data = DataLines(dot_stuffed(text));
+    // None: accepted (so far); Some: this recipient's own failure.
+    let mut refused: Vec<Option<Failure>> = Vec::with_capacity(recipients.len());
     let result = async {
         connection
-            .command(Mail::new(envelope.from().cloned(), parameters))
+            .command(Mail::new(Some(from.clone()), parameters))
             .await?;
-        for to in envelope.to() {
-            connection.command(Rcpt::new(to.clone(), vec![])).await?;
+        for to in recipients {
+            refused.push(
+                match connection.command(Rcpt::new(to.clone(), vec![])).await {
+                    Ok(_) => None,
+                    // The relay's answer about this recipient: the transaction goes on.
+                    Err(error) if error.is_permanent() || error.is_transient() => {
+                        Some(classify(error))
+                    }
+                    Err(error) => return Err(error),
+                },
+            );
+        }
+        if refused.iter().all(Option::is_some) {
+            connection.command(Rset).await?;
+            return Ok(());
         }
         connection.command(Data).await?;
-        connection.command(&data).await
+        connection.command(&data).await?;
+        Ok(())
     }
     .await;
-    if result.is_err() {
-        // As lettre does on any error in a transaction: the connection is not used again.
-        connection.abort().await;
-    }
-    result
+    let failure = match result {
+        Ok(()) => None,
+        Err(error) => {
+            // As lettre does on any other error in a transaction: the connection is not used
+            // again.
+            connection.abort().await;
+            Some(classify(error))
+        }
+    };
+    refused.resize(recipients.len(), None);
+    refused
+        .into_iter()
+        .map(|own| match own.or_else(|| failure.clone()) {
+            Some(failure) => Err(failure),
+            None => Ok(()),
+        })
+        .collect()
 }
 
 /// A message's text after DATA: already dot-stuffed, then the terminating `.` line.
@@ -641,6 +786,8 @@ fn dot_stuffed(text: &str) -> Cow<'_, str> {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     /// A relay that answers every command with success and keeps what it was sent, from
@@ -700,13 +847,13 @@ mod tests {
             AsyncSmtpConnection::connect_with_transport(Box::new(socket), &ClientId::default())
                 .await
                 .unwrap();
-        let envelope = Envelope::new(
-            Some("gm@example.org".parse().unwrap()),
-            vec!["player@example.org".parse().unwrap()],
-        )
-        .unwrap();
+        let from: Address = "gm@example.org".parse().unwrap();
+        let to: Address = "player@example.org".parse().unwrap();
+        let envelope =
+            lettre::address::Envelope::new(Some(from.clone()), vec![to.clone()]).unwrap();
         if ours {
-            transact(&mut connection, &envelope, message).await.unwrap();
+            let outcomes = transact(&mut connection, &from, &[to], message).await;
+            assert!(matches!(outcomes.as_slice(), [Ok(())]));
         } else {
             connection.send(&envelope, message).await.unwrap();
         }
@@ -751,6 +898,61 @@ mod tests {
                 String::from_utf8_lossy(&message)
             );
         }
+    }
+
+    fn leased(id: i64, body: Option<i64>, message_id: &str, headers: Value) -> Leased {
+        Leased {
+            id,
+            message_id: message_id.into(),
+            to_address: format!("reader{id}@example.org"),
+            subject: "Gazette: turn 3 report".into(),
+            body_text: String::new(),
+            body_html: None,
+            headers,
+            attempts: 0,
+            created_at: DateTime::UNIX_EPOCH,
+            shared_body_id: body,
+        }
+    }
+
+    #[test]
+    fn a_reports_copies_go_a_hundred_to_a_transaction_and_personal_mail_alone() {
+        let mut batch = Vec::new();
+        for id in 0..250 {
+            batch.push(leased(id, Some(1), "<report.3@z>", json!({})));
+            if id % 100 == 7 {
+                // Another report's copies, in between.
+                batch.push(leased(1000 + id, Some(2), "<report.4@z>", json!({})));
+            }
+        }
+        // A shared body with something of its own is personal.
+        batch.push(leased(
+            2000,
+            Some(1),
+            "<report.3@z>",
+            json!({ "Reply-To": "orders+t@z" }),
+        ));
+        batch.push(leased(2001, None, "<confirm.1@z>", json!({})));
+        let mut with_text = leased(2002, Some(1), "<report.3@z>", json!({}));
+        with_text.body_text = "P.S. your own line".into();
+        batch.push(with_text);
+
+        let sizes: Vec<(usize, i64)> = Transaction::group(batch, &HashMap::new())
+            .iter()
+            .map(|t| (t.messages.len(), t.messages.first().unwrap().id))
+            .collect();
+        assert_eq!(
+            sizes,
+            [
+                (100, 0),
+                (3, 1007),
+                (100, 100),
+                (50, 200),
+                (1, 2000),
+                (1, 2001),
+                (1, 2002)
+            ]
+        );
     }
 
     #[tokio::test]

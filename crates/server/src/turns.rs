@@ -516,7 +516,8 @@ async fn resolve_claimed(
 
     // Publication: the report to every subscriber of the zine (readers too), and each player
     // their own position with their personal reply address. Queued in this transaction, once.
-    // The report's body is stored once and shared by every copy.
+    // The report's body is stored once and shared by every copy; the copies are one message,
+    // with one Message-ID, which the outbox sends to many subscribers at a time.
     let subject = format!("{}: turn {number} report", game.name);
     let footer = format!(
         "\n--\nTurn {number} dice seed: {} (commitment published before the turn).\n",
@@ -525,14 +526,14 @@ async fn resolve_claimed(
     let report_body =
         outbox::insert_shared_body(&mut *tx, &format!("{text}{footer}"), None, now).await?;
     let no_headers = json!({});
-    let readers: Vec<(String, String, String)> =
+    let report_id = format!("<report.{}@{mail_domain}>", due.id.0);
+    let readers: Vec<(String, String)> =
         store::subscribers::list_for_zine(&mut *tx, ZineId(game.zine_id))
             .await?
             .into_iter()
             .filter(|s| s.status == store::subscribers::SubscriberStatus::Active)
             .map(|s| {
                 (
-                    format!("<report.{}.{}@{mail_domain}>", due.id.0, s.id.0),
                     format!("report:{}:{}", due.id.0, s.id.0),
                     s.email.as_str().to_owned(),
                 )
@@ -540,8 +541,8 @@ async fn resolve_claimed(
             .collect();
     let reports: Vec<NewOutbound> = readers
         .iter()
-        .map(|(message_id, key, to)| NewOutbound {
-            message_id,
+        .map(|(key, to)| NewOutbound {
+            message_id: &report_id,
             idempotency_key: key,
             to_address: to,
             subject: &subject,

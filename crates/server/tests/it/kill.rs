@@ -304,12 +304,8 @@ async fn kill_at(point: &'static str, reference: &str) {
     // Every subscriber got the report once, every player their position once.
     let mut reports: BTreeMap<String, usize> = BTreeMap::new();
     let mut positions: BTreeMap<String, usize> = BTreeMap::new();
-    for message in sink.received() {
-        let to = message
-            .lines()
-            .find_map(|l| l.strip_prefix("To: "))
-            .unwrap()
-            .to_owned();
+    // Tallied by envelope recipient: a report's copies are one message to many subscribers.
+    for (to, message) in sink.deliveries() {
         let id = message
             .lines()
             .find_map(|l| l.strip_prefix("Message-ID: "))

@@ -14,7 +14,7 @@ use chrono::Duration;
 use serde_json::json;
 use server::outbox::{self, Relay};
 use store::PgPool;
-use store::outbox::{NewOutbound, enqueue};
+use store::outbox::{NewOutbound, enqueue, enqueue_many, insert_shared_body};
 use store::testing::TestDatabase;
 
 use crate::helpers::trafalgar;
@@ -24,7 +24,25 @@ pub(crate) struct SmtpSink {
     child: Child,
     pub(crate) port: u16,
     maildir: PathBuf,
+    module_dir: Option<PathBuf>,
 }
+
+/// aiosmtpd's Mailbox handler with answers per recipient (see [`SmtpSink::start_refusing`]).
+const REFUSING_HANDLER: &str = r#"
+from aiosmtpd.handlers import Mailbox
+
+class RefusingMailbox(Mailbox):
+    busy_once = set()
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address.startswith("refused"):
+            return "550 5.1.1 no such mailbox"
+        if address.startswith("busy") and address not in self.busy_once:
+            self.busy_once.add(address)
+            return "450 4.2.1 mailbox busy, try later"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+"#;
 
 impl SmtpSink {
     pub(crate) fn start(port: u16) -> SmtpSink {
@@ -33,10 +51,23 @@ impl SmtpSink {
 
     /// With more of aiosmtpd's options, e.g. its TLS certificate.
     pub(crate) fn start_with(port: u16, options: &[&OsStr]) -> SmtpSink {
+        SmtpSink::launch(port, "aiosmtpd.handlers.Mailbox", options, None)
+    }
+
+    fn launch(
+        port: u16,
+        handler: &str,
+        options: &[&OsStr],
+        python_path: Option<&Path>,
+    ) -> SmtpSink {
         let maildir =
             std::env::temp_dir().join(format!("admiralty-sink-{}-{port}", std::process::id()));
         let _ = std::fs::remove_dir_all(&maildir);
-        let child = Command::new("python3")
+        let mut command = Command::new("python3");
+        if let Some(path) = python_path {
+            command.env("PYTHONPATH", path);
+        }
+        let child = command
             .args([
                 "-m",
                 "aiosmtpd",
@@ -44,7 +75,7 @@ impl SmtpSink {
                 "-l",
                 &format!("127.0.0.1:{port}"),
                 "-c",
-                "aiosmtpd.handlers.Mailbox",
+                handler,
             ])
             .args(options)
             .arg(&maildir)
@@ -64,11 +95,61 @@ impl SmtpSink {
             child,
             port,
             maildir,
+            module_dir: None,
         }
+    }
+
+    /// A sink that answers RCPT for `refused…@` with 550, and for `busy…@` with 450 the first
+    /// time each such address is given (then takes it).
+    pub(crate) fn start_refusing(port: u16) -> SmtpSink {
+        let module_dir =
+            std::env::temp_dir().join(format!("admiralty-refusing-{}-{port}", std::process::id()));
+        std::fs::create_dir_all(&module_dir).unwrap();
+        std::fs::write(module_dir.join("refusing_sink.py"), REFUSING_HANDLER).unwrap();
+        let mut sink = SmtpSink::launch(
+            port,
+            "refusing_sink.RefusingMailbox",
+            &[],
+            Some(&module_dir),
+        );
+        sink.module_dir = Some(module_dir);
+        sink
     }
 
     pub(crate) fn port(&self) -> u16 {
         self.port
+    }
+
+    /// Every message received, once per envelope recipient (aiosmtpd's `X-RcptTo`): the
+    /// recipient and the message.
+    pub(crate) fn deliveries(&self) -> Vec<(String, String)> {
+        let mut deliveries = Vec::new();
+        for message in self.received() {
+            let mut recipients = String::new();
+            let mut in_header = false;
+            for line in message.lines() {
+                if line.is_empty() {
+                    break;
+                }
+                if let Some(value) = line.strip_prefix("X-RcptTo:") {
+                    recipients.push_str(value);
+                    in_header = true;
+                } else if in_header && line.starts_with([' ', '\t']) {
+                    recipients.push_str(line);
+                } else {
+                    in_header = false;
+                }
+            }
+            for recipient in recipients
+                .split(',')
+                .map(str::trim)
+                .filter(|r| !r.is_empty())
+            {
+                deliveries.push((recipient.to_owned(), message.clone()));
+            }
+        }
+        deliveries.sort();
+        deliveries
     }
 
     /// Every message received, as raw text.
@@ -91,6 +172,9 @@ impl Drop for SmtpSink {
         let _ = self.child.kill();
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.maildir);
+        if let Some(dir) = &self.module_dir {
+            let _ = std::fs::remove_dir_all(dir);
+        }
     }
 }
 
@@ -407,5 +491,198 @@ async fn smtps_and_required_starttls_speak_tls_and_never_fall_back_to_clear_text
     assert_eq!(plain.received().len(), 1);
     drop((smtps, starttls, plain));
     let _ = std::fs::remove_dir_all(&dir);
+    db.drop_database().await;
+}
+
+/// Queues a turn's report as `turns` does: one shared body, a copy per subscriber, all with
+/// the report's one Message-ID and nothing personal.
+async fn queue_report(pool: &PgPool, turn: u32, recipients: &[String]) {
+    let mut tx = pool.begin().await.unwrap();
+    let body = insert_shared_body(
+        &mut *tx,
+        "Name | Co-ord | Result | Score | Own Status\nNelson | C3 | Hit | 3 | OK\n",
+        None,
+        trafalgar(),
+    )
+    .await
+    .unwrap();
+    let message_id = format!("<report.{turn}@zine.example.org>");
+    let subject = format!("Gazette: turn {turn} report");
+    let nothing_personal = json!({});
+    let keys: Vec<String> = recipients
+        .iter()
+        .map(|to| format!("report:{turn}:{to}"))
+        .collect();
+    let copies: Vec<NewOutbound> = recipients
+        .iter()
+        .zip(&keys)
+        .map(|(to, key)| NewOutbound {
+            message_id: &message_id,
+            idempotency_key: key,
+            to_address: to,
+            subject: &subject,
+            body_text: "",
+            body_html: None,
+            headers: &nothing_personal,
+        })
+        .collect();
+    enqueue_many(&mut tx, &copies, Some(body), trafalgar())
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+}
+
+/// The message without the envelope that the sink wrote into it.
+fn without_envelope(message: &str) -> String {
+    let mut kept = Vec::new();
+    let mut in_envelope = false;
+    for line in message.lines() {
+        if line.starts_with("X-RcptTo:") || line.starts_with("X-MailFrom:") {
+            in_envelope = true;
+            continue;
+        }
+        if in_envelope && line.starts_with([' ', '\t']) {
+            continue;
+        }
+        in_envelope = false;
+        kept.push(line);
+    }
+    kept.join("\n")
+}
+
+#[tokio::test]
+async fn a_report_goes_to_a_hundred_subscribers_a_transaction_once_each_and_none_sees_another() {
+    let db = TestDatabase::migrated().await;
+    let sink = SmtpSink::start(free_port());
+    let readers: Vec<String> = (0..250).map(|i| format!("reader{i}@example.org")).collect();
+    queue_report(&db.pool, 7, &readers).await;
+    // Personal mail (a Reply-To of its own) still goes one message per recipient.
+    queue_range(&db.pool, 1000..1003).await;
+    let relay = Relay::new(
+        &format!("smtp://127.0.0.1:{}", sink.port),
+        "Gazette <orders@zine.example.org>",
+    )
+    .unwrap();
+    let done = outbox::deliver_due(&db.pool, &relay, trafalgar())
+        .await
+        .unwrap();
+    assert_eq!((done.sent, done.retrying, done.failed), (253, 0, 0));
+    assert_eq!(
+        done.transactions,
+        3 + 3,
+        "100 + 100 + 50 copies, and 3 personal"
+    );
+    assert_eq!(sink.received().len(), 6);
+
+    let deliveries = sink.deliveries();
+    assert_eq!(deliveries.len(), 253);
+    let reports: Vec<&(String, String)> = deliveries
+        .iter()
+        .filter(|(_, m)| header(m, "Message-ID") == Some("<report.7@zine.example.org>"))
+        .collect();
+    let mut got: Vec<&str> = reports.iter().map(|(to, _)| to.as_str()).collect();
+    got.sort_unstable();
+    let mut expected: Vec<&str> = readers.iter().map(String::as_str).collect();
+    expected.sort_unstable();
+    assert_eq!(got, expected, "every subscriber once");
+    for (_, message) in &reports {
+        assert_eq!(
+            header(message, "To"),
+            Some("Gazette <orders@zine.example.org>")
+        );
+        assert_eq!(header(message, "Subject"), Some("Gazette: turn 7 report"));
+        assert!(message.contains("Nelson | C3 | Hit | 3 | OK"));
+        let seen = without_envelope(message);
+        assert!(!seen.contains("reader"), "a subscriber's address in {seen}");
+    }
+    // The personal ones are addressed to their reader, with their own reply address.
+    let personal = deliveries
+        .iter()
+        .find(|(to, _)| to == "reader1001@example.org")
+        .unwrap();
+    assert_eq!(header(&personal.1, "To"), Some("reader1001@example.org"));
+    assert!(
+        header(&personal.1, "Reply-To")
+            .unwrap()
+            .contains("orders+token1001")
+    );
+    drop(sink);
+    db.drop_database().await;
+}
+
+#[tokio::test]
+async fn a_refused_subscriber_fails_alone_and_a_busy_one_gets_the_same_message_later() {
+    let db = TestDatabase::migrated().await;
+    let sink = SmtpSink::start_refusing(free_port());
+    let mut readers: Vec<String> = (0..5).map(|i| format!("reader{i}@example.org")).collect();
+    readers.push("refused@example.org".into());
+    readers.push("busy@example.org".into());
+    queue_report(&db.pool, 8, &readers).await;
+    let relay = Relay::new(
+        &format!("smtp://127.0.0.1:{}", sink.port),
+        "orders@zine.example.org",
+    )
+    .unwrap();
+    let first = outbox::deliver_due(&db.pool, &relay, trafalgar())
+        .await
+        .unwrap();
+    assert_eq!(
+        (first.sent, first.retrying, first.failed, first.transactions),
+        (5, 1, 1, 1)
+    );
+    let outcome = |to: &'static str| {
+        let pool = db.pool.clone();
+        async move {
+            sqlx::query_as::<_, (String, i32, Option<String>)>(
+                "SELECT status, attempts, last_error FROM outbound_messages WHERE to_address = $1",
+            )
+            .bind(to)
+            .fetch_one(&pool)
+            .await
+            .unwrap()
+        }
+    };
+    let (status, _, error) = outcome("refused@example.org").await;
+    assert_eq!(status, "failed");
+    assert!(error.unwrap().contains("no such mailbox"));
+    let (status, attempts, error) = outcome("busy@example.org").await;
+    assert_eq!((status.as_str(), attempts), ("queued", 1));
+    assert!(error.unwrap().contains("busy"));
+    assert_eq!(outcome("reader3@example.org").await.0, "sent");
+
+    // After its back-off the busy subscriber gets the report: the same message.
+    let second = outbox::deliver_due(&db.pool, &relay, trafalgar() + Duration::minutes(1))
+        .await
+        .unwrap();
+    assert_eq!((second.sent, second.retrying, second.failed), (1, 0, 0));
+    let deliveries = sink.deliveries();
+    let recipients: Vec<&str> = deliveries.iter().map(|(to, _)| to.as_str()).collect();
+    assert_eq!(
+        recipients,
+        [
+            "busy@example.org",
+            "reader0@example.org",
+            "reader1@example.org",
+            "reader2@example.org",
+            "reader3@example.org",
+            "reader4@example.org"
+        ]
+    );
+    let busy = &deliveries.first().unwrap().1;
+    let other = &deliveries.get(1).unwrap().1;
+    for name in ["Message-ID", "To", "Subject", "Date"] {
+        assert_eq!(header(busy, name), header(other, name), "{name}");
+    }
+
+    // A transaction whose every recipient is refused sends nothing, and the connection is
+    // still good for the next.
+    queue_report(&db.pool, 9, &["refused2@example.org".to_owned()]).await;
+    queue_range(&db.pool, 0..1).await;
+    let third = outbox::deliver_due(&db.pool, &relay, trafalgar() + Duration::minutes(2))
+        .await
+        .unwrap();
+    assert_eq!((third.sent, third.retrying, third.failed), (1, 0, 1));
+    assert_eq!(sink.received().len(), 3);
+    drop(sink);
     db.drop_database().await;
 }
