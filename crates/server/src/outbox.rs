@@ -206,7 +206,10 @@ impl Server {
         }
     }
 
-    /// What lettre's transport does to connect, over a socket with TCP_NODELAY.
+    /// What lettre's transport does to connect, over a socket with TCP_NODELAY. Every failure
+    /// here is temporary, even the relay's 5xx (e.g. 535, credentials refused): it says
+    /// nothing of the messages, which wait (with back-off, their error shown to the GM) until
+    /// the relay or the settings are mended, rather than all being given up at once.
     async fn connect(&self) -> Result<AsyncSmtpConnection, Failure> {
         let failure = |step: &str, error: &dyn std::fmt::Display| {
             Failure::Temporary(format!("{step} {}:{}: {error}", self.host, self.port))
@@ -227,23 +230,23 @@ impl Server {
                     .await
             }
         }
-        .map_err(classify)?;
+        .map_err(|e| failure("greeting or EHLO from", &e))?;
         match &self.tls {
             Tls::Opportunistic(parameters) if connection.can_starttls() => connection
                 .starttls(parameters.clone(), &self.hello_name)
                 .await
-                .map_err(classify)?,
+                .map_err(|e| failure("STARTTLS with", &e))?,
             Tls::Required(parameters) => connection
                 .starttls(parameters.clone(), &self.hello_name)
                 .await
-                .map_err(classify)?,
+                .map_err(|e| failure("STARTTLS with", &e))?,
             _ => {}
         }
         if let Some(credentials) = &self.credentials {
             connection
                 .auth(DEFAULT_MECHANISMS, credentials)
                 .await
-                .map_err(classify)?;
+                .map_err(|e| failure("logging in (AUTH) to", &e))?;
         }
         Ok(connection)
     }
@@ -953,6 +956,37 @@ mod tests {
                 (1, 2002)
             ]
         );
+    }
+
+    #[tokio::test]
+    async fn refused_credentials_put_the_mail_off_rather_than_fail_it() {
+        use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        tokio::spawn(async move {
+            let (socket, _) = listener.accept().await.unwrap();
+            let (read, mut write) = socket.into_split();
+            let mut lines = BufReader::new(read).lines();
+            write.write_all(b"220 relay ESMTP\r\n").await.unwrap();
+            while let Ok(Some(line)) = lines.next_line().await {
+                let reply: &[u8] = if line.to_ascii_uppercase().starts_with("EHLO") {
+                    b"250-relay\r\n250 AUTH PLAIN LOGIN\r\n"
+                } else if line.to_ascii_uppercase().starts_with("AUTH") {
+                    b"535 5.7.8 Authentication credentials invalid\r\n"
+                } else {
+                    b"221 bye\r\n"
+                };
+                if write.write_all(reply).await.is_err() {
+                    break;
+                }
+            }
+        });
+        let server = Server::from_url(&format!("smtp://gm:wrong@127.0.0.1:{port}")).unwrap();
+        match server.connect().await {
+            Err(Failure::Temporary(error)) => assert!(error.contains("535"), "{error}"),
+            Err(Failure::Permanent(error)) => panic!("given up: {error}"),
+            Ok(_) => panic!("logged in with refused credentials"),
+        }
     }
 
     #[tokio::test]
