@@ -59,9 +59,11 @@ pub enum Command {
     /// Take one RFC 5322 message on stdin (for an MTA pipe, procmail or .forward).
     ///
     /// The raw message is stored first (a message delivered twice is stored once), then
-    /// processed: orders and press saved, a confirmation queued. Exits non-zero only when the
-    /// message could not be stored.
-    Ingest(IngestArgs),
+    /// processed: orders and press saved, a confirmation queued. Exits 75 (EX_TEMPFAIL: the
+    /// MTA keeps the message and delivers it again later, which is safe) when the database
+    /// fails, and 1 (the MTA bounces it) for a message over ADMIRALTY_MAIL_MAX_BYTES, which
+    /// is not stored.
+    Ingest(PipeArgs),
 
     /// The inbound mail queue.
     #[command(subcommand)]
@@ -158,6 +160,24 @@ pub struct IngestArgs {
     #[arg(long, env = "ADMIRALTY_MAIL_DOMAIN", default_value = "localhost")]
     pub mail_domain: String,
 }
+
+#[derive(Debug, Clone, Args)]
+pub struct PipeArgs {
+    #[command(flatten)]
+    pub ingest: IngestArgs,
+    /// Largest message taken, in bytes: the SMTP listener's and the webhook's limit.
+    #[arg(long, env = "ADMIRALTY_MAIL_MAX_BYTES", default_value_t = crate::config::DEFAULT_MAIL_MAX_BYTES)]
+    pub mail_max_bytes: usize,
+}
+
+/// A failure after which the same command may succeed if run again: `gm` exits with sysexits'
+/// EX_TEMPFAIL (75), which tells an MTA running `gm ingest` to keep the message and retry.
+#[derive(Debug, thiserror::Error)]
+#[error("{0:#}")]
+pub struct TryAgainLater(pub anyhow::Error);
+
+/// EX_TEMPFAIL, see [`TryAgainLater`].
+pub const EX_TEMPFAIL: u8 = 75;
 
 #[derive(Debug, Clone, Subcommand)]
 pub enum InboxCommand {
@@ -281,19 +301,34 @@ async fn run_verify(database: &DatabaseArgs, args: VerifyArgs) -> anyhow::Result
     Ok(())
 }
 
-async fn run_ingest(database: &DatabaseArgs, args: IngestArgs) -> anyhow::Result<()> {
+async fn run_ingest(database: &DatabaseArgs, args: PipeArgs) -> anyhow::Result<()> {
     use tokio::io::AsyncReadExt;
+    let limit = args.mail_max_bytes;
     let mut raw = Vec::new();
+    // One byte more than the limit tells an oversized message without reading all of it.
     tokio::io::stdin()
+        .take(u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1))
         .read_to_end(&mut raw)
         .await
         .context("reading the message from standard input")?;
-    let pool = connect(database).await?;
-    let now = clock()?.now();
-    let outcome = crate::inbox::ingest(&pool, &raw, "pipe", now, &args.mail_domain)
-        .await
-        .context("storing and processing the message")?;
-    pool.close().await;
+    if raw.len() > limit {
+        bail!(
+            "the message is larger than {limit} bytes (ADMIRALTY_MAIL_MAX_BYTES); it was not stored"
+        );
+    }
+    // Run again, the same message is stored once and has one effect: any failure from here
+    // on is one for the MTA to retry.
+    let outcome = async {
+        let pool = connect(database).await?;
+        let now = clock()?.now();
+        let outcome = crate::inbox::ingest(&pool, &raw, "pipe", now, &args.ingest.mail_domain)
+            .await
+            .context("storing and processing the message")?;
+        pool.close().await;
+        anyhow::Ok(outcome)
+    }
+    .await
+    .map_err(TryAgainLater)?;
     match outcome {
         crate::inbox::Ingested::Stored(id) => println!("stored as inbound message {}", id.0),
         crate::inbox::Ingested::Duplicate(id) => {

@@ -7,6 +7,9 @@ use std::str::FromStr;
 use clap::{Args, ValueEnum};
 use thiserror::Error;
 
+/// Largest inbound message by default (10 MiB), for every door: SMTP, webhook, `gm ingest`.
+pub const DEFAULT_MAIL_MAX_BYTES: usize = 10 * 1024 * 1024;
+
 /// Where the database is. Global to every subcommand that needs it.
 #[derive(Debug, Clone, Args)]
 pub struct DatabaseArgs {
@@ -108,7 +111,7 @@ pub struct ServeArgs {
 
     /// Largest inbound message accepted, in bytes, by the SMTP listener (announced as SIZE) and
     /// the webhook.
-    #[arg(long, env = "ADMIRALTY_MAIL_MAX_BYTES", default_value_t = 10 * 1024 * 1024)]
+    #[arg(long, env = "ADMIRALTY_MAIL_MAX_BYTES", default_value_t = DEFAULT_MAIL_MAX_BYTES)]
     pub mail_max_bytes: usize,
 
     /// The shared secret of the inbound-mail webhook (`POST /inbound/mail` with

@@ -9,7 +9,11 @@ fn main() -> ExitCode {
         Err(error) => {
             // `{:#}` prints the whole chain of contexts on one line.
             eprintln!("gm: error: {error:#}");
-            ExitCode::FAILURE
+            if error.is::<server::cli::TryAgainLater>() {
+                ExitCode::from(server::cli::EX_TEMPFAIL)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
 }

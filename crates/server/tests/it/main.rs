@@ -30,6 +30,7 @@ mod lifecycle;
 mod mail_doors;
 mod migrations;
 mod outbox;
+mod pipe;
 mod players;
 mod subscribers;
 mod turns;
