@@ -119,6 +119,10 @@ pub async fn process_pending(
     let mut careful = false;
     loop {
         let mut tx = pool.begin().await?;
+        let claimed = inbox::claim_batch(&mut tx, BATCH).await?;
+        if claimed.is_empty() {
+            return Ok(count);
+        }
         // Each message was stored with a durable commit before anyone was told so. This
         // transaction only records what was done with a batch of them, atomically: if a crash
         // loses it, the messages are still `new` and are processed again (the same effects, the
@@ -127,10 +131,6 @@ pub async fn process_pending(
         sqlx::query("SET LOCAL synchronous_commit = off")
             .execute(&mut *tx)
             .await?;
-        let claimed = inbox::claim_batch(&mut tx, BATCH).await?;
-        if claimed.is_empty() {
-            return Ok(count);
-        }
         let readings: Vec<_> = claimed
             .iter()
             .map(|claimed| mail::read(&claimed.raw, REPLY_LOCAL_PART))
@@ -143,12 +143,12 @@ pub async fn process_pending(
             // A message's effects and its outcome commit together, so a crash never leaves a
             // message acted on but still queued.
             let outcome = if careful {
-                // Each message in a savepoint, its replies queued inside it: a failure rolls
-                // back to it and records the error on the stored message instead.
+                // Each message in a savepoint, what it put off written inside it: a failure
+                // rolls back to it and records the error on the stored message instead.
                 let mut effects = sqlx::Acquire::begin(&mut *tx).await?;
                 let mut outcome = process(&mut effects, &mut batch, message, reading, now, domain).await;
                 if outcome.is_ok()
-                    && let Err(error) = batch.queue_replies(&mut effects, now).await
+                    && let Err(error) = batch.write_put_off(&mut effects, now).await
                 {
                     outcome = Err(error);
                 }
@@ -156,8 +156,10 @@ pub async fn process_pending(
                     effects.commit().await?;
                 } else {
                     effects.rollback().await?;
-                    // Locks taken inside the savepoint went with it, and so did its replies.
+                    // Locks taken inside the savepoint went with it, and so did what the
+                    // message put off.
                     batch.open_turns.forget();
+                    batch.press.clear();
                     batch.replies.clear();
                 }
                 outcome
@@ -173,9 +175,9 @@ pub async fn process_pending(
                 Err(error) => inbox::Outcome::new(message.id, "failed", Some(error.to_string())),
             });
         }
-        // Without savepoints the batch's replies are queued together, here.
+        // Without savepoints, what the batch's messages put off is written together, here.
         let queued = if outcomes.len() == claimed.len() && !careful {
-            batch.queue_replies(&mut tx, now).await
+            batch.write_put_off(&mut tx, now).await
         } else {
             Ok(())
         };
@@ -203,6 +205,8 @@ struct Batch {
     /// reads its own.
     holders_by_token: HashMap<String, Vec<TokenHolder>>,
     open_turns: turns::OpenTurns,
+    /// PRESS commands' press, saved together with the replies.
+    press: Vec<store::games::NewPress>,
     replies: Vec<PendingReply>,
 }
 
@@ -248,16 +252,19 @@ impl Batch {
             senders,
             holders_by_token,
             open_turns,
+            press: Vec::new(),
             replies: Vec::new(),
         })
     }
 
-    /// Queues the replies waiting, within the rate limit, auditing each that it stops.
-    async fn queue_replies(
+    /// Writes what the messages put off: saves their press, and queues their replies within
+    /// the rate limit, auditing each reply that it stops.
+    async fn write_put_off(
         &mut self,
         tx: &mut sqlx::PgConnection,
         now: DateTime<Utc>,
     ) -> Result<(), LifecycleError> {
+        store::games::save_press_many(&mut *tx, &std::mem::take(&mut self.press)).await?;
         let replies = std::mem::take(&mut self.replies);
         let new: Vec<NewOutbound<'_>> = replies
             .iter()
@@ -630,8 +637,9 @@ async fn act(
                 }
             }
             Command::Press { text } => match target.and_then(|h| may_play(h).map(|()| h)) {
-                Ok(holder) => match turns::submit_press_in(
+                Ok(holder) => match turns::press_for_open_turn(
                     tx,
+                    &mut batch.open_turns,
                     received,
                     holder.game_id,
                     holder.player_id,
@@ -640,11 +648,17 @@ async fn act(
                 )
                 .await
                 {
-                    Ok(()) => out.push(format!(
-                        "Press accepted for {}, to be published with the report: \"{text}\"",
-                        holder.game_name
-                    )),
-                    Err(error) => out.push(format!("Line {line}: press not accepted: {error}")),
+                    Ok(press) => {
+                        batch.press.push(press);
+                        out.push(format!(
+                            "Press accepted for {}, to be published with the report: \"{text}\"",
+                            holder.game_name
+                        ));
+                    }
+                    Err(error @ LifecycleError::NoOpenTurn(_)) => {
+                        out.push(format!("Line {line}: press not accepted: {error}"));
+                    }
+                    Err(error) => return Err(error),
                 },
                 Err(why) => out.push(format!("Line {line}: press not accepted: {why}")),
             },
@@ -950,7 +964,7 @@ struct Reply<'a> {
 }
 
 impl Batch {
-    /// Puts the answer to a message with the batch's replies (see [`Batch::queue_replies`]):
+    /// Puts the answer to a message with the batch's replies (see [`Batch::write_put_off`]):
     /// queued once however often the message is processed, and no more than
     /// [`REPLIES_PER_HOUR`] an hour to one address.
     fn queue_reply(&mut self, reading: &Reading, reply: &Reply<'_>, domain: &str) {

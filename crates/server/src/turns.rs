@@ -443,19 +443,30 @@ pub async fn game_state<'e>(
         .await?)
 }
 
-/// Press sent on its own (a PRESS command), for the game's open turn.
-pub async fn submit_press_in(
+/// Press sent on its own (a PRESS command) for the game's open turn, share-locked through
+/// `open_turns`: the row to save, with the transaction's other press, by
+/// [`store::games::save_press_many`] before it commits.
+pub async fn press_for_open_turn(
     tx: &mut sqlx::PgConnection,
+    open_turns: &mut OpenTurns,
     now: DateTime<Utc>,
     game: GameId,
     player: PlayerRowId,
     text: &str,
-    source: &str,
-) -> Result<(), LifecycleError> {
-    rows::save_press_for_open_turn(&mut *tx, game, player, text, source, now)
+    source: &'static str,
+) -> Result<rows::NewPress, LifecycleError> {
+    let turn = open_turns
+        .get(tx, game)
         .await?
         .ok_or(LifecycleError::NoOpenTurn(game.0))?;
-    Ok(())
+    Ok(rows::NewPress {
+        game_id: game,
+        turn_id: turn.id,
+        player_id: player,
+        text: text.to_owned(),
+        source,
+        received_at: now,
+    })
 }
 
 /// One turn resolved by this call.

@@ -198,47 +198,44 @@ pub enum SavedOrders {
     LaterStand(DateTime<Utc>),
 }
 
-/// Press for the game's open turn; `None` when the game has no open turn.
-pub async fn save_press_for_open_turn<'e>(
-    db: impl PgExecutor<'e>,
-    game_id: GameId,
-    player_id: PlayerRowId,
-    text: &str,
-    source: &str,
-    now: DateTime<Utc>,
-) -> Result<Option<TurnId>, StoreError> {
-    Ok(sqlx::query_scalar(
-        "INSERT INTO press (game_id, turn_id, player_id, text, source, received_at) \
-         SELECT $1, id, $2, $3, $4, $5 FROM turns WHERE game_id = $1 AND status = 'open' \
-         RETURNING turn_id",
-    )
-    .bind(game_id)
-    .bind(player_id)
-    .bind(text)
-    .bind(source)
-    .bind(now)
-    .fetch_optional(db)
-    .await?)
+/// Press to save with [`save_press_many`].
+#[derive(Debug, Clone)]
+pub struct NewPress {
+    pub game_id: GameId,
+    pub turn_id: TurnId,
+    pub player_id: PlayerRowId,
+    pub text: String,
+    /// `email` or `web`.
+    pub source: &'static str,
+    pub received_at: DateTime<Utc>,
 }
 
-pub async fn save_press<'e>(
+/// Saves press, in order, in one statement.
+pub async fn save_press_many<'e>(
     db: impl PgExecutor<'e>,
-    game_id: GameId,
-    turn_id: TurnId,
-    player_id: PlayerRowId,
-    text: &str,
-    source: &str,
-    now: DateTime<Utc>,
+    press: &[NewPress],
 ) -> Result<(), StoreError> {
+    if press.is_empty() {
+        return Ok(());
+    }
+    let games: Vec<i64> = press.iter().map(|p| p.game_id.0).collect();
+    let turns: Vec<i64> = press.iter().map(|p| p.turn_id.0).collect();
+    let players: Vec<i64> = press.iter().map(|p| p.player_id.0).collect();
+    let texts: Vec<&str> = press.iter().map(|p| p.text.as_str()).collect();
+    let sources: Vec<&str> = press.iter().map(|p| p.source).collect();
+    let times: Vec<DateTime<Utc>> = press.iter().map(|p| p.received_at).collect();
     sqlx::query(
-        "INSERT INTO press (game_id, turn_id, player_id, text, source, received_at) VALUES ($1, $2, $3, $4, $5, $6)",
+        "INSERT INTO press (game_id, turn_id, player_id, text, source, received_at) \
+         SELECT p.game_id, p.turn_id, p.player_id, p.text, p.source, p.received_at \
+         FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::timestamptz[]) \
+           WITH ORDINALITY AS p(game_id, turn_id, player_id, text, source, received_at, n) ORDER BY p.n",
     )
-    .bind(game_id)
-    .bind(turn_id)
-    .bind(player_id)
-    .bind(text)
-    .bind(source)
-    .bind(now)
+    .bind(games)
+    .bind(turns)
+    .bind(players)
+    .bind(texts)
+    .bind(sources)
+    .bind(times)
     .execute(db)
     .await?;
     Ok(())

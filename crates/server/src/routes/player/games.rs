@@ -473,17 +473,19 @@ pub(crate) async fn post_press(
         return refused(&state, &player, &holder, refuse(why)).await;
     }
     let mut tx = state.pool.begin().await.map_err(store::StoreError::from)?;
-    match turns::submit_press_in(
+    let press = turns::press_for_open_turn(
         &mut tx,
+        &mut turns::OpenTurns::default(),
         state.clock.now(),
         holder.game_id,
         holder.player_id,
         &text,
         "web",
     )
-    .await
-    {
-        Ok(()) => {
+    .await;
+    match press {
+        Ok(press) => {
+            store::games::save_press_many(&mut *tx, &[press]).await?;
             tx.commit().await.map_err(store::StoreError::from)?;
             Ok(Redirect::to(&format!("{}?done=press", game_url(holder.game_id))).into_response())
         }
