@@ -146,7 +146,8 @@ pub async fn process_pending(
                 // Each message in a savepoint, what it put off written inside it: a failure
                 // rolls back to it and records the error on the stored message instead.
                 let mut effects = sqlx::Acquire::begin(&mut *tx).await?;
-                let mut outcome = process(&mut effects, &mut batch, message, reading, now, domain).await;
+                let mut outcome =
+                    process(&mut effects, &mut batch, message, reading, now, domain).await;
                 if outcome.is_ok()
                     && let Err(error) = batch.write_put_off(&mut effects, now).await
                 {
@@ -568,7 +569,10 @@ async fn act(
             ));
             continue;
         }
-        let lock = match batch.senders.player(holder.player_id.0, holder.subscriber_id) {
+        let lock = match batch
+            .senders
+            .player(holder.player_id.0, holder.subscriber_id)
+        {
             Some(lock) => lock,
             // Not among the batch's senders (a row added since): lock it now.
             None => store::subscribers::lock_player(&mut *tx, holder.player_id.0).await?,
@@ -579,8 +583,7 @@ async fn act(
             text: &orders.text,
             source: "email",
         };
-        match turns::submit_orders_in(tx, &mut batch.open_turns, &lock, received, &submission)
-            .await
+        match turns::submit_orders_in(tx, &mut batch.open_turns, &lock, received, &submission).await
         {
             Ok(parsed) => {
                 ordered_games.push(holder.game_name.clone());

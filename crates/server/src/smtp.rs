@@ -178,8 +178,8 @@ impl Connection {
                         told,
                     };
                     // A writer gone (the listener shutting down) stored nothing.
-                    let is_stored = self.to_store.send(message).await.is_ok()
-                        && stored.await.unwrap_or(false);
+                    let is_stored =
+                        self.to_store.send(message).await.is_ok() && stored.await.unwrap_or(false);
                     if !is_stored {
                         write
                             .write_all(

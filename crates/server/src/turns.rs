@@ -334,15 +334,16 @@ impl OpenTurns {
             return Ok(());
         }
         // In ascending order, as every other taker of several turn locks would.
-        let rows: Vec<(GameId, TurnId, String, Value, Option<DateTime<Utc>>, Value)> =
-            sqlx::query_as(
-                "SELECT t.game_id, t.id, g.engine, t.state_before, t.deadline, g.schedule FROM turns t \
+        /// Game, turn, engine, state, deadline, schedule.
+        type Row = (GameId, TurnId, String, Value, Option<DateTime<Utc>>, Value);
+        let rows: Vec<Row> = sqlx::query_as(
+            "SELECT t.game_id, t.id, g.engine, t.state_before, t.deadline, g.schedule FROM turns t \
                  JOIN games g ON g.id = t.game_id \
                  WHERE t.game_id = ANY($1) AND t.status = 'open' ORDER BY t.game_id FOR SHARE OF t",
-            )
-            .bind(&wanted)
-            .fetch_all(&mut *tx)
-            .await?;
+        )
+        .bind(&wanted)
+        .fetch_all(&mut *tx)
+        .await?;
         for game in wanted {
             self.by_game.insert(GameId(game), None);
         }

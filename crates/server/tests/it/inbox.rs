@@ -830,7 +830,12 @@ async fn a_resignation_counts_for_the_orders_after_it_in_the_same_batch() {
     let fred = reply_address_of(pool, game, 1).await;
     let messages = [
         message("resign-first", &fred, "", "RESIGN\r\n"),
-        message("orders-after", &fred, "", "G13, K19\r\nPRESS Still here.\r\n"),
+        message(
+            "orders-after",
+            &fred,
+            "",
+            "G13, K19\r\nPRESS Still here.\r\n",
+        ),
     ];
     store_in_order(pool, &messages, trafalgar()).await;
     let processed = inbox::process_pending(pool, trafalgar() + Duration::minutes(5), DOMAIN)

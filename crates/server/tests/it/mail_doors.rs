@@ -496,7 +496,10 @@ async fn hold_the_writer(
         if writer_waits {
             return (blocker, session);
         }
-        assert!(started.elapsed() < StdDuration::from_secs(30), "the writer never wrote");
+        assert!(
+            started.elapsed() < StdDuration::from_secs(30),
+            "the writer never wrote"
+        );
         tokio::time::sleep(StdDuration::from_millis(10)).await;
     }
 }
@@ -606,7 +609,11 @@ async fn a_message_the_database_refuses_costs_only_its_own_session_its_answer() 
             assert!(said.starts_with("250 "), "{id}: {said}");
         }
     }
-    let ids: Vec<String> = stored_rows(pool).await.into_iter().map(|(id, _)| id).collect();
+    let ids: Vec<String> = stored_rows(pool)
+        .await
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
     assert_eq!(
         ids,
         ["a@example.org", "b@example.org", "first@example.org"],
