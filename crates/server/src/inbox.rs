@@ -4,6 +4,7 @@
 //! stored once and acted on once; a message whose processing fails keeps its error and can be
 //! run again (`gm inbox retry`).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -118,6 +119,10 @@ pub async fn process_pending(
     let mut careful = false;
     loop {
         let mut tx = pool.begin().await?;
+        let claimed = inbox::claim_batch(&mut tx, BATCH).await?;
+        if claimed.is_empty() {
+            return Ok(count);
+        }
         // Each message was stored with a durable commit before anyone was told so. This
         // transaction only records what was done with a batch of them, atomically: if a crash
         // loses it, the messages are still `new` and are processed again (the same effects, the
@@ -126,44 +131,58 @@ pub async fn process_pending(
         sqlx::query("SET LOCAL synchronous_commit = off")
             .execute(&mut *tx)
             .await?;
-        let batch = inbox::claim_batch(&mut tx, BATCH).await?;
-        if batch.is_empty() {
-            return Ok(count);
-        }
-        let readings: Vec<_> = batch
+        let readings: Vec<_> = claimed
             .iter()
             .map(|claimed| mail::read(&claimed.raw, REPLY_LOCAL_PART))
             .collect();
         let senders = lock_senders(&mut tx, &readings).await?;
-        let mut outcomes = Vec::with_capacity(batch.len());
-        for (claimed, reading) in batch.iter().zip(&readings) {
+        let mut batch = Batch::look_up(&mut tx, senders, &readings).await?;
+        let mut outcomes = Vec::with_capacity(claimed.len());
+        for (message, reading) in claimed.iter().zip(&readings) {
             let reading = reading.as_ref();
             // A message's effects and its outcome commit together, so a crash never leaves a
             // message acted on but still queued.
             let outcome = if careful {
-                // Each message in a savepoint: a failure rolls back to it and records the error
-                // on the stored message instead.
+                // Each message in a savepoint, what it put off written inside it: a failure
+                // rolls back to it and records the error on the stored message instead.
                 let mut effects = sqlx::Acquire::begin(&mut *tx).await?;
-                let outcome = process(&mut effects, &senders, claimed, reading, now, domain).await;
+                let mut outcome =
+                    process(&mut effects, &mut batch, message, reading, now, domain).await;
+                if outcome.is_ok()
+                    && let Err(error) = batch.write_put_off(&mut effects, now).await
+                {
+                    outcome = Err(error);
+                }
                 if outcome.is_ok() {
                     effects.commit().await?;
                 } else {
                     effects.rollback().await?;
+                    // Locks taken inside the savepoint went with it, and so did what the
+                    // message put off.
+                    batch.open_turns.forget();
+                    batch.press.clear();
+                    batch.replies.clear();
                 }
                 outcome
             } else {
-                process(&mut tx, &senders, claimed, reading, now, domain).await
+                process(&mut tx, &mut batch, message, reading, now, domain).await
             };
             outcomes.push(match outcome {
                 Ok(Outcome::Dropped(reason)) => {
-                    inbox::Outcome::new(claimed.id, "dropped", Some(reason))
+                    inbox::Outcome::new(message.id, "dropped", Some(reason))
                 }
-                Ok(Outcome::Answered) => inbox::Outcome::new(claimed.id, "processed", None),
+                Ok(Outcome::Answered) => inbox::Outcome::new(message.id, "processed", None),
                 Err(_) if !careful => break,
-                Err(error) => inbox::Outcome::new(claimed.id, "failed", Some(error.to_string())),
+                Err(error) => inbox::Outcome::new(message.id, "failed", Some(error.to_string())),
             });
         }
-        if outcomes.len() < batch.len() {
+        // Without savepoints, what the batch's messages put off is written together, here.
+        let queued = if outcomes.len() == claimed.len() && !careful {
+            batch.write_put_off(&mut tx, now).await
+        } else {
+            Ok(())
+        };
+        if outcomes.len() < claimed.len() || queued.is_err() {
             // Without savepoints (two statements a message saved), a failure leaves the batch
             // half done: undo all of it and run it again with them.
             tx.rollback().await?;
@@ -171,10 +190,118 @@ pub async fn process_pending(
             continue;
         }
         careful = false;
-        count += batch.len();
+        count += claimed.len();
         inbox::finish_many(&mut *tx, &outcomes, now).await?;
         crate::fault::point("inbox_before_commit").await;
         tx.commit().await?;
+    }
+}
+
+/// What the messages of one batch share within its transaction: the locks of their senders,
+/// what was looked up for all of them at once, and the replies waiting to be queued together.
+struct Batch {
+    senders: SendersLock,
+    /// The player rows of each reply token of the batch, read once the senders were locked;
+    /// emptied when a message changes player rows (a resignation), after which each message
+    /// reads its own.
+    holders_by_token: HashMap<String, Vec<TokenHolder>>,
+    open_turns: turns::OpenTurns,
+    /// PRESS commands' press, saved together with the replies.
+    press: Vec<store::games::NewPress>,
+    replies: Vec<PendingReply>,
+}
+
+/// A reply waiting to be queued, with what its audit entry needs if the rate limit stops it.
+struct PendingReply {
+    inbound_id: String,
+    game: Option<i64>,
+    message_id: String,
+    key: String,
+    to: String,
+    subject: String,
+    body: String,
+    headers: Value,
+}
+
+impl Batch {
+    /// Reads, for every message written to a reply address, the token's player rows, and
+    /// share-locks the open turns of the games those addresses are for.
+    async fn look_up(
+        tx: &mut sqlx::PgConnection,
+        senders: SendersLock,
+        readings: &[Result<Reading, mail::MailError>],
+    ) -> Result<Batch, LifecycleError> {
+        let tokens: Vec<String> = readings
+            .iter()
+            .filter_map(|reading| reading.as_ref().ok()?.token.as_ref())
+            .map(|token| token.as_str().to_owned())
+            .collect();
+        let mut holders_by_token = HashMap::new();
+        let mut games = Vec::new();
+        for (token, holders) in store::games::player_rows_of_tokens(&mut *tx, &tokens).await? {
+            games.extend(
+                holders
+                    .iter()
+                    .filter(|holder| holder.reply_token == token)
+                    .map(|holder| holder.game_id),
+            );
+            holders_by_token.insert(token, holders);
+        }
+        let mut open_turns = turns::OpenTurns::default();
+        open_turns.fetch(&mut *tx, &games).await?;
+        Ok(Batch {
+            senders,
+            holders_by_token,
+            open_turns,
+            press: Vec::new(),
+            replies: Vec::new(),
+        })
+    }
+
+    /// Writes what the messages put off: saves their press, and queues their replies within
+    /// the rate limit, auditing each reply that it stops.
+    async fn write_put_off(
+        &mut self,
+        tx: &mut sqlx::PgConnection,
+        now: DateTime<Utc>,
+    ) -> Result<(), LifecycleError> {
+        store::games::save_press_many(&mut *tx, &std::mem::take(&mut self.press)).await?;
+        let replies = std::mem::take(&mut self.replies);
+        let new: Vec<NewOutbound<'_>> = replies
+            .iter()
+            .map(|reply| NewOutbound {
+                message_id: &reply.message_id,
+                idempotency_key: &reply.key,
+                to_address: &reply.to,
+                subject: &reply.subject,
+                body_text: &reply.body,
+                body_html: None,
+                headers: &reply.headers,
+            })
+            .collect();
+        let since = now - chrono::Duration::hours(1);
+        let outcomes = outbox::enqueue_many_within_limit(
+            &mut *tx,
+            &new,
+            "reply:",
+            REPLIES_PER_HOUR,
+            since,
+            now,
+        )
+        .await?;
+        for (reply, outcome) in replies.iter().zip(outcomes) {
+            if let outbox::Limited::OverLimit(recent) = outcome {
+                audit(
+                    tx,
+                    "inbound.reply_suppressed",
+                    reply.game,
+                    json!({ "message_id": reply.inbound_id, "to": reply.to, "replies_last_hour": recent }),
+                    now,
+                )
+                .await?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -226,7 +353,7 @@ enum Proof {
 
 async fn process(
     tx: &mut sqlx::PgConnection,
-    senders: &SendersLock,
+    batch: &mut Batch,
     claimed: &Claimed,
     reading: Result<&Reading, &mail::MailError>,
     now: DateTime<Utc>,
@@ -250,7 +377,7 @@ async fn process(
     let Some(from) = reading.mail.from.as_ref().map(|m| m.address.clone()) else {
         return Ok(Outcome::Dropped("no From address to answer".into()));
     };
-    let sender = match identify(tx, reading, &from).await? {
+    let sender = match identify(tx, batch, reading, &from).await? {
         Ok(sender) => sender,
         Err(why) => {
             // A From: header alone authorises nothing: explain how to authenticate.
@@ -269,13 +396,13 @@ async fn process(
                 subject: "Your message was not accepted",
                 body: &body,
             };
-            queue_reply(tx, reading, &reply, now, domain).await?;
+            batch.queue_reply(reading, &reply, domain);
             return Ok(Outcome::Answered);
         }
     };
     let (subject, body) = act(
         tx,
-        senders,
+        batch,
         reading,
         &sender,
         claimed.received_at,
@@ -289,7 +416,7 @@ async fn process(
         subject: &subject,
         body: &body,
     };
-    queue_reply(tx, reading, &reply, now, domain).await?;
+    batch.queue_reply(reading, &reply, domain);
     Ok(Outcome::Answered)
 }
 
@@ -297,11 +424,15 @@ async fn process(
 /// `Err` says why not, for the reply.
 async fn identify(
     tx: &mut sqlx::PgConnection,
+    batch: &Batch,
     reading: &Reading,
     from: &str,
 ) -> Result<Result<Sender, String>, LifecycleError> {
     if let Some(token) = &reading.token {
-        let games = store::games::player_rows_of_token(&mut *tx, token.as_str()).await?;
+        let games = match batch.holders_by_token.get(token.as_str()) {
+            Some(games) => games.clone(),
+            None => store::games::player_rows_of_token(&mut *tx, token.as_str()).await?,
+        };
         let Some(holder) = games
             .iter()
             .find(|g| g.reply_token == token.as_str())
@@ -386,7 +517,7 @@ impl Sender {
 /// confirmation's subject and text.
 async fn act(
     tx: &mut sqlx::PgConnection,
-    senders: &SendersLock,
+    batch: &mut Batch,
     reading: &Reading,
     sender: &Sender,
     received: DateTime<Utc>,
@@ -438,13 +569,21 @@ async fn act(
             ));
             continue;
         }
-        let lock = match senders.player(holder.player_id.0, holder.subscriber_id) {
+        let lock = match batch
+            .senders
+            .player(holder.player_id.0, holder.subscriber_id)
+        {
             Some(lock) => lock,
             // Not among the batch's senders (a row added since): lock it now.
             None => store::subscribers::lock_player(&mut *tx, holder.player_id.0).await?,
         };
-        match turns::submit_orders_in(tx, &lock, received, holder.game_id, &orders.text, "email")
-            .await
+        let submission = turns::Submission {
+            game: holder.game_id,
+            engine_player: holder.engine_player_id,
+            text: &orders.text,
+            source: "email",
+        };
+        match turns::submit_orders_in(tx, &mut batch.open_turns, &lock, received, &submission).await
         {
             Ok(parsed) => {
                 ordered_games.push(holder.game_name.clone());
@@ -501,8 +640,9 @@ async fn act(
                 }
             }
             Command::Press { text } => match target.and_then(|h| may_play(h).map(|()| h)) {
-                Ok(holder) => match turns::submit_press_in(
+                Ok(holder) => match turns::press_for_open_turn(
                     tx,
+                    &mut batch.open_turns,
                     received,
                     holder.game_id,
                     holder.player_id,
@@ -511,11 +651,17 @@ async fn act(
                 )
                 .await
                 {
-                    Ok(()) => out.push(format!(
-                        "Press accepted for {}, to be published with the report: \"{text}\"",
-                        holder.game_name
-                    )),
-                    Err(error) => out.push(format!("Line {line}: press not accepted: {error}")),
+                    Ok(press) => {
+                        batch.press.push(press);
+                        out.push(format!(
+                            "Press accepted for {}, to be published with the report: \"{text}\"",
+                            holder.game_name
+                        ));
+                    }
+                    Err(error @ LifecycleError::NoOpenTurn(_)) => {
+                        out.push(format!("Line {line}: press not accepted: {error}"));
+                    }
+                    Err(error) => return Err(error),
                 },
                 Err(why) => out.push(format!("Line {line}: press not accepted: {why}")),
             },
@@ -564,6 +710,8 @@ async fn act(
             Command::Resign => match target {
                 Ok(holder) if holder.status == "active" => {
                     store::games::set_player_status(&mut *tx, holder.player_id, "resigned").await?;
+                    // The batch's player rows read before no longer say who plays.
+                    batch.holders_by_token.clear();
                     audit(
                         tx,
                         "player.resign",
@@ -591,6 +739,7 @@ async fn act(
                     store::subscribers::SubscriberStatus::Unsubscribed,
                 )
                 .await?;
+                batch.holders_by_token.clear();
                 let mut left = Vec::new();
                 for holder in sender.games.iter().filter(|g| g.status == "active") {
                     store::games::set_player_status(&mut *tx, holder.player_id, "resigned").await?;
@@ -817,49 +966,31 @@ struct Reply<'a> {
     body: &'a str,
 }
 
-/// Queues the answer to a message, once however often the message is processed, and no more
-/// than [`REPLIES_PER_HOUR`] an hour to one address.
-async fn queue_reply(
-    tx: &mut sqlx::PgConnection,
-    reading: &Reading,
-    reply: &Reply<'_>,
-    now: DateTime<Utc>,
-    domain: &str,
-) -> Result<(), LifecycleError> {
-    let inbound_id = reading.mail.message_id.clone().unwrap_or_default();
-    let (key, message_id) = queued_ids("reply", &format!("{inbound_id}|{}", reply.to), domain);
-    let mut headers = serde_json::Map::new();
-    headers.insert("Auto-Submitted".into(), Value::from("auto-replied"));
-    headers.insert("In-Reply-To".into(), Value::from(inbound_id.clone()));
-    if let Some(holder) = reply.holder {
-        headers.insert(
-            "Reply-To".into(),
-            Value::from(reply_address(&holder.reply_token, domain)),
-        );
+impl Batch {
+    /// Puts the answer to a message with the batch's replies (see [`Batch::write_put_off`]):
+    /// queued once however often the message is processed, and no more than
+    /// [`REPLIES_PER_HOUR`] an hour to one address.
+    fn queue_reply(&mut self, reading: &Reading, reply: &Reply<'_>, domain: &str) {
+        let inbound_id = reading.mail.message_id.clone().unwrap_or_default();
+        let (key, message_id) = queued_ids("reply", &format!("{inbound_id}|{}", reply.to), domain);
+        let mut headers = serde_json::Map::new();
+        headers.insert("Auto-Submitted".into(), Value::from("auto-replied"));
+        headers.insert("In-Reply-To".into(), Value::from(inbound_id.clone()));
+        if let Some(holder) = reply.holder {
+            headers.insert(
+                "Reply-To".into(),
+                Value::from(reply_address(&holder.reply_token, domain)),
+            );
+        }
+        self.replies.push(PendingReply {
+            inbound_id,
+            game: reply.holder.map(|h| h.game_id.0),
+            message_id,
+            key,
+            to: reply.to.to_owned(),
+            subject: reply.subject.to_owned(),
+            body: reply.body.to_owned(),
+            headers: Value::Object(headers),
+        });
     }
-    let headers = Value::Object(headers);
-    let new = NewOutbound {
-        message_id: &message_id,
-        idempotency_key: &key,
-        to_address: reply.to,
-        subject: reply.subject,
-        body_text: reply.body,
-        body_html: None,
-        headers: &headers,
-    };
-    let since = now - chrono::Duration::hours(1);
-    let queued =
-        outbox::enqueue_within_limit(&mut *tx, &new, "reply:", REPLIES_PER_HOUR, since, now)
-            .await?;
-    if let outbox::Limited::OverLimit(recent) = queued {
-        audit(
-            tx,
-            "inbound.reply_suppressed",
-            reply.holder.map(|h| h.game_id.0),
-            json!({ "message_id": inbound_id, "to": reply.to, "replies_last_hour": recent }),
-            now,
-        )
-        .await?;
-    }
-    Ok(())
 }

@@ -4,17 +4,24 @@
 //! storing each message before the client is told it was accepted. A message is acknowledged
 //! with 250 only once it is in `inbound_messages`; processing happens after, in the inbox
 //! workers, so a slow turn never holds an SMTP client.
+//!
+//! Messages are stored by group commit: sessions hand their message to one writer task, which
+//! stores every message waiting at that moment with one statement and one commit, then tells
+//! each session whether its message is stored. Under load, one commit serves many sessions;
+//! alone, a message is written at once.
 
 use std::io;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
 use mailin::{Action, Handler, Response, SessionBuilder, response};
 use store::PgPool;
+use store::inbox::NewInbound;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::Notify;
+use tokio::sync::{Notify, mpsc, oneshot};
 
 use crate::clock::Clock;
 use crate::inbox::{self, REPLY_LOCAL_PART};
@@ -26,6 +33,9 @@ const MAX_COMMAND_LINE: usize = 4096;
 /// Longest line inside a message. Longer lines break RFC 5322, but some clients send them;
 /// they still count towards the size limit.
 const MAX_DATA_LINE: usize = 1 << 20;
+/// A group stops growing at this many messages or this many bytes (it always takes one).
+const GROUP_MAX_MESSAGES: usize = 256;
+const GROUP_MAX_BYTES: usize = 8 << 20;
 
 /// What the listener needs to know.
 #[derive(Debug, Clone)]
@@ -46,6 +56,9 @@ pub async fn run(
     stored: Arc<Notify>,
 ) {
     let settings = Arc::new(settings);
+    // Sessions wait on the writer anyway: a short queue is enough.
+    let (to_store, waiting) = mpsc::channel(GROUP_MAX_MESSAGES);
+    tokio::spawn(write_groups(pool, waiting));
     loop {
         let (stream, peer) = match listener.accept().await {
             Ok(accepted) => accepted,
@@ -57,7 +70,7 @@ pub async fn run(
             }
         };
         let connection = Connection {
-            pool: pool.clone(),
+            to_store: to_store.clone(),
             clock: clock.clone(),
             settings: settings.clone(),
             stored: stored.clone(),
@@ -71,7 +84,7 @@ pub async fn run(
 }
 
 struct Connection {
-    pool: PgPool,
+    to_store: mpsc::Sender<ToStore>,
     clock: Arc<dyn Clock>,
     settings: Arc<SmtpSettings>,
     stored: Arc<Notify>,
@@ -157,28 +170,95 @@ impl Connection {
                     return Ok(());
                 }
                 Finished::Message(raw) => {
-                    let now = self.clock.now();
-                    let key = inbox::storage_key(&raw);
-                    match store::inbox::store_raw(&self.pool, &key, &raw, "smtp", now).await {
-                        Ok(_) => {
-                            self.stored.notify_one();
-                            crate::fault::point("smtp_stored_before_reply").await;
-                            write_response(&mut write, &reply).await?;
-                        }
-                        Err(error) => {
-                            tracing::error!(%error, "cannot store an inbound message");
-                            write
-                                .write_all(
-                                    b"451 4.3.0 the message could not be stored; please try again later\r\n",
-                                )
-                                .await?;
-                            return Ok(());
-                        }
+                    let (told, stored) = oneshot::channel();
+                    let message = ToStore {
+                        key: inbox::storage_key(&raw),
+                        raw,
+                        received_at: self.clock.now(),
+                        told,
+                    };
+                    // A writer gone (the listener shutting down) stored nothing.
+                    let is_stored =
+                        self.to_store.send(message).await.is_ok() && stored.await.unwrap_or(false);
+                    if !is_stored {
+                        write
+                            .write_all(
+                                b"451 4.3.0 the message could not be stored; please try again later\r\n",
+                            )
+                            .await?;
+                        return Ok(());
                     }
+                    self.stored.notify_one();
+                    crate::fault::point("smtp_stored_before_reply").await;
+                    write_response(&mut write, &reply).await?;
                 }
             }
         }
     }
+}
+
+/// A message handed to the writer, and where to tell its session whether it is stored.
+struct ToStore {
+    key: String,
+    raw: Vec<u8>,
+    received_at: DateTime<Utc>,
+    told: oneshot::Sender<bool>,
+}
+
+/// The group-commit writer: takes every message waiting, stores them together, tells each
+/// session, and starts again; ends when every session and the listener are gone.
+async fn write_groups(pool: PgPool, mut waiting: mpsc::Receiver<ToStore>) {
+    while let Some(first) = waiting.recv().await {
+        let mut bytes = first.raw.len();
+        let mut group = vec![first];
+        while group.len() < GROUP_MAX_MESSAGES && bytes < GROUP_MAX_BYTES {
+            let Ok(next) = waiting.try_recv() else { break };
+            bytes += next.raw.len();
+            group.push(next);
+        }
+        let stored = store_group(&pool, &group).await;
+        for (message, stored) in group.into_iter().zip(stored) {
+            // A session that went away meanwhile needs no answer.
+            let _ = message.told.send(stored);
+        }
+    }
+}
+
+/// Stores a group in one statement; returns, for each message, whether it is stored.
+async fn store_group(pool: &PgPool, group: &[ToStore]) -> Vec<bool> {
+    let new: Vec<NewInbound<'_>> = group
+        .iter()
+        .map(|message| NewInbound {
+            message_id: &message.key,
+            raw: &message.raw,
+            received_at: message.received_at,
+        })
+        .collect();
+    let error = match store::inbox::store_many(pool, &new, "smtp").await {
+        Ok(()) => return vec![true; group.len()],
+        Err(error) => error,
+    };
+    // PostgreSQL refused the statement, so perhaps only one message of the group is at fault
+    // (say, a Message-ID it cannot hold): store each alone, so that only that one is refused.
+    // Any other failure (no connection) would fail each alone as well: all are refused.
+    let refused_by_the_database = matches!(
+        &error,
+        store::StoreError::Database(sqlx::Error::Database(_))
+    );
+    if !refused_by_the_database || group.len() == 1 {
+        tracing::error!(%error, messages = group.len(), "cannot store inbound messages");
+        return vec![false; group.len()];
+    }
+    tracing::warn!(%error, messages = group.len(), "a group of inbound messages was refused: storing each alone");
+    let mut stored = Vec::with_capacity(group.len());
+    for message in &new {
+        let result = store::inbox::store_many(pool, std::slice::from_ref(message), "smtp").await;
+        if let Err(error) = &result {
+            tracing::error!(%error, message_id = message.message_id, "cannot store an inbound message");
+        }
+        stored.push(result.is_ok());
+    }
+    stored
 }
 
 /// mailin owns the handler, so what the connection loop must see goes through this.

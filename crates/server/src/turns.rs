@@ -250,7 +250,25 @@ pub async fn submit_orders(
 ) -> Result<ParsedOrders<Value>, LifecycleError> {
     let mut tx = pool.begin().await?;
     let lock = store::subscribers::lock_player(&mut tx, player.0).await?;
-    match submit_orders_in(&mut tx, &lock, now, game, text, source).await {
+    let engine_player: Option<i64> =
+        sqlx::query_scalar("SELECT engine_player_id FROM players WHERE id = $1 AND game_id = $2")
+            .bind(player)
+            .bind(game)
+            .fetch_optional(&mut *tx)
+            .await?;
+    let Some(engine_player) = engine_player else {
+        return Err(LifecycleError::Inconsistent {
+            game: game.0,
+            reason: format!("player row {} is not in this game", player.0),
+        });
+    };
+    let orders = Submission {
+        game,
+        engine_player,
+        text,
+        source,
+    };
+    match submit_orders_in(&mut tx, &mut OpenTurns::default(), &lock, now, &orders).await {
         Ok(parsed) => {
             tx.commit().await?;
             Ok(parsed)
@@ -264,62 +282,152 @@ pub async fn submit_orders(
     }
 }
 
+/// A game's open turn as orders are checked against it, share-locked by the transaction that
+/// looked it up: resolution, which locks it for update, waits until that transaction ends, so
+/// the turn stays open and its state unchanged until then.
+#[derive(Debug)]
+pub struct OpenTurn {
+    pub id: TurnId,
+    engine: EngineKind,
+    state: Value,
+    /// When orders close (the deadline and its grace period), if a deadline is set.
+    closes: Option<DateTime<Utc>>,
+}
+
+/// The open turns one transaction has looked up and share-locked, by game, so that a batch of
+/// messages reads each game's turn (and its state) once. Valid only in that transaction, and
+/// only while the lookups stand: after a rollback to a savepoint, [`OpenTurns::forget`] (the
+/// locks taken inside it were released).
+#[derive(Debug, Default)]
+pub struct OpenTurns {
+    by_game: std::collections::HashMap<GameId, Option<std::sync::Arc<OpenTurn>>>,
+}
+
+impl OpenTurns {
+    /// The game's open turn, share-locked; `None` when the game has none.
+    pub async fn get(
+        &mut self,
+        tx: &mut sqlx::PgConnection,
+        game: GameId,
+    ) -> Result<Option<std::sync::Arc<OpenTurn>>, LifecycleError> {
+        if let Some(known) = self.by_game.get(&game) {
+            return Ok(known.clone());
+        }
+        self.fetch(tx, &[game]).await?;
+        Ok(self.by_game.get(&game).cloned().flatten())
+    }
+
+    /// Looks up and share-locks the open turns of `games` not looked up yet, in one statement.
+    pub async fn fetch(
+        &mut self,
+        tx: &mut sqlx::PgConnection,
+        games: &[GameId],
+    ) -> Result<(), LifecycleError> {
+        let mut wanted: Vec<i64> = games
+            .iter()
+            .filter(|game| !self.by_game.contains_key(game))
+            .map(|game| game.0)
+            .collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        if wanted.is_empty() {
+            return Ok(());
+        }
+        // In ascending order, as every other taker of several turn locks would.
+        /// Game, turn, engine, state, deadline, schedule.
+        type Row = (GameId, TurnId, String, Value, Option<DateTime<Utc>>, Value);
+        let rows: Vec<Row> = sqlx::query_as(
+            "SELECT t.game_id, t.id, g.engine, t.state_before, t.deadline, g.schedule FROM turns t \
+                 JOIN games g ON g.id = t.game_id \
+                 WHERE t.game_id = ANY($1) AND t.status = 'open' ORDER BY t.game_id FOR SHARE OF t",
+        )
+        .bind(&wanted)
+        .fetch_all(&mut *tx)
+        .await?;
+        for game in wanted {
+            self.by_game.insert(GameId(game), None);
+        }
+        for (game, id, engine, state, deadline, schedule) in rows {
+            let closes = match deadline {
+                Some(deadline) => Some(ScheduleSettings::from_json(&schedule)?.closes_at(deadline)),
+                None => None,
+            };
+            let turn = OpenTurn {
+                id,
+                engine: engine.parse()?,
+                state,
+                closes,
+            };
+            self.by_game.insert(game, Some(std::sync::Arc::new(turn)));
+        }
+        Ok(())
+    }
+
+    /// Forgets every lookup (their locks may have been released by a rollback).
+    pub fn forget(&mut self) {
+        self.by_game.clear();
+    }
+}
+
+/// One player's set of orders, as [`submit_orders_in`] takes it.
+#[derive(Debug, Clone, Copy)]
+pub struct Submission<'a> {
+    pub game: GameId,
+    /// The engine's id of the player in that game (the locked player row's).
+    pub engine_player: i64,
+    pub text: &'a str,
+    /// `email` or `web`.
+    pub source: &'a str,
+}
+
 /// [`submit_orders`] inside the caller's transaction (mail: with the message's other effects),
 /// which holds the lock of the player's subscriber: one player's submissions are taken one
 /// after the other, so the check against later orders and the save below are one step.
 pub async fn submit_orders_in(
     tx: &mut sqlx::PgConnection,
+    open_turns: &mut OpenTurns,
     lock: &PlayerLock,
     now: DateTime<Utc>,
-    game: GameId,
-    text: &str,
-    source: &str,
+    orders: &Submission<'_>,
 ) -> Result<ParsedOrders<Value>, LifecycleError> {
     let player = PlayerRowId(lock.player());
+    let game = orders.game;
     // The turn row is only share-locked, so that other players' orders go in parallel while
     // resolution, which locks it for update, waits.
-    type OpenTurn = (TurnId, String, Value, i64, Option<DateTime<Utc>>, Value);
-    let (turn_id, engine, state, engine_player_id, deadline, schedule): OpenTurn = sqlx::query_as(
-        "SELECT t.id, g.engine, t.state_before, p.engine_player_id, t.deadline, g.schedule FROM turns t \
-         JOIN games g ON g.id = t.game_id JOIN players p ON p.game_id = g.id AND p.id = $2 \
-         WHERE t.game_id = $1 AND t.status = 'open' FOR SHARE OF t",
-    )
-    .bind(game)
-    .bind(player)
-    .fetch_optional(&mut *tx)
-    .await?
-    .ok_or(LifecycleError::NoOpenTurn(game.0))?;
+    let turn = open_turns
+        .get(&mut *tx, game)
+        .await?
+        .ok_or(LifecycleError::NoOpenTurn(game.0))?;
     // Once the deadline and its grace period are over, orders are locked, even before the
     // worker has resolved the turn.
-    if let Some(deadline) = deadline {
-        let closes = ScheduleSettings::from_json(&schedule)?.closes_at(deadline);
-        if closes <= now {
-            return Err(LifecycleError::DeadlinePassed(closes));
-        }
+    if let Some(closes) = turn.closes
+        && closes <= now
+    {
+        return Err(LifecycleError::DeadlinePassed(closes));
     }
-    let engine: EngineKind = engine.parse()?;
-    let engine_player = player_id(engine_player_id);
-    let parsed = engine.parse_orders(&state, engine_player, text)?;
+    let engine_player = player_id(orders.engine_player);
+    let parsed = turn
+        .engine
+        .parse_orders(&turn.state, engine_player, orders.text)?;
     // Mail is processed by several workers, so a later message may be processed first: the
-    // player's lock makes the save's check for a later set and the save one step.
+    // player's lock makes the save's check for a later set and the save one step. The press
+    // the orders carry is saved by the same statement.
     let saved = rows::save_orders(
         &mut *tx,
         &NewOrders {
             game_id: game,
-            turn_id,
+            turn_id: turn.id,
             player_id: player,
-            raw_text: text,
+            raw_text: orders.text,
             parsed: &parsed.orders,
-            source,
+            source: orders.source,
         },
+        &parsed.press,
         now,
     )
     .await?;
     if let rows::SavedOrders::LaterStand(_) = saved {
         return Err(LifecycleError::LaterOrdersStand);
-    }
-    for press in &parsed.press {
-        rows::save_press(&mut *tx, game, turn_id, player, press, source, now).await?;
     }
     Ok(parsed)
 }
@@ -336,19 +444,30 @@ pub async fn game_state<'e>(
         .await?)
 }
 
-/// Press sent on its own (a PRESS command), for the game's open turn.
-pub async fn submit_press_in(
+/// Press sent on its own (a PRESS command) for the game's open turn, share-locked through
+/// `open_turns`: the row to save, with the transaction's other press, by
+/// [`store::games::save_press_many`] before it commits.
+pub async fn press_for_open_turn(
     tx: &mut sqlx::PgConnection,
+    open_turns: &mut OpenTurns,
     now: DateTime<Utc>,
     game: GameId,
     player: PlayerRowId,
     text: &str,
-    source: &str,
-) -> Result<(), LifecycleError> {
-    rows::save_press_for_open_turn(&mut *tx, game, player, text, source, now)
+    source: &'static str,
+) -> Result<rows::NewPress, LifecycleError> {
+    let turn = open_turns
+        .get(tx, game)
         .await?
         .ok_or(LifecycleError::NoOpenTurn(game.0))?;
-    Ok(())
+    Ok(rows::NewPress {
+        game_id: game,
+        turn_id: turn.id,
+        player_id: player,
+        text: text.to_owned(),
+        source,
+        received_at: now,
+    })
 }
 
 /// One turn resolved by this call.

@@ -189,9 +189,8 @@ async fn seed_demo_game(
             parsed: &parsed.orders,
             source: "web",
         };
-        game_rows::save_orders(&mut *tx, &orders, now).await?;
+        game_rows::save_orders(&mut *tx, &orders, &parsed.press, now).await?;
         for item in &parsed.press {
-            game_rows::save_press(&mut *tx, game, turn, *row, item, "web", now).await?;
             press.push(games::PressItem {
                 player: player.id,
                 text: item.clone(),

@@ -147,14 +147,16 @@ pub struct NewOrders<'a> {
     pub source: &'a str,
 }
 
+/// Saves a player's orders, and the press they carry, unless a set received later stands.
 pub async fn save_orders(
     tx: &mut sqlx::PgConnection,
     new: &NewOrders<'_>,
+    press: &[String],
     now: DateTime<Utc>,
 ) -> Result<SavedOrders, StoreError> {
-    // One statement: the check for a later set, the superseding of an earlier one, and the
-    // insert. The insert reads the superseding's count, so it runs after it (and the unique
-    // index on current orders never sees two).
+    // One statement: the check for a later set, the superseding of an earlier one, the insert
+    // and the press. The insert reads the superseding's count, so it runs after it (and the
+    // unique index on current orders never sees two).
     let later: Option<DateTime<Utc>> = sqlx::query_scalar(
         "WITH current AS (SELECT id, received_at FROM orders \
                           WHERE turn_id = $2 AND player_id = $3 AND superseded_at IS NULL), \
@@ -165,7 +167,10 @@ pub async fn save_orders(
                              RETURNING id), \
               saved AS (INSERT INTO orders (game_id, turn_id, player_id, raw_text, parsed, source, received_at) \
                         SELECT $1, $2, $3, $4, $5, $6, $7 FROM (SELECT count(*) FROM superseded) AS done \
-                        WHERE NOT EXISTS (SELECT 1 FROM later WHERE at IS NOT NULL)) \
+                        WHERE NOT EXISTS (SELECT 1 FROM later WHERE at IS NOT NULL)), \
+              press_saved AS (INSERT INTO press (game_id, turn_id, player_id, text, source, received_at) \
+                        SELECT $1, $2, $3, p.text, $6, $7 FROM unnest($8::text[]) WITH ORDINALITY AS p(text, n) \
+                        WHERE NOT EXISTS (SELECT 1 FROM later WHERE at IS NOT NULL) ORDER BY p.n) \
          SELECT at FROM later",
     )
     .bind(new.game_id)
@@ -175,6 +180,7 @@ pub async fn save_orders(
     .bind(new.parsed)
     .bind(new.source)
     .bind(now)
+    .bind(press)
     .fetch_one(&mut *tx)
     .await?;
     if let Some(later) = later {
@@ -192,47 +198,44 @@ pub enum SavedOrders {
     LaterStand(DateTime<Utc>),
 }
 
-/// Press for the game's open turn; `None` when the game has no open turn.
-pub async fn save_press_for_open_turn<'e>(
-    db: impl PgExecutor<'e>,
-    game_id: GameId,
-    player_id: PlayerRowId,
-    text: &str,
-    source: &str,
-    now: DateTime<Utc>,
-) -> Result<Option<TurnId>, StoreError> {
-    Ok(sqlx::query_scalar(
-        "INSERT INTO press (game_id, turn_id, player_id, text, source, received_at) \
-         SELECT $1, id, $2, $3, $4, $5 FROM turns WHERE game_id = $1 AND status = 'open' \
-         RETURNING turn_id",
-    )
-    .bind(game_id)
-    .bind(player_id)
-    .bind(text)
-    .bind(source)
-    .bind(now)
-    .fetch_optional(db)
-    .await?)
+/// Press to save with [`save_press_many`].
+#[derive(Debug, Clone)]
+pub struct NewPress {
+    pub game_id: GameId,
+    pub turn_id: TurnId,
+    pub player_id: PlayerRowId,
+    pub text: String,
+    /// `email` or `web`.
+    pub source: &'static str,
+    pub received_at: DateTime<Utc>,
 }
 
-pub async fn save_press<'e>(
+/// Saves press, in order, in one statement.
+pub async fn save_press_many<'e>(
     db: impl PgExecutor<'e>,
-    game_id: GameId,
-    turn_id: TurnId,
-    player_id: PlayerRowId,
-    text: &str,
-    source: &str,
-    now: DateTime<Utc>,
+    press: &[NewPress],
 ) -> Result<(), StoreError> {
+    if press.is_empty() {
+        return Ok(());
+    }
+    let games: Vec<i64> = press.iter().map(|p| p.game_id.0).collect();
+    let turns: Vec<i64> = press.iter().map(|p| p.turn_id.0).collect();
+    let players: Vec<i64> = press.iter().map(|p| p.player_id.0).collect();
+    let texts: Vec<&str> = press.iter().map(|p| p.text.as_str()).collect();
+    let sources: Vec<&str> = press.iter().map(|p| p.source).collect();
+    let times: Vec<DateTime<Utc>> = press.iter().map(|p| p.received_at).collect();
     sqlx::query(
-        "INSERT INTO press (game_id, turn_id, player_id, text, source, received_at) VALUES ($1, $2, $3, $4, $5, $6)",
+        "INSERT INTO press (game_id, turn_id, player_id, text, source, received_at) \
+         SELECT p.game_id, p.turn_id, p.player_id, p.text, p.source, p.received_at \
+         FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::timestamptz[]) \
+           WITH ORDINALITY AS p(game_id, turn_id, player_id, text, source, received_at, n) ORDER BY p.n",
     )
-    .bind(game_id)
-    .bind(turn_id)
-    .bind(player_id)
-    .bind(text)
-    .bind(source)
-    .bind(now)
+    .bind(games)
+    .bind(turns)
+    .bind(players)
+    .bind(texts)
+    .bind(sources)
+    .bind(times)
     .execute(db)
     .await?;
     Ok(())
@@ -600,6 +603,40 @@ pub async fn player_rows_of_token<'e>(
     .bind(token)
     .fetch_all(db)
     .await?)
+}
+
+/// [`player_rows_of_token`] for many tokens in one statement: each token found, with its
+/// holder's player rows, newest game first.
+pub async fn player_rows_of_tokens<'e>(
+    db: impl PgExecutor<'e>,
+    tokens: &[String],
+) -> Result<Vec<(String, Vec<TokenHolder>)>, StoreError> {
+    if tokens.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows: Vec<TokenHolder> = sqlx::query_as(token_holder_select!(
+        "WHERE s.id = ANY (SELECT subscriber_id FROM players WHERE reply_token = ANY($1)) \
+         ORDER BY s.id, g.id DESC"
+    ))
+    .bind(tokens)
+    .fetch_all(db)
+    .await?;
+    let mut found = Vec::new();
+    for token in tokens {
+        if found.iter().any(|(seen, _): &(String, _)| seen == token) {
+            continue;
+        }
+        let Some(holder) = rows.iter().find(|row| &row.reply_token == token) else {
+            continue;
+        };
+        let games = rows
+            .iter()
+            .filter(|row| row.subscriber_id == holder.subscriber_id)
+            .cloned()
+            .collect();
+        found.push((token.clone(), games));
+    }
+    Ok(found)
 }
 
 /// Every player row of a subscriber (one per game), newest game first.

@@ -47,6 +47,41 @@ pub async fn store_raw<'e>(
     Ok(Stored::Duplicate(InboundId(id)))
 }
 
+/// A message to store with [`store_many`].
+#[derive(Debug, Clone, Copy)]
+pub struct NewInbound<'a> {
+    /// The key a message delivered twice is stored once under (its Message-ID).
+    pub message_id: &'a str,
+    pub raw: &'a [u8],
+    pub received_at: DateTime<Utc>,
+}
+
+/// Stores many messages in one statement (so one commit), each unless a message with its
+/// Message-ID is stored already, this call's included: [`store_raw`] for a group of messages
+/// that arrived together. Either every message is stored, or none.
+pub async fn store_many<'e>(
+    db: impl PgExecutor<'e>,
+    messages: &[NewInbound<'_>],
+    via: &str,
+) -> Result<(), StoreError> {
+    let ids: Vec<&str> = messages.iter().map(|m| m.message_id).collect();
+    let raws: Vec<&[u8]> = messages.iter().map(|m| m.raw).collect();
+    let times: Vec<DateTime<Utc>> = messages.iter().map(|m| m.received_at).collect();
+    sqlx::query(
+        "INSERT INTO inbound_messages (message_id, raw, received_via, received_at) \
+         SELECT m.message_id, m.raw, $3, m.received_at \
+         FROM unnest($1::text[], $2::bytea[], $4::timestamptz[]) WITH ORDINALITY AS m(message_id, raw, received_at, n) \
+         ORDER BY m.n ON CONFLICT (message_id) DO NOTHING",
+    )
+    .bind(ids)
+    .bind(raws)
+    .bind(via)
+    .bind(times)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
 /// A stored message waiting to be processed, locked for this transaction.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Claimed {

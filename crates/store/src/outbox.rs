@@ -62,7 +62,7 @@ pub async fn count_sent_to_since<'e>(
     .await?)
 }
 
-/// What [`enqueue_within_limit`] did.
+/// What [`enqueue_many_within_limit`] did with a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Limited {
     Queued,
@@ -72,45 +72,84 @@ pub enum Limited {
     OverLimit(i64),
 }
 
-/// [`enqueue`], unless `limit` or more messages whose idempotency key starts with `kind` went
-/// to the same address (any letter case) since `since`: the count and the insert are one
-/// statement.
-pub async fn enqueue_within_limit<'e>(
-    db: impl PgExecutor<'e>,
-    new: &NewOutbound<'_>,
+/// Queues `messages` in order, each as [`enqueue`] would, unless `limit` or more messages whose
+/// idempotency key starts with `kind` went to its address (any letter case) since `since`,
+/// those this call queues for the same address before it included. Returns what was done with
+/// each message, in order. Two statements whatever the number of messages: one reads the
+/// counts and the keys already queued, the other inserts. The caller holds the lock of the
+/// recipients it acts for, so no one else queues to them in between.
+pub async fn enqueue_many_within_limit(
+    db: &mut sqlx::PgConnection,
+    messages: &[NewOutbound<'_>],
     kind: &str,
     limit: i64,
     since: DateTime<Utc>,
     now: DateTime<Utc>,
-) -> Result<Limited, StoreError> {
-    let (recent, queued): (i64, bool) = sqlx::query_as(
-        "WITH recent AS (SELECT count(*) AS n FROM outbound_messages \
-                         WHERE lower(to_address) = lower($3) AND created_at >= $9 \
-                           AND starts_with(idempotency_key, $10)), \
-              queued AS (INSERT INTO outbound_messages (message_id, idempotency_key, to_address, \
-                           subject, body_text, body_html, headers, next_attempt_at, created_at) \
-                         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $8 FROM recent WHERE n < $11 \
-                         ON CONFLICT (idempotency_key) DO NOTHING RETURNING 1) \
-         SELECT n, EXISTS (SELECT 1 FROM queued) FROM recent",
+) -> Result<Vec<Limited>, StoreError> {
+    if messages.is_empty() {
+        return Ok(Vec::new());
+    }
+    let addresses: Vec<&str> = messages.iter().map(|m| m.to_address).collect();
+    let keys: Vec<&str> = messages.iter().map(|m| m.idempotency_key).collect();
+    // Rows with an address: that address, PostgreSQL's lower case of it (the same as the
+    // index's, which may differ from Rust's outside ASCII) and its count; rows without: a key
+    // queued already. The kind is a FILTER, not a WHERE condition, so that the planner walks
+    // the recipient's few rows rather than every key of the kind (a prefix range of the keys'
+    // index, which it may otherwise AND in).
+    let rows: Vec<(Option<String>, String, i64)> = sqlx::query_as(
+        "SELECT a.address, lower(a.address), \
+                (SELECT count(*) FILTER (WHERE starts_with(o.idempotency_key, $3)) \
+                 FROM outbound_messages o \
+                 WHERE lower(o.to_address) = lower(a.address) AND o.created_at >= $2) \
+         FROM unnest($1::text[]) AS a(address) \
+         UNION ALL SELECT NULL, idempotency_key, 0 FROM outbound_messages WHERE idempotency_key = ANY($4)",
     )
-    .bind(new.message_id)
-    .bind(new.idempotency_key)
-    .bind(new.to_address)
-    .bind(new.subject)
-    .bind(new.body_text)
-    .bind(new.body_html)
-    .bind(new.headers)
-    .bind(now)
+    .bind(&addresses)
     .bind(since)
     .bind(kind)
-    .bind(limit)
-    .fetch_one(db)
+    .bind(&keys)
+    .fetch_all(&mut *db)
     .await?;
-    Ok(match (queued, recent >= limit) {
-        (true, _) => Limited::Queued,
-        (false, true) => Limited::OverLimit(recent),
-        (false, false) => Limited::AlreadyQueued,
-    })
+    let mut lowered = std::collections::HashMap::new();
+    let mut recent = std::collections::HashMap::new();
+    let mut queued_keys = std::collections::HashSet::new();
+    for (address, key_or_lowered, count) in rows {
+        match address {
+            Some(address) => {
+                recent.insert(key_or_lowered.clone(), count);
+                lowered.insert(address, key_or_lowered);
+            }
+            None => {
+                queued_keys.insert(key_or_lowered);
+            }
+        }
+    }
+    let mut outcomes = Vec::with_capacity(messages.len());
+    let mut to_queue = Vec::new();
+    for message in messages {
+        let address = lowered
+            .get(message.to_address)
+            .cloned()
+            .unwrap_or_else(|| message.to_address.to_owned());
+        let count = recent.entry(address).or_insert(0);
+        let outcome = if queued_keys.contains(message.idempotency_key) {
+            if *count >= limit {
+                Limited::OverLimit(*count)
+            } else {
+                Limited::AlreadyQueued
+            }
+        } else if *count >= limit {
+            Limited::OverLimit(*count)
+        } else {
+            *count += 1;
+            queued_keys.insert(message.idempotency_key.to_owned());
+            to_queue.push(message.clone());
+            Limited::Queued
+        };
+        outcomes.push(outcome);
+    }
+    enqueue_many(db, &to_queue, None, now).await?;
+    Ok(outcomes)
 }
 
 /// Stores a body that many messages share (see [`enqueue_many`]); returns its id.

@@ -754,3 +754,102 @@ async fn a_players_mail_waits_while_another_worker_acts_for_that_player() {
     assert_eq!(count(pool, "SELECT count(*) FROM orders").await, 1);
     db.drop_database().await;
 }
+
+/// Stores each message a minute after the one before, from `start`, without processing them,
+/// so that one call of `process_pending` takes them all as one batch.
+async fn store_in_order(pool: &PgPool, messages: &[Vec<u8>], start: chrono::DateTime<chrono::Utc>) {
+    for (minute, raw) in messages.iter().enumerate() {
+        let at = start + Duration::minutes(minute as i64);
+        store::inbox::store_raw(pool, &inbox::storage_key(raw), raw, "smtp", at)
+            .await
+            .unwrap();
+    }
+}
+
+#[tokio::test]
+async fn replies_queued_together_count_against_the_limit_in_the_order_of_their_messages() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    game(pool).await;
+    // Three replies went out earlier in the hour.
+    for n in 0..3 {
+        let raw = plain_message(&format!("early-{n}"), "robot@example.net", "hello\r\n");
+        inbox::ingest(pool, &raw, "smtp", trafalgar(), DOMAIN)
+            .await
+            .unwrap();
+    }
+    // Then one batch, the address written in two letter cases: only the first 17 are answered.
+    let batch: Vec<Vec<u8>> = (0..20)
+        .map(|n| {
+            let from = if n % 2 == 0 {
+                "robot@example.net"
+            } else {
+                "Robot@Example.NET"
+            };
+            plain_message(&format!("late-{n:02}"), from, "hello\r\n")
+        })
+        .collect();
+    let later = trafalgar() + Duration::minutes(10);
+    store_in_order(pool, &batch, later).await;
+    let processed = inbox::process_pending(pool, later + Duration::minutes(30), DOMAIN)
+        .await
+        .unwrap();
+    assert_eq!(processed, 20);
+    assert_eq!(
+        count(
+            pool,
+            "SELECT count(*) FROM outbound_messages WHERE lower(to_address) = 'robot@example.net'"
+        )
+        .await,
+        inbox::REPLIES_PER_HOUR
+    );
+    let suppressed: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT details->>'message_id', (details->>'replies_last_hour')::bigint FROM audit_log \
+         WHERE action = 'inbound.reply_suppressed' ORDER BY 1",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    assert_eq!(
+        suppressed,
+        [
+            ("late-17@example.org".to_owned(), inbox::REPLIES_PER_HOUR),
+            ("late-18@example.org".to_owned(), inbox::REPLIES_PER_HOUR),
+            ("late-19@example.org".to_owned(), inbox::REPLIES_PER_HOUR),
+        ],
+        "the last messages of the batch lose their replies"
+    );
+    db.drop_database().await;
+}
+
+#[tokio::test]
+async fn a_resignation_counts_for_the_orders_after_it_in_the_same_batch() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let game = game(pool).await;
+    let fred = reply_address_of(pool, game, 1).await;
+    let messages = [
+        message("resign-first", &fred, "", "RESIGN\r\n"),
+        message(
+            "orders-after",
+            &fred,
+            "",
+            "G13, K19\r\nPRESS Still here.\r\n",
+        ),
+    ];
+    store_in_order(pool, &messages, trafalgar()).await;
+    let processed = inbox::process_pending(pool, trafalgar() + Duration::minutes(5), DOMAIN)
+        .await
+        .unwrap();
+    assert_eq!(processed, 2);
+    assert_eq!(count(pool, "SELECT count(*) FROM orders").await, 0);
+    assert_eq!(count(pool, "SELECT count(*) FROM press").await, 0);
+    let replies: Vec<String> = outbound(pool).await.into_iter().map(|m| m.1).collect();
+    assert!(
+        replies
+            .get(1)
+            .is_some_and(|body| body.contains("NOT accepted") && body.contains("resigned")),
+        "{replies:?}"
+    );
+    db.drop_database().await;
+}

@@ -422,3 +422,202 @@ async fn the_gm_sees_failed_mail_and_can_resend_it() {
     assert!(!ok && said.contains("still queued"), "{said}");
     db.drop_database().await;
 }
+
+/// An SMTP session that has sent its message's end of data and not yet read the answer.
+struct AwaitingAnswer {
+    read: tokio::io::BufReader<tokio::net::tcp::OwnedReadHalf>,
+    transcript: String,
+    _write: tokio::net::tcp::OwnedWriteHalf,
+}
+
+/// Opens a session and sends one message with Message-ID `<id@example.org>`, up to its end of
+/// data, without waiting for the answer.
+async fn send_without_answer(address: &str, to: &str, id: &str) -> AwaitingAnswer {
+    use tokio::io::{AsyncWriteExt, BufReader};
+    let stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    stream.set_nodelay(true).unwrap();
+    let (read, mut write) = stream.into_split();
+    let mut read = BufReader::new(read);
+    let mut transcript = String::new();
+    expect_reply("220", &mut read, &mut transcript).await;
+    for (send, code) in [
+        ("EHLO mx.example.net\r\n", "250"),
+        ("MAIL FROM:<fred@example.org>\r\n", "250"),
+        (&*format!("RCPT TO:<{to}>\r\n"), "250"),
+        ("DATA\r\n", "354"),
+    ] {
+        write.write_all(send.as_bytes()).await.unwrap();
+        expect_reply(code, &mut read, &mut transcript).await;
+    }
+    write
+        .write_all(&message(id, to, "", "G13, K19\r\n"))
+        .await
+        .unwrap();
+    write.write_all(b".\r\n").await.unwrap();
+    AwaitingAnswer {
+        read,
+        transcript,
+        _write: write,
+    }
+}
+
+/// The answer to the end of data: its first line.
+async fn answer(mut session: AwaitingAnswer) -> String {
+    use tokio::io::AsyncBufReadExt;
+    let mut line = String::new();
+    session.read.read_line(&mut line).await.unwrap();
+    assert!(!line.is_empty(), "no answer: {}", session.transcript);
+    line
+}
+
+/// Holds every insert into `inbound_messages` back until the returned transaction ends, and
+/// sends one message that the listener's writer then waits on: the messages sent meanwhile
+/// queue up and are written as one group once the transaction ends.
+async fn hold_the_writer(
+    pool: &PgPool,
+    address: &str,
+    to: &str,
+    first: &str,
+) -> (sqlx::Transaction<'static, sqlx::Postgres>, AwaitingAnswer) {
+    let mut blocker = pool.begin().await.unwrap();
+    sqlx::query("LOCK TABLE inbound_messages IN EXCLUSIVE MODE")
+        .execute(&mut *blocker)
+        .await
+        .unwrap();
+    let session = send_without_answer(address, to, first).await;
+    let started = Instant::now();
+    loop {
+        let writer_waits: bool = sqlx::query_scalar(
+            "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE NOT granted AND relation = 'inbound_messages'::regclass)",
+        )
+        .fetch_one(pool)
+        .await
+        .unwrap();
+        if writer_waits {
+            return (blocker, session);
+        }
+        assert!(
+            started.elapsed() < StdDuration::from_secs(30),
+            "the writer never wrote"
+        );
+        tokio::time::sleep(StdDuration::from_millis(10)).await;
+    }
+}
+
+/// The listener without inbox workers, so that stored messages stay as stored.
+async fn start_listener(pool: &PgPool) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    tokio::spawn(smtp::run(
+        listener,
+        pool.clone(),
+        Arc::new(ManualClock::new(trafalgar())),
+        SmtpSettings {
+            domain: DOMAIN.to_owned(),
+            max_bytes: 100_000,
+        },
+        Arc::new(Notify::new()),
+    ));
+    address
+}
+
+/// The sessions' tasks run on this test's runtime: give them time to hand their messages
+/// (already in their sockets) to the writer. Not a deadline: only how soon they are queued.
+async fn let_sessions_queue() {
+    tokio::time::sleep(StdDuration::from_millis(300)).await;
+}
+
+/// Stored rows by Message-ID: (Message-ID, the id of the transaction that wrote it).
+async fn stored_rows(pool: &PgPool) -> Vec<(String, String)> {
+    sqlx::query_as("SELECT message_id, xmin::text FROM inbound_messages ORDER BY message_id")
+        .fetch_all(pool)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn messages_arriving_together_are_stored_with_one_commit_and_a_duplicate_once() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let game = game(pool).await;
+    let to = reply_address_of(pool, game, 1).await;
+    let address = start_listener(pool).await;
+
+    let (blocker, first) = hold_the_writer(pool, &address, &to, "first").await;
+    let mut sessions = Vec::new();
+    for id in ["a", "b", "c", "a"] {
+        sessions.push(send_without_answer(&address, &to, id).await);
+    }
+    let_sessions_queue().await;
+    blocker.commit().await.unwrap();
+
+    assert!(answer(first).await.starts_with("250 "));
+    for session in sessions {
+        let said = answer(session).await;
+        assert!(said.starts_with("250 "), "{said}");
+    }
+    let rows = stored_rows(pool).await;
+    let ids: Vec<&str> = rows.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "a@example.org",
+            "b@example.org",
+            "c@example.org",
+            "first@example.org"
+        ],
+        "the message sent twice is stored once"
+    );
+    let group: std::collections::BTreeSet<&str> = rows
+        .iter()
+        .filter(|(id, _)| id != "first@example.org")
+        .map(|(_, xmin)| xmin.as_str())
+        .collect();
+    assert_eq!(group.len(), 1, "one transaction stored the group: {rows:?}");
+    db.drop_database().await;
+}
+
+#[tokio::test]
+async fn a_message_the_database_refuses_costs_only_its_own_session_its_answer() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let game = game(pool).await;
+    let to = reply_address_of(pool, game, 1).await;
+    // A real refusal by PostgreSQL, of one message only.
+    sqlx::query(
+        "ALTER TABLE inbound_messages ADD CONSTRAINT refuses_poison CHECK (message_id NOT LIKE '%poison%')",
+    )
+    .execute(pool)
+    .await
+    .unwrap();
+    let address = start_listener(pool).await;
+
+    let (blocker, first) = hold_the_writer(pool, &address, &to, "first").await;
+    let mut sessions = Vec::new();
+    for id in ["a", "poison", "b", "b"] {
+        sessions.push((id, send_without_answer(&address, &to, id).await));
+    }
+    let_sessions_queue().await;
+    blocker.commit().await.unwrap();
+
+    assert!(answer(first).await.starts_with("250 "));
+    for (id, session) in sessions {
+        let said = answer(session).await;
+        if id == "poison" {
+            assert!(said.starts_with("451 "), "{id}: {said}");
+        } else {
+            assert!(said.starts_with("250 "), "{id}: {said}");
+        }
+    }
+    let ids: Vec<String> = stored_rows(pool)
+        .await
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
+    assert_eq!(
+        ids,
+        ["a@example.org", "b@example.org", "first@example.org"],
+        "every other message is stored, once"
+    );
+    db.drop_database().await;
+}

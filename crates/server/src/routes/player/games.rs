@@ -378,7 +378,14 @@ pub(crate) async fn post_orders(
     let now = state.clock.now();
     let mut tx = state.pool.begin().await.map_err(store::StoreError::from)?;
     let lock = store::subscribers::lock_player(&mut tx, holder.player_id.0).await?;
-    let outcome = turns::submit_orders_in(&mut tx, &lock, now, holder.game_id, &text, "web").await;
+    let submission = turns::Submission {
+        game: holder.game_id,
+        engine_player: holder.engine_player_id,
+        text: &text,
+        source: "web",
+    };
+    let mut open_turns = turns::OpenTurns::default();
+    let outcome = turns::submit_orders_in(&mut tx, &mut open_turns, &lock, now, &submission).await;
     let parsed = match outcome {
         Ok(parsed) if parsed.errors.is_empty() => {
             tx.commit().await.map_err(store::StoreError::from)?;
@@ -466,17 +473,19 @@ pub(crate) async fn post_press(
         return refused(&state, &player, &holder, refuse(why)).await;
     }
     let mut tx = state.pool.begin().await.map_err(store::StoreError::from)?;
-    match turns::submit_press_in(
+    let press = turns::press_for_open_turn(
         &mut tx,
+        &mut turns::OpenTurns::default(),
         state.clock.now(),
         holder.game_id,
         holder.player_id,
         &text,
         "web",
     )
-    .await
-    {
-        Ok(()) => {
+    .await;
+    match press {
+        Ok(press) => {
+            store::games::save_press_many(&mut *tx, &[press]).await?;
             tx.commit().await.map_err(store::StoreError::from)?;
             Ok(Redirect::to(&format!("{}?done=press", game_url(holder.game_id))).into_response())
         }
