@@ -523,8 +523,10 @@ async fn start_listener(pool: &PgPool) -> String {
 
 /// The sessions' tasks run on this test's runtime: give them time to hand their messages
 /// (already in their sockets) to the writer. Not a deadline: only how soon they are queued.
+/// Generous, because the test command runs many tests at once on two cores; the cost of too
+/// short a wait would be a false failure (two groups), never a false pass.
 async fn let_sessions_queue() {
-    tokio::time::sleep(StdDuration::from_millis(300)).await;
+    tokio::time::sleep(StdDuration::from_secs(2)).await;
 }
 
 /// Stored rows by Message-ID: (Message-ID, the id of the transaction that wrote it).
