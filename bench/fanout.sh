@@ -42,13 +42,7 @@ if [[ -z "$SMTP_SINK" ]]; then
 fi
 
 if [[ -z "${ADMIRALTY_TEST_DATABASE_URL:-}" ]]; then
-  pg_ensure_installed
-  pg_choose_data_dir "$ROOT" pg-bench
-  pg_lock "$PG_DATA.lock"
-  if [[ -n "$(pg_running_pid)" ]]; then PG_STARTED_BY_US=1; pg_stop; fi
-  rm -rf "$PG_DATA" "$(pg_password_file)"
-  pg_init
-  pg_start "${ADMIRALTY_BENCH_PG_PORT:-55434}" -c max_connections=100
+  pg_fresh_bench_cluster "$ROOT" "${ADMIRALTY_BENCH_PG_PORT:-55434}" -c max_connections=100
   export ADMIRALTY_TEST_DATABASE_URL
   ADMIRALTY_TEST_DATABASE_URL="$(pg_url postgres)"
 fi

@@ -12,15 +12,9 @@ cd "$ROOT"
 source "$ROOT/scripts/lib/postgres.sh"
 
 if [[ -z "${ADMIRALTY_TEST_DATABASE_URL:-}" ]]; then
-  pg_ensure_installed
-  pg_choose_data_dir "$ROOT" pg-bench
-  pg_lock "$PG_DATA.lock"
-  if [[ -n "$(pg_running_pid)" ]]; then PG_STARTED_BY_US=1; pg_stop; fi
-  rm -rf "$PG_DATA" "$(pg_password_file)"
-  pg_init fast
   trap 'pg_stop || true' EXIT
   # The same durability settings as a production cluster: the rate is the real one.
-  pg_start "${ADMIRALTY_BENCH_PG_PORT:-55470}" -c max_connections=200
+  pg_fresh_bench_cluster "$ROOT" "${ADMIRALTY_BENCH_PG_PORT:-55470}" -c max_connections=200
   export ADMIRALTY_TEST_DATABASE_URL
   ADMIRALTY_TEST_DATABASE_URL="$(pg_url postgres)"
 fi

@@ -74,15 +74,7 @@ if [[ -n "${ADMIRALTY_TEST_DATABASE_URL:-}" ]]; then
     -c 'CREATE DATABASE admiralty_web_bench'
   DATABASE_URL="${ADMIRALTY_TEST_DATABASE_URL%/*}/admiralty_web_bench"
 else
-  pg_choose_data_dir "$ROOT" pg-bench
-  pg_lock "$PG_DATA.lock"
-  if [[ -n "$(pg_running_pid)" ]]; then
-    PG_STARTED_BY_US=1
-    pg_stop
-  fi
-  rm -rf "$PG_DATA" "$(pg_password_file)"
-  pg_init fast
-  pg_start "${ADMIRALTY_BENCH_PG_PORT:-55434}" -c fsync=off -c synchronous_commit=off
+  pg_fresh_bench_cluster "$ROOT" "${ADMIRALTY_BENCH_PG_PORT:-55434}" -c fsync=off -c synchronous_commit=off
   pg_create_database admiralty
   DATABASE_URL="$(pg_url admiralty)"
 fi

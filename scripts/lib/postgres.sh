@@ -122,6 +122,22 @@ pg_init() {
   rm -rf "$scratch"
 }
 
+# A new, empty cluster in ROOT/.data/pg-bench for a benchmark, started on the preferred PORT
+# with the PostgreSQL settings that follow (e.g. -c max_connections=200). A cluster an earlier
+# run left running there is stopped and wiped first. `--no-sync` only speeds up initdb: the
+# settings given decide the durability the benchmark measures.
+pg_fresh_bench_cluster() {
+  local root="$1" port="$2"
+  shift 2
+  pg_ensure_installed
+  pg_choose_data_dir "$root" pg-bench
+  pg_lock "$PG_DATA.lock"
+  if [[ -n "$(pg_running_pid)" ]]; then PG_STARTED_BY_US=1; pg_stop; fi
+  rm -rf "$PG_DATA" "$(pg_password_file)"
+  pg_init fast
+  pg_start "$port" "$@"
+}
+
 # Runs a command as the cluster's owner, from a directory that user can enter, without the
 # lock's file descriptor (a server that inherited it would hold the lock after we exit).
 pg_as_owner() { (cd / && exec 9>&- && "${PG_RUN_AS[@]}" "$@"); }

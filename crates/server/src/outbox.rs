@@ -69,6 +69,8 @@ pub enum RelayError {
 pub struct Relay {
     server: Arc<Server>,
     from: Mailbox,
+    /// `from`'s address as the envelope's sender (MAIL FROM).
+    sender: Address,
 }
 
 /// The relay's address and how to talk to it, as lettre's transport reads them from a URL.
@@ -91,10 +93,13 @@ impl Relay {
     /// or `smtps://…` for TLS from the start. `from` is `Name <address>` or a bare address.
     pub fn new(url: &str, from: &str) -> Result<Relay, RelayError> {
         let server = Server::from_url(url)?;
-        let from = parse_mailbox(from).ok_or_else(|| RelayError::From(from.to_owned()))?;
+        let invalid = || RelayError::From(from.to_owned());
+        let from = parse_mailbox(from).ok_or_else(invalid)?;
+        let sender = from.address.parse().map_err(|_| invalid())?;
         Ok(Relay {
             server: Arc::new(server),
             from,
+            sender,
         })
     }
 }
@@ -549,10 +554,6 @@ async fn send(
         Ok(bytes) => bytes,
         Err(failure) => return all(failure),
     };
-    let from: Address = match relay.from.address.parse() {
-        Ok(from) => from,
-        Err(e) => return all(Failure::Permanent(format!("sender: {e}"))),
-    };
     // A recipient the relay could never take fails alone.
     let recipients: Vec<Result<Address, Failure>> = transaction
         .messages
@@ -576,7 +577,7 @@ async fn send(
     };
     let outcomes = match tokio::time::timeout(
         SEND_TIMEOUT,
-        transact(&mut open, &from, &valid, &bytes),
+        transact(&mut open, &relay.sender, &valid, &bytes),
     )
     .await
     {

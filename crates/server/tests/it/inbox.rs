@@ -299,7 +299,7 @@ async fn gm_ingest_reads_a_message_from_stdin() {
     db.drop_database().await;
 }
 
-async fn count(pool: &PgPool, sql: &'static str) -> i64 {
+pub(crate) async fn count(pool: &PgPool, sql: &'static str) -> i64 {
     sqlx::query_scalar(sql).fetch_one(pool).await.unwrap()
 }
 

@@ -8,7 +8,7 @@ use std::process::{Command, Output, Stdio};
 
 use store::testing::TestDatabase;
 
-use crate::inbox::{DOMAIN, game, message, reply_address_of};
+use crate::inbox::{DOMAIN, count, game, message, reply_address_of};
 use crate::outbox::free_port;
 
 fn gm_ingest(database_url: &str, max_bytes: usize, raw: &[u8]) -> Output {
@@ -37,11 +37,10 @@ async fn a_message_over_the_size_limit_is_refused_unstored_and_one_at_the_limit_
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("larger than 100000 bytes"), "{stderr}");
-    let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM inbound_messages")
-        .fetch_one(&db.pool)
-        .await
-        .unwrap();
-    assert_eq!(stored, 0);
+    assert_eq!(
+        count(&db.pool, "SELECT count(*) FROM inbound_messages").await,
+        0
+    );
 
     let small = message("small-1", &to, "", "HELP\r\n");
     let output = gm_ingest(&db.url, small.len(), &small);
@@ -50,11 +49,10 @@ async fn a_message_over_the_size_limit_is_refused_unstored_and_one_at_the_limit_
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM inbound_messages")
-        .fetch_one(&db.pool)
-        .await
-        .unwrap();
-    assert_eq!(stored, 1);
+    assert_eq!(
+        count(&db.pool, "SELECT count(*) FROM inbound_messages").await,
+        1
+    );
     db.drop_database().await;
 }
 
