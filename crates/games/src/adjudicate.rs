@@ -110,11 +110,11 @@ pub fn new_game(request: NewGameRequest) -> Result<NewGameResponse, AdjudicateEr
     let engine = request.engine;
     let setup = engine.parse_setup(&request.setup.unwrap_or_else(|| engine.default_setup()))?;
     let state = engine.new_game(&setup, &request.players, &mut secret.turn_dice(0))?;
-    let next_turn = engine.turn(&state)?;
+    let next_turn = state.turn();
     Ok(NewGameResponse {
         engine,
         setup,
-        state,
+        state: state.to_json()?,
         next_turn,
         commitment: secret.turn_seed(next_turn).commitment(),
         sealed_commitment: secret.sealed_seed(next_turn).commitment(),
@@ -123,7 +123,9 @@ pub fn new_game(request: NewGameRequest) -> Result<NewGameResponse, AdjudicateEr
 
 pub fn resolve(request: ResolveRequest) -> Result<ResolveResponse, AdjudicateError> {
     let engine = request.engine;
-    let turn = engine.turn(&request.state)?;
+    // Read once: every player's orders are checked against this one typed state.
+    let state = engine.parse_state(&request.state)?;
+    let turn = state.turn();
     let (seed, sealed_seed) = match (&request.secret, request.seed, request.sealed_seed) {
         (Some(secret), None, None) => {
             let secret = parse_secret(secret)?;
@@ -140,7 +142,7 @@ pub fn resolve(request: ResolveRequest) -> Result<ResolveResponse, AdjudicateErr
     let mut press: Vec<PressItem> = Vec::new();
     let mut readings = BTreeMap::new();
     for (player, text) in &request.orders {
-        let parsed = engine.parse_orders(&request.state, *player, text)?;
+        let parsed = state.parse_orders(*player, text)?;
         press.extend(parsed.press.iter().map(|text| PressItem {
             player: *player,
             text: text.clone(),
@@ -156,13 +158,12 @@ pub fn resolve(request: ResolveRequest) -> Result<ResolveResponse, AdjudicateErr
         );
     }
     press.extend(request.press);
-    let resolved = engine.resolve(
-        &request.state,
+    let resolved = state.resolve(
         &input,
         &press,
         &mut TurnDice::from_seeds(&seed, &sealed_seed),
     )?;
-    let outcome = engine.outcome(&resolved.state)?;
+    let outcome = resolved.state.outcome();
     Ok(ResolveResponse {
         engine,
         turn,
@@ -171,7 +172,7 @@ pub fn resolve(request: ResolveRequest) -> Result<ResolveResponse, AdjudicateErr
         text: resolved.report.to_text(),
         markdown: resolved.report.to_markdown(),
         html: resolved.report.to_html(),
-        state: resolved.state,
+        state: resolved.state.to_json()?,
         report: resolved.report,
         orders: readings,
         outcome,

@@ -112,10 +112,10 @@ pub struct PressItem {
     pub text: String,
 }
 
-/// A resolved turn: the new state (JSON) and the report with its press.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A resolved turn: the new state and the report with its press.
+#[derive(Debug, Clone)]
 pub struct Resolved {
-    pub state: Value,
+    pub state: AnyState,
     pub report: Report,
 }
 
@@ -157,30 +157,132 @@ impl EngineKind {
         })
     }
 
+    /// Starts a game from the GM's settings (as [`EngineKind::parse_setup`] stores them) and
+    /// the player list, with turn 0's dice.
     pub fn new_game(
         self,
         setup: &Value,
         players: &[Player],
         dice: &mut TurnDice,
-    ) -> Result<Value, GameError> {
+    ) -> Result<AnyState, GameError> {
         dispatch!(self, E => {
             let setup: <E as Engine>::Setup = from_json(self, "setup", setup)?;
-            let state = E::new_game(&setup, players, dice)?;
-            to_json(self, "state", &state)
+            Ok(E::wrap(E::new_game(&setup, players, dice)?))
         })
     }
 
-    pub fn parse_orders(
-        self,
-        state: &Value,
-        player: PlayerId,
-        text: &str,
-    ) -> Result<ParsedOrders<Value>, GameError> {
-        dispatch!(self, E => {
-            let state: <E as Engine>::State = from_json(self, "state", state)?;
-            let parsed = E::parse_orders(&state, player, text);
+    /// Reads a stored state: the one place a state's JSON becomes a typed state.
+    pub fn parse_state(self, state: &Value) -> Result<AnyState, GameError> {
+        dispatch!(self, E => Ok(E::wrap(from_json(self, "state", state)?)))
+    }
+
+    /// [`EngineKind::parse_state`] from the JSON's text, without building a `Value` first (a
+    /// big game's state is megabytes).
+    pub fn parse_state_text(self, state: &str) -> Result<AnyState, GameError> {
+        dispatch!(self, E => Ok(E::wrap(serde_json::from_str(state).map_err(|error| GameError::Json {
+            engine: self,
+            what: "state",
+            error,
+        })?)))
+    }
+}
+
+/// A game's state, typed: what the service holds and passes by reference once it has read a
+/// stored state ([`EngineKind::parse_state`]). JSON stays the storage and wire form.
+#[derive(Debug, Clone)]
+pub enum AnyState {
+    Barmy(barmy::State),
+    Salvo(salvo::State),
+    Ironclad(ironclad::State),
+    Skyfleet(skyfleet::State),
+    Forever(forever::State),
+}
+
+/// An engine whose typed state [`AnyState`] holds.
+trait Wrap: Engine {
+    fn wrap(state: Self::State) -> AnyState;
+}
+
+impl Wrap for barmy::Barmy {
+    fn wrap(state: Self::State) -> AnyState {
+        AnyState::Barmy(state)
+    }
+}
+impl Wrap for salvo::Salvo {
+    fn wrap(state: Self::State) -> AnyState {
+        AnyState::Salvo(state)
+    }
+}
+impl Wrap for ironclad::Ironclad {
+    fn wrap(state: Self::State) -> AnyState {
+        AnyState::Ironclad(state)
+    }
+}
+impl Wrap for skyfleet::Skyfleet {
+    fn wrap(state: Self::State) -> AnyState {
+        AnyState::Skyfleet(state)
+    }
+}
+impl Wrap for forever::Forever {
+    fn wrap(state: Self::State) -> AnyState {
+        AnyState::Forever(state)
+    }
+}
+
+/// Runs `$body` with `$state` bound to the typed state inside `$any` and `$engine` to its
+/// engine type.
+macro_rules! with_state {
+    ($any:expr, $engine:ident, $state:ident => $body:expr) => {
+        match $any {
+            AnyState::Barmy($state) => {
+                type $engine = barmy::Barmy;
+                $body
+            }
+            AnyState::Salvo($state) => {
+                type $engine = salvo::Salvo;
+                $body
+            }
+            AnyState::Ironclad($state) => {
+                type $engine = ironclad::Ironclad;
+                $body
+            }
+            AnyState::Skyfleet($state) => {
+                type $engine = skyfleet::Skyfleet;
+                $body
+            }
+            AnyState::Forever($state) => {
+                type $engine = forever::Forever;
+                $body
+            }
+        }
+    };
+}
+
+impl AnyState {
+    pub fn kind(&self) -> EngineKind {
+        match self {
+            AnyState::Barmy(_) => EngineKind::Barmy,
+            AnyState::Salvo(_) => EngineKind::Salvo,
+            AnyState::Ironclad(_) => EngineKind::Ironclad,
+            AnyState::Skyfleet(_) => EngineKind::Skyfleet,
+            AnyState::Forever(_) => EngineKind::Forever,
+        }
+    }
+
+    /// The storage form.
+    pub fn to_json(&self) -> Result<Value, GameError> {
+        let kind = self.kind();
+        with_state!(self, E, state => to_json::<<E as Engine>::State>(kind, "state", state))
+    }
+
+    /// Reads one player's order text against this state. Costs what the text costs, not what
+    /// the game's size does: the engines look up only the player and the board.
+    pub fn parse_orders(&self, player: PlayerId, text: &str) -> Result<ParsedOrders<Value>, GameError> {
+        let kind = self.kind();
+        with_state!(self, E, state => {
+            let parsed = E::parse_orders(state, player, text);
             Ok(ParsedOrders {
-                orders: to_json(self, "orders", &parsed.orders)?,
+                orders: to_json(kind, "orders", &parsed.orders)?,
                 understood: parsed.understood,
                 press: parsed.press,
                 errors: parsed.errors,
@@ -192,66 +294,50 @@ impl EngineKind {
     /// Resolves the state's current turn, then puts the press under the report in roster
     /// order (each player's press in the order received) (BARMY-21).
     pub fn resolve(
-        self,
-        state: &Value,
+        &self,
         input: &TurnInput<Value>,
         press: &[PressItem],
         dice: &mut TurnDice,
     ) -> Result<Resolved, GameError> {
-        dispatch!(self, E => {
-            let state: <E as Engine>::State = from_json(self, "state", state)?;
+        let kind = self.kind();
+        with_state!(self, E, state => {
             let mut orders = std::collections::BTreeMap::new();
             for (player, value) in &input.orders {
-                orders.insert(*player, from_json(self, "orders", value)?);
+                orders.insert(*player, from_json(kind, "orders", value)?);
             }
             let typed = TurnInput { orders, joining: input.joining.clone(), leaving: input.leaving.clone() };
-            let roster = E::roster(&state);
-            let resolution = E::resolve(&state, &typed, dice)?;
+            let resolution = E::resolve(state, &typed, dice)?;
             let mut report = resolution.report;
-            report.press = press_in_roster_order(&roster, press);
-            Ok(Resolved { state: to_json(self, "state", &resolution.state)?, report })
+            report.press = press_in_roster_order(&E::roster(state), press);
+            Ok(Resolved { state: E::wrap(resolution.state), report })
         })
     }
 
-    pub fn view(self, state: &Value, viewer: Viewer) -> Result<View, GameError> {
-        dispatch!(self, E => Ok(E::view(&from_json(self, "state", state)?, viewer)))
+    pub fn view(&self, viewer: Viewer) -> View {
+        with_state!(self, E, state => E::view(state, viewer))
     }
 
-    /// The views of several viewers, reading the state once (a turn mails every player their
-    /// own view, and a state is as large as its game).
-    pub fn views(self, state: &Value, viewers: &[Viewer]) -> Result<Vec<View>, GameError> {
-        dispatch!(self, E => {
-            let state: <E as Engine>::State = from_json(self, "state", state)?;
-            Ok(viewers.iter().map(|viewer| E::view(&state, *viewer)).collect())
-        })
+    /// Each player's private lines (`Engine::private_lines`), for the mail each player gets
+    /// after a turn.
+    pub fn private_lines(&self, players: &[PlayerId]) -> Vec<Vec<String>> {
+        with_state!(self, E, state => players.iter().map(|player| E::private_lines(state, *player)).collect())
     }
 
-    /// Each player's private lines (`Engine::private_lines`), reading the state once.
-    pub fn private_lines(
-        self,
-        state: &Value,
-        players: &[PlayerId],
-    ) -> Result<Vec<Vec<String>>, GameError> {
-        dispatch!(self, E => {
-            let state: <E as Engine>::State = from_json(self, "state", state)?;
-            Ok(players.iter().map(|player| E::private_lines(&state, *player)).collect())
-        })
+    pub fn outcome(&self) -> Outcome {
+        with_state!(self, E, state => E::outcome(state))
     }
 
-    pub fn outcome(self, state: &Value) -> Result<Outcome, GameError> {
-        dispatch!(self, E => Ok(E::outcome(&from_json(self, "state", state)?)))
+    /// The number of the turn that resolves next.
+    pub fn turn(&self) -> u32 {
+        with_state!(self, E, state => E::turn(state))
     }
 
-    pub fn turn(self, state: &Value) -> Result<u32, GameError> {
-        dispatch!(self, E => Ok(E::turn(&from_json(self, "state", state)?)))
+    pub fn roster(&self) -> Vec<Player> {
+        with_state!(self, E, state => E::roster(state))
     }
 
-    pub fn roster(self, state: &Value) -> Result<Vec<Player>, GameError> {
-        dispatch!(self, E => Ok(E::roster(&from_json(self, "state", state)?)))
-    }
-
-    pub fn order_help(self, state: &Value) -> Result<String, GameError> {
-        dispatch!(self, E => Ok(E::order_help(&from_json(self, "state", state)?)))
+    pub fn order_help(&self) -> String {
+        with_state!(self, E, state => E::order_help(state))
     }
 }
 

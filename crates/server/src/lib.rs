@@ -5,9 +5,11 @@
 pub mod cli;
 pub mod clock;
 pub mod config;
+pub mod demo;
 mod error;
 pub mod fault;
 pub mod inbox;
+pub mod letters;
 pub mod outbox;
 pub mod public_cache;
 mod routes;
