@@ -19,10 +19,15 @@ pub fn scripted(open: &[u32], sealed: &[u32]) -> TurnDice {
     )
 }
 
+/// One scripted stream followed by the sentinel, for code that takes a single `Dice`.
+pub fn stream(values: &[u32]) -> Dice {
+    Dice::scripted(values.iter().copied().chain(SENTINEL))
+}
+
 /// Did the engine draw exactly the scripted dice from both streams?
 pub fn all_used(dice: &mut TurnDice) -> Result<(), String> {
-    let open = leftover(&mut dice.open).map_err(|e| format!("open dice: {e}"));
-    let sealed = leftover(&mut dice.sealed).map_err(|e| format!("sealed dice: {e}"));
+    let open = drawn(&mut dice.open).map_err(|e| format!("open dice: {e}"));
+    let sealed = drawn(&mut dice.sealed).map_err(|e| format!("sealed dice: {e}"));
     match (open, sealed) {
         (Ok(()), Ok(())) => Ok(()),
         (Err(e), Ok(())) | (Ok(()), Err(e)) => Err(e),
@@ -30,8 +35,9 @@ pub fn all_used(dice: &mut TurnDice) -> Result<(), String> {
     }
 }
 
-/// Reads the stream until the sentinel: what comes before it was scripted and never drawn.
-fn leftover(dice: &mut Dice) -> Result<(), String> {
+/// Did the engine draw exactly the scripted values of a [`stream`]? Reads the stream until the
+/// sentinel: what comes before it was scripted and never drawn.
+pub fn drawn(dice: &mut Dice) -> Result<(), String> {
     let mut read: Vec<u32> = Vec::new();
     loop {
         if read.ends_with(&SENTINEL) {
@@ -80,6 +86,16 @@ mod tests {
         );
         let mut dice = scripted(&[], &[2]);
         assert!(all_used(&mut dice).unwrap_err().starts_with("sealed dice"));
+    }
+
+    #[test]
+    fn a_single_stream_is_checked_the_same_way() {
+        let mut dice = stream(&[5, 2]);
+        assert_eq!(dice.d6(), 5);
+        assert_eq!(
+            drawn(&mut dice),
+            Err("1 scripted but never drawn: [2]".into())
+        );
     }
 
     #[test]
