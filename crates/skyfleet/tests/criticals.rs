@@ -482,3 +482,32 @@ fn sky_adm_15_stall_and_lift_failure_are_not_stopped_by_islands() {
     battle.stall();
     assert_eq!(battle.state.unit(VALIANT).unwrap().elevation, 8);
 }
+
+/// SKY-EX-02, every figure: Lance (Piercing 1) die 3 → 4, die 6 → 7 and a Critical; Heavy
+/// Missile (Impact) (2, 5) → 5, (6, 1) → 6 and a Critical; MG die 6 → 6 and no Critical; Bombs
+/// die 5 → 5 and a Critical; torpedo contact (6, 2, 3) → 11 Hull and one Critical.
+#[test]
+fn sky_ex_02_damage_dice_of_every_weapon_in_the_example() {
+    use skyfleet::combat::{DamageRule, read_damage};
+    use skyfleet::tables::WeaponKind;
+    let read = |weapon: WeaponKind, faces: &[u32]| read_damage(DamageRule::of(weapon), faces);
+    assert_eq!(read(WeaponKind::Lance, &[3]), (4, false));
+    assert_eq!(read(WeaponKind::Lance, &[6]), (7, true));
+    assert_eq!(read(WeaponKind::HeavyMissile, &[2, 5]), (5, false));
+    assert_eq!(read(WeaponKind::HeavyMissile, &[6, 1]), (6, true));
+    assert_eq!(read(WeaponKind::MachineGuns, &[6]), (6, false));
+    assert_eq!(read(WeaponKind::Bombs, &[5]), (5, true));
+    // Torpedo contact: three damage dice read normally, the 6's Critical resolved before the
+    // next die (SKY-GM-20); a d8 of 5 (Crew Casualties) adds no Hull.
+    let mut dice = rulecases::dice::stream(&[6, 5, 2, 3]);
+    let mut battle = Battle::new(battle_state(), &mut dice);
+    let mut text = String::new();
+    let (dealt, criticals) =
+        battle.damage_dice(TEMPEST, VALIANT, 3, DamageRule::NORMAL, true, &mut text);
+    let state = battle.state;
+    rulecases::dice::drawn(&mut dice).unwrap();
+    assert_eq!(dealt, 11);
+    assert_eq!(criticals, ["CRIT [5] Crew Casualties"]);
+    assert_eq!(text, ", dmg [6,2,3] = 11, CRIT [5] Crew Casualties");
+    assert_eq!(state.unit(VALIANT).unwrap().hull, 35 - 11);
+}
