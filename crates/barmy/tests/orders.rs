@@ -109,7 +109,7 @@ fn press_wraps_onto_following_lines_and_press_lines_count() {
 
 #[test]
 fn a_third_shot_is_rejected_with_a_clear_message() {
-    // BARMY-07: two shots a turn.
+    // BARMY-07: two shots a turn. BARMY-ADM-02: the first two stand, the third is an error.
     let parsed = Barmy::parse_orders(&state(Setup::default()), PlayerId(1), "G13, K19, A1");
     assert_eq!(parsed.orders.shots.len(), 2);
     let [error] = parsed.errors.as_slice() else {
@@ -178,6 +178,25 @@ fn columns_beyond_z_work_on_a_wide_board() {
     let parsed = Barmy::parse_orders(&state(wide), PlayerId(1), "AO1");
     assert!(parsed.errors[0].problem.contains("AO1 is off the board"));
     assert!(parsed.errors[0].expected.contains("columns A–AN"));
+}
+
+#[test]
+fn the_players_own_name_before_the_squares_is_skipped_and_any_other_text_is_an_error() {
+    // BARMY-ADM-01: the sample order line starts with the sender's name, which is skipped.
+    let parsed = Barmy::parse_orders(
+        &state(Setup::default()),
+        PlayerId(1),
+        "Fred Bloggs G13, K19",
+    );
+    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+    assert_eq!(parsed.orders.shots.len(), 2);
+    // Another player's name is not skipped: the line is an error, not a guess.
+    let parsed = Barmy::parse_orders(&state(Setup::default()), PlayerId(1), "John Smith G13, K19");
+    assert!(parsed.orders.shots.is_empty(), "{:?}", parsed.orders.shots);
+    let [error] = parsed.errors.as_slice() else {
+        panic!("{:?}", parsed.errors)
+    };
+    assert_eq!(error.line, 1);
 }
 
 #[test]

@@ -259,6 +259,7 @@ fn warnings_flag_lines_that_may_disappoint() {
     assert!(parsed.errors.is_empty());
 }
 
+/// FOREVER-ADM-20: ship, section and item names are one word; ship names are unique.
 #[test]
 fn forever_adm_20_names_are_one_word_and_unique() {
     // Building by mail: a two-word ship name is refused; so is a name another fleet already has.
