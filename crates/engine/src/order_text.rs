@@ -62,13 +62,21 @@ pub enum Line<'a> {
     },
 }
 
-impl Line<'_> {
+impl<'a> Line<'a> {
     /// 1-based number of the line in the text.
     pub fn number(&self) -> usize {
         match self {
             Line::Order(order) => order.number,
             Line::Press(press) => press.number,
             Line::Blank { number } => *number,
+        }
+    }
+
+    /// The order on this line, if it is one.
+    pub fn order(&self) -> Option<OrderLine<'a>> {
+        match self {
+            Line::Order(order) => Some(*order),
+            Line::Press(_) | Line::Blank { .. } => None,
         }
     }
 }

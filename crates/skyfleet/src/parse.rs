@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use engine::order_text::{Line, OrderLine, OrderText, PressLine};
 use engine::{LineIssue, ParsedOrders, PlayerId};
 
 use crate::fire;
@@ -68,13 +69,15 @@ struct Parser<'s> {
 /// Parses one player's order text.
 pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders> {
     let Some(side) = state.side_of(player) else {
-        let errors = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-            .map(|(n, l)| LineIssue {
-                line: n + 1,
-                text: l.to_string(),
+        let errors = OrderText::new(text)
+            .filter_map(|line| match line {
+                Line::Order(OrderLine { number, raw, .. })
+                | Line::Press(PressLine { number, raw, .. }) => Some((number, raw)),
+                Line::Blank { .. } => None,
+            })
+            .map(|(line, raw)| LineIssue {
+                line,
+                text: raw.to_string(),
                 problem: "you command no fleet in this battle".into(),
                 expected: "orders from one of the battle's two players".into(),
             })
@@ -111,30 +114,20 @@ pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders
         example_ship: name_of(true),
         example_enemy: name_of(false),
     };
-    for (index, raw) in text.lines().enumerate() {
-        let line = index + 1;
-        let trimmed = raw.trim();
-        if trimmed == "--" || trimmed == "-- " {
-            break;
-        }
-        if trimmed.is_empty() || trimmed.starts_with('>') || trimmed.starts_with("//") {
-            continue;
-        }
-        let body = strip_list_marker(trimmed);
-        if let Some(rest) = press_text(body) {
-            if !rest.is_empty() {
-                parser.press.push(rest);
-            }
-            continue;
-        }
-        for piece in body.split(';') {
+    let mut reader = OrderText::new(text);
+    for line in reader.by_ref() {
+        let Line::Order(order) = line else {
+            continue; // press is collected by the reader
+        };
+        for piece in order.text.split(';') {
             let words = tokens(piece);
             if words.is_empty() {
                 continue;
             }
-            parser.order(line, raw, &words);
+            parser.order(order.number, order.raw, &words);
         }
     }
+    parser.press = reader.into_press();
     parser.finish();
     ParsedOrders {
         orders: parser.orders,
@@ -143,37 +136,6 @@ pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders
         errors: parser.errors,
         warnings: parser.warnings,
     }
-}
-
-fn strip_list_marker(line: &str) -> &str {
-    let line = line.trim_start_matches(['-', '*', '\u{2022}']).trim_start();
-    let digits = line.chars().take_while(char::is_ascii_digit).count();
-    if digits > 0 && digits < 3 {
-        let rest = line.get(digits..).unwrap_or("");
-        if let Some(after) = rest.strip_prefix('.').or_else(|| rest.strip_prefix(')'))
-            && after.starts_with(' ')
-        {
-            return after.trim_start();
-        }
-    }
-    line
-}
-
-/// `PRESS: text` → the text, as written.
-fn press_text(line: &str) -> Option<String> {
-    let head = line.get(..5)?;
-    if !head.eq_ignore_ascii_case("press") {
-        return None;
-    }
-    let rest = line.get(5..)?;
-    if !(rest.is_empty() || rest.starts_with([' ', ':', '-', '\t'])) {
-        return None;
-    }
-    Some(
-        rest.trim_start_matches([':', '-', ' ', '\t'])
-            .trim()
-            .to_string(),
-    )
 }
 
 fn number(word: &str) -> Option<u32> {
@@ -2107,6 +2069,8 @@ mod tests {
 
     #[test]
     fn list_markers_and_press() {
+        use engine::order_text::{press_text, strip_list_marker};
+
         assert_eq!(strip_list_marker("1. ACTIVATE x"), "ACTIVATE x");
         assert_eq!(strip_list_marker("- fire"), "fire");
         assert_eq!(strip_list_marker("12 inches"), "12 inches");
