@@ -9,9 +9,10 @@
 //!    it, is not read.
 //! 2. **A blank line** (empty or only whitespace) is [`Line::Blank`]: it ends a press, and
 //!    whatever an engine reads over several lines (a `forever` ship design).
-//! 3. **List markers are dropped**: a run of `-`, `*` or `•` (then spaces), then a number of
-//!    one to three digits followed by `.` or `)` and a space: `- `, `* `, `1. `, `2) `,
-//!    `- 3. `. A number not followed by `.`/`)` and a space (`12 inches`, `1.5`) stays.
+//! 3. **List markers are dropped**: a run of `-`, `*` or `•` (a space after it or not), then a
+//!    number of one to three digits followed by `.` or `)` and a space: `- `, `*`, `1. `,
+//!    `2) `, `- 3. `. A number not followed by `.`/`)` and a space (`12 inches`, `1.5`) stays.
+//!    No engine's orders start with one of those characters, so a bullet is never an order.
 //! 4. **Quoted and comment lines are skipped**, as if they were not there (they end nothing):
 //!    what is left starts with `>` (quoted from an earlier mail), `#` or `//` (a comment). A line
 //!    that was only a list marker is skipped too.
@@ -273,14 +274,7 @@ fn is_press_separator(c: char) -> bool {
 /// The line without its list marker: `- `, `* `, `• `, `1. `, `2) `, `- 3. ` (see the module
 /// documentation). A trimmed line gives a trimmed result.
 pub fn strip_list_marker(line: &str) -> &str {
-    let after_bullet = line.trim_start_matches(BULLETS);
-    let line = if after_bullet.len() < line.len()
-        && (after_bullet.is_empty() || after_bullet.starts_with(char::is_whitespace))
-    {
-        after_bullet.trim_start()
-    } else {
-        line
-    };
+    let line = line.trim_start_matches(BULLETS).trim_start();
     let digits = line.chars().take_while(char::is_ascii_digit).count();
     if (1..=3).contains(&digits) {
         // Digits are ASCII: `digits` is a char boundary.
@@ -355,7 +349,8 @@ mod tests {
             ("* fire", "fire"),
             ("• fire", "fire"),
             ("-- fire", "fire"), // the reader takes this line for a signature first
-            ("--fire", "--fire"),
+            ("--fire", "fire"),
+            ("-move f3", "move f3"),
             ("1. ACTIVATE x", "ACTIVATE x"),
             ("12) move", "move"),
             ("- 3. move", "move"),
@@ -363,8 +358,7 @@ mod tests {
             ("1234. a", "1234. a"),
             ("12 inches", "12 inches"),
             ("1.5 inches", "1.5 inches"),
-            ("-22.5", "-22.5"),
-            ("*bold*", "*bold*"),
+            ("*bold*", "bold*"),
             ("1.", ""),
             ("---", ""),
             ("fire", "fire"),
@@ -388,7 +382,7 @@ mod tests {
         // Not signatures: a rule of dashes, a dash bullet, a quoted separator.
         assert_eq!(
             read("---\n- fire\n> --\n--x"),
-            ["2:order:fire", "4:order:--x"]
+            ["2:order:fire", "4:order:x"]
         );
     }
 

@@ -402,3 +402,51 @@ proptest! {
         prop_assert!(resolution.is_ok());
     }
 }
+
+/// The order-line reader every engine shares (`engine::order_text`): what it changed for
+/// Skyfleet (SKY-ADM-20).
+mod shared_reader {
+    use super::*;
+
+    #[test]
+    fn a_sign_off_after_dashes_ends_the_orders() {
+        // `-- x` used to be read as the order `x` (a dash bullet).
+        let parsed = Skyfleet::parse_orders(
+            &standard(),
+            ALICE,
+            "Valiant MOVE F 3\n-- Alice, Admiral of the Red\nActivate Nonsense",
+        );
+        assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
+        assert_eq!(parsed.orders.activations.len(), 1);
+    }
+
+    #[test]
+    fn hash_comments_are_skipped() {
+        let parsed = Skyfleet::parse_orders(&standard(), ALICE, "# my orders\nValiant MOVE F 3");
+        assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
+    }
+
+    #[test]
+    fn message_and_news_lines_are_press() {
+        let parsed = Skyfleet::parse_orders(
+            &standard(),
+            ALICE,
+            "news: For   the King!\nValiant MOVE F 3\nMESSAGE Steady.",
+        );
+        assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
+        assert_eq!(parsed.press, ["For the King!", "Steady."]);
+    }
+
+    #[test]
+    fn a_stranger_is_refused_only_the_lines_read() {
+        // Quoted lines and the signature used to be refused one by one as well.
+        let parsed = Skyfleet::parse_orders(
+            &standard(),
+            PlayerId(99),
+            "> Bob wrote:\nValiant MOVE F 3\nPRESS hi\n--\nBob",
+        );
+        let lines: Vec<usize> = parsed.errors.iter().map(|e| e.line).collect();
+        assert_eq!(lines, [2, 3]);
+        assert!(parsed.press.is_empty());
+    }
+}
