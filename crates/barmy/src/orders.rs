@@ -154,13 +154,17 @@ pub(crate) fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders
                     "POSITION on a line of its own in an email".into(),
                 ));
             }
-            LineKind::Other if reader.continue_press(&order) => {}
-            LineKind::Other => parsed.errors.push(issue(
-                number,
-                raw,
-                "this line has no squares to fire at".into(),
-                format!("{}, or a line starting PRESS", expected(&grid)),
-            )),
+            // A line without squares continues an open press, or is refused.
+            LineKind::Other => {
+                if !reader.continue_press(&order) {
+                    parsed.errors.push(issue(
+                        number,
+                        raw,
+                        "this line has no squares to fire at".into(),
+                        format!("{}, or a line starting PRESS", expected(&grid)),
+                    ));
+                }
+            }
         }
     }
     parsed.press = reader.into_press();
