@@ -259,3 +259,63 @@ proptest! {
         prop_assert_eq!(targets, vec![Target::Square(a), Target::Square(b)]);
     }
 }
+
+/// The order-line reader every engine shares (`engine::order_text`): what it changed for Barmy
+/// (BARMY-ADM-04).
+mod shared_reader {
+    use super::*;
+
+    #[test]
+    fn a_signature_ends_the_orders_and_the_press() {
+        // Before the shared reader a signature was a "no squares" error, or joined the press.
+        let (shots_read, press, errors) = shots("G13, K19 Hi all\n-- \nFred Bloggs\nA1");
+        assert_eq!(shots_read, ["G13", "K19"]);
+        assert_eq!(press, ["Hi all"]);
+        assert_eq!(errors, 0);
+        let (_, press, errors) = shots("G13 K19\n-- Fred");
+        assert!(press.is_empty());
+        assert_eq!(errors, 0);
+    }
+
+    #[test]
+    fn quoted_and_comment_lines_are_skipped_and_do_not_end_a_press() {
+        let (shots_read, press, errors) =
+            shots("> A1, A2 from last turn\n# my shots\nG13, K19 Hello\n> quoted\nzine");
+        assert_eq!(shots_read, ["G13", "K19"]);
+        assert_eq!(press, ["Hello zine"]);
+        assert_eq!(errors, 0);
+    }
+
+    #[test]
+    fn numbered_and_bulleted_shots_are_read() {
+        for text in [
+            "1. G13\n2. K19",
+            "- G13\n- K19",
+            "* G13, K19",
+            "• FIRE G13 K19",
+        ] {
+            let (shots_read, press, errors) = shots(text);
+            assert_eq!(shots_read, ["G13", "K19"], "{text:?}");
+            assert!(press.is_empty(), "{text:?}");
+            assert_eq!(errors, 0, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn message_and_news_lines_are_press_like_press_lines() {
+        let (_, press, errors) = shots("G13 K19\nMESSAGE: Hello zine.\nNEWS - Fred sinks all");
+        assert_eq!(press, ["Hello zine.", "Fred sinks all"]);
+        assert_eq!(errors, 0);
+    }
+
+    #[test]
+    fn a_bare_press_line_opens_a_press_for_the_lines_below() {
+        // It used to give an empty press, and the lines below joined it after a space.
+        let (_, press, errors) = shots("G13 K19\nPRESS\n\nPRESS:\nHello   zine,\nsee you.");
+        assert_eq!(press, ["Hello zine, see you."]);
+        assert_eq!(errors, 0);
+        // Press without letters or digits on a PRESS line is press.
+        let (_, press, _) = shots("PRESS: !!!");
+        assert_eq!(press, ["!!!"]);
+    }
+}
