@@ -485,7 +485,8 @@ mod tests {
             let ships = ships_on(grid, &starts);
             let (before, after) = ships.split_at(split.min(ships.len()));
             let mut free = FreePlacements::new(grid, &grid.occupancy(before));
-            prop_assert_eq!(listed(&free), reference::free_placements(&grid, &grid.occupancy(before)));
+            let expected = reference::free_placements(&grid, &grid.occupancy(before));
+            prop_assert_eq!(listed(&free), expected);
             for (placed, ship) in after.iter().enumerate() {
                 free.occupy(ship);
                 let so_far = grid.occupancy(ships.iter().take(before.len() + placed + 1));
@@ -556,13 +557,20 @@ mod tests {
             // joiners' placement starts; the old algorithm placing them from there on that
             // board must give the ships the turn gave them.
             let secret = GameSecret::from_bytes(seed);
-            let Ok(state) = Barmy::new_game(&setup(width, height), &players(1..=count), &mut secret.turn_dice(0)) else {
+            // Everyone misses their orders, so NMR penalties draw sealed dice before joiners.
+            let roster = players(1..=count);
+            let start = Barmy::new_game(&setup(width, height), &roster, &mut secret.turn_dice(0));
+            let Ok(state) = start else {
                 return Ok(());
             };
-            let mut input = TurnInput::<Orders>::default();
-            input.leaving = leaving.into_iter().map(PlayerId).collect();
-            let without = input.clone();
-            input.joining = players(joining.iter().copied());
+            let without = TurnInput::<Orders> {
+                leaving: leaving.into_iter().map(PlayerId).collect(),
+                ..TurnInput::default()
+            };
+            let input = TurnInput {
+                joining: players(joining.iter().copied()),
+                ..without.clone()
+            };
             let turn = Barmy::resolve(&state, &input, &mut secret.turn_dice(1)).unwrap();
             let mut dice = secret.turn_dice(1);
             let mut expected = Barmy::resolve(&state, &without, &mut dice).unwrap().state;
@@ -632,7 +640,7 @@ mod tests {
         let mut roster = players(1..=300);
         roster.reverse();
         roster.swap(10, 200);
-        for (width, height, seed) in [(60, 60, 1u8), (120, 35, 2), (35, 110, 3), (200, 200, 4)] {
+        for (width, height, seed) in [(60, 60, 1u8), (120, 35, 2), (35, 110, 3)] {
             let secret = GameSecret::from_bytes([seed; 32]);
             let setup = setup(width, height);
             let (mut fast_dice, mut old_dice) = (secret.turn_dice(0), secret.turn_dice(0));
@@ -645,6 +653,21 @@ mod tests {
             );
             assert!(same_stream(&mut fast_dice.sealed, &mut old_dice.sealed));
         }
+    }
+
+    #[test]
+    fn new_game_of_10000_is_the_game_the_old_algorithm_started() {
+        // BARMY-02: a zine's one big game. The old algorithm took 296 s (release) to start it,
+        // too slow to run here, so its JSON is pinned by length and FNV-1a hash, recorded
+        // from it before the change.
+        let roster = players(1..=10_000);
+        let secret = GameSecret::from_bytes([42; 32]);
+        let state = Barmy::new_game(&setup(632, 632), &roster, &mut secret.turn_dice(0)).unwrap();
+        let json = serde_json::to_string(&state).unwrap();
+        let fnv = json.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+        });
+        assert_eq!((json.len(), fnv), (1_569_465, 0xfc74_d5cc_983b_c14c));
     }
 
     #[test]
