@@ -5,11 +5,13 @@
     clippy::panic,
     reason = "test code: a failure should stop the test loudly"
 )]
-//! One turn of a full 19x19 board (as many players as fit), and a 50-turn game replayed.
-//! Targets (issue 3): a turn under 100 µs median; the 50-turn replay under 10 ms.
+//! One turn of a full 19x19 board (as many players as fit), a 50-turn game replayed, and
+//! starting a zine's one big game (BARMY-02) of 1,000 and 10,000 players.
+//! Targets (issue 3): a turn under 100 µs median; the 50-turn replay under 10 ms. Starting
+//! 10,000 players well under a second (placement listed every free spot per ship: 296 s).
 
 use barmy::{Barmy, Orders, Setup, Square, State};
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use engine::{Dice, Engine, GameSecret, Player, PlayerId, TurnInput, TurnSeed};
 use std::hint::black_box;
 
@@ -102,5 +104,42 @@ fn bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench);
+/// A zine's every subscriber on one board of about 40 squares each (200x200 for 1,000,
+/// 632x632 for 10,000), every ship placed by the sealed dice (BARMY-GM-04).
+fn new_game(c: &mut Criterion) {
+    let secret = GameSecret::from_bytes([42; 32]);
+    let mut group = c.benchmark_group("barmy: new_game");
+    group.sample_size(20);
+    group.measurement_time(std::time::Duration::from_secs(10));
+    for (count, side) in [(1_000u64, 200u16), (10_000, 632)] {
+        let players: Vec<Player> = (1..=count)
+            .map(|id| Player {
+                id: PlayerId(id),
+                name: format!("Player {id}"),
+            })
+            .collect();
+        let setup = Setup {
+            width: side,
+            height: side,
+            ..Setup::default()
+        };
+        group.bench_with_input(
+            BenchmarkId::new(format!("{side}x{side} board"), count),
+            &players,
+            |b, players| {
+                b.iter(|| {
+                    Barmy::new_game(
+                        black_box(&setup),
+                        black_box(players),
+                        &mut secret.turn_dice(0),
+                    )
+                    .unwrap()
+                })
+            },
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, new_game);
 criterion_main!(benches);

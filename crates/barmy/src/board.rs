@@ -106,6 +106,10 @@ impl TryFrom<String> for Square {
     }
 }
 
+/// The steps of a ship's four directions, E, S, SE, NE: the order in which new ships' spots
+/// are listed and drawn from (BARMY-05, BARMY-GM-04). Changing it would move every ship.
+pub(crate) const DIRECTIONS: [(i16, i16); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
 /// The board's size, a GM setting (BARMY-03, BARMY-GM-01).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Grid {
@@ -127,32 +131,18 @@ impl Grid {
         format!("columns A–{}, rows 1–{}", self.last_column(), self.height)
     }
 
-    fn index(&self, square: Square) -> usize {
+    /// Where a square sits in a vector laid out row by row, like `occupancy`.
+    pub(crate) fn index(&self, square: Square) -> usize {
         usize::from(square.y) * usize::from(self.width) + usize::from(square.x)
     }
 
-    /// Every legal spot for a new battleship, in a fixed order: directions E, S, SE, NE, then
-    /// rows, then columns (BARMY-05, BARMY-GM-04). `occupied` is indexed like the grid.
-    pub fn free_placements(&self, occupied: &[bool]) -> Vec<[Square; SHIP_LENGTH]> {
-        const DIRECTIONS: [(i16, i16); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
-        let mut placements = Vec::new();
-        for (dx, dy) in DIRECTIONS {
-            for y in 0..self.height {
-                for x in 0..self.width {
-                    if let Some(ship) = self.line_from(Square::new(x, y), dx, dy)
-                        && ship
-                            .iter()
-                            .all(|s| !occupied.get(self.index(*s)).copied().unwrap_or(true))
-                    {
-                        placements.push(ship);
-                    }
-                }
-            }
-        }
-        placements
-    }
-
-    fn line_from(&self, start: Square, dx: i16, dy: i16) -> Option<[Square; SHIP_LENGTH]> {
+    /// The four squares from `start` in steps of (`dx`, `dy`), if they all lie on the board.
+    pub(crate) fn line_from(
+        &self,
+        start: Square,
+        dx: i16,
+        dy: i16,
+    ) -> Option<[Square; SHIP_LENGTH]> {
         let mut ship = [start; SHIP_LENGTH];
         for (step, square) in (0i16..).zip(ship.iter_mut()) {
             let x = u16::try_from(i32::from(start.x) + i32::from(dx * step)).ok()?;
@@ -194,9 +184,40 @@ impl Grid {
     }
 }
 
+/// The enumeration that placement used before `FreePlacements`, kept as the reference the fast
+/// structure must match placement for placement (BARMY-GM-04).
+#[cfg(test)]
+pub(crate) mod reference {
+    use super::{Grid, SHIP_LENGTH, Square};
+
+    /// Every legal spot for a new battleship, in a fixed order: directions E, S, SE, NE, then
+    /// rows, then columns (BARMY-05, BARMY-GM-04). `occupied` is indexed like the grid.
+    pub(crate) fn free_placements(grid: &Grid, occupied: &[bool]) -> Vec<[Square; SHIP_LENGTH]> {
+        // Its own copy of the order, as it stood: the fast structure must not merely agree
+        // with whatever `board::DIRECTIONS` says.
+        const DIRECTIONS: [(i16, i16); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+        let mut placements = Vec::new();
+        for (dx, dy) in DIRECTIONS {
+            for y in 0..grid.height {
+                for x in 0..grid.width {
+                    if let Some(ship) = grid.line_from(Square::new(x, y), dx, dy)
+                        && ship
+                            .iter()
+                            .all(|s| !occupied.get(grid.index(*s)).copied().unwrap_or(true))
+                    {
+                        placements.push(ship);
+                    }
+                }
+            }
+        }
+        placements
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::placement::FreePlacements;
 
     #[test]
     fn squares_read_and_write_like_the_text() {
@@ -237,7 +258,8 @@ mod tests {
             height: 19,
         };
         let empty = grid.occupancy([]);
-        assert_eq!(grid.free_placements(&empty).len(), 1120);
+        assert_eq!(reference::free_placements(&grid, &empty).len(), 1120);
+        assert_eq!(FreePlacements::new(grid, &empty).count(), 1120);
     }
 
     #[test]
@@ -270,8 +292,12 @@ mod tests {
         let first = ["B2", "C3", "D4", "E5"].map(|s| s.parse::<Square>().unwrap());
         let occupied = grid.occupancy([&first]);
         let crossing = ["B5", "C4", "D3", "E2"].map(|s| s.parse::<Square>().unwrap());
-        assert!(grid.free_placements(&occupied).contains(&crossing));
         let overlapping = ["A1", "B2", "C3", "D4"].map(|s| s.parse::<Square>().unwrap());
-        assert!(!grid.free_placements(&occupied).contains(&overlapping));
+        let listed = reference::free_placements(&grid, &occupied);
+        assert!(listed.contains(&crossing));
+        assert!(!listed.contains(&overlapping));
+        let free = FreePlacements::new(grid, &occupied);
+        let fast: Vec<_> = (0..free.count()).filter_map(|k| free.nth(k)).collect();
+        assert_eq!(fast, listed);
     }
 }

@@ -10,8 +10,11 @@ use engine::{
 };
 use serde::{Deserialize, Serialize};
 
+use crate::placement::FreePlacements;
+
 pub mod board;
 mod orders;
+mod placement;
 mod resolve;
 mod view;
 
@@ -193,9 +196,9 @@ impl State {
         self.captains.iter().find(|c| c.id == id)
     }
 
-    /// Places a new player's ship uniformly among the free placements, with the sealed dice
-    /// (BARMY-GM-04). `None` when the board has no room left.
-    fn place(&mut self, player: Player, first_turn: u32, dice: &mut engine::Dice) -> Option<()> {
+    /// The spots a new ship may take on this board as it stands (BARMY-GM-04): every ship
+    /// holds its squares, afloat or sunk, except those of players who left (BARMY-GM-11).
+    fn free_placements(&self) -> FreePlacements {
         let grid = self.setup.grid();
         let occupied = grid.occupancy(
             self.captains
@@ -203,11 +206,25 @@ impl State {
                 .filter(|c| !matches!(c.fate, Fate::Left(_)))
                 .map(|c| &c.ship),
         );
-        let placements = grid.free_placements(&occupied);
-        if placements.is_empty() {
+        FreePlacements::new(grid, &occupied)
+    }
+
+    /// Places a new player's ship uniformly among the free placements, with the sealed dice
+    /// (BARMY-GM-04). `None` when the board has no room left, and then no die is thrown.
+    /// `free` is this state's `free_placements()`, kept up to date by placing only through here,
+    /// so that many ships in a row cost one set-up, not one each.
+    fn place(
+        &mut self,
+        free: &mut FreePlacements,
+        player: Player,
+        first_turn: u32,
+        dice: &mut engine::Dice,
+    ) -> Option<()> {
+        if free.count() == 0 {
             return None;
         }
-        let ship = *placements.get(dice.pick(placements.len()))?;
+        let ship = free.nth(dice.pick(free.count()))?;
+        free.occupy(&ship);
         self.captains.push(Captain::new(player, ship, first_turn));
         Some(())
     }
@@ -261,10 +278,14 @@ impl Engine for Barmy {
         let mut sorted: Vec<&Player> = players.iter().collect();
         sorted.sort_by_key(|p| p.id);
         let mut state = State::with_ships(setup.clone(), Vec::new())?;
+        let mut free = state.free_placements();
         for player in sorted {
-            check_new_player(&state.captains, player)?;
+            // Placed in ascending id order, a repeated id can only repeat the last one placed:
+            // checking the whole roster each time would cost the square of a zine's players.
+            let last = state.captains.last().map(std::slice::from_ref);
+            check_new_player(last.unwrap_or_default(), player)?;
             state
-                .place(player.clone(), 1, &mut dice.sealed)
+                .place(&mut free, player.clone(), 1, &mut dice.sealed)
                 .ok_or_else(|| {
                     SetupError::Players(format!(
                         "no room for {}'s ship on a {}x{} board with {} players: enlarge the board",
@@ -275,13 +296,13 @@ impl Engine for Barmy {
                     ))
                 })?;
         }
-        // Roster order is the order the GM gave, not the placement order.
-        let position = |id: PlayerId| {
-            players
-                .iter()
-                .position(|p| p.id == id)
-                .unwrap_or(usize::MAX)
-        };
+        // Roster order is the order the GM gave, not the placement order. Ids are unique by
+        // now; a map, not a search of the list per comparison, keeps 10,000 players quick.
+        let mut positions = BTreeMap::new();
+        for (index, player) in players.iter().enumerate() {
+            positions.entry(player.id).or_insert(index);
+        }
+        let position = |id: PlayerId| positions.get(&id).copied().unwrap_or(usize::MAX);
         state.captains.sort_by_key(|c| position(c.id));
         Ok(state)
     }
@@ -339,4 +360,335 @@ pub const SHOTS_PER_TURN: usize = 2;
 /// Each player's score, for tests and tools.
 pub fn scores(state: &State) -> BTreeMap<PlayerId, Score> {
     state.captains.iter().map(|c| (c.id, c.score)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    //! `FreePlacements` must place every ship exactly where the full list did, or published
+    //! turns would stop replaying (BARMY-GM-04): these compare it with the old algorithm.
+
+    use super::*;
+    use crate::board::reference;
+    use engine::{Dice, GameSecret, TurnSeed};
+    use proptest::prelude::*;
+
+    /// `State::place` as it was: the whole list of free placements, rebuilt for every ship.
+    fn reference_place(
+        state: &mut State,
+        player: Player,
+        first_turn: u32,
+        dice: &mut Dice,
+    ) -> Option<()> {
+        let grid = state.setup.grid();
+        let occupied = grid.occupancy(
+            state
+                .captains
+                .iter()
+                .filter(|c| !matches!(c.fate, Fate::Left(_)))
+                .map(|c| &c.ship),
+        );
+        let placements = reference::free_placements(&grid, &occupied);
+        if placements.is_empty() {
+            return None;
+        }
+        let ship = *placements.get(dice.pick(placements.len()))?;
+        state.captains.push(Captain::new(player, ship, first_turn));
+        Some(())
+    }
+
+    /// `Barmy::new_game` as it was, with `reference_place`.
+    fn reference_new_game(
+        setup: &Setup,
+        players: &[Player],
+        dice: &mut TurnDice,
+    ) -> Result<State, SetupError> {
+        setup.check()?;
+        let mut sorted: Vec<&Player> = players.iter().collect();
+        sorted.sort_by_key(|p| p.id);
+        let mut state = State::with_ships(setup.clone(), Vec::new())?;
+        for player in sorted {
+            check_new_player(&state.captains, player)?;
+            reference_place(&mut state, player.clone(), 1, &mut dice.sealed).ok_or_else(|| {
+                SetupError::Players(format!(
+                    "no room for {}'s ship on a {}x{} board with {} players: enlarge the board",
+                    player.name,
+                    setup.width,
+                    setup.height,
+                    players.len()
+                ))
+            })?;
+        }
+        let position = |id: PlayerId| {
+            players
+                .iter()
+                .position(|p| p.id == id)
+                .unwrap_or(usize::MAX)
+        };
+        state.captains.sort_by_key(|c| position(c.id));
+        Ok(state)
+    }
+
+    fn players(ids: impl IntoIterator<Item = u64>) -> Vec<Player> {
+        ids.into_iter()
+            .map(|id| Player {
+                id: PlayerId(id),
+                name: format!("Player {id}"),
+            })
+            .collect()
+    }
+
+    fn setup(width: u16, height: u16) -> Setup {
+        Setup {
+            width,
+            height,
+            ..Setup::default()
+        }
+    }
+
+    /// Lines from random starts in random directions, kept where they fit on the board.
+    fn ships_on(grid: Grid, starts: &[(u16, u16, usize)]) -> Vec<[Square; SHIP_LENGTH]> {
+        starts
+            .iter()
+            .filter_map(|&(x, y, direction)| {
+                let (dx, dy) = board::DIRECTIONS[direction];
+                grid.line_from(Square::new(x % grid.width, y % grid.height), dx, dy)
+            })
+            .collect()
+    }
+
+    /// Every free placement in order, read from the structure one k at a time.
+    fn listed(free: &FreePlacements) -> Vec<[Square; SHIP_LENGTH]> {
+        (0..free.count()).map(|k| free.nth(k).unwrap()).collect()
+    }
+
+    /// The same dice, having been used the same way, go on to show the same values.
+    fn same_stream(a: &mut Dice, b: &mut Dice) -> bool {
+        (0..4).all(|_| a.pick(1 << 30) == b.pick(1 << 30))
+    }
+
+    /// Board sizes from the smallest allowed (4) up, square or not.
+    fn side() -> impl Strategy<Value = u16> {
+        prop_oneof![Just(4u16), 4u16..=9, 4u16..=40]
+    }
+
+    proptest! {
+        #[test]
+        fn the_structure_lists_what_the_enumeration_lists(
+            width in side(),
+            height in side(),
+            starts in prop::collection::vec((0u16..40, 0u16..40, 0usize..4), 0..30),
+            split in 0usize..30,
+        ) {
+            // Some ships on the board at set-up, the rest occupied one by one (overlaps and
+            // all: occupancy is per square), the whole list compared at every step.
+            let grid = Grid { width, height };
+            let ships = ships_on(grid, &starts);
+            let (before, after) = ships.split_at(split.min(ships.len()));
+            let mut free = FreePlacements::new(grid, &grid.occupancy(before));
+            let expected = reference::free_placements(&grid, &grid.occupancy(before));
+            prop_assert_eq!(listed(&free), expected);
+            for (placed, ship) in after.iter().enumerate() {
+                free.occupy(ship);
+                let so_far = grid.occupancy(ships.iter().take(before.len() + placed + 1));
+                let expected = reference::free_placements(&grid, &so_far);
+                prop_assert_eq!(free.count(), expected.len());
+                prop_assert_eq!(listed(&free), expected);
+                prop_assert_eq!(free.nth(free.count()), None);
+            }
+        }
+
+        #[test]
+        fn placing_matches_the_old_algorithm(
+            width in side(),
+            height in side(),
+            starts in prop::collection::vec((0u16..40, 0u16..40, 0usize..4), 0..20),
+            fates in prop::collection::vec(0u8..3, 20),
+            joiners in 1u64..25,
+            seed in any::<[u8; 32]>(),
+        ) {
+            // A board as a game leaves it: ships afloat, sunk (still in the way) and of
+            // players who left (not in the way), then new players placed with the same dice.
+            let grid = Grid { width, height };
+            let captains = ships_on(grid, &starts)
+                .into_iter()
+                .zip(&fates)
+                .enumerate()
+                .map(|(index, (ship, fate))| {
+                    let player = players([index as u64 + 1]).remove(0);
+                    let mut captain = Captain::new(player, ship, 1);
+                    captain.fate = match fate {
+                        0 => Fate::Afloat,
+                        1 => Fate::Sunk(2),
+                        _ => Fate::Left(3),
+                    };
+                    captain
+                })
+                .collect();
+            let start = State {
+                setup: setup(width, height),
+                turn: 4,
+                captains,
+                shots: Default::default(),
+                finished: false,
+            };
+            let seed = TurnSeed::from_bytes(seed);
+            let (mut fast, mut old) = (start.clone(), start);
+            let (mut fast_dice, mut old_dice) = (Dice::from_seed(&seed), Dice::from_seed(&seed));
+            let mut free = fast.free_placements();
+            for player in players(100..100 + joiners) {
+                let placed = fast.place(&mut free, player.clone(), 5, &mut fast_dice);
+                let expected = reference_place(&mut old, player, 5, &mut old_dice);
+                prop_assert_eq!(placed, expected);
+            }
+            prop_assert_eq!(&fast, &old);
+            prop_assert!(same_stream(&mut fast_dice, &mut old_dice));
+        }
+
+        #[test]
+        fn joiners_are_placed_as_before(
+            seed in any::<[u8; 32]>(),
+            width in side(),
+            height in side(),
+            count in 2u64..12,
+            leaving in prop::collection::vec(1u64..12, 0..4),
+            joining in prop::collection::vec(20u64..40, 1..6),
+        ) {
+            // BARMY-GM-11: the turn without its joiners leaves the sealed dice where the
+            // joiners' placement starts; the old algorithm placing them from there on that
+            // board must give the ships the turn gave them.
+            let secret = GameSecret::from_bytes(seed);
+            // Everyone misses their orders, so NMR penalties draw sealed dice before joiners.
+            let roster = players(1..=count);
+            let start = Barmy::new_game(&setup(width, height), &roster, &mut secret.turn_dice(0));
+            let Ok(state) = start else {
+                return Ok(());
+            };
+            let without = TurnInput::<Orders> {
+                leaving: leaving.into_iter().map(PlayerId).collect(),
+                ..TurnInput::default()
+            };
+            let input = TurnInput {
+                joining: players(joining.iter().copied()),
+                ..without.clone()
+            };
+            let turn = Barmy::resolve(&state, &input, &mut secret.turn_dice(1)).unwrap();
+            let mut dice = secret.turn_dice(1);
+            let mut expected = Barmy::resolve(&state, &without, &mut dice).unwrap().state;
+            // In id order; a player listed twice is placed twice, as `resolve` always did.
+            let mut ids: Vec<u64> = joining;
+            ids.sort_unstable();
+            for player in players(ids) {
+                // A full board places no one and throws no die, as in `resolve`.
+                let _ = reference_place(&mut expected, player, 2, &mut dice.sealed);
+            }
+            prop_assert_eq!(turn.state.captains, expected.captains);
+        }
+    }
+
+    #[test]
+    fn the_smallest_board_fills_exactly_as_before() {
+        // 4x4 (the least BARMY-GM-01 allows) and 4-wide strips, placed until full.
+        for (width, height) in [(4, 4), (4, 9), (9, 4), (5, 4), (4, 5)] {
+            for seed in 0..20u8 {
+                let grid = Grid { width, height };
+                let dice_seed = TurnSeed::from_bytes([seed; 32]);
+                let (mut fast_dice, mut old_dice) =
+                    (Dice::from_seed(&dice_seed), Dice::from_seed(&dice_seed));
+                let mut fast = State::with_ships(setup(width, height), Vec::new()).unwrap();
+                let mut old = fast.clone();
+                let mut free = fast.free_placements();
+                for player in players(1..=20) {
+                    let placed = fast.place(&mut free, player.clone(), 1, &mut fast_dice);
+                    assert_eq!(
+                        placed,
+                        reference_place(&mut old, player, 1, &mut old_dice),
+                        "{grid:?} seed {seed}"
+                    );
+                }
+                assert_eq!(fast, old);
+                assert!(same_stream(&mut fast_dice, &mut old_dice));
+            }
+        }
+    }
+
+    #[test]
+    fn the_largest_board_counts_and_orders_as_before() {
+        // 702x999, 2.8 million placements: the counts fit the tree's u32 and the index
+        // arithmetic reaches the last direction's last row.
+        let grid = Grid {
+            width: board::MAX_COLUMNS,
+            height: board::MAX_ROWS,
+        };
+        let ships = ships_on(
+            grid,
+            &[(0, 0, 0), (700, 998, 3), (350, 500, 2), (5, 990, 1)],
+        );
+        let occupied = grid.occupancy(&ships);
+        let expected = reference::free_placements(&grid, &occupied);
+        let free = FreePlacements::new(grid, &occupied);
+        assert_eq!(free.count(), expected.len());
+        let last = expected.len() - 1;
+        for k in [0, 1, 2, 697, 698, 699, last / 3, last / 2, last - 1, last] {
+            assert_eq!(free.nth(k).as_ref(), expected.get(k), "k = {k}");
+        }
+    }
+
+    #[test]
+    fn new_game_of_300_is_byte_identical_to_the_old_algorithm() {
+        // BARMY-02, BARMY-GM-04: the stored JSON of a started game must not change, for
+        // square and non-square boards and a roster not given in id order.
+        let mut roster = players(1..=300);
+        roster.reverse();
+        roster.swap(10, 200);
+        for (width, height, seed) in [(60, 60, 1u8), (120, 35, 2), (35, 110, 3)] {
+            let secret = GameSecret::from_bytes([seed; 32]);
+            let setup = setup(width, height);
+            let (mut fast_dice, mut old_dice) = (secret.turn_dice(0), secret.turn_dice(0));
+            let fast = Barmy::new_game(&setup, &roster, &mut fast_dice).unwrap();
+            let old = reference_new_game(&setup, &roster, &mut old_dice).unwrap();
+            assert_eq!(
+                serde_json::to_string(&fast).unwrap(),
+                serde_json::to_string(&old).unwrap(),
+                "{width}x{height}"
+            );
+            assert!(same_stream(&mut fast_dice.sealed, &mut old_dice.sealed));
+        }
+    }
+
+    #[test]
+    fn new_game_of_10000_is_the_game_the_old_algorithm_started() {
+        // BARMY-02: a zine's one big game. The old algorithm took 296 s (release) to start it,
+        // too slow to run here, so its JSON is pinned by length and FNV-1a hash, recorded
+        // from it before the change.
+        let roster = players(1..=10_000);
+        let secret = GameSecret::from_bytes([42; 32]);
+        let state = Barmy::new_game(&setup(632, 632), &roster, &mut secret.turn_dice(0)).unwrap();
+        let json = serde_json::to_string(&state).unwrap();
+        let fnv = json.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+        });
+        assert_eq!((json.len(), fnv), (1_569_465, 0xfc74_d5cc_983b_c14c));
+    }
+
+    #[test]
+    fn new_game_refuses_as_before() {
+        // Too many for the board, a repeated id, a blank name: the same error, at the same
+        // player, as the old algorithm.
+        let secret = GameSecret::from_bytes([9; 32]);
+        let mut twice = players(1..=30);
+        twice.push(players([7]).remove(0));
+        let mut blank = players(1..=30);
+        blank[12].name = " ".into();
+        for (setup, roster) in [
+            (setup(19, 19), players(1..=300)),
+            (setup(4, 4), players(1..=5)),
+            (setup(19, 19), twice),
+            (setup(19, 19), blank),
+        ] {
+            let fast = Barmy::new_game(&setup, &roster, &mut secret.turn_dice(0));
+            let old = reference_new_game(&setup, &roster, &mut secret.turn_dice(0));
+            assert!(fast.is_err());
+            assert_eq!(fast, old);
+        }
+    }
 }

@@ -2,6 +2,7 @@
 //! `Fred Bloggs G13, K19 One more shot ...`, `FIRE G13 K19`, lower case, odd spacing and
 //! punctuation, press after the squares or on a `PRESS` line.
 
+use engine::order_text::OrderText;
 use engine::{LineIssue, ParsedOrders, PlayerId};
 use serde::{Deserialize, Serialize};
 
@@ -49,13 +50,12 @@ fn expected(grid: &Grid) -> String {
     format!("two squares such as `G13, K19` ({})", grid.describe())
 }
 
-/// What one line turned out to be.
-enum Line<'a> {
+/// What one order line turned out to be.
+enum LineKind<'a> {
     Shots {
         squares: Vec<&'a str>,
         press: &'a str,
     },
-    Press(&'a str),
     Position,
     Other,
 }
@@ -85,18 +85,16 @@ pub(crate) fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders
         Some(Fate::Left(_)) => Some("you have left this game".to_owned()),
         Some(Fate::Afloat) => None,
     };
-    // Press continues onto the following lines until a blank line, as email wraps it.
-    let mut press_open = false;
-    for (index, raw) in text.lines().enumerate() {
-        let number = index + 1;
-        let line = raw.trim();
-        if line.is_empty() {
-            press_open = false;
-            continue;
-        }
-        match classify(line, own_name) {
-            Line::Shots { squares, press } => {
-                press_open = false;
+    // Press continues onto the following lines without squares until a blank line, as email
+    // wraps it (the reader's continuation, see `engine::order_text`).
+    let mut reader = OrderText::new(text);
+    while let Some(line) = reader.next() {
+        let Some(order) = line.order() else {
+            continue; // blank lines and PRESS lines: the reader keeps the press
+        };
+        let (number, raw) = (order.number, order.raw);
+        match classify(order.text, own_name) {
+            LineKind::Shots { squares, press } => {
                 if let Some(reason) = &cannot_fire {
                     parsed
                         .errors
@@ -145,17 +143,9 @@ pub(crate) fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders
                         parsed.orders.shots.push(shot);
                     }
                 }
-                if !press.is_empty() {
-                    parsed.press.push(press.to_owned());
-                    press_open = true;
-                }
+                reader.start_press(press);
             }
-            Line::Press(press) => {
-                parsed.press.push(press.to_owned());
-                press_open = true;
-            }
-            Line::Position => {
-                press_open = false;
+            LineKind::Position => {
                 parsed.warnings.push(issue(
                     number,
                     raw,
@@ -164,20 +154,20 @@ pub(crate) fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders
                     "POSITION on a line of its own in an email".into(),
                 ));
             }
-            Line::Other if press_open => {
-                if let Some(last) = parsed.press.last_mut() {
-                    last.push(' ');
-                    last.push_str(line);
+            // A line without squares continues an open press, or is refused.
+            LineKind::Other => {
+                if !reader.continue_press(&order) {
+                    parsed.errors.push(issue(
+                        number,
+                        raw,
+                        "this line has no squares to fire at".into(),
+                        format!("{}, or a line starting PRESS", expected(&grid)),
+                    ));
                 }
             }
-            Line::Other => parsed.errors.push(issue(
-                number,
-                raw,
-                "this line has no squares to fire at".into(),
-                format!("{}, or a line starting PRESS", expected(&grid)),
-            )),
         }
     }
+    parsed.press = reader.into_press();
     for press in &parsed.press {
         parsed.understood.push(format!("press: \"{press}\""));
     }
@@ -199,13 +189,10 @@ fn read_square(grid: &Grid, written: &str) -> Shot {
     }
 }
 
-fn classify<'a>(line: &'a str, own_name: &str) -> Line<'a> {
+fn classify<'a>(line: &'a str, own_name: &str) -> LineKind<'a> {
     let mut rest = line;
-    if let Some(after) = strip_word(rest, "press") {
-        return Line::Press(press_text(after));
-    }
     if strip_word(rest, "where").is_some_and(|after| trim_separators(after).is_empty()) {
-        return Line::Position;
+        return LineKind::Position;
     }
     // The sample order line starts with the player's own name (BARMY-19).
     if let Some(after) = strip_phrase(rest, own_name) {
@@ -235,9 +222,9 @@ fn classify<'a>(line: &'a str, own_name: &str) -> Line<'a> {
         }
     }
     if squares.is_empty() {
-        return Line::Other;
+        return LineKind::Other;
     }
-    Line::Shots {
+    LineKind::Shots {
         squares,
         press: press_text(rest),
     }

@@ -207,13 +207,16 @@ pub(crate) fn resolve(
         .filter(|p| next.captain(p.id).is_none())
         .collect();
     joining.sort_by_key(|p| p.id);
+    // Set up once, on the board as it stands after the leavers, and only if someone joins.
+    let mut free = None;
     for player in joining {
         let name = engine::report::one_line(&player.name);
         if name.is_empty() {
             continue;
         }
+        let free = free.get_or_insert_with(|| next.free_placements());
         if next
-            .place(player.clone(), turn + 1, &mut dice.sealed)
+            .place(free, player.clone(), turn + 1, &mut dice.sealed)
             .is_none()
         {
             report.notes.push(format!(

@@ -10,11 +10,18 @@
 //! case names the rule IDs it checks.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use barmy::{Barmy, Setup, Square, State};
-use engine::{Engine, Player, PlayerId, TurnDice, TurnInput, Viewer};
+use engine::{Engine, Player, PlayerId, TurnInput, Viewer};
+use rulecases::Rules;
+use rulecases::table::RuleCase;
 use serde::Deserialize;
+
+const RULES: Rules = Rules {
+    engine: "barmy",
+    prefix: "BARMY",
+    crate_dir: env!("CARGO_MANIFEST_DIR"),
+};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -81,14 +88,7 @@ fn squares(text: &str) -> Vec<Square> {
         .collect()
 }
 
-fn run(path: &Path) -> Vec<String> {
-    let case: Case = serde_json::from_str(&std::fs::read_to_string(path).unwrap())
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    assert!(
-        !case.rules.is_empty(),
-        "{}: cite the rules it checks",
-        case.name
-    );
+fn run(case: &Case) -> Vec<String> {
     let mut ids: BTreeMap<String, PlayerId> = BTreeMap::new();
     let ships = case
         .ships
@@ -128,41 +128,31 @@ fn run(path: &Path) -> Vec<String> {
                 .get(name)
                 .unwrap_or_else(|| panic!("{at}: unknown player {name}"));
             let parsed = Barmy::parse_orders(&state, id, text);
-            let errors: Vec<String> = parsed.errors.iter().map(|e| e.problem.clone()).collect();
-            let wanted = turn.expect.errors.get(name).cloned().unwrap_or_default();
-            assert_eq!(
-                errors.len(),
-                wanted.len(),
-                "{at}: {name}'s errors: {errors:?}"
+            let mut failures = rulecases::expect::issues(
+                "errors",
+                &parsed.errors,
+                turn.expect.errors.get(name).map_or(&[], Vec::as_slice),
             );
-            for (error, want) in errors.iter().zip(&wanted) {
-                assert!(
-                    error.contains(want.as_str()),
-                    "{at}: {name}: {error:?} lacks {want:?}"
-                );
-            }
-            let warnings: Vec<String> = parsed.warnings.iter().map(|e| e.problem.clone()).collect();
-            let wanted = turn.expect.warnings.get(name).cloned().unwrap_or_default();
-            assert_eq!(
-                warnings.len(),
-                wanted.len(),
-                "{at}: {name}'s warnings: {warnings:?}"
-            );
-            for (warning, want) in warnings.iter().zip(&wanted) {
-                assert!(
-                    warning.contains(want.as_str()),
-                    "{at}: {name}: {warning:?} lacks {want:?}"
-                );
-            }
+            failures.extend(rulecases::expect::issues(
+                "warnings",
+                &parsed.warnings,
+                turn.expect.warnings.get(name).map_or(&[], Vec::as_slice),
+            ));
+            rulecases::expect::assert_none(&format!("{at}: {name}'s orders"), &failures, "");
             if let Some(press) = turn.expect.press.get(name) {
                 assert_eq!(&parsed.press, press, "{at}: {name}'s press");
             }
             input.orders.insert(id, parsed.orders);
         }
-        let mut dice = TurnDice::scripted([], turn.sealed.clone());
+        let mut dice = rulecases::dice::scripted(&[], &turn.sealed);
         let resolution =
             Barmy::resolve(&state, &input, &mut dice).unwrap_or_else(|e| panic!("{at}: {e}"));
         let report = &resolution.report;
+        // BARMY-ADM-03: Barmy throws no open dice (its script is empty) and draws exactly the
+        // sealed ones the case scripts.
+        if let Err(e) = rulecases::dice::all_used(&mut dice) {
+            panic!("{at}: {e}\n{}", report.to_text());
+        }
         for want in &turn.expect.rows {
             let row = report
                 .rows
@@ -221,81 +211,20 @@ fn run(path: &Path) -> Vec<String> {
         let json = serde_json::to_string(&public).unwrap();
         assert!(!json.contains("own_ship"), "{at}: public view shows a ship");
     }
-    case.rules
+    Vec::new()
+}
+
+impl RuleCase for Case {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn rules(&self) -> &[String] {
+        &self.rules
+    }
 }
 
 #[test]
 fn every_case_in_the_table_holds() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases");
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    paths.sort();
-    assert!(paths.len() >= 10, "the case table is missing");
-    for path in paths {
-        run(&path);
-    }
-}
-
-/// Every rule, ruling and example of the catalogue is cited by a case, a test, or the rulings
-/// document (where a ruling is overruled).
-#[test]
-fn every_catalogue_id_is_covered() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let catalogue = root.join("../../../shared/rules/barmy.md");
-    let Ok(catalogue) = std::fs::read_to_string(&catalogue) else {
-        eprintln!(
-            "SKIPPED: the catalogue {} is not beside this checkout",
-            catalogue.display()
-        );
-        return;
-    };
-    // Citations count in test files and in the unit-test modules of the sources only.
-    let mut cited = String::new();
-    for dir in ["tests", "tests/cases", "src"] {
-        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_file() {
-                let text = std::fs::read_to_string(&path).unwrap();
-                match (dir, text.find("#[cfg(test)]")) {
-                    ("src", Some(at)) => cited.push_str(&text[at..]),
-                    ("src", None) => {}
-                    _ => cited.push_str(&text),
-                }
-            }
-        }
-    }
-    let rulings =
-        std::fs::read_to_string(root.join("../../docs/rules/barmy.md")).unwrap_or_default();
-    let mut missing = Vec::new();
-    for id in catalogue_ids(&catalogue) {
-        let in_tests = cited.contains(&format!("\"{id}\""))
-            || cited.contains(&format!("{id}:"))
-            || cited.contains(&format!("{id} "));
-        let in_rulings = rulings.contains(&format!("{id} overruled"))
-            || rulings.contains(&format!("{id} not applicable"));
-        if !in_tests && !in_rulings {
-            missing.push(id);
-        }
-    }
-    assert!(
-        missing.is_empty(),
-        "catalogue IDs cited by no test: {missing:?}"
-    );
-}
-
-fn catalogue_ids(text: &str) -> std::collections::BTreeSet<String> {
-    let mut ids = std::collections::BTreeSet::new();
-    for (at, _) in text.match_indices("BARMY-") {
-        let id: String = text[at..]
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
-            .collect();
-        let id = id.trim_end_matches('-').to_string();
-        if id.chars().last().is_some_and(|c| c.is_ascii_digit()) {
-            ids.insert(id);
-        }
-    }
-    ids
+    let summary = rulecases::table::run(&RULES, run);
+    assert!(summary.files >= 10, "the case table is missing");
 }

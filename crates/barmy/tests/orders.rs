@@ -109,7 +109,7 @@ fn press_wraps_onto_following_lines_and_press_lines_count() {
 
 #[test]
 fn a_third_shot_is_rejected_with_a_clear_message() {
-    // BARMY-07: two shots a turn.
+    // BARMY-07: two shots a turn. BARMY-ADM-02: the first two stand, the third is an error.
     let parsed = Barmy::parse_orders(&state(Setup::default()), PlayerId(1), "G13, K19, A1");
     assert_eq!(parsed.orders.shots.len(), 2);
     let [error] = parsed.errors.as_slice() else {
@@ -181,6 +181,25 @@ fn columns_beyond_z_work_on_a_wide_board() {
 }
 
 #[test]
+fn the_players_own_name_before_the_squares_is_skipped_and_any_other_text_is_an_error() {
+    // BARMY-ADM-01: the sample order line starts with the sender's name, which is skipped.
+    let parsed = Barmy::parse_orders(
+        &state(Setup::default()),
+        PlayerId(1),
+        "Fred Bloggs G13, K19",
+    );
+    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+    assert_eq!(parsed.orders.shots.len(), 2);
+    // Another player's name is not skipped: the line is an error, not a guess.
+    let parsed = Barmy::parse_orders(&state(Setup::default()), PlayerId(1), "John Smith G13, K19");
+    assert!(parsed.orders.shots.is_empty(), "{:?}", parsed.orders.shots);
+    let [error] = parsed.errors.as_slice() else {
+        panic!("{:?}", parsed.errors)
+    };
+    assert_eq!(error.line, 1);
+}
+
+#[test]
 fn a_line_without_squares_is_an_error_that_says_what_would_do() {
     let parsed = Barmy::parse_orders(
         &state(Setup::default()),
@@ -238,5 +257,65 @@ proptest! {
         prop_assert!(parsed.errors.is_empty());
         let targets: Vec<Target> = parsed.orders.shots.iter().map(|s| s.target).collect();
         prop_assert_eq!(targets, vec![Target::Square(a), Target::Square(b)]);
+    }
+}
+
+/// The order-line reader every engine shares (`engine::order_text`): what it changed for Barmy
+/// (BARMY-ADM-04).
+mod shared_reader {
+    use super::*;
+
+    #[test]
+    fn a_signature_ends_the_orders_and_the_press() {
+        // Before the shared reader a signature was a "no squares" error, or joined the press.
+        let (shots_read, press, errors) = shots("G13, K19 Hi all\n-- \nFred Bloggs\nA1");
+        assert_eq!(shots_read, ["G13", "K19"]);
+        assert_eq!(press, ["Hi all"]);
+        assert_eq!(errors, 0);
+        let (_, press, errors) = shots("G13 K19\n-- Fred");
+        assert!(press.is_empty());
+        assert_eq!(errors, 0);
+    }
+
+    #[test]
+    fn quoted_and_comment_lines_are_skipped_and_do_not_end_a_press() {
+        let (shots_read, press, errors) =
+            shots("> A1, A2 from last turn\n# my shots\nG13, K19 Hello\n> quoted\nzine");
+        assert_eq!(shots_read, ["G13", "K19"]);
+        assert_eq!(press, ["Hello zine"]);
+        assert_eq!(errors, 0);
+    }
+
+    #[test]
+    fn numbered_and_bulleted_shots_are_read() {
+        for text in [
+            "1. G13\n2. K19",
+            "- G13\n- K19",
+            "* G13, K19",
+            "• FIRE G13 K19",
+        ] {
+            let (shots_read, press, errors) = shots(text);
+            assert_eq!(shots_read, ["G13", "K19"], "{text:?}");
+            assert!(press.is_empty(), "{text:?}");
+            assert_eq!(errors, 0, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn message_and_news_lines_are_press_like_press_lines() {
+        let (_, press, errors) = shots("G13 K19\nMESSAGE: Hello zine.\nNEWS - Fred sinks all");
+        assert_eq!(press, ["Hello zine.", "Fred sinks all"]);
+        assert_eq!(errors, 0);
+    }
+
+    #[test]
+    fn a_bare_press_line_opens_a_press_for_the_lines_below() {
+        // It used to give an empty press, and the lines below joined it after a space.
+        let (_, press, errors) = shots("G13 K19\nPRESS\n\nPRESS:\nHello   zine,\nsee you.");
+        assert_eq!(press, ["Hello zine, see you."]);
+        assert_eq!(errors, 0);
+        // Press without letters or digits on a PRESS line is press.
+        let (_, press, _) = shots("PRESS: !!!");
+        assert_eq!(press, ["!!!"]);
     }
 }

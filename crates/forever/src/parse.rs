@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 
+use engine::order_text::{Line, OrderText};
 use engine::{LineIssue, ParsedOrders, PlayerId};
 
 use crate::design::{Design, Hull, Item, ModuleSpec, WeaponKind};
@@ -57,31 +58,11 @@ pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders
     parser.finish()
 }
 
-/// The line with comments, quoting and list markers taken off.
-fn clean(raw: &str) -> Option<String> {
-    let line = raw.trim();
-    if line.starts_with('>') {
-        return None;
-    }
-    let line = line.split("//").next().unwrap_or("");
+/// An order line (list marker already dropped by the reader) without a trailing comment
+/// (`// ...` or `# ...`); `None` when nothing is left.
+fn clean(text: &str) -> Option<String> {
+    let line = text.split("//").next().unwrap_or("");
     let line = line.split('#').next().unwrap_or("").trim();
-    let line = line
-        .strip_prefix("- ")
-        .or_else(|| line.strip_prefix("* "))
-        .or_else(|| line.strip_prefix("• "))
-        .unwrap_or(line);
-    // "1. " or "2) " list numbers.
-    let digits = line.chars().take_while(char::is_ascii_digit).count();
-    let line = if digits > 0 && digits < 3 {
-        let rest = line.get(digits..).unwrap_or("");
-        match rest.strip_prefix(". ").or_else(|| rest.strip_prefix(") ")) {
-            Some(rest) => rest,
-            None => line,
-        }
-    } else {
-        line
-    };
-    let line = line.trim();
     (!line.is_empty()).then(|| line.to_string())
 }
 
@@ -227,16 +208,25 @@ impl Parser<'_> {
             .seat(self.player)
             .is_some_and(|s| s.status == SeatStatus::Playing);
         let mut block: Vec<(usize, String)> = Vec::new();
-        for (index, raw) in text.lines().enumerate() {
-            let number = index + 1;
-            let trimmed = raw.trim();
-            if trimmed == "--" || trimmed.starts_with("-- ") {
-                break;
-            }
-            let Some(line) = clean(raw) else {
-                if !block.is_empty() && trimmed.is_empty() {
-                    self.design(&std::mem::take(&mut block));
+        let mut reader = OrderText::new(text);
+        for line in reader.by_ref() {
+            let (number, raw, text) = match line {
+                Line::Order(order) => (order.number, order.raw, order.text),
+                Line::Press(_) => {
+                    // Collected by the reader; it ends a design block.
+                    if !block.is_empty() {
+                        self.design(&std::mem::take(&mut block));
+                    }
+                    continue;
                 }
+                Line::Blank { .. } => {
+                    if !block.is_empty() {
+                        self.design(&std::mem::take(&mut block));
+                    }
+                    continue;
+                }
+            };
+            let Some(line) = clean(text) else {
                 continue;
             };
             let keyword = first_word(&line);
@@ -246,18 +236,6 @@ impl Parser<'_> {
             }
             if !block.is_empty() {
                 self.design(&std::mem::take(&mut block));
-            }
-            if keyword == "PRESS" {
-                let press = line
-                    .get(5..)
-                    .unwrap_or("")
-                    .trim()
-                    .trim_start_matches(':')
-                    .trim();
-                if !press.is_empty() {
-                    self.press.push(press.to_string());
-                }
-                continue;
             }
             if !seated {
                 self.error(
@@ -292,6 +270,7 @@ impl Parser<'_> {
         if !block.is_empty() {
             self.design(&block);
         }
+        self.press = reader.into_press();
     }
 
     fn design(&mut self, block: &[(usize, String)]) {

@@ -10,15 +10,22 @@
 //! order texts and scripted dice, and states what the report, the state and the outcome must
 //! be. Each case names the rule IDs it checks.
 
-mod common;
-
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use engine::{Engine, Player, PlayerId, TurnDice, TurnInput};
 use forever::{Forever, State};
+use rulecases::Rules;
+use rulecases::expect::{self, RowExpect};
+use rulecases::json::{self, Arrays};
+use rulecases::table::RuleCase;
 use serde::Deserialize;
 use serde_json::Value;
+
+const RULES: Rules = Rules {
+    engine: "forever",
+    prefix: "FOREVER",
+    crate_dir: env!("CARGO_MANIFEST_DIR"),
+};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -101,70 +108,6 @@ struct Expect {
     winners: Option<Vec<String>>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RowExpect {
-    name: String,
-    coord: Option<String>,
-    result: Option<String>,
-    #[serde(default)]
-    result_has: Vec<String>,
-    #[serde(default)]
-    result_lacks: Vec<String>,
-    score: Option<String>,
-    own_status: Option<String>,
-    #[serde(default)]
-    own_status_has: Vec<String>,
-}
-
-/// Does `actual` contain everything in `wanted`? Objects by key; arrays index by index (a
-/// shorter wanted array checks a prefix; `null` skips an item); everything else equal. Numbers
-/// compare by value (12 and 12.0 are the same length).
-fn subset(wanted: &Value, actual: &Value) -> bool {
-    match (wanted, actual) {
-        (Value::Object(w), Value::Object(a)) => w.iter().all(|(k, v)| match a.get(k) {
-            Some(av) => subset(v, av),
-            None => v.is_null() || v == &Value::Bool(false),
-        }),
-        (Value::Array(w), Value::Array(a)) => {
-            w.len() <= a.len()
-                && w.iter()
-                    .zip(a)
-                    .all(|(wv, av)| wv.is_null() || subset(wv, av))
-        }
-        (Value::Number(w), Value::Number(a)) => w.as_f64() == a.as_f64(),
-        _ => wanted == actual,
-    }
-}
-
-/// Merges `patch` into `target`: objects by key, arrays index by index (`null` keeps).
-fn merge(target: &mut Value, patch: &Value) {
-    match (target, patch) {
-        (Value::Object(t), Value::Object(p)) => {
-            for (k, v) in p {
-                match t.get_mut(k) {
-                    Some(slot) => merge(slot, v),
-                    None => {
-                        t.insert(k.clone(), v.clone());
-                    }
-                }
-            }
-        }
-        (Value::Array(t), Value::Array(p)) => {
-            for (index, v) in p.iter().enumerate() {
-                if v.is_null() {
-                    continue;
-                }
-                match t.get_mut(index) {
-                    Some(slot) => merge(slot, v),
-                    None => t.push(v.clone()),
-                }
-            }
-        }
-        (slot, value) => *slot = value.clone(),
-    }
-}
-
 /// Replaces `class` in fleets with the design from the library, renamed to the ship's name.
 fn expand_classes(setup: &mut Value, library: &BTreeMap<String, Vec<String>>) {
     let Some(fleets) = setup.get_mut("fleets").and_then(Value::as_array_mut) else {
@@ -204,24 +147,7 @@ fn expand_classes(setup: &mut Value, library: &BTreeMap<String, Vec<String>>) {
     }
 }
 
-fn issues_match(at: &str, kind: &str, name: &str, got: &[String], wanted: &[String]) {
-    assert_eq!(got.len(), wanted.len(), "{at}: {name}'s {kind}: {got:#?}");
-    for (issue, want) in got.iter().zip(wanted) {
-        assert!(
-            issue.contains(want.as_str()),
-            "{at}: {name}: {issue:?} lacks {want:?}"
-        );
-    }
-}
-
-fn run(path: &Path, library: &BTreeMap<String, Vec<String>>) -> Vec<String> {
-    let case: Case = serde_json::from_str(&std::fs::read_to_string(path).unwrap())
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    assert!(
-        !case.rules.is_empty(),
-        "{}: cite the rules it checks",
-        case.name
-    );
+fn run(case: &Case, library: &BTreeMap<String, Vec<String>>) -> Vec<String> {
     let mut designs = library.clone();
     designs.extend(case.designs.clone());
     let players: Vec<Player> = case
@@ -250,15 +176,12 @@ fn run(path: &Path, library: &BTreeMap<String, Vec<String>>) -> Vec<String> {
     .unwrap_or_else(|e| panic!("{}: {e}", case.name));
     let mut json = serde_json::to_value(&state).unwrap();
     if !case.state.is_null() {
-        merge(&mut json, &case.state);
+        json::merge(&mut json, &case.state, Arrays::ByIndex);
     }
     for (name, patch) in &case.before {
-        let ships = json["ships"].as_array_mut().unwrap();
-        let ship = ships
-            .iter_mut()
-            .find(|s| s["name"] == name.as_str())
+        let ship = json::named_mut(&mut json["ships"], "name", name)
             .unwrap_or_else(|| panic!("{}: no ship {name}", case.name));
-        merge(ship, patch);
+        json::merge(ship, patch, Arrays::ByIndex);
     }
     state = serde_json::from_value(json).unwrap_or_else(|e| panic!("{}: {e}", case.name));
 
@@ -273,150 +196,109 @@ fn run(path: &Path, library: &BTreeMap<String, Vec<String>>) -> Vec<String> {
                 .get(name)
                 .unwrap_or_else(|| panic!("{at}: unknown player {name}"));
             let parsed = Forever::parse_orders(&state, id, text);
-            let errors: Vec<String> = parsed.errors.iter().map(|e| e.problem.clone()).collect();
-            let wanted = turn.expect.errors.get(name).cloned().unwrap_or_default();
-            issues_match(&at, "errors", name, &errors, &wanted);
+            let mut failures = expect::issues(
+                "errors",
+                &parsed.errors,
+                turn.expect.errors.get(name).map_or(&[], Vec::as_slice),
+            );
+            failures.extend(expect::issues(
+                "warnings",
+                &parsed.warnings,
+                turn.expect.warnings.get(name).map_or(&[], Vec::as_slice),
+            ));
             for error in &parsed.errors {
-                assert!(error.line > 0, "{at}: line numbers start at 1");
-                assert!(
-                    !error.expected.is_empty(),
-                    "{at}: every error shows an example"
-                );
+                if error.expected.is_empty() {
+                    failures.push(format!("every error shows an example: {error:?}"));
+                }
             }
-            let warnings: Vec<String> = parsed.warnings.iter().map(|e| e.problem.clone()).collect();
-            let wanted = turn.expect.warnings.get(name).cloned().unwrap_or_default();
-            issues_match(&at, "warnings", name, &warnings, &wanted);
             for want in turn.expect.understood.get(name).into_iter().flatten() {
-                assert!(
-                    parsed.understood.iter().any(|u| u.contains(want.as_str())),
-                    "{at}: {name} understood {:#?}, lacking {want:?}",
-                    parsed.understood
-                );
+                if !parsed.understood.iter().any(|u| u.contains(want.as_str())) {
+                    failures.push(format!(
+                        "understood {:#?}, lacking {want:?}",
+                        parsed.understood
+                    ));
+                }
             }
+            expect::assert_none(&format!("{at}: {name}'s orders"), &failures, "");
             input.orders.insert(id, parsed.orders);
         }
-        let mut dice = TurnDice::scripted(turn.dice.iter().copied().chain(common::SENTINEL), []);
+        // Bearings draw from the script too, so only the sentinel check counts them.
+        let mut dice = rulecases::dice::scripted(&turn.dice, &[]);
         let resolution =
             Forever::resolve(&state, &input, &mut dice).unwrap_or_else(|e| panic!("{at}: {e}"));
         let report = &resolution.report;
         let text = report.to_text();
-        common::assert_all_dice_used(&mut dice, report);
-        for want in &turn.expect.rows {
-            let row = report
-                .rows
-                .iter()
-                .find(|r| r.name == want.name)
-                .unwrap_or_else(|| panic!("{at}: no row for {}:\n{text}", want.name));
-            let check = |column: &str, got: &str, wanted: &Option<String>| {
-                if let Some(wanted) = wanted {
-                    assert_eq!(got, wanted, "{at}: {} {column}\n{text}", want.name);
-                }
-            };
-            check("Co-ord", &row.coord, &want.coord);
-            check("Result", &row.result, &want.result);
-            check("Score", &row.score, &want.score);
-            check("Own Status", &row.own_status, &want.own_status);
-            for part in &want.result_has {
-                assert!(
-                    row.result.contains(part.as_str()),
-                    "{at}: {} Result lacks {part:?}: {:?}",
-                    want.name,
-                    row.result
-                );
-            }
-            for part in &want.result_lacks {
-                assert!(
-                    !row.result.contains(part.as_str()),
-                    "{at}: {} Result has {part:?}: {:?}",
-                    want.name,
-                    row.result
-                );
-            }
-            for part in &want.own_status_has {
-                assert!(
-                    row.own_status.contains(part.as_str()),
-                    "{at}: {} Own Status lacks {part:?}: {:?}",
-                    want.name,
-                    row.own_status
-                );
-            }
+        let mut failures = Vec::new();
+        if let Err(e) = rulecases::dice::all_used(&mut dice) {
+            failures.push(e);
         }
-        if let Some(count) = turn.expect.row_count {
-            assert_eq!(report.rows.len(), count, "{at}\n{text}");
+        failures.extend(expect::rows(report, &turn.expect.rows));
+        if let Some(count) = turn.expect.row_count
+            && report.rows.len() != count
+        {
+            failures.push(format!("{} rows, wanted {count}", report.rows.len()));
         }
-        for note in &turn.expect.notes {
-            assert!(
-                report.notes.iter().any(|n| n.contains(note.as_str())),
-                "{at}: notes lack {note:?}: {:#?}",
-                report.notes
-            );
-        }
+        failures.extend(expect::notes(report, &turn.expect.notes));
         state = resolution.state;
         let json = serde_json::to_value(&state).unwrap();
         for (name, wanted) in &turn.expect.ships {
-            let actual = json["ships"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|s| s["name"] == name.as_str())
-                .unwrap_or_else(|| panic!("{at}: no ship {name}"));
-            assert!(
-                subset(wanted, actual),
-                "{at}: {name} is {actual:#}, wanted {wanted:#}\n{text}"
-            );
+            match json::named(&json["ships"], "name", name) {
+                None => failures.push(format!("no ship {name}")),
+                Some(actual) => {
+                    if let Some(difference) = json::difference(wanted, actual, Arrays::ByIndex) {
+                        failures.push(format!("{name}: {difference}\n{name} is {actual:#}"));
+                    }
+                }
+            }
         }
-        if !turn.expect.state.is_null() {
-            assert!(
-                subset(&turn.expect.state, &json),
-                "{at}: the state is {json:#}, wanted {:#}\n{text}",
-                turn.expect.state
-            );
+        if !turn.expect.state.is_null()
+            && let Some(difference) = json::difference(&turn.expect.state, &json, Arrays::ByIndex)
+        {
+            failures.push(format!("the state: {difference}"));
         }
         for (name, score) in &turn.expect.scores {
             let got = state.seat(ids[name]).unwrap().score.to_string();
-            assert_eq!(&got, score, "{at}: {name}'s score\n{text}");
+            if &got != score {
+                failures.push(format!("{name}'s score is {got}, wanted {score}"));
+            }
         }
         let outcome = Forever::outcome(&state);
-        if let Some(finished) = turn.expect.finished {
-            assert_eq!(outcome.finished, finished, "{at}: finished?\n{text}");
+        if let Some(finished) = turn.expect.finished
+            && outcome.finished != finished
+        {
+            failures.push(format!(
+                "finished is {}, wanted {finished}",
+                outcome.finished
+            ));
         }
         if let Some(winners) = &turn.expect.winners {
             let wanted: Vec<PlayerId> = winners.iter().map(|n| ids[n]).collect();
-            assert_eq!(outcome.winners, wanted, "{at}: winners\n{text}");
+            if outcome.winners != wanted {
+                failures.push(format!(
+                    "the winners are {:?}, wanted {wanted:?}",
+                    outcome.winners
+                ));
+            }
         }
+        expect::assert_none(&at, &failures, &text);
     }
-    case.rules
+    Vec::new()
+}
+
+impl RuleCase for Case {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn rules(&self) -> &[String] {
+        &self.rules
+    }
 }
 
 #[test]
 fn every_case_in_the_table_holds() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases");
+    let library_path = RULES.cases_dir().join("_designs.json");
     let library: BTreeMap<String, Vec<String>> =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("_designs.json")).unwrap()).unwrap();
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|e| e == "json"))
-        .filter(|path| !path.file_name().unwrap().to_string_lossy().starts_with('_'))
-        .collect();
-    paths.sort();
-    assert!(!paths.is_empty());
-    let mut failures = Vec::new();
-    for path in &paths {
-        let outcome = std::panic::catch_unwind(|| run(path, &library));
-        if let Err(panic) = outcome {
-            let message = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            failures.push(format!("{}: {message}", path.display()));
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} case(s) failed:\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+        serde_json::from_str(&std::fs::read_to_string(&library_path).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", library_path.display()));
+    rulecases::table::run(&RULES, |case: &Case| run(case, &library));
 }

@@ -31,6 +31,15 @@ fn part<'a>(hull: &'a Hull, name: &str) -> &'a forever::design::Part {
     &hull.parts[hull.part_index(name).unwrap()]
 }
 
+/// The costs of the items mounted on a part, in mount order.
+fn item_costs(hull: &Hull, name: &str) -> Vec<String> {
+    part(hull, name)
+        .items
+        .iter()
+        .map(|&i| hull.items[i].cost.to_string())
+        .collect()
+}
+
 const MINIMAL: &str = "SHIP Minimal
 CORE
 SECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0) MOUNT GUN";
@@ -58,11 +67,23 @@ fn forever_ex_01_minimal_ship() {
     assert_eq!(hull.speed(), 0);
 }
 
+/// FOREVER-EX-02: core; S1 2"x1" (distance 1) with a basic gun; S2 1"x1" (a leaf, distance 2)
+/// with a base thruster. Cost 5 + 1.5 + 2 + 1 + 5 = 14.5; HP 7, 2, 1; mass 34 + 12 + 6 = 52;
+/// speed 12 x 10 / 52 → 2.30"; S1's capacity 3, of which it uses 2.
 #[test]
 fn forever_ex_02_ship_that_can_move() {
     // FOREVER-MOD-THR-1, FOREVER-MOD-THR-3, FOREVER-MOD-THR-5, FOREVER-GM-06, FOREVER-GM-09.
     let hull = hull(MOVER);
     assert_eq!(hull.cost().to_string(), "14.5");
+    assert_eq!(part(&hull, "core").structure_cost.to_string(), "5");
+    assert_eq!(part(&hull, "S1").structure_cost.to_string(), "1.5");
+    assert_eq!(item_costs(&hull, "S1"), ["1"]);
+    assert_eq!(item_costs(&hull, "S2"), ["5"]);
+    let masses: Vec<String> = ["core", "S1", "S2"]
+        .map(|name| show_mass(part(&hull, name).mass16))
+        .to_vec();
+    assert_eq!(masses, ["34", "12", "6"]);
+    assert_eq!(hull.thrust(), 10);
     assert_eq!(part(&hull, "core").max_hp, 7);
     assert_eq!(part(&hull, "S1").max_hp, 2);
     assert_eq!(part(&hull, "S2").max_hp, 1);
@@ -75,6 +96,10 @@ fn forever_ex_02_ship_that_can_move() {
     assert_eq!(part(&hull, "S2").structure_cost.to_string(), "2");
 }
 
+/// FOREVER-EX-03, the "Lancer": core +2 HP (9 points); S1 2"x1" with a rail gun of range 18,
+/// damage 4, accuracy 15 ((1 + 1 + 6 + 1) x 1.5 = 13.5, under the cap of 16 at distance 1);
+/// S2 1"x1" with a +20 thruster (2 + 15); S3 1"x1" +1 HP (2.5) with a base deflector (20).
+/// Total 63.5; HP 10 (capped), 2, 1, 2; mass 40 + 12 + 6 + 7 = 65; speed 12 x 30 / 65 → 5.53".
 #[test]
 fn forever_ex_03_lancer() {
     // FOREVER-CORE-7, FOREVER-SEC-6, FOREVER-WPN-RAIL-1, FOREVER-MOD-THR-4, FOREVER-MOD-DEF-1,
@@ -82,6 +107,16 @@ fn forever_ex_03_lancer() {
     let hull = hull(LANCER);
     assert_eq!(hull.cost().to_string(), "63.5");
     assert_eq!(part(&hull, "core").structure_cost.to_string(), "9");
+    assert_eq!(part(&hull, "S1").structure_cost.to_string(), "1.5");
+    assert_eq!(part(&hull, "S2").structure_cost.to_string(), "2");
+    assert_eq!(item_costs(&hull, "S1"), ["13.5"]);
+    assert_eq!(item_costs(&hull, "S2"), ["15"]);
+    assert_eq!(item_costs(&hull, "S3"), ["20"]);
+    let masses: Vec<String> = ["core", "S1", "S2", "S3"]
+        .map(|name| show_mass(part(&hull, name).mass16))
+        .to_vec();
+    assert_eq!(masses, ["40", "12", "6", "7"]);
+    assert_eq!(show_hundredths(hull.speed()), "5.53");
     assert_eq!(part(&hull, "core").max_hp, 10);
     assert_eq!(part(&hull, "S1").max_hp, 2);
     assert_eq!(part(&hull, "S2").max_hp, 1);
@@ -112,6 +147,8 @@ fn weapon(
     }
 }
 
+/// FOREVER-EX-04: the weapon cost table, step by step (pre-modifier cost, type modifier, cost),
+/// and the lowest mount each weapon may have under the cap of 15 + distance and the core's 5.
 #[test]
 fn forever_ex_04_weapon_cost_table() {
     // FOREVER-WPN-3, FOREVER-WPN-4, FOREVER-WPN-5, FOREVER-WPN-6, FOREVER-WPN-7, FOREVER-WPN-8,
@@ -178,6 +215,9 @@ fn forever_ex_04_weapon_cost_table() {
     };
     assert!(on_core("RAIL(range 18, damage 4, accuracy 15)")[0].starts_with("FOREVER-CORE-4"));
     assert!(on_core("TORPEDO-MISSILE(damage 2, hp 2)")[0].starts_with("FOREVER-CORE-4"));
+    assert!(on_core("MISSILE(damage 3, hp 2)")[0].starts_with("FOREVER-CORE-4"));
+    assert!(on_core("TORPEDO(range 18, damage 2, hp 2)")[0].starts_with("FOREVER-CORE-4"));
+    assert!(on_core("GUN").is_empty());
     assert!(on_core("GUN(damage 2)").is_empty());
     assert!(on_core("LASER").is_empty());
     let on_section = |mount: &str| {
@@ -187,9 +227,14 @@ fn forever_ex_04_weapon_cost_table() {
     };
     assert!(on_section("RAIL(range 18, damage 4, accuracy 15)").is_empty());
     assert!(on_section("TORPEDO-MISSILE(damage 2, hp 2)").is_empty());
+    assert!(on_section("MISSILE(damage 3, hp 2)").is_empty());
+    assert!(on_section("TORPEDO(range 18, damage 2, hp 2)").is_empty());
     assert!(on_section("TORPEDO(range 18, damage 2, hp 2, payload missile)").len() == 1);
 }
 
+/// FOREVER-EX-05: module costs straight from the text: deflector with both upgrades 50, EMP at
+/// range 18 with recharge 1–4 26, flux 12 energy 2d6 recharge 34, Demeter launcher 7, control
+/// unit for 2 3, nano matrix range 5 energy 8 33, thruster 30 15, defensive gunner 3 shots 3.
 #[test]
 fn forever_ex_05_module_costs() {
     // FOREVER-MOD-DEF-5, FOREVER-MOD-DEF-6, FOREVER-MOD-EMP-1, FOREVER-MOD-EMP-5,
@@ -229,6 +274,8 @@ fn forever_ex_05_module_costs() {
     );
 }
 
+/// FOREVER-EX-06: a core with seven sections below it would have 5 + 7 = 12 HP: capped to 10,
+/// mass 40; buying +1 HP is refused.
 #[test]
 fn forever_ex_06_core_cap() {
     // FOREVER-CORE-8, FOREVER-GM-07: seven sections below the core give 12, capped at 10.
@@ -288,6 +335,7 @@ SECTION H PARENT B SIZE 2x1 AT (5, 0) HP+40 MOUNT GUN(damage 10)";
     assert!(swivel_mass.contains("outboard"), "{swivel_mass}");
 }
 
+/// FOREVER-GM-53: the swivel's mass limit counts the section on the far side of the joint.
 #[test]
 fn forever_gm_53_swivel_mass_counts_the_far_section() {
     // FOREVER-SWV-1, FOREVER-SWV-3: a 2x1 section with 39 bought HP has mass 10 + 40 = 50: allowed;
@@ -455,6 +503,7 @@ fn forever_gm_08_core_holds_one_weapon_or_thruster_of_at_most_5() {
     );
 }
 
+/// FOREVER-MOD-DEF-7: one deflector per section.
 #[test]
 fn forever_mod_def_7_one_deflector_per_section() {
     // FOREVER-MOD-1: one module per section, so never two deflectors on one section.

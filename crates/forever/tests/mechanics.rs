@@ -5,7 +5,8 @@
     clippy::panic,
     reason = "test code: a failure should stop the test loudly"
 )]
-//! The text's worked examples (FOREVER-EX-07..20) and hand-computed geometry: a line hitting
+//! The text's worked examples (FOREVER-EX-07 to FOREVER-EX-20, each test citing its own) and
+//! hand-computed geometry: a line hitting
 //! the first of two rectangles, a rotated ship, a blast touching some sections and not others.
 
 mod common;
@@ -34,6 +35,8 @@ const TARGET: &[&str] = &[
     "SECTION S1 PARENT CORE SIZE 2x1 AT (-2, 0)",
 ];
 
+/// FOREVER-EX-15: the scatter geometry, shifted to (10, 24): hit on a grazing line, miss at 2",
+/// miss with accuracy 10, straight at the aim with accuracy 0.
 #[test]
 fn forever_ex_15_scatter_geometry() {
     // FOREVER-SHOOT-2, FOREVER-SHOOT-3, FOREVER-SHOOT-4, FOREVER-SHOOT-5, FOREVER-GM-12,
@@ -44,7 +47,11 @@ fn forever_ex_15_scatter_geometry() {
     let state = battle(&[(SNIPER, 8.5, 24.0, 0)], &[(TARGET, 23.0, 24.0, 0)]);
     let (after, report) = play(&state, &[(ALICE, "FIRE Sniper.S1 AT Target.S1")], &[90, 2]);
     assert_eq!(hp(&after, "Target", "S1"), 0, "{}", report.to_text());
-    assert!(result(&report, "Alice: Sniper").contains("90°/1\", hit at (20, 24.5): Target.S1 −1"));
+    assert_eq!(
+        result(&report, "Alice: Sniper"),
+        "S1: 90°/1\", hit at (20, 24.5): Target.S1 −1, Target.S1 destroyed, feedback: core −1, \
+         Target core has no sections left, Target core destroyed, Target core explodes (8)"
+    );
     // D6 3 → 2": y = 24 + (x - 10)/10 is 25 at x = 20: over the top; a miss.
     let (after, report) = play(&state, &[(ALICE, "FIRE Sniper.S1 AT Target.S1")], &[90, 3]);
     assert_eq!(hp(&after, "Target", "S1"), 1);
@@ -72,6 +79,7 @@ fn forever_ex_15_scatter_geometry() {
     );
 }
 
+/// FOREVER-EX-16: a torpedo declared at 15", scatter 0", then its own D6 5 (+2") or 1 (−2").
 #[test]
 fn forever_ex_16_torpedo_hits_where_it_lands() {
     // FOREVER-WPN-TORP-5, FOREVER-WPN-TORP-7, FOREVER-WPN-TORP-8, FOREVER-GM-18: the gun at
@@ -100,18 +108,21 @@ fn forever_ex_16_torpedo_hits_where_it_lands() {
     let (after, report) = play(&state, &[(ALICE, order)], &[0, 1, 5]);
     assert_eq!(hp(&after, "Far", "core"), 8, "{}", report.to_text());
     assert_eq!(hp(&after, "Blocker", "core"), 9);
-    assert!(result(&report, "Alice: Torp").contains("run 15\" +2\" to (27, 24)"));
+    assert_eq!(
+        result(&report, "Alice: Torp"),
+        "S1: 0°/0\", run 15\" +2\" to (27, 24), hit Far.core −1"
+    );
     // D6 1: −2" to (23, 24): nothing there.
     let (after, report) = play(&state, &[(ALICE, order)], &[0, 1, 1]);
     assert_eq!(hp(&after, "Far", "core"), 9);
-    assert!(
-        result(&report, "Alice: Torp").contains("run 15\" -2\" to (23, 24)"),
-        "{}",
-        report.to_text()
+    assert_eq!(
+        result(&report, "Alice: Torp"),
+        "S1: 0°/0\", run 15\" -2\" to (23, 24), miss"
     );
-    assert!(result(&report, "Alice: Torp").ends_with("miss"));
+    assert_eq!(hp(&after, "Blocker", "core"), 9);
 }
 
+/// FOREVER-EX-17: a laser of damage 2 and sweep 2, `SWEEP R 0.75`: A takes 2 + 2, B 2.
 #[test]
 fn forever_ex_17_laser_sweep() {
     // FOREVER-WPN-LASER-4, FOREVER-GM-15: a laser (damage 2, sweep 2) fires along +x and hits
@@ -133,14 +144,16 @@ fn forever_ex_17_laser_sweep() {
         &[(ALICE, "FIRE Lance.S1 AT 30, 24.4 SWEEP R 0.75")],
         &[0, 1],
     );
-    let text = result(&report, "Alice: Lance");
-    assert!(text.contains("hit at (20, 24.4): Wall.A −2"), "{text}");
-    assert!(text.contains("sweep (20, 23.65) Wall.A −2"), "{text}");
-    assert!(text.contains("sweep (20, 22.9) Wall.B −2"), "{text}");
+    assert_eq!(
+        result(&report, "Alice: Lance"),
+        "S1: 0°/0\", hit at (20, 24.4): Wall.A −2, sweep (20, 23.65) Wall.A −2, \
+         sweep (20, 22.9) Wall.B −2"
+    );
     assert_eq!(hp(&after, "Wall", "A"), 5 - 4);
     assert_eq!(hp(&after, "Wall", "B"), 3 - 2);
 }
 
+/// FOREVER-EX-08: a rail gun of damage 5 and range 24 through three plates: 5, 2, 1.
 #[test]
 fn forever_ex_08_rail_gun_chain() {
     // FOREVER-WPN-RAIL-2, FOREVER-GM-17: damage 5, range 24. First contact 10" out → 5; the
@@ -179,6 +192,12 @@ fn forever_ex_08_rail_gun_chain() {
     assert_eq!(hp(&after, "P1", "S1"), 10 - 5, "{}", report.to_text());
     assert_eq!(hp(&after, "P2", "S1"), 10 - 2);
     assert_eq!(hp(&after, "P3", "S1"), 10 - 1);
+    // Three contacts and no more: the next would do 0.625, under 1.
+    assert_eq!(
+        result(&report, "Alice: Rail"),
+        "S2: 0°/0\", rail at (20, 24): P1.S1 −5, rail at (23, 24): P2.S1 −2, \
+         rail at (24.5, 24): P3.S1 −1"
+    );
     // With the third plate 2.5" beyond the second, out of the 2" left, it is not reached.
     let state = battle(
         &[(&rail, 7.5, 24.0, 0)],
@@ -193,6 +212,7 @@ fn forever_ex_08_rail_gun_chain() {
     assert_eq!(hp(&after, "P3", "S1"), 10);
 }
 
+/// FOREVER-EX-09: a blast of 3 does 3, 3, 1, 1, 0, 0 at 0, 0.5, 1, 1.4, 1.6 and 2.5".
 #[test]
 fn forever_ex_09_missile_fall_off() {
     // FOREVER-WPN-MSL-5, FOREVER-WPN-MSL-6, FOREVER-GM-16: D = 3, radius 3".
@@ -279,6 +299,7 @@ fn a_line_hits_the_first_of_two_ships_and_a_rotated_ship_where_expected() {
     );
 }
 
+/// FOREVER-EX-07: ⌊12 × 4 / 6⌋ = 8 and ⌊6 × 2.5 / 40⌋ = 0.
 #[test]
 fn forever_ex_07_ramming() {
     // FOREVER-RAM-1, FOREVER-GM-33: a mass-12 section moves 8" into a mass-6 section.
@@ -287,6 +308,7 @@ fn forever_ex_07_ramming() {
     assert_eq!(ram_damage(6 * 16, 500, 40 * 16), 0);
 }
 
+/// FOREVER-EX-10: a core at −3 HP does 2, 2, 1, 0 at 0.5, 1, 2 and 3"; at exactly 0, no blast.
 #[test]
 fn forever_ex_10_core_explosion() {
     // FOREVER-DEST-1, FOREVER-GM-36: a core at −3 HP.
@@ -300,6 +322,8 @@ fn forever_ex_10_core_explosion() {
     );
 }
 
+/// FOREVER-EX-11: 3d6 11 at mass 12 drifts 9.16"; 5 at mass 40 is 1.25, clamped to 3"; 18 at
+/// mass 5 is 36, clamped to 18".
 #[test]
 fn forever_ex_11_jettison_drift() {
     // FOREVER-JET-4, FOREVER-GM-34 (rounding per FOREVER-GM-03).
@@ -308,6 +332,7 @@ fn forever_ex_11_jettison_drift() {
     assert_eq!(drift_distance(18, 5 * 16), 1800);
 }
 
+/// FOREVER-EX-12: pulled 7" from 10", 0 at 24", 11.75" from 0.5", untouched at 25".
 #[test]
 fn forever_ex_12_black_hole() {
     // FOREVER-TER-3, FOREVER-GM-41.
@@ -318,6 +343,7 @@ fn forever_ex_12_black_hole() {
     assert_eq!(black_hole_pull(2500), None);
 }
 
+/// FOREVER-EX-14: six guns [0, 0, +1, −1, 0, 0]; twelve [0, 0, +1, −1, 0, 0, +1, −1, +2, −2, +3, −3].
 #[test]
 fn forever_ex_14_battery_offsets() {
     // FOREVER-BAT-1, FOREVER-GM-38.
@@ -338,6 +364,7 @@ const CHAIN: &[&str] = &[
     "SECTION C PARENT B SIZE 1x1 AT (3.5, 0)",
 ];
 
+/// FOREVER-EX-20: feedback down a chain core–A–B–C, ending in the core's explosion.
 #[test]
 fn forever_ex_20_feedback() {
     // FOREVER-FB-1, FOREVER-FB-2, FOREVER-FB-3, FOREVER-GM-35: C destroyed → B 2→1, A 3→2,
@@ -383,6 +410,9 @@ fn forever_ex_20_feedback() {
     assert_eq!(fight.state.seat(BOB).unwrap().score.to_string(), "11");
 }
 
+/// FOREVER-EX-13: electric feedback: 3 of 8 sections lost in one player-turn disables, 2 does
+/// not; a section of base HP 2 at 1 HP taking 4 (to −3, under −2) disables. The third figure
+/// (3 sections, losing 1) is `forever_ef_2_losing_one_section_is_exempt`.
 #[test]
 fn forever_ex_13_electric_feedback() {
     // FOREVER-EF-1, FOREVER-EF-2, FOREVER-EF-3, FOREVER-GM-37: a ship with 8 non-core sections
@@ -428,23 +458,38 @@ fn forever_ex_13_electric_feedback() {
         "3 of 8: disabled through Alice's next turn"
     );
     // A section with base HP 2 at 1 HP takes 4 → −3 < −2: electric feedback.
-    let (state, _) = fresh();
-    let mut dice = TurnDice::scripted([0, 1], []);
-    let mut fight = Battle::new(state, &mut dice).unwrap();
-    fight.begin_player_turn(BOB);
-    fight.state.ships[0].parts[1].hp = 1;
-    fight.damage(Thing::Part(0, 1), 4, Some(BOB), &mut out);
+    // S0 has base HP 2 (1 + its one child).
+    let below = |damage: i64| {
+        let (state, _) = fresh();
+        let mut dice = rulecases::dice::scripted(&[0, 1], &[]);
+        let mut fight = Battle::new(state, &mut dice).unwrap();
+        fight.begin_player_turn(BOB);
+        fight.state.ships[0].parts[1].hp = 1;
+        let mut out = Vec::new();
+        fight.damage(Thing::Part(0, 1), damage, Some(BOB), &mut out);
+        let after = fight.state;
+        rulecases::dice::all_used(&mut dice).unwrap();
+        (
+            after.ships[0].parts[1].hp,
+            after.ships[0].disabled_through,
+            out,
+        )
+    };
+    let (hp_left, disabled, out) = below(4);
+    assert_eq!((hp_left, disabled), (-3, Some(1)), "{out:?}");
     assert!(
-        out.iter()
-            .any(|o| o.contains("electric feedback: Eight.S0 at -3 HP")),
+        out.contains(&"Eight disabled (electric feedback: Eight.S0 at -3 HP)".to_string()),
         "{out:?}"
     );
-    assert!(fight.state.ships[0].disabled_through.is_some());
+    // Taking 3 leaves it at −2, not below −2: it is destroyed but the ship is not disabled.
+    let (hp_left, disabled, out) = below(3);
+    assert_eq!((hp_left, disabled), (-2, None), "{out:?}");
 }
 
+/// FOREVER-EX-13's third figure, FOREVER-EF-2: a ship with 3 sections losing 1 (a third) is
+/// exempt: only one section lost.
 #[test]
 fn forever_ef_2_losing_one_section_is_exempt() {
-    // A ship with 3 sections losing 1 (a third) is not disabled.
     let three = [
         "SHIP Three",
         "CORE",
@@ -466,44 +511,63 @@ fn forever_ef_2_losing_one_section_is_exempt() {
     assert_eq!(fight.state.ships[0].disabled_through, None, "{out:?}");
 }
 
+/// FOREVER-EX-18: the opening turn. A ship of speed 8: the first player has no phase 1 and at
+/// most half speed, 4", in phase 3; the second player has the whole 8" over phases 1 and 3.
 #[test]
 fn forever_ex_18_opening_turn() {
-    // FOREVER-PLAY-3, FOREVER-GM-31: the first player (speed 8 here) has no phase 1 and at
-    // most half speed in phase 3; the second player has its full speed over both phases.
+    // FOREVER-PLAY-3, FOREVER-GM-31.
+    // Mass: core 20 + 2·6 = 32, S1 (2"×1", 3 HP) 10 + 3 = 13 → 45; speed 12 × 30 ÷ 45 = 8".
     let runner = [
         "SHIP Runner",
         "CORE",
-        "SECTION S1 PARENT CORE SIZE 1x1 AT (-1.5, 0) MOUNT THRUSTER(thrust 20)",
+        "SECTION S1 PARENT CORE SIZE 2x1 AT (-2, 0) HP+2 MOUNT THRUSTER(thrust 30)",
     ];
-    let bob_runner: Vec<&str> = runner
-        .iter()
-        .map(|l| if *l == "SHIP Runner" { "SHIP Dash" } else { l })
-        .collect();
-    let state = battle(
-        &[(&runner, 10.0, 10.0, 0)],
-        &[(&bob_runner, 60.0, 40.0, 180)],
+    let dash = renamed(&runner, "Dash");
+    let state = battle(&[(&runner, 10.0, 10.0, 0)], &[(&dash, 60.0, 40.0, 180)]);
+    let hull = forever::design::Hull::check(&ship(&state, "Runner").design).unwrap();
+    assert_eq!(ship(&state, "Runner").speed(&hull), 800);
+    // The first player has no phase 1: a MOVE1 is warned about and skipped.
+    let alice = "MOVE1 Runner BY 2, 0\nMOVE2 Runner BY 10, 0";
+    let parsed = engine_parse(&state, ALICE, alice);
+    let warnings: Vec<&str> = parsed.warnings.iter().map(|w| w.problem.as_str()).collect();
+    assert_eq!(
+        warnings,
+        [
+            "you open the battle in the shooting phase: movement 1 is skipped this turn (FOREVER-PLAY-3)",
+            "10\" is more than Runner's speed of 8\": the move will be cut short"
+        ]
     );
-    // Mass: core 20 + 2·6 = 32, S1 5 + 1 = 6 → 38; speed 12 × 20 ÷ 38 = 6.31".
-    let speed = ship(&state, "Runner")
-        .speed(&forever::design::Hull::check(&ship(&state, "Runner").design).unwrap());
-    assert_eq!(speed, 631);
     let (after, report) = play(
         &state,
         &[
-            (ALICE, "MOVE2 Runner BY 10, 0"),
-            (BOB, "MOVE1 Dash BY -4, 0\nMOVE2 Dash BY -10, 0"),
+            (ALICE, alice),
+            (BOB, "MOVE1 Dash BY -5, 0\nMOVE2 Dash BY -10, 0"),
         ],
         &[],
     );
+    // Alice: 4" in phase 3 only. Bob: 5" in phase 1 and the 3" left in phase 3.
     assert_eq!(
         ship(&after, "Runner").at,
-        Point::new(1000 + 315, 1000),
+        Point::new(1000 + 400, 1000),
         "{}",
         report.to_text()
     );
-    assert_eq!(ship(&after, "Dash").at, Point::new(6000 - 631, 4000));
+    assert_eq!(
+        result(&report, "Alice: Runner"),
+        "move 2: Runner to (14, 10) (4\", cut to 4\")"
+    );
+    assert_eq!(ship(&after, "Dash").at, Point::new(6000 - 800, 4000));
 }
 
+fn engine_parse(
+    state: &forever::State,
+    player: engine::PlayerId,
+    text: &str,
+) -> engine::ParsedOrders<forever::Orders> {
+    <forever::Forever as engine::Engine>::parse_orders(state, player, text)
+}
+
+/// FOREVER-EX-19: deflector recharge.
 #[test]
 fn forever_ex_19_recharge() {
     // FOREVER-MOD-DEF-4, FOREVER-MOD-DEF-5, FOREVER-MOD-DEF-6, FOREVER-DEF-RECHARGE,
@@ -559,4 +623,30 @@ fn forever_ex_19_recharge() {
     );
     let (_, report) = run(false, false, Some(3));
     assert!(result(&report, "Alice: Guard").contains("not recharged (D6 3, needs 1–2)"));
+    let (_, report) = run(false, false, Some(2));
+    assert!(result(&report, "Alice: Guard").contains("recharged (D6 2, needs 1–2)"));
+
+    // With the duration upgrade: the second use spends the last charge, and only then does the
+    // start of the owner's turn roll to recharge it.
+    let lines = guard(false, true);
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let state = battle(&[(&lines, 20.0, 24.0, 0)], &[(&shooter, 33.5, 24.0, 0)]);
+    let shield = [
+        (ALICE, "DEFLECT Guard.S2 PROTECT S1"),
+        (BOB, "FIRE Shooter.S1 AT Guard.S1"),
+    ];
+    let (state, _) = play(&state, &shield, &[0, 1]);
+    assert_eq!(ship(&state, "Guard").items[0].charges, Some(1));
+    // Round 2: no recharge roll (a charge is left); Bob's shot spends the second.
+    let (state, report) = play(&state, &shield, &[0, 1]);
+    assert_eq!(hp(&state, "Guard", "S1"), 6, "{}", report.to_text());
+    assert_eq!(ship(&state, "Guard").items[0].charges, Some(0));
+    // Round 3: now it rolls, D6 2: both charges back.
+    let (state, report) = play(&state, &[], &[2]);
+    assert_eq!(ship(&state, "Guard").items[0].charges, Some(2));
+    assert!(
+        result(&report, "Alice: Guard").contains("recharged (D6 2, needs 1–2)"),
+        "{}",
+        report.to_text()
+    );
 }

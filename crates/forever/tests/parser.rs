@@ -259,6 +259,7 @@ fn warnings_flag_lines_that_may_disappoint() {
     assert!(parsed.errors.is_empty());
 }
 
+/// FOREVER-ADM-20: ship, section and item names are one word; ship names are unique.
 #[test]
 fn forever_adm_20_names_are_one_word_and_unique() {
     // Building by mail: a two-word ship name is refused; so is a name another fleet already has.
@@ -445,4 +446,42 @@ fn huge_numbers_are_refused_or_harmless() {
     let secret = engine::GameSecret::from_bytes([1; 32]);
     let resolution = Forever::resolve(&state, &input, &mut secret.turn_dice(1)).unwrap();
     assert!(resolution.report.to_text().contains("Lancer"));
+}
+
+/// The order-line reader every engine shares (`engine::order_text`): what it changed for
+/// Forever (FOREVER-ADM-21).
+mod shared_reader {
+    use super::*;
+
+    #[test]
+    fn press_keeps_hashes_and_slashes() {
+        // A `#` or `//` in press used to cut it short, as a comment.
+        let parsed = Forever::parse_orders(&game(), ALICE, "PRESS: We're #1 // and proud");
+        assert_eq!(parsed.press, ["We're #1 // and proud"]);
+        // In an order it is still a comment.
+        let parsed =
+            Forever::parse_orders(&game(), ALICE, "FIRE Lancer.S1 AT Anvil.S3 # the big one");
+        assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
+    }
+
+    #[test]
+    fn press_words_and_separators_are_the_shared_ones() {
+        // `PRESS:hi` and `press-hi` used to be refused as unknown orders; MESSAGE and NEWS are
+        // press as in every engine.
+        let parsed = Forever::parse_orders(
+            &game(),
+            ALICE,
+            "PRESS:hi\npress-ho\nMESSAGE  to   Bob\nNews, today",
+        );
+        assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
+        assert_eq!(parsed.press, ["hi", "ho", "to Bob", "today"]);
+    }
+
+    #[test]
+    fn bullets_without_a_space_and_bare_markers() {
+        // `-FIRE ...` used to be refused; a line that is only a marker is skipped.
+        let parsed = Forever::parse_orders(&game(), ALICE, "-FIRE Lancer.S1 AT Anvil.S3\n*\n2.");
+        assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
+        assert_eq!(parsed.orders.actions.len(), 1, "{:#?}", parsed.orders);
+    }
 }

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use engine::order_text::{Line, OrderText};
 use engine::{LineIssue, ParsedOrders, PlayerId};
 
 use crate::fire::{self, Group, Solution};
@@ -47,7 +48,9 @@ const MOVE_WORDS: &[&str] = &[
 const WITHDRAW_WORDS: &[&str] = &["withdraw", "retire", "escape", "breakoff"];
 const SECONDARY_WORDS: &[&str] = &["secondary", "secondaries", "sec", "secs", "battery"];
 const ORDER_WORDS: &[&str] = &["order", "sequence"];
-const PRESS_WORDS: &[&str] = &["press"];
+/// The words that start a press line ([`engine::order_text::PRESS_WORDS`]): no ship may be
+/// called so.
+const PRESS_WORDS: &[&str] = &engine::order_text::PRESS_WORDS;
 /// Words that may come before an order word or a target and mean nothing more.
 const FILLER_WORDS: &[&str] = &[
     "fire", "fires", "firing", "open", "shoot", "engage", "at", "on", "target", "targets", "to",
@@ -189,53 +192,38 @@ pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders
         example_own,
         example_enemy,
     };
-    for (index, raw) in text.lines().enumerate() {
-        let line = index + 1;
-        let trimmed = raw.trim();
-        if trimmed == "--" || trimmed.starts_with("-- ") {
-            break; // A signature follows.
+    let mut reader = OrderText::new(text);
+    for line in reader.by_ref() {
+        match line {
+            Line::Order(order) => parser.line(order.number, order.raw, order.text),
+            Line::Press(press) => {
+                parser.refused(press.number, press.raw);
+            }
+            Line::Blank { .. } => {}
         }
-        if trimmed.is_empty()
-            || trimmed.starts_with('>')
-            || trimmed.starts_with('#')
-            || trimmed.starts_with("//")
-        {
-            continue; // Blank, quoted from an earlier mail, or a comment.
-        }
-        parser.line(line, raw, strip_bullet(trimmed));
+    }
+    if parser.may_write() {
+        parser.out.press = reader.into_press();
     }
     parser.finish();
     parser.out
 }
 
-/// Drops a list marker: `- `, `* `, `• `, `1. `, `2) `.
-fn strip_bullet(line: &str) -> &str {
-    for marker in ["- ", "* ", "• "] {
-        if let Some(rest) = line.strip_prefix(marker) {
-            return rest.trim_start();
-        }
-    }
-    let digits = line.chars().take_while(char::is_ascii_digit).count();
-    if digits > 0 {
-        let rest = line.get(digits..).unwrap_or("");
-        for marker in [". ", ") "] {
-            if let Some(after) = rest.strip_prefix(marker) {
-                return after.trim_start();
-            }
-        }
-    }
-    line
-}
-
 impl Parser<'_> {
-    fn line(&mut self, line: usize, raw: &str, text: &str) {
+    /// May this player write anything, orders or press, now?
+    fn may_write(&self) -> bool {
+        !self.state.finished && self.state.commander(self.player).is_some()
+    }
+
+    /// Refuses the line if this player may write nothing now; says whether it did.
+    fn refused(&mut self, line: usize, raw: &str) -> bool {
         if self.state.finished {
             self.error(
                 line,
                 raw,
                 issue("the battle is over; no more orders are taken", ""),
             );
-            return;
+            return true;
         }
         if self.state.commander(self.player).is_none() {
             self.error(
@@ -243,11 +231,13 @@ impl Parser<'_> {
                 raw,
                 issue("you are not commanding in this battle", ""),
             );
-            return;
+            return true;
         }
-        let first = tokens(text).into_iter().next();
-        if is_word(first.as_ref(), PRESS_WORDS) {
-            self.press(text);
+        false
+    }
+
+    fn line(&mut self, line: usize, raw: &str, text: &str) {
+        if self.refused(line, raw) {
             return;
         }
         for segment in text.split(';') {
@@ -257,26 +247,6 @@ impl Parser<'_> {
             if let Err(problem) = self.segment(line, raw, segment) {
                 self.error(line, raw, problem);
             }
-        }
-    }
-
-    fn press(&mut self, text: &str) {
-        // Everything after the word PRESS, as written.
-        let start = text
-            .char_indices()
-            .find(|(index, _)| {
-                text.get(*index..index + "press".len())
-                    .is_some_and(|word| word.eq_ignore_ascii_case("press"))
-            })
-            .map(|(index, _)| index + "press".len())
-            .unwrap_or(0);
-        let body = text
-            .get(start..)
-            .unwrap_or("")
-            .trim_start_matches(|c: char| c == ':' || c == '-' || c.is_whitespace())
-            .trim();
-        if !body.is_empty() {
-            self.out.press.push(body.to_owned());
         }
     }
 
@@ -1233,6 +1203,7 @@ mod tests {
 
     #[test]
     fn bullets_are_dropped() {
+        use engine::order_text::strip_list_marker as strip_bullet;
         assert_eq!(strip_bullet("- Agamemnon MAIN X"), "Agamemnon MAIN X");
         assert_eq!(strip_bullet("2) Agamemnon"), "Agamemnon");
         assert_eq!(strip_bullet("12 Agamemnon"), "12 Agamemnon");

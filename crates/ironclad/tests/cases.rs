@@ -10,12 +10,21 @@
 //! be. Each case names the rule IDs it checks.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use engine::{Engine, Player, PlayerId, TurnDice, TurnInput};
 use ironclad::{Ironclad, Setup, State};
+use rulecases::Rules;
+use rulecases::expect::{self, RowExpect};
+use rulecases::json::{self, Arrays};
+use rulecases::table::RuleCase;
 use serde::Deserialize;
 use serde_json::Value;
+
+const RULES: Rules = Rules {
+    engine: "ironclad",
+    prefix: "IRON",
+    crate_dir: env!("CARGO_MANIFEST_DIR"),
+};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -87,76 +96,7 @@ struct Expect {
     next_turn: Option<u32>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RowExpect {
-    name: String,
-    coord: Option<String>,
-    result: Option<String>,
-    /// Substrings of the Result column.
-    #[serde(default)]
-    result_has: Vec<String>,
-    score: Option<String>,
-    own_status: Option<String>,
-}
-
-/// Does `actual` contain everything in `wanted` (objects by key, arrays item by item, everything
-/// else equal)?
-fn subset(wanted: &Value, actual: &Value) -> bool {
-    match (wanted, actual) {
-        (Value::Object(w), Value::Object(a)) => w
-            .iter()
-            .all(|(k, v)| a.get(k).is_some_and(|av| subset(v, av))),
-        (Value::Array(w), Value::Array(a)) => {
-            w.len() == a.len() && w.iter().zip(a).all(|(wv, av)| subset(wv, av))
-        }
-        _ => wanted == actual,
-    }
-}
-
-fn merge(target: &mut Value, patch: &Value) {
-    match (target, patch) {
-        (Value::Object(t), Value::Object(p)) => {
-            for (k, v) in p {
-                match t.get_mut(k) {
-                    Some(slot) if v.is_object() && slot.is_object() => merge(slot, v),
-                    _ => {
-                        t.insert(k.clone(), v.clone());
-                    }
-                }
-            }
-        }
-        (slot, value) => *slot = value.clone(),
-    }
-}
-
-fn ship_json<'a>(state: &'a Value, name: &str) -> &'a Value {
-    state["ships"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == name)
-        .unwrap_or_else(|| panic!("no ship named {name}"))
-}
-
-fn issues_match(at: &str, kind: &str, name: &str, got: &[String], wanted: &[String]) {
-    assert_eq!(got.len(), wanted.len(), "{at}: {name}'s {kind}: {got:#?}");
-    for (issue, want) in got.iter().zip(wanted) {
-        assert!(
-            issue.contains(want.as_str()),
-            "{at}: {name}: {issue:?} lacks {want:?}"
-        );
-    }
-}
-
-fn run(path: &Path) -> Vec<String> {
-    let case: Case = serde_json::from_str(&std::fs::read_to_string(path).unwrap())
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    assert!(
-        !case.rules.is_empty(),
-        "{}: cite the rules it checks",
-        case.name
-    );
+fn run(case: &Case) -> Vec<String> {
     let players: Vec<Player> = case
         .players
         .iter()
@@ -176,12 +116,9 @@ fn run(path: &Path) -> Vec<String> {
         json["turn"] = turn.into();
     }
     for (name, patch) in &case.before {
-        let ships = json["ships"].as_array_mut().unwrap();
-        let ship = ships
-            .iter_mut()
-            .find(|s| s["name"] == name.as_str())
+        let ship = json::named_mut(&mut json["ships"], "name", name)
             .unwrap_or_else(|| panic!("{}: no ship {name}", case.name));
-        merge(ship, patch);
+        json::merge(ship, patch, Arrays::Whole);
     }
     state = serde_json::from_value(json).unwrap_or_else(|e| panic!("{}: {e}", case.name));
 
@@ -196,125 +133,116 @@ fn run(path: &Path) -> Vec<String> {
                 .get(name)
                 .unwrap_or_else(|| panic!("{at}: unknown player {name}"));
             let parsed = Ironclad::parse_orders(&state, id, text);
-            let errors: Vec<String> = parsed.errors.iter().map(|e| e.problem.clone()).collect();
-            let wanted = turn.expect.errors.get(name).cloned().unwrap_or_default();
-            issues_match(&at, "errors", name, &errors, &wanted);
-            for error in &parsed.errors {
-                assert!(error.line > 0, "{at}: line numbers start at 1");
-            }
-            let warnings: Vec<String> = parsed.warnings.iter().map(|e| e.problem.clone()).collect();
-            let wanted = turn.expect.warnings.get(name).cloned().unwrap_or_default();
-            issues_match(&at, "warnings", name, &warnings, &wanted);
+            let mut failures = expect::issues(
+                "errors",
+                &parsed.errors,
+                turn.expect.errors.get(name).map_or(&[], Vec::as_slice),
+            );
+            failures.extend(expect::issues(
+                "warnings",
+                &parsed.warnings,
+                turn.expect.warnings.get(name).map_or(&[], Vec::as_slice),
+            ));
             for want in turn.expect.understood.get(name).into_iter().flatten() {
-                assert!(
-                    parsed.understood.iter().any(|u| u.contains(want.as_str())),
-                    "{at}: {name} understood {:#?}, lacking {want:?}",
-                    parsed.understood
-                );
+                if !parsed.understood.iter().any(|u| u.contains(want.as_str())) {
+                    failures.push(format!(
+                        "understood {:#?}, lacking {want:?}",
+                        parsed.understood
+                    ));
+                }
             }
-            if let Some(press) = turn.expect.press.get(name) {
-                assert_eq!(&parsed.press, press, "{at}: {name}'s press");
+            if let Some(press) = turn.expect.press.get(name)
+                && &parsed.press != press
+            {
+                failures.push(format!("press {:?}, wanted {press:?}", parsed.press));
             }
+            expect::assert_none(&format!("{at}: {name}'s orders"), &failures, "");
             input.orders.insert(id, parsed.orders);
         }
-        let mut dice = TurnDice::scripted(turn.dice.clone(), []);
+        let mut dice = rulecases::dice::scripted(&turn.dice, &[]);
         let resolution =
             Ironclad::resolve(&state, &input, &mut dice).unwrap_or_else(|e| panic!("{at}: {e}"));
         let report = &resolution.report;
         let text = report.to_text();
-        assert_eq!(
-            dice.open.rolls().len(),
-            turn.dice.len(),
-            "{at}: the script has dice left over or the engine drew more\n{text}"
-        );
-        for want in &turn.expect.rows {
-            let row = report
-                .rows
-                .iter()
-                .find(|r| r.name == want.name)
-                .unwrap_or_else(|| panic!("{at}: no row for {}:\n{text}", want.name));
-            let check = |column: &str, got: &str, wanted: &Option<String>| {
-                if let Some(wanted) = wanted {
-                    assert_eq!(got, wanted, "{at}: {} {column}\n{text}", want.name);
-                }
-            };
-            check("Co-ord", &row.coord, &want.coord);
-            check("Result", &row.result, &want.result);
-            check("Score", &row.score, &want.score);
-            check("Own Status", &row.own_status, &want.own_status);
-            for part in &want.result_has {
-                assert!(
-                    row.result.contains(part.as_str()),
-                    "{at}: {} Result lacks {part:?}: {:?}",
-                    want.name,
-                    row.result
-                );
-            }
+        let mut failures = Vec::new();
+        // Every die drawn is a logged roll (no picks), and exactly the scripted ones are drawn.
+        if dice.open.rolls().len() != turn.dice.len() {
+            failures.push(format!(
+                "{} dice scripted, {} rolled: {:?}",
+                turn.dice.len(),
+                dice.open.rolls().len(),
+                dice.open.rolls()
+            ));
         }
-        if let Some(count) = turn.expect.row_count {
-            assert_eq!(report.rows.len(), count, "{at}\n{text}");
+        if let Err(e) = rulecases::dice::all_used(&mut dice) {
+            failures.push(e);
         }
-        for note in &turn.expect.notes {
-            assert!(
-                report.notes.iter().any(|n| n.contains(note.as_str())),
-                "{at}: notes lack {note:?}: {:#?}",
-                report.notes
-            );
+        failures.extend(expect::rows(report, &turn.expect.rows));
+        if let Some(count) = turn.expect.row_count
+            && report.rows.len() != count
+        {
+            failures.push(format!("{} rows, wanted {count}", report.rows.len()));
         }
+        failures.extend(expect::notes(report, &turn.expect.notes));
         state = resolution.state;
         let json = serde_json::to_value(&state).unwrap();
         for (name, wanted) in &turn.expect.ships {
-            let actual = ship_json(&json, name);
-            assert!(
-                subset(wanted, actual),
-                "{at}: {name} is {actual:#}, wanted {wanted:#}\n{text}"
-            );
+            match json::named(&json["ships"], "name", name) {
+                None => failures.push(format!("no ship {name}")),
+                Some(actual) => {
+                    if let Some(difference) = json::difference(wanted, actual, Arrays::Whole) {
+                        failures.push(format!("{name}: {difference}\n{name} is {actual:#}"));
+                    }
+                }
+            }
         }
         for (name, score) in &turn.expect.scores {
             let got = state.commander(ids[name]).unwrap().score;
-            assert_eq!(got, *score, "{at}: {name}'s score\n{text}");
+            if got != *score {
+                failures.push(format!("{name}'s score is {got}, wanted {score}"));
+            }
         }
-        if let Some(next) = turn.expect.next_turn {
-            assert_eq!(Ironclad::turn(&state), next, "{at}: next turn");
+        if let Some(next) = turn.expect.next_turn
+            && Ironclad::turn(&state) != next
+        {
+            failures.push(format!(
+                "the next turn is {}, wanted {next}",
+                Ironclad::turn(&state)
+            ));
         }
         let outcome = Ironclad::outcome(&state);
-        if let Some(finished) = turn.expect.finished {
-            assert_eq!(outcome.finished, finished, "{at}: finished?\n{text}");
+        if let Some(finished) = turn.expect.finished
+            && outcome.finished != finished
+        {
+            failures.push(format!(
+                "finished is {}, wanted {finished}",
+                outcome.finished
+            ));
         }
         if let Some(winners) = &turn.expect.winners {
             let wanted: Vec<PlayerId> = winners.iter().map(|n| ids[n]).collect();
-            assert_eq!(outcome.winners, wanted, "{at}: winners\n{text}");
+            if outcome.winners != wanted {
+                failures.push(format!(
+                    "the winners are {:?}, wanted {wanted:?}",
+                    outcome.winners
+                ));
+            }
         }
+        expect::assert_none(&at, &failures, &text);
     }
-    case.rules
+    Vec::new()
+}
+
+impl RuleCase for Case {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn rules(&self) -> &[String] {
+        &self.rules
+    }
 }
 
 #[test]
 fn every_case_in_the_table_holds() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases");
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|e| e == "json"))
-        .collect();
-    paths.sort();
-    assert!(!paths.is_empty());
-    let mut failures = Vec::new();
-    for path in &paths {
-        let outcome = std::panic::catch_unwind(|| run(path));
-        if let Err(panic) = outcome {
-            let message = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            failures.push(format!("{}: {message}", path.display()));
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} case(s) failed:\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    rulecases::table::run(&RULES, run);
 }

@@ -422,3 +422,58 @@ proptest! {
         }
     }
 }
+
+/// The order-line reader every engine shares (`engine::order_text`): what it changed for
+/// Ironclad (IRON-ADM-14).
+mod shared_reader {
+    use super::*;
+
+    #[test]
+    fn message_and_news_lines_are_press() {
+        let parsed = Ironclad::parse_orders(
+            &battle(),
+            ALICE,
+            "MESSAGE: Rule,   Britannia!\nArtemis MAIN Leonidas\nnews - all quiet",
+        );
+        assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
+        assert_eq!(parsed.press, ["Rule, Britannia!", "all quiet"]);
+    }
+
+    #[test]
+    fn press_starts_its_line() {
+        // "(PRESS) hi" was press ") hi"; PRESS must now begin the line (after a list marker).
+        let parsed = Ironclad::parse_orders(&battle(), ALICE, "(PRESS) hi\n- PRESS: ho");
+        assert_eq!(parsed.press, ["ho"]);
+        assert_eq!(parsed.errors.len(), 1, "{:#?}", parsed.errors);
+        assert_eq!(parsed.errors[0].line, 1);
+    }
+
+    #[test]
+    fn a_line_that_is_only_a_list_marker_is_skipped() {
+        // It used to be refused for naming no ship.
+        let parsed = Ironclad::parse_orders(&battle(), ALICE, "---\n*\nArtemis F\n1.");
+        assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
+    }
+
+    #[test]
+    fn ships_may_not_be_named_after_a_press_word() {
+        for name in ["News", "Message", "Press"] {
+            let setup: Setup = serde_json::from_str(&format!(
+                r#"{{"sides": [
+                    {{"name": "Blue", "home_edge": "north", "ships": [
+                        {{"name": "{name}", "at": "E5", "heading": "N"}}]}},
+                    {{"name": "Red", "home_edge": "south", "ships": [
+                        {{"name": "Hector", "at": "E3", "heading": "N"}}]}}]}}"#
+            ))
+            .unwrap();
+            let players = [(1, "Alice"), (2, "Bob")].map(|(id, name)| Player {
+                id: PlayerId(id),
+                name: name.into(),
+            });
+            assert!(
+                Ironclad::new_game(&setup, &players, &mut TurnDice::scripted([], [])).is_err(),
+                "{name}"
+            );
+        }
+    }
+}

@@ -1,6 +1,7 @@
 //! Orders as people write them in an email: one order per line, any case, stray words and
 //! punctuation tolerated, and every refused line explained with an example that works.
 
+use engine::order_text::{Line, OrderText};
 use engine::{LineIssue, ParsedOrders, PlayerId};
 
 use crate::board::{Heading, Square, SquareError, line_between};
@@ -19,41 +20,28 @@ const LONGEST_LINE: usize = 500;
 
 pub(crate) fn parse_orders(state: &State, me: PlayerId, text: &str) -> ParsedOrders<Orders> {
     let mut draft = Draft::new(state, me);
-    for (index, raw) in text.lines().enumerate() {
-        let line = index + 1;
-        let clipped: String = raw.chars().take(LONGEST_LINE).collect();
-        let trimmed = clipped.trim();
-        if trimmed == "--" || trimmed == "-- " {
-            break; // an email signature follows
-        }
-        if trimmed.is_empty()
-            || trimmed.starts_with('>')
-            || trimmed.starts_with("//")
-            || trimmed.starts_with('#')
-        {
-            continue;
-        }
-        if let Some(press) = press_text(trimmed) {
-            if !press.is_empty() {
-                draft.understood.push(format!("press: \"{press}\""));
-                draft.press.push(press);
+    let mut reader = OrderText::new(text);
+    for line in reader.by_ref() {
+        match line {
+            Line::Order(order) => {
+                let written = clip(order.raw);
+                draft.read_line(order.number, written.trim(), &clip(order.text));
             }
-            continue;
+            Line::Press(press) => {
+                if !press.text.is_empty() {
+                    draft.understood.push(format!("press: \"{}\"", press.text));
+                }
+            }
+            Line::Blank { .. } => {}
         }
-        draft.read_line(line, trimmed);
     }
+    draft.press = reader.into_press();
     draft.finish()
 }
 
-/// `PRESS <text>` (or `MESSAGE`, `NEWS`): the text after the keyword, as written.
-fn press_text(line: &str) -> Option<String> {
-    let (first, rest) = match line.split_once(|c: char| c.is_whitespace() || c == ':') {
-        Some((first, rest)) => (first, rest),
-        None => (line, ""),
-    };
-    let keyword = first.trim_end_matches(':').to_ascii_lowercase();
-    matches!(keyword.as_str(), "press" | "message" | "news")
-        .then(|| engine::report::one_line(rest.trim_start_matches([':', ' ', '-'])))
+/// The first [`LONGEST_LINE`] characters of a line.
+fn clip(line: &str) -> String {
+    line.chars().take(LONGEST_LINE).collect()
 }
 
 /// What one line is about.
@@ -564,18 +552,19 @@ impl<'a> Draft<'a> {
         });
     }
 
-    fn read_line(&mut self, line: usize, text: &str) {
-        self.line_text = text.to_string();
+    /// Reads one order: `text` without its list marker, `written` as the player wrote it.
+    fn read_line(&mut self, line: usize, written: &str, text: &str) {
+        self.line_text = written.to_string();
         let tokens = tokenize(text);
         let (command, args_from) = match find_command(&tokens) {
             Ok(found) => found,
             Err(error) => {
-                self.refuse(line, text, None, &error);
+                self.refuse(line, written, None, &error);
                 return;
             }
         };
         if let Err(error) = check_player(self.state, self.me) {
-            self.refuse(line, text, Some(command), &error);
+            self.refuse(line, written, Some(command), &error);
             return;
         }
         let outcome = if command == Command::Place {
@@ -585,7 +574,7 @@ impl<'a> Draft<'a> {
         };
         let shown = self.upgraded.take().unwrap_or(command);
         if let Err(error) = outcome {
-            self.refuse(line, text, Some(shown), &error);
+            self.refuse(line, written, Some(shown), &error);
         }
     }
 

@@ -4,11 +4,19 @@
 //! names the catalogue IDs (`SALVO-...`) it checks.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
-use engine::{Engine, GameSecret, Player, PlayerId, TurnDice, TurnInput};
+use engine::{Engine, GameSecret, Player, PlayerId, TurnInput};
+use rulecases::Rules;
+use rulecases::expect::RowExpect;
+use rulecases::table::RuleCase;
 use salvo::{FleetOrder, Orders, Salvo, Setup, ShipKind, ShipStatus, Special, Square, State};
 use serde::Deserialize;
+
+const RULES: Rules = Rules {
+    engine: "salvo",
+    prefix: "SALVO",
+    crate_dir: env!("CARGO_MANIFEST_DIR"),
+};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -105,26 +113,6 @@ struct Expect {
     /// The resolution must fail with this text in its error.
     #[serde(default)]
     error: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RowExpect {
-    name: String,
-    #[serde(default)]
-    coord: Option<String>,
-    #[serde(default)]
-    result: Option<String>,
-    #[serde(default)]
-    result_has: Vec<String>,
-    #[serde(default)]
-    result_lacks: Vec<String>,
-    #[serde(default)]
-    score: Option<String>,
-    #[serde(default)]
-    own_status: Option<String>,
-    #[serde(default)]
-    own_status_has: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -318,7 +306,7 @@ fn run_turn(game: &mut Game, turn: &TurnCase, number: usize) -> Vec<String> {
             Err(e) => fail(e),
         }
     }
-    let mut dice = TurnDice::scripted(turn.dice.clone(), turn.sealed.clone());
+    let mut dice = rulecases::dice::scripted(&turn.dice, &turn.sealed);
     let resolution = match Salvo::resolve(&game.state, &input, &mut dice) {
         Ok(resolution) => resolution,
         Err(error) => {
@@ -342,58 +330,15 @@ fn run_turn(game: &mut Game, turn: &TurnCase, number: usize) -> Vec<String> {
             dice.open.rolls()
         ));
     }
+    if let Err(e) = rulecases::dice::all_used(&mut dice) {
+        fail(e);
+    }
     let report = &resolution.report;
     if std::env::var_os("SALVO_SHOW_REPORTS").is_some() {
         eprintln!("{}", report.to_text());
     }
-    for expected in &turn.expect.rows {
-        let Some(row) = report.rows.iter().find(|r| r.name == expected.name) else {
-            fail(format!(
-                "no row named '{}'; rows: {:#?}",
-                expected.name, report.rows
-            ));
-            continue;
-        };
-        let check = |what: &str, want: &Option<String>, got: &str| {
-            want.as_ref()
-                .filter(|w| w.as_str() != got)
-                .map(|w| format!("row {}: {what} expected\n  {w}\ngot\n  {got}", row.name))
-        };
-        for problem in [
-            check("coord", &expected.coord, &row.coord),
-            check("result", &expected.result, &row.result),
-            check("score", &expected.score, &row.score),
-            check("own status", &expected.own_status, &row.own_status),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            fail(problem);
-        }
-        for piece in &expected.result_has {
-            if !row.result.contains(piece) {
-                fail(format!(
-                    "row {}: result lacks '{piece}': {}",
-                    row.name, row.result
-                ));
-            }
-        }
-        for piece in &expected.result_lacks {
-            if row.result.contains(piece) {
-                fail(format!(
-                    "row {}: result has '{piece}': {}",
-                    row.name, row.result
-                ));
-            }
-        }
-        for piece in &expected.own_status_has {
-            if !row.own_status.contains(piece) {
-                fail(format!(
-                    "row {}: own status lacks '{piece}': {}",
-                    row.name, row.own_status
-                ));
-            }
-        }
+    for problem in rulecases::expect::rows(report, &turn.expect.rows) {
+        fail(problem);
     }
     let state = &resolution.state;
     for (name, squares) in &turn.expect.hits {
@@ -501,26 +446,20 @@ fn run_turn(game: &mut Game, turn: &TurnCase, number: usize) -> Vec<String> {
 }
 
 fn run_case(case: &Case) -> Vec<String> {
-    if case.rules.is_empty() || case.rules.iter().any(|r| !r.starts_with("SALVO-")) {
-        return vec!["every case cites catalogue IDs (SALVO-...)".into()];
-    }
     let mut game = match start(case) {
         Ok(game) => game,
         Err(error) => return vec![format!("setting up: {error}")],
     };
     let mut failures = Vec::new();
     for (index, turn) in case.turns.iter().enumerate() {
+        // A panic in one turn ends the case but keeps the failures of the turns before it.
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             run_turn(&mut game, turn, index + 1)
         }));
         match outcome {
             Ok(turn_failures) => failures.extend(turn_failures),
             Err(panic) => {
-                let message = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_default();
+                let message = rulecases::table::panic_text(panic.as_ref());
                 failures.push(format!("turn {}: panicked: {message}", index + 1));
                 break;
             }
@@ -529,47 +468,16 @@ fn run_case(case: &Case) -> Vec<String> {
     failures
 }
 
+impl RuleCase for Case {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn rules(&self) -> &[String] {
+        &self.rules
+    }
+}
+
 #[test]
 fn the_case_table() {
-    let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/cases");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
-        .expect("tests/cases exists")
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|path| path.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no case files in {}", folder.display());
-    let mut failures = Vec::new();
-    let mut count = 0;
-    for file in files {
-        let text = std::fs::read_to_string(&file).expect("readable case file");
-        let cases: Vec<Case> =
-            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-        for case in &cases {
-            count += 1;
-            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_case(case)));
-            let case_failures = outcome.unwrap_or_else(|panic| {
-                let message = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_default();
-                vec![format!("panicked: {message}")]
-            });
-            for failure in case_failures {
-                failures.push(format!(
-                    "{} / {}: {failure}",
-                    file.file_name().unwrap_or_default().to_string_lossy(),
-                    case.name
-                ));
-            }
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} failure(s) in {count} cases:\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
-    eprintln!("{count} cases passed");
+    rulecases::table::run(&RULES, run_case);
 }

@@ -979,6 +979,8 @@ mod tests {
         assert_eq!(units[1].place, Place::Aboard);
     }
 
+    /// SKY-EX-12: the fittings (hull excluded) cost 350, 110 and 30; with SKY-GM-03's hull
+    /// defaults 510, 180 and 50, and the Capital alone is over the 500-point budget.
     #[test]
     fn sky_ex_12_fittings_costs_and_hull_defaults() {
         let mut capital = ship(
@@ -1021,9 +1023,25 @@ mod tests {
                 ("Hawk".to_string(), 50)
             ]
         );
-        assert_eq!(510 - 160, 350);
-        assert_eq!(180 - 70, 110);
-        assert_eq!(50 - 20, 30);
+        // Hull excluded: price the same fleet with every hull free.
+        let fittings_only = Setup {
+            hull_costs: HullCosts {
+                wing: 0,
+                escort: 0,
+                gunship: 0,
+                command: 0,
+                capital: 0,
+            },
+            ..setup.clone()
+        };
+        assert_eq!(
+            fittings_only.costs()[0].units,
+            vec![
+                ("Leviathan".to_string(), 350),
+                ("Valiant".to_string(), 110),
+                ("Hawk".to_string(), 30)
+            ]
+        );
         setup.build().unwrap();
         // The Capital alone is over the default 500-point budget (SKY-GM-03).
         let tight = Setup {

@@ -4,11 +4,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use engine::order_text::{Line, OrderLine, OrderText, PressLine};
 use engine::{LineIssue, ParsedOrders, PlayerId};
 
 use crate::fire;
 use crate::fleet::deployment_problem;
 use crate::geometry::{Angle, Length, Point, Turn, parse_degrees, parse_inches};
+use crate::movement::{self, MovePlan, MoveProblem, Walk, pivot_rule};
 use crate::orders::{
     Activation, Aim, CmdAction, CmdOrder, DcChoice, Deploy, FireOrder, Orders, PivotSpec, Skip,
     StandingChange, Step, Target, TorpedoOrder,
@@ -68,13 +70,15 @@ struct Parser<'s> {
 /// Parses one player's order text.
 pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders> {
     let Some(side) = state.side_of(player) else {
-        let errors = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-            .map(|(n, l)| LineIssue {
-                line: n + 1,
-                text: l.to_string(),
+        let errors = OrderText::new(text)
+            .filter_map(|line| match line {
+                Line::Order(OrderLine { number, raw, .. })
+                | Line::Press(PressLine { number, raw, .. }) => Some((number, raw)),
+                Line::Blank { .. } => None,
+            })
+            .map(|(line, raw)| LineIssue {
+                line,
+                text: raw.to_string(),
                 problem: "you command no fleet in this battle".into(),
                 expected: "orders from one of the battle's two players".into(),
             })
@@ -111,30 +115,20 @@ pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders
         example_ship: name_of(true),
         example_enemy: name_of(false),
     };
-    for (index, raw) in text.lines().enumerate() {
-        let line = index + 1;
-        let trimmed = raw.trim();
-        if trimmed == "--" || trimmed == "-- " {
-            break;
-        }
-        if trimmed.is_empty() || trimmed.starts_with('>') || trimmed.starts_with("//") {
-            continue;
-        }
-        let body = strip_list_marker(trimmed);
-        if let Some(rest) = press_text(body) {
-            if !rest.is_empty() {
-                parser.press.push(rest);
-            }
-            continue;
-        }
-        for piece in body.split(';') {
+    let mut reader = OrderText::new(text);
+    for line in reader.by_ref() {
+        let Line::Order(order) = line else {
+            continue; // press is collected by the reader
+        };
+        for piece in order.text.split(';') {
             let words = tokens(piece);
             if words.is_empty() {
                 continue;
             }
-            parser.order(line, raw, &words);
+            parser.order(order.number, order.raw, &words);
         }
     }
+    parser.press = reader.into_press();
     parser.finish();
     ParsedOrders {
         orders: parser.orders,
@@ -143,37 +137,6 @@ pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders
         errors: parser.errors,
         warnings: parser.warnings,
     }
-}
-
-fn strip_list_marker(line: &str) -> &str {
-    let line = line.trim_start_matches(['-', '*', '\u{2022}']).trim_start();
-    let digits = line.chars().take_while(char::is_ascii_digit).count();
-    if digits > 0 && digits < 3 {
-        let rest = line.get(digits..).unwrap_or("");
-        if let Some(after) = rest.strip_prefix('.').or_else(|| rest.strip_prefix(')'))
-            && after.starts_with(' ')
-        {
-            return after.trim_start();
-        }
-    }
-    line
-}
-
-/// `PRESS: text` → the text, as written.
-fn press_text(line: &str) -> Option<String> {
-    let head = line.get(..5)?;
-    if !head.eq_ignore_ascii_case("press") {
-        return None;
-    }
-    let rest = line.get(5..)?;
-    if !(rest.is_empty() || rest.starts_with([' ', ':', '-', '\t'])) {
-        return None;
-    }
-    Some(
-        rest.trim_start_matches([':', '-', ' ', '\t'])
-            .trim()
-            .to_string(),
-    )
 }
 
 fn number(word: &str) -> Option<u32> {
@@ -1256,29 +1219,11 @@ impl Parser<'_> {
                         }
                     }
                 };
-                if let PivotSpec::By(turn) = spec {
-                    if turn.magnitude() > unit.stats().pivot.magnitude() {
-                        self.error(
-                            line,
-                            raw,
-                            format!(
-                                "a {} pivots at most {}°",
-                                unit.class.display(),
-                                unit.stats().pivot.size_display()
-                            ),
-                            "CMD HARDAROUND P -45",
-                        );
-                        return;
-                    }
-                    if unit.class != Class::Wing && turn.0 % 45 != 0 {
-                        self.error(
-                            line,
-                            raw,
-                            "ships turn in steps of 22.5°",
-                            "CMD HARDAROUND P -45",
-                        );
-                        return;
-                    }
+                if let PivotSpec::By(turn) = spec
+                    && let Err(rule) = pivot_rule(unit.class, turn)
+                {
+                    self.error(line, raw, rule.explain(unit.class), "CMD HARDAROUND P -45");
+                    return;
                 }
                 (CmdAction::HardAround(spec), ActionName::HardAround, unit.id)
             }
@@ -1961,7 +1906,10 @@ fn describe_steps(state: &State, steps: &[Step], brakes: bool) -> String {
 }
 
 /// Is the move legal for this unit as things stand (SKY-GM-11, SKY-KW-LIFT,
-/// SKY-KW-INERTIA, SKY-EX-08)? The turn checks again when it happens.
+/// SKY-KW-INERTIA, SKY-EX-08)? A dry run of the turn's own move planner
+/// ([`movement::plan_move`]) on the current state, as written: what the planner finds wrong is
+/// refused, the first problem reported. Islands, the table's edge and other units are left to
+/// the turn, which checks the move again when it happens.
 pub fn check_move(
     state: &State,
     unit: &Unit,
@@ -1972,125 +1920,99 @@ pub fn check_move(
     if steps.is_empty() {
         return Ok(());
     }
-    if unit.status.drifting {
-        return Err(format!(
-            "{} is Drifting and cannot move or turn (SKY-SCRIT-4)",
-            unit.name
-        ));
-    }
-    if dive_brakes && !unit.has_working(ModuleKind::DiveBrakes) {
-        return Err(format!(
-            "{} has no working Dive Brakes (SKY-MOD-8)",
-            unit.name
-        ));
-    }
-    let stats = unit.stats();
-    let wing = unit.class == Class::Wing;
-    let speed = unit.speed(full_ahead);
-    let mut budget = speed.hundredths();
-    let mut spent = 0;
-    let mut forward = Length::ZERO;
-    let mut pivots = 0;
-    let mut elevation = i32::from(unit.elevation);
-    for step in steps {
-        if let Step::Dive(n) = step
-            && !wing
-            && !dive_brakes
-        {
-            budget += i64::from(*n) * stats.drop.unwrap_or(0) * 100;
-        }
-    }
-    let pivot_limit = stats.pivot.magnitude();
-    let mut pending_pivot = None;
-    for step in steps {
-        match step {
-            Step::Forward(d) => {
-                if let Some(turn) = pending_pivot.take() {
-                    // A pivot before Inertia is met, allowed only at the end of a full move.
-                    return Err(inertia_problem(unit, turn, forward));
-                }
-                spent += d.hundredths();
-                forward = forward + *d;
-            }
-            Step::Climb(n) => {
-                if !wing {
-                    spent += i64::from(*n) * stats.lift.unwrap_or(0) * 100;
-                }
-                elevation += i32::from(*n);
-            }
-            Step::Dive(n) => elevation -= i32::from(*n),
-            Step::Pivot(_) | Step::Toward(_) => {
-                if unit.status.rudder_loss {
-                    return Err(format!(
-                        "{} has lost its rudder and cannot turn (SKY-CRIT-4)",
-                        unit.name
-                    ));
-                }
-                pivots += 1;
-                if pivots > 1 {
-                    return Err(
-                        "one pivot a move; CMD HARDAROUND adds one more at the end (SKY-GM-11)"
-                            .into(),
-                    );
-                }
-                if let Step::Pivot(turn) = step {
-                    if turn.magnitude() > pivot_limit {
-                        return Err(format!(
-                            "a {} pivots at most {}° (SKY-CLASS-01)",
-                            unit.class.display(),
-                            stats.pivot.size_display()
-                        ));
-                    }
-                    if !wing && turn.0 % 45 != 0 {
-                        return Err("ships turn in steps of 22.5° (SKY-GM-11)".into());
-                    }
-                }
-                if forward < stats.inertia {
-                    if speed < stats.inertia {
-                        pending_pivot = Some(*step);
-                    } else {
-                        return Err(inertia_problem(unit, *step, forward));
-                    }
-                }
-            }
-        }
-    }
-    if let Some(turn) = pending_pivot
-        && spent < budget
-    {
-        return Err(inertia_problem(unit, turn, forward));
-    }
-    if spent > budget {
-        return Err(format!(
-            "that move needs {}\" but {} has {}\" (SKY-GM-11: forward inches plus Lift per level climbed, within speed plus Drop per level dived)",
-            Length(spent).display(),
-            unit.name,
-            Length(budget).display()
-        ));
-    }
-    if elevation > i32::from(state.rules.max_elevation) {
-        return Err(format!(
-            "that would climb above elevation {} (SKY-GM-06)",
-            state.rules.max_elevation
-        ));
-    }
-    if elevation < 1 {
-        return Err("that would dive below elevation 1 and crash (SKY-GM-06)".into());
-    }
-    Ok(())
-}
-
-fn inertia_problem(unit: &Unit, step: Step, forward: Length) -> String {
-    let turn = match step {
-        Step::Pivot(turn) => turn.display(),
-        _ => "TOWARD".into(),
+    let plan = MovePlan {
+        steps: steps.to_vec(),
+        full_ahead,
+        dive_brakes,
+        hard_around: None,
     };
-    format!(
-        "{} must move {}\" (Inertia) before it pivots; P{turn} comes after only {}\" (SKY-KW-INERTIA)",
-        unit.name,
-        unit.stats().inertia.display(),
-        forward.display()
-    )
+    let walked = movement::plan_move(state, unit, &plan, Walk::AsWritten);
+    // Of an order with several problems, the most telling is reported: the unit's own state
+    // first, then the pivots in the order written, then the budget, then elevation.
+    let refusal = |problem: &MoveProblem| -> Option<(u8, String)> {
+        Some(match problem {
+            MoveProblem::Drifting => (
+                0,
+                format!(
+                    "{} is Drifting and cannot move or turn (SKY-SCRIT-4)",
+                    unit.name
+                ),
+            ),
+            MoveProblem::NoDiveBrakes => (
+                0,
+                format!("{} has no working Dive Brakes (SKY-MOD-8)", unit.name),
+            ),
+            MoveProblem::RudderLoss { .. } => (
+                1,
+                format!(
+                    "{} has lost its rudder and cannot turn (SKY-CRIT-4)",
+                    unit.name
+                ),
+            ),
+            MoveProblem::SecondPivot { .. } => (
+                1,
+                "one pivot a move; CMD HARDAROUND adds one more at the end (SKY-GM-11)".into(),
+            ),
+            MoveProblem::Pivot { rule, .. } => (1, rule.explain(unit.class)),
+            MoveProblem::Inertia {
+                turn,
+                toward,
+                forward,
+                ..
+            } => {
+                let turn = if *toward {
+                    "TOWARD".into()
+                } else {
+                    turn.display()
+                };
+                (
+                    1,
+                    format!(
+                        "{} must move {}\" (Inertia) before it pivots; P{turn} comes after only {}\" (SKY-KW-INERTIA)",
+                        unit.name,
+                        unit.stats().inertia.display(),
+                        forward.display()
+                    ),
+                )
+            }
+            MoveProblem::OverBudget { .. } | MoveProblem::ClimbOverBudget { .. } => (
+                2,
+                format!(
+                    "that move needs {}\" but {} has {}\" (SKY-GM-11: forward inches plus Lift per level climbed, within speed plus Drop per level dived)",
+                    walked.asked.display(),
+                    unit.name,
+                    walked.budget.display()
+                ),
+            ),
+            MoveProblem::AboveCeiling { .. } => (
+                3,
+                format!(
+                    "that would climb above elevation {} (SKY-GM-06)",
+                    state.rules.max_elevation
+                ),
+            ),
+            MoveProblem::Crash { .. } => (
+                3,
+                "that would dive below elevation 1 and crash (SKY-GM-06)".into(),
+            ),
+            // The turn's business: never met on a walk as written, and no Hard Around here.
+            MoveProblem::Island { .. }
+            | MoveProblem::IslandInBand { .. }
+            | MoveProblem::TableEdge { .. }
+            | MoveProblem::HardAroundRudderLoss
+            | MoveProblem::HardAround { .. }
+            | MoveProblem::CutBack { .. } => return None,
+        })
+    };
+    match walked
+        .problems
+        .iter()
+        .filter_map(refusal)
+        .min_by_key(|(rank, _)| *rank)
+    {
+        Some((_, problem)) => Err(problem),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -2107,6 +2029,8 @@ mod tests {
 
     #[test]
     fn list_markers_and_press() {
+        use engine::order_text::{press_text, strip_list_marker};
+
         assert_eq!(strip_list_marker("1. ACTIVATE x"), "ACTIVATE x");
         assert_eq!(strip_list_marker("- fire"), "fire");
         assert_eq!(strip_list_marker("12 inches"), "12 inches");

@@ -893,6 +893,7 @@ mod tests {
         assert_eq!(ModuleKind::parse("dc centre"), Some(ModuleKind::DcCenter));
     }
 
+    /// SKY-GM-28: the Heavy Missile may target wings unless the GM harmonises missiles.
     #[test]
     fn sky_gm_28_heavy_missile_may_target_wings_unless_harmonised() {
         assert!(WeaponKind::HeavyMissile.may_target_ultralights(false));

@@ -10,12 +10,21 @@
 //! be. Each case names the catalogue IDs it checks.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use engine::{Engine, Player, PlayerId, TurnDice, TurnInput};
+use rulecases::Rules;
+use rulecases::expect::{self, RowExpect};
+use rulecases::json::{self, Arrays};
+use rulecases::table::RuleCase;
 use serde::Deserialize;
 use serde_json::Value;
 use skyfleet::{Setup, Skyfleet, State};
+
+const RULES: Rules = Rules {
+    engine: "skyfleet",
+    prefix: "SKY",
+    crate_dir: env!("CARGO_MANIFEST_DIR"),
+};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -99,64 +108,6 @@ struct Expect {
     next_turn: Option<u32>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RowExpect {
-    name: String,
-    coord: Option<String>,
-    result: Option<String>,
-    /// Substrings of the Result column.
-    #[serde(default)]
-    result_has: Vec<String>,
-    /// Substrings the Result column must not have.
-    #[serde(default)]
-    result_lacks: Vec<String>,
-    score: Option<String>,
-    own_status: Option<String>,
-    #[serde(default)]
-    own_status_has: Vec<String>,
-}
-
-/// Does `actual` contain everything in `wanted` (objects by key, arrays item by item, everything
-/// else equal)?
-fn subset(wanted: &Value, actual: &Value) -> bool {
-    match (wanted, actual) {
-        (Value::Object(w), Value::Object(a)) => w.iter().all(|(k, v)| {
-            a.get(k).is_some_and(|av| subset(v, av)) || (v.is_null() && a.get(k).is_none())
-        }),
-        (Value::Array(w), Value::Array(a)) => {
-            w.len() == a.len() && w.iter().zip(a).all(|(wv, av)| subset(wv, av))
-        }
-        _ => wanted == actual,
-    }
-}
-
-fn merge(target: &mut Value, patch: &Value) {
-    match (target, patch) {
-        (Value::Object(t), Value::Object(p)) => {
-            for (k, v) in p {
-                match t.get_mut(k) {
-                    Some(slot) if v.is_object() && slot.is_object() => merge(slot, v),
-                    _ => {
-                        t.insert(k.clone(), v.clone());
-                    }
-                }
-            }
-        }
-        (slot, value) => *slot = value.clone(),
-    }
-}
-
-fn issues_match(at: &str, kind: &str, name: &str, got: &[String], wanted: &[String]) {
-    assert_eq!(got.len(), wanted.len(), "{at}: {name}'s {kind}: {got:#?}");
-    for (issue, want) in got.iter().zip(wanted) {
-        assert!(
-            issue.contains(want.as_str()),
-            "{at}: {name}: {issue:?} lacks {want:?}"
-        );
-    }
-}
-
 pub fn start(case_setup: Option<&Value>, players: &[Player]) -> State {
     let mut json = case_setup.cloned().unwrap_or_else(|| serde_json::json!({}));
     if json.get("terrain").is_none() {
@@ -167,14 +118,7 @@ pub fn start(case_setup: Option<&Value>, players: &[Player]) -> State {
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn run(path: &Path) -> Vec<String> {
-    let case: Case = serde_json::from_str(&std::fs::read_to_string(path).unwrap())
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    assert!(
-        !case.rules.is_empty(),
-        "{}: cite the rules it checks",
-        case.name
-    );
+fn run(case: &Case) -> Vec<String> {
     let players: Vec<Player> = case
         .players
         .iter()
@@ -191,12 +135,9 @@ fn run(path: &Path) -> Vec<String> {
         json["turn"] = turn.into();
     }
     for (name, patch) in &case.before {
-        let units = json["units"].as_array_mut().unwrap();
-        let unit = units
-            .iter_mut()
-            .find(|u| u["name"] == name.as_str())
+        let unit = json::named_mut(&mut json["units"], "name", name)
             .unwrap_or_else(|| panic!("{}: no unit {name}", case.name));
-        merge(unit, patch);
+        json::merge(unit, patch, Arrays::Whole);
     }
     for (name, patch) in &case.sides {
         let sides = json["sides"].as_array_mut().unwrap();
@@ -204,7 +145,7 @@ fn run(path: &Path) -> Vec<String> {
             .iter_mut()
             .find(|s| s["player"]["name"] == name.as_str())
             .unwrap_or_else(|| panic!("{}: no side for {name}", case.name));
-        merge(side, patch);
+        json::merge(side, patch, Arrays::Whole);
     }
     let mut state: State =
         serde_json::from_value(json).unwrap_or_else(|e| panic!("{}: {e}", case.name));
@@ -229,169 +170,141 @@ fn run(path: &Path) -> Vec<String> {
                 .get(name)
                 .unwrap_or_else(|| panic!("{at}: unknown player {name}"));
             let parsed = Skyfleet::parse_orders(&state, id, text);
-            let errors: Vec<String> = parsed.errors.iter().map(|e| e.problem.clone()).collect();
-            let wanted = turn.expect.errors.get(name).cloned().unwrap_or_default();
-            issues_match(&at, "errors", name, &errors, &wanted);
+            let mut failures = expect::issues(
+                "errors",
+                &parsed.errors,
+                turn.expect.errors.get(name).map_or(&[], Vec::as_slice),
+            );
+            failures.extend(expect::issues(
+                "warnings",
+                &parsed.warnings,
+                turn.expect.warnings.get(name).map_or(&[], Vec::as_slice),
+            ));
             for issue in parsed.errors.iter().chain(&parsed.warnings) {
-                assert!(issue.line > 0, "{at}: line numbers start at 1");
-                assert!(
-                    !issue.expected.is_empty(),
-                    "{at}: every issue shows an example"
-                );
+                if issue.expected.is_empty() {
+                    failures.push(format!("every issue shows an example: {issue:?}"));
+                }
             }
-            let warnings: Vec<String> = parsed.warnings.iter().map(|e| e.problem.clone()).collect();
-            let wanted = turn.expect.warnings.get(name).cloned().unwrap_or_default();
-            issues_match(&at, "warnings", name, &warnings, &wanted);
             for want in turn.expect.understood.get(name).into_iter().flatten() {
-                assert!(
-                    parsed.understood.iter().any(|u| u.contains(want.as_str())),
-                    "{at}: {name} understood {:#?}, lacking {want:?}",
-                    parsed.understood
-                );
+                if !parsed.understood.iter().any(|u| u.contains(want.as_str())) {
+                    failures.push(format!(
+                        "understood {:#?}, lacking {want:?}",
+                        parsed.understood
+                    ));
+                }
             }
-            if let Some(press) = turn.expect.press.get(name) {
-                assert_eq!(&parsed.press, press, "{at}: {name}'s press");
+            if let Some(press) = turn.expect.press.get(name)
+                && &parsed.press != press
+            {
+                failures.push(format!("press {:?}, wanted {press:?}", parsed.press));
             }
+            expect::assert_none(&format!("{at}: {name}'s orders"), &failures, "");
             input.orders.insert(id, parsed.orders);
         }
-        let mut dice = TurnDice::scripted(turn.dice.clone(), []);
+        let mut dice = rulecases::dice::scripted(&turn.dice, &[]);
         let resolution =
             Skyfleet::resolve(&state, &input, &mut dice).unwrap_or_else(|e| panic!("{at}: {e}"));
         let report = &resolution.report;
         let text = report.to_text_width(200);
-        assert_eq!(
-            dice.open.rolls().len() + turn.picks,
-            turn.dice.len(),
-            "{at}: the script has dice left over\n{text}"
-        );
-        for want in &turn.expect.rows {
-            let row = report
-                .rows
-                .iter()
-                .find(|r| r.name == want.name)
-                .unwrap_or_else(|| panic!("{at}: no row for {}:\n{text}", want.name));
-            let check = |column: &str, got: &str, wanted: &Option<String>| {
-                if let Some(wanted) = wanted {
-                    assert_eq!(got, wanted, "{at}: {} {column}\n{text}", want.name);
-                }
-            };
-            check("Co-ord", &row.coord, &want.coord);
-            check("Result", &row.result, &want.result);
-            check("Score", &row.score, &want.score);
-            check("Own Status", &row.own_status, &want.own_status);
-            for part in &want.result_has {
-                assert!(
-                    row.result.contains(part.as_str()),
-                    "{at}: {} Result lacks {part:?}: {:?}",
-                    want.name,
-                    row.result
-                );
-            }
-            for part in &want.result_lacks {
-                assert!(
-                    !row.result.contains(part.as_str()),
-                    "{at}: {} Result has {part:?}: {:?}",
-                    want.name,
-                    row.result
-                );
-            }
-            for part in &want.own_status_has {
-                assert!(
-                    row.own_status.contains(part.as_str()),
-                    "{at}: {} Own Status lacks {part:?}: {:?}",
-                    want.name,
-                    row.own_status
-                );
-            }
+        let mut failures = Vec::new();
+        // The logged rolls and the picks the case declares make up the script, and exactly the
+        // scripted dice are drawn.
+        if dice.open.rolls().len() + turn.picks != turn.dice.len() {
+            failures.push(format!(
+                "{} dice scripted, {} rolled and {} picks declared: {:?}",
+                turn.dice.len(),
+                dice.open.rolls().len(),
+                turn.picks,
+                dice.open.rolls()
+            ));
         }
+        if let Err(e) = rulecases::dice::all_used(&mut dice) {
+            failures.push(e);
+        }
+        failures.extend(expect::rows(report, &turn.expect.rows));
         for name in &turn.expect.no_rows {
-            assert!(
-                !report.rows.iter().any(|r| &r.name == name),
-                "{at}: unexpected row {name}\n{text}"
-            );
+            if report.rows.iter().any(|r| &r.name == name) {
+                failures.push(format!("unexpected row {name}"));
+            }
         }
-        if let Some(count) = turn.expect.row_count {
-            assert_eq!(report.rows.len(), count, "{at}\n{text}");
+        if let Some(count) = turn.expect.row_count
+            && report.rows.len() != count
+        {
+            failures.push(format!("{} rows, wanted {count}", report.rows.len()));
         }
         if let Some(order) = &turn.expect.row_order {
             let names: Vec<&String> = report.rows.iter().map(|r| &r.name).collect();
             let wanted: Vec<&String> = order.iter().collect();
-            assert_eq!(names, wanted, "{at}: row order\n{text}");
+            if names != wanted {
+                failures.push(format!("row order {names:?}, wanted {wanted:?}"));
+            }
         }
-        for note in &turn.expect.notes {
-            assert!(
-                report.notes.iter().any(|n| n.contains(note.as_str())),
-                "{at}: notes lack {note:?}: {:#?}",
-                report.notes
-            );
-        }
+        failures.extend(expect::notes(report, &turn.expect.notes));
         state = resolution.state;
         let json = serde_json::to_value(&state).unwrap();
         for (name, wanted) in &turn.expect.units {
-            let actual = json["units"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|u| u["name"] == name.as_str())
-                .unwrap_or_else(|| panic!("{at}: no unit {name}"));
-            assert!(
-                subset(wanted, actual),
-                "{at}: {name} is {actual:#}, wanted {wanted:#}\n{text}"
-            );
+            match json::named(&json["units"], "name", name) {
+                None => failures.push(format!("no unit {name}")),
+                Some(actual) => {
+                    if let Some(difference) = json::difference(wanted, actual, Arrays::Whole) {
+                        failures.push(format!("{name}: {difference}\n{name} is {actual:#}"));
+                    }
+                }
+            }
         }
         for (name, score) in &turn.expect.scores {
             let side = state.sides.iter().find(|s| &s.player.name == name).unwrap();
-            assert_eq!(&side.vp.display(), score, "{at}: {name}'s VP\n{text}");
+            if &side.vp.display() != score {
+                failures.push(format!(
+                    "{name}'s VP is {}, wanted {score}",
+                    side.vp.display()
+                ));
+            }
         }
-        if let Some(next) = turn.expect.next_turn {
-            assert_eq!(Skyfleet::turn(&state), next, "{at}: next turn");
+        if let Some(next) = turn.expect.next_turn
+            && Skyfleet::turn(&state) != next
+        {
+            failures.push(format!(
+                "the next turn is {}, wanted {next}",
+                Skyfleet::turn(&state)
+            ));
         }
         let outcome = Skyfleet::outcome(&state);
-        if let Some(finished) = turn.expect.finished {
-            assert_eq!(outcome.finished, finished, "{at}: finished?\n{text}");
+        if let Some(finished) = turn.expect.finished
+            && outcome.finished != finished
+        {
+            failures.push(format!(
+                "finished is {}, wanted {finished}",
+                outcome.finished
+            ));
         }
         if let Some(winners) = &turn.expect.winners {
             let wanted: Vec<PlayerId> = winners.iter().map(|n| ids[n]).collect();
-            assert_eq!(outcome.winners, wanted, "{at}: winners\n{text}");
+            if outcome.winners != wanted {
+                failures.push(format!(
+                    "the winners are {:?}, wanted {wanted:?}",
+                    outcome.winners
+                ));
+            }
         }
         if std::env::var_os("SKYFLEET_SHOW").is_some() {
             eprintln!("== {at}\n{text}");
         }
+        expect::assert_none(&at, &failures, &text);
     }
-    case.rules
+    Vec::new()
+}
+
+impl RuleCase for Case {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn rules(&self) -> &[String] {
+        &self.rules
+    }
 }
 
 #[test]
 fn every_case_in_the_table_holds() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases");
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|e| e == "json"))
-        .filter(|path| {
-            std::env::var("SKYFLEET_CASE")
-                .map(|only| path.to_string_lossy().contains(&only))
-                .unwrap_or(true)
-        })
-        .collect();
-    paths.sort();
-    assert!(!paths.is_empty());
-    let mut failures = Vec::new();
-    for path in &paths {
-        let outcome = std::panic::catch_unwind(|| run(path));
-        if let Err(panic) = outcome {
-            let message = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            failures.push(format!("{}: {message}", path.display()));
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} case(s) failed:\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    rulecases::table::run(&RULES, run);
 }

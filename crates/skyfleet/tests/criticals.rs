@@ -46,10 +46,10 @@ const HAWK: UnitId = UnitId(1);
 const RESOLUTE: UnitId = UnitId(2);
 const TEMPEST: UnitId = UnitId(3);
 
-/// Applies one Critical to `target` with the given dice; returns the battle's state, the
-/// extra damage and the words.
+/// Applies one Critical to `target` with the given dice, every one of which must be drawn;
+/// returns the battle's state, the extra damage and the words.
 fn critical(state: State, target: UnitId, dice: &[u32]) -> (State, u32, String, Vec<String>) {
-    let mut dice = Dice::scripted(dice.iter().copied());
+    let mut dice = rulecases::dice::stream(dice);
     let mut battle = Battle::new(state, &mut dice);
     let (extra, words) = battle.critical(target, true);
     battle.morale_checks();
@@ -59,9 +59,12 @@ fn critical(state: State, target: UnitId, dice: &[u32]) -> (State, u32, String, 
         .iter()
         .flat_map(|r| r.results.iter().cloned())
         .collect();
-    (battle.state, extra, words, rows)
+    let state = battle.state;
+    rulecases::dice::drawn(&mut dice).unwrap_or_else(|e| panic!("{words}: {e}"));
+    (state, extra, words, rows)
 }
 
+/// SKY-CRIT-1: Flash Fire, 1d6 more Hull.
 #[test]
 fn sky_crit_1_flash_fire_does_1d6_more() {
     let (state, extra, words, _) = critical(battle_state(), VALIANT, &[1, 4]);
@@ -70,6 +73,7 @@ fn sky_crit_1_flash_fire_does_1d6_more() {
     assert_eq!(state.unit(VALIANT).unwrap().hull, 31);
 }
 
+/// SKY-CRIT-2, SKY-GM-21: Weapon Jam jams a random working weapon.
 #[test]
 fn sky_crit_2_weapon_jam_picks_a_working_weapon_sky_gm_21() {
     // Three working weapons: the pick (index 1) jams the port Naval Battery.
@@ -86,6 +90,7 @@ fn sky_crit_2_weapon_jam_picks_a_working_weapon_sky_gm_21() {
     assert_eq!(words, "CRIT [2] Weapon Jam (no working weapon)");
 }
 
+/// SKY-CRIT-3, SKY-FLOOR-01, SKY-FLOOR-02, SKY-EX-08: Speed Loss stacks, down to 0".
 #[test]
 fn sky_crit_3_speed_loss_stacks_sky_floor_01_and_floors_at_0_sky_floor_02() {
     let (state, _, _, _) = critical(battle_state(), VALIANT, &[3]);
@@ -107,6 +112,7 @@ fn sky_crit_3_speed_loss_stacks_sky_floor_01_and_floors_at_0_sky_floor_02() {
     );
 }
 
+/// SKY-CRIT-4: Rudder Loss: the unit cannot turn.
 #[test]
 fn sky_crit_4_rudder_loss() {
     let (state, _, words, _) = critical(battle_state(), VALIANT, &[4]);
@@ -114,12 +120,14 @@ fn sky_crit_4_rudder_loss() {
     assert!(state.unit(VALIANT).unwrap().status.rudder_loss);
 }
 
+/// SKY-CRIT-5: Crew Casualties, Morale −1.
 #[test]
 fn sky_crit_5_crew_casualties_lower_morale() {
     let (state, _, _, _) = critical(battle_state(), VALIANT, &[5]);
     assert_eq!(state.unit(VALIANT).unwrap().morale(), 5);
 }
 
+/// SKY-CRIT-6: Utility Failure disables a random working utility.
 #[test]
 fn sky_crit_6_utility_failure_picks_a_working_utility() {
     let (state, _, words, _) = critical(battle_state(), VALIANT, &[6, 0]);
@@ -129,12 +137,14 @@ fn sky_crit_6_utility_failure_picks_a_working_utility() {
     assert!(!valiant.has_sonar());
 }
 
+/// SKY-CRIT-7, SKY-GM-21: Panic: no activation next turn.
 #[test]
 fn sky_crit_7_panic_stops_the_next_turns_activation_sky_gm_21() {
     let (state, _, _, _) = critical(battle_state(), VALIANT, &[7]);
     assert_eq!(state.unit(VALIANT).unwrap().status.panic_turn, Some(2));
 }
 
+/// SKY-CRIT-8, SKY-DMG-04: an 8 rolls on the Super Critical Table.
 #[test]
 fn sky_crit_8_and_sky_dmg_04_roll_on_the_super_table() {
     // SKY-SCRIT-4 through the Critical Table's 8.
@@ -143,6 +153,7 @@ fn sky_crit_8_and_sky_dmg_04_roll_on_the_super_table() {
     assert!(state.unit(VALIANT).unwrap().status.drifting);
 }
 
+/// SKY-SCRIT-1: Structural Failure, 2d6 more Hull.
 #[test]
 fn sky_scrit_1_structural_failure_does_2d6() {
     let (state, extra, words, _) = critical(battle_state(), VALIANT, &[8, 1, 5, 6]);
@@ -154,6 +165,8 @@ fn sky_scrit_1_structural_failure_does_2d6() {
     assert_eq!(state.unit(VALIANT).unwrap().hull, 24);
 }
 
+/// SKY-SCRIT-2, SKY-GM-06, SKY-GM-19, SKY-GM-30: Lift Failure drops 1d3; below 1 the ship
+/// crashes.
 #[test]
 fn sky_scrit_2_lift_failure_drops_1d3_and_below_1_crashes_sky_gm_06() {
     let (state, _, words, _) = critical(battle_state(), VALIANT, &[8, 2, 3]);
@@ -171,6 +184,7 @@ fn sky_scrit_2_lift_failure_drops_1d3_and_below_1_crashes_sky_gm_06() {
     assert_eq!(state.unit(HAWK).unwrap().place, Place::Destroyed);
 }
 
+/// SKY-SCRIT-3, SKY-MOR-02: a Bridge Hit zeroes CMD and checks morale.
 #[test]
 fn sky_scrit_3_bridge_hit_zeroes_cmd_and_checks_morale_sky_mor_02() {
     let (state, _, words, rows) = critical(battle_state(), VALIANT, &[8, 3, 6, 6]);
@@ -188,6 +202,7 @@ fn sky_scrit_3_bridge_hit_zeroes_cmd_and_checks_morale_sky_mor_02() {
     );
 }
 
+/// SKY-MOD-5, SKY-GM-25: the Armored Bridge ignores the first Bridge Hit.
 #[test]
 fn sky_mod_5_armored_bridge_ignores_the_first_bridge_hit() {
     // Resolute's Bulkheads re-roll the 8 first (SKY-GM-25); the second 8 stands.
@@ -201,12 +216,14 @@ fn sky_mod_5_armored_bridge_ignores_the_first_bridge_hit() {
     assert_eq!(state.unit(RESOLUTE).unwrap().cmd_max(), 0);
 }
 
+/// SKY-SCRIT-4: Drifting.
 #[test]
 fn sky_scrit_4_drifting() {
     let (state, _, _, _) = critical(battle_state(), VALIANT, &[8, 4]);
     assert!(state.unit(VALIANT).unwrap().status.drifting);
 }
 
+/// SKY-SCRIT-5: Weapons Down disables every weapon.
 #[test]
 fn sky_scrit_5_weapons_down() {
     let (state, _, _, _) = critical(battle_state(), VALIANT, &[8, 5]);
@@ -214,6 +231,7 @@ fn sky_scrit_5_weapons_down() {
     assert!(valiant.weapons.iter().all(|w| !valiant.weapon_works(w)));
 }
 
+/// SKY-SCRIT-6: Utilities Down disables every utility.
 #[test]
 fn sky_scrit_6_utilities_down() {
     let (state, _, _, _) = critical(battle_state(), VALIANT, &[8, 6]);
@@ -222,12 +240,15 @@ fn sky_scrit_6_utilities_down() {
     assert!(!valiant.has_working(skyfleet::ModuleKind::Hangar));
 }
 
+/// SKY-SCRIT-7: On Fire.
 #[test]
 fn sky_scrit_7_on_fire() {
     let (state, _, _, _) = critical(battle_state(), VALIANT, &[8, 7]);
     assert!(state.unit(VALIANT).unwrap().status.on_fire);
 }
 
+/// SKY-SCRIT-8, SKY-GM-24, SKY-MOR-03: Citadel Blowout: destroyed; each unit within 4" rolls
+/// its own 2d6; friends within 12" check morale.
 #[test]
 fn sky_scrit_8_citadel_blowout_sky_ex_03_sky_gm_24_sky_mor_03() {
     // Valiant blows up: Tempest (3" between bases) and Resolute (3") each take their own
@@ -255,6 +276,77 @@ fn sky_scrit_8_citadel_blowout_sky_ex_03_sky_gm_24_sky_mor_03() {
     );
 }
 
+/// SKY-EX-03, the critical chain from the damage die: a 6 does 6 and is a Critical; d8 8 →
+/// Super d8 8 → Citadel Blowout: Valiant is destroyed (and Hawk aboard), Resolute and Tempest,
+/// each within 4", roll their own 2d6 (SKY-GM-24), and Resolute, a friend within 12", checks
+/// morale. Then: a Critical d8 of 1 does 1d6 more Hull.
+#[test]
+fn sky_ex_03_critical_chain_from_a_damage_die_of_6() {
+    let mut dice = rulecases::dice::stream(&[6, 8, 8, 3, 4, 6, 6, 2, 3]);
+    let mut battle = Battle::new(battle_state(), &mut dice);
+    let mut text = String::new();
+    let (dealt, criticals) = battle.damage_dice(
+        TEMPEST,
+        VALIANT,
+        1,
+        skyfleet::combat::DamageRule::NORMAL,
+        true,
+        &mut text,
+    );
+    battle.morale_checks();
+    let rows: Vec<String> = battle
+        .log
+        .rows
+        .iter()
+        .flat_map(|r| r.results.iter().cloned())
+        .collect();
+    let state = battle.state;
+    rulecases::dice::drawn(&mut dice).unwrap();
+    assert_eq!(dealt, 6);
+    assert_eq!(
+        criticals,
+        ["CRIT [8] Super Critical → SUPER [8] Citadel Blowout destroyed"]
+    );
+    assert_eq!(
+        text,
+        ", dmg [6] = 6, CRIT [8] Super Critical → SUPER [8] Citadel Blowout destroyed"
+    );
+    assert_eq!(
+        rows,
+        [
+            "2d6 [3,4] = 7 from Valiant's Citadel Blowout",
+            "morale (Valiant's Citadel Blowout) 2d6 [2,3] = 5 vs 7: passed",
+            "2d6 [6,6] = 12 from Valiant's Citadel Blowout",
+            "DESTROYED",
+            "DESTROYED",
+            "lost with its carrier while aboard (SKY-GM-19)",
+        ]
+    );
+    assert_eq!(state.unit(VALIANT).unwrap().place, Place::Destroyed);
+    assert_eq!(state.unit(HAWK).unwrap().place, Place::Destroyed);
+    assert_eq!(state.unit(RESOLUTE).unwrap().hull, 55 - 7);
+    assert_eq!(state.unit(TEMPEST).unwrap().hull, 35 - 12);
+
+    let mut dice = rulecases::dice::stream(&[6, 1, 4]);
+    let mut battle = Battle::new(battle_state(), &mut dice);
+    let mut text = String::new();
+    let (dealt, criticals) = battle.damage_dice(
+        TEMPEST,
+        VALIANT,
+        1,
+        skyfleet::combat::DamageRule::NORMAL,
+        true,
+        &mut text,
+    );
+    let state = battle.state;
+    rulecases::dice::drawn(&mut dice).unwrap();
+    assert_eq!(dealt, 10);
+    assert_eq!(criticals, ["CRIT [1] Flash Fire +4"]);
+    assert_eq!(text, ", dmg [6] = 10, CRIT [1] Flash Fire +4");
+    assert_eq!(state.unit(VALIANT).unwrap().hull, 35 - 6 - 4);
+}
+
+/// SKY-KW-FRAGILE and the last figure of SKY-EX-03: any Critical destroys a Wing.
 #[test]
 fn sky_kw_fragile_any_critical_destroys_a_wing_sky_ex_03() {
     let mut state = battle_state();
@@ -265,6 +357,7 @@ fn sky_kw_fragile_any_critical_destroys_a_wing_sky_ex_03() {
     assert_eq!(state.sides[1].vp.display(), "25");
 }
 
+/// SKY-MOD-6, SKY-GM-25: Reinforced Bulkheads re-roll and keep the second result.
 #[test]
 fn sky_mod_6_reinforced_bulkheads_reroll_and_keep_the_second_sky_gm_25() {
     // Default standing order: re-roll only an 8.
@@ -286,9 +379,10 @@ fn sky_mod_6_reinforced_bulkheads_reroll_and_keep_the_second_sky_gm_25() {
     assert_eq!(words, "CRIT [4→1 Bulkheads] Flash Fire +2");
 }
 
+/// SKY-GM-23, SKY-MOR-01, SKY-MOR-04: each morale threshold is checked once.
 #[test]
 fn morale_thresholds_once_each_sky_gm_23_sky_mor_01_sky_mor_04() {
-    let mut dice = Dice::scripted([3, 3, 6, 6]);
+    let mut dice = rulecases::dice::stream(&[3, 3, 6, 6]);
     let mut battle = Battle::new(battle_state(), &mut dice);
     // 35 → 16: under 50% (17.5) — and not yet under 25%.
     battle.hurt(VALIANT, 19, true);
@@ -314,8 +408,11 @@ fn morale_thresholds_once_each_sky_gm_23_sky_mor_01_sky_mor_04() {
             "morale (under 25%) 2d6 [6,6] = 12 vs 6: failed → Shaken"
         ]
     );
+    drop(battle);
+    rulecases::dice::drawn(&mut dice).unwrap();
 }
 
+/// SKY-ADM-13: damage dice stop once the target is gone.
 #[test]
 fn sky_adm_13_damage_dice_stop_once_the_target_is_gone() {
     let mut dice = Dice::scripted([6, 6, 6]);
@@ -336,6 +433,7 @@ fn sky_adm_13_damage_dice_stop_once_the_target_is_gone() {
     assert_eq!(battle.dice.rolls().len(), 1);
 }
 
+/// SKY-ADM-14: storm damage checks morale at once and hits torpedoes.
 #[test]
 fn sky_adm_14_storm_damage_checks_morale_at_once_and_hits_torpedoes() {
     let mut state = battle_state();
@@ -366,6 +464,7 @@ fn sky_adm_14_storm_damage_checks_morale_at_once_and_hits_torpedoes() {
     assert_eq!(battle.state.unit(torpedo).unwrap().hull, 2);
 }
 
+/// SKY-ADM-15: stall and Lift Failure are not stopped by islands.
 #[test]
 fn sky_adm_15_stall_and_lift_failure_are_not_stopped_by_islands() {
     let mut state = battle_state();
@@ -382,4 +481,33 @@ fn sky_adm_15_stall_and_lift_failure_are_not_stopped_by_islands() {
     let mut battle = Battle::new(state, &mut dice);
     battle.stall();
     assert_eq!(battle.state.unit(VALIANT).unwrap().elevation, 8);
+}
+
+/// SKY-EX-02, every figure: Lance (Piercing 1) die 3 → 4, die 6 → 7 and a Critical; Heavy
+/// Missile (Impact) (2, 5) → 5, (6, 1) → 6 and a Critical; MG die 6 → 6 and no Critical; Bombs
+/// die 5 → 5 and a Critical; torpedo contact (6, 2, 3) → 11 Hull and one Critical.
+#[test]
+fn sky_ex_02_damage_dice_of_every_weapon_in_the_example() {
+    use skyfleet::combat::{DamageRule, read_damage};
+    use skyfleet::tables::WeaponKind;
+    let read = |weapon: WeaponKind, faces: &[u32]| read_damage(DamageRule::of(weapon), faces);
+    assert_eq!(read(WeaponKind::Lance, &[3]), (4, false));
+    assert_eq!(read(WeaponKind::Lance, &[6]), (7, true));
+    assert_eq!(read(WeaponKind::HeavyMissile, &[2, 5]), (5, false));
+    assert_eq!(read(WeaponKind::HeavyMissile, &[6, 1]), (6, true));
+    assert_eq!(read(WeaponKind::MachineGuns, &[6]), (6, false));
+    assert_eq!(read(WeaponKind::Bombs, &[5]), (5, true));
+    // Torpedo contact: three damage dice read normally, the 6's Critical resolved before the
+    // next die (SKY-GM-20); a d8 of 5 (Crew Casualties) adds no Hull.
+    let mut dice = rulecases::dice::stream(&[6, 5, 2, 3]);
+    let mut battle = Battle::new(battle_state(), &mut dice);
+    let mut text = String::new();
+    let (dealt, criticals) =
+        battle.damage_dice(TEMPEST, VALIANT, 3, DamageRule::NORMAL, true, &mut text);
+    let state = battle.state;
+    rulecases::dice::drawn(&mut dice).unwrap();
+    assert_eq!(dealt, 11);
+    assert_eq!(criticals, ["CRIT [5] Crew Casualties"]);
+    assert_eq!(text, ", dmg [6,2,3] = 11, CRIT [5] Crew Casualties");
+    assert_eq!(state.unit(VALIANT).unwrap().hull, 35 - 11);
 }

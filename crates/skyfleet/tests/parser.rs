@@ -402,3 +402,179 @@ proptest! {
         prop_assert!(resolution.is_ok());
     }
 }
+
+/// The order-line reader every engine shares (`engine::order_text`): what it changed for
+/// Skyfleet (SKY-ADM-20).
+mod shared_reader {
+    use super::*;
+
+    #[test]
+    fn a_sign_off_after_dashes_ends_the_orders() {
+        // `-- x` used to be read as the order `x` (a dash bullet).
+        let parsed = Skyfleet::parse_orders(
+            &standard(),
+            ALICE,
+            "Valiant MOVE F 3\n-- Alice, Admiral of the Red\nActivate Nonsense",
+        );
+        assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
+        assert_eq!(parsed.orders.activations.len(), 1);
+    }
+
+    #[test]
+    fn hash_comments_are_skipped() {
+        let parsed = Skyfleet::parse_orders(&standard(), ALICE, "# my orders\nValiant MOVE F 3");
+        assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
+    }
+
+    #[test]
+    fn message_and_news_lines_are_press() {
+        let parsed = Skyfleet::parse_orders(
+            &standard(),
+            ALICE,
+            "news: For   the King!\nValiant MOVE F 3\nMESSAGE Steady.",
+        );
+        assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
+        assert_eq!(parsed.press, ["For the King!", "Steady."]);
+    }
+
+    #[test]
+    fn a_stranger_is_refused_only_the_lines_read() {
+        // Quoted lines and the signature used to be refused one by one as well.
+        let parsed = Skyfleet::parse_orders(
+            &standard(),
+            PlayerId(99),
+            "> Bob wrote:\nValiant MOVE F 3\nPRESS hi\n--\nBob",
+        );
+        let lines: Vec<usize> = parsed.errors.iter().map(|e| e.line).collect();
+        assert_eq!(lines, [2, 3]);
+        assert!(parsed.press.is_empty());
+    }
+}
+
+/// The order check is a dry run of the turn's own move planner (SKY-ADM-16, SKY-GM-11,
+/// SKY-GM-06): legality is decided in one place.
+mod moves_checked_by_the_turns_planner {
+    use super::*;
+    use skyfleet::movement::{MovePlan, MoveProblem, Walk, plan_move};
+    use skyfleet::orders::{Activation, Aim};
+    use skyfleet::parse::check_move;
+    use skyfleet::{Length, UnitId};
+
+    fn valiant(state: &State) -> UnitId {
+        state.units.iter().find(|u| u.name == "Valiant").unwrap().id
+    }
+
+    #[test]
+    fn a_dive_below_1_on_the_way_is_refused_even_if_the_move_climbs_back() {
+        // Valiant is at elevation 4. Only the end of the move used to be checked, so this was
+        // accepted, and the turn crashed the ship at DIVE 4.
+        let parsed = Skyfleet::parse_orders(&standard(), ALICE, "Valiant MOVE DIVE 4 CLIMB 1");
+        assert_eq!(parsed.errors.len(), 1, "{:#?}", parsed.errors);
+        assert!(
+            parsed.errors[0]
+                .problem
+                .contains("that would dive below elevation 1 and crash (SKY-GM-06)")
+        );
+        assert!(parsed.orders.activations[0].steps.is_empty());
+    }
+
+    #[test]
+    fn a_climb_above_the_ceiling_on_the_way_is_refused() {
+        // At elevation 11 of 12, CLIMB 2 stops at 12 and DIVE 1 then ends at 11, not at 12.
+        let mut state = standard();
+        let id = valiant(&state);
+        state.unit_mut(id).unwrap().elevation = 11;
+        let parsed = Skyfleet::parse_orders(&state, ALICE, "Valiant MOVE CLIMB 2 DIVE 1");
+        assert_eq!(parsed.errors.len(), 1, "{:#?}", parsed.errors);
+        assert!(
+            parsed.errors[0]
+                .problem
+                .contains("that would climb above elevation 12 (SKY-GM-06)"),
+            "{:#?}",
+            parsed.errors
+        );
+    }
+
+    #[test]
+    fn the_turn_refuses_a_ship_pivot_off_the_22_5_degree_steps() {
+        // Orders that never met the order check (written as JSON) used to turn any angle.
+        let state = standard();
+        let id = valiant(&state);
+        let mut activation = Activation::hold(id);
+        activation.steps = vec![
+            Step::Forward(Length::inches(3)),
+            Step::Pivot(Turn::degrees(30)),
+        ];
+        let mut input = engine::TurnInput::default();
+        input.orders.insert(
+            ALICE,
+            skyfleet::Orders {
+                activations: vec![activation],
+                ..skyfleet::Orders::default()
+            },
+        );
+        let secret = engine::GameSecret::from_bytes([9; 32]);
+        let resolution = Skyfleet::resolve(&state, &input, &mut secret.turn_dice(1)).unwrap();
+        let row = resolution
+            .report
+            .rows
+            .iter()
+            .find(|r| r.name.contains("Valiant"))
+            .unwrap();
+        assert!(
+            row.result.contains(
+                "moved F3 → (9.0, 24.0) 90° e4; pivot +30 refused (ships turn in steps of 22.5°)"
+            ),
+            "{}",
+            row.result
+        );
+        assert_eq!(
+            resolution.state.unit(id).unwrap().heading,
+            state.unit(id).unwrap().heading
+        );
+    }
+
+    fn step() -> impl Strategy<Value = Step> {
+        prop_oneof![
+            (0i64..900).prop_map(|h| Step::Forward(Length(h))),
+            (-6i32..=6).prop_map(|k| Step::Pivot(Turn(k * 15))),
+            (0u8..4).prop_map(Step::Climb),
+            (0u8..5).prop_map(Step::Dive),
+            (0u16..8).prop_map(|id| Step::Toward(Aim::Unit(UnitId(id)))),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// What the order check accepts, the turn carries out as written: nothing but the
+        /// world (islands, the edge, other bases) changes it.
+        #[test]
+        fn an_accepted_move_meets_no_rule_when_it_happens(
+            steps in prop::collection::vec(step(), 0..6),
+            full_ahead in any::<bool>(),
+            elevation in 1u8..=12,
+        ) {
+            let mut state = standard();
+            let id = valiant(&state);
+            state.unit_mut(id).unwrap().elevation = elevation;
+            let unit = state.unit(id).unwrap().clone();
+            if check_move(&state, &unit, &steps, full_ahead, false).is_ok() {
+                let plan = MovePlan { steps, full_ahead, ..MovePlan::default() };
+                let walked = plan_move(&state, &unit, &plan, Walk::AsItHappens);
+                for problem in &walked.problems {
+                    prop_assert!(
+                        matches!(
+                            problem,
+                            MoveProblem::Island { .. }
+                                | MoveProblem::IslandInBand { .. }
+                                | MoveProblem::TableEdge { .. }
+                                | MoveProblem::CutBack { .. }
+                        ),
+                        "{problem:?} in an accepted move"
+                    );
+                }
+            }
+        }
+    }
+}

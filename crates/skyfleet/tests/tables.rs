@@ -259,6 +259,7 @@ fn sky_torp_01_02_03_the_torpedo_unit() {
     assert!(torpedo.fragile && torpedo.evasive);
 }
 
+/// SKY-GM-29: "Heavy" in the movement table is the Large class.
 #[test]
 fn sky_gm_29_heavy_movement_is_the_large_class() {
     assert_eq!(Class::Capital.stats().size, Some(Size::Large));

@@ -156,6 +156,50 @@ fn press_lines_are_collected_not_parsed() {
     assert_eq!(parsed.press, vec!["You sank my battleship!", "Ha"]);
 }
 
+// The order-line reader every engine shares (`engine::order_text`): what it changed for Salvo
+// (SALVO-ADM-14), in the three tests below.
+
+#[test]
+fn numbered_and_bulleted_orders_are_read() {
+    for text in ["1. FIRE B7", "2) fire b7", "• FIRE B7", "- 1. FIRE B7"] {
+        let parsed = Salvo::parse_orders(&new_game(&Setup::default(), 2, 5), ANN, text);
+        assert!(parsed.errors.is_empty(), "{text}: {:?}", parsed.errors);
+        match parsed.orders.attack {
+            Attack::Fire { shots } => assert_eq!(shots[0].square, square("B7"), "{text}"),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    // A refused line is quoted as written, marker and all.
+    let refused = Salvo::parse_orders(&new_game(&Setup::default(), 2, 5), ANN, "1. FIRE K4");
+    assert_eq!(refused.errors[0].text, "1. FIRE K4");
+}
+
+#[test]
+fn a_sign_off_after_dashes_ends_the_orders() {
+    // `-- Ann` used to be read as an order (and refused); a line of dashes alone is skipped.
+    let parsed = Salvo::parse_orders(
+        &new_game(&Setup::default(), 2, 5),
+        ANN,
+        "---
+FIRE B7
+-- Ann
+NUKE D4",
+    );
+    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+    assert!(matches!(parsed.orders.attack, Attack::Fire { .. }));
+}
+
+#[test]
+fn press_is_kept_whole_and_on_one_line() {
+    let long = "word ".repeat(150);
+    let text = format!("PRESS-  Two   spaces\nnews: {long}");
+    let parsed = Salvo::parse_orders(&new_game(&Setup::default(), 2, 5), ANN, &text);
+    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+    assert_eq!(parsed.press[0], "Two spaces");
+    // Orders are read up to 500 characters a line; press is no longer cut there.
+    assert_eq!(parsed.press[1], long.trim());
+}
+
 const WORDS: &[&str] = &[
     "fire",
     "nuke",

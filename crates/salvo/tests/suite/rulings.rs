@@ -63,3 +63,24 @@ fn a_new_game_shows_each_player_their_random_fleet() {
             .any(|u| u.contains("stays where the server placed it"))
     );
 }
+
+/// SALVO-ADM-10: the board and the fleet are not GM options. A setup naming either is refused,
+/// and every fleet is the classic five ships on the 10×10 board.
+#[test]
+fn the_board_and_the_fleet_are_fixed() {
+    for setting in [r#"{"board": 12}"#, r#"{"fleet": ["Carrier"]}"#] {
+        let refused = serde_json::from_str::<Setup>(setting);
+        assert!(refused.is_err(), "{setting} was accepted");
+    }
+    let state = new_game(&Setup::default(), 2, 32);
+    for player in [ANN, BOB] {
+        let fleet = state.admiral(player).unwrap().fleet();
+        let kinds: Vec<salvo::ShipKind> = fleet.ships().iter().map(|s| s.kind()).collect();
+        assert_eq!(kinds, salvo::ShipKind::ALL.to_vec());
+        // Each ship fits the board whole: 5 + 4 + 3 + 3 + 2 squares.
+        let squares: usize = fleet.ships().iter().map(|s| s.squares().count()).sum();
+        assert_eq!(squares, 17);
+    }
+    assert!(salvo::Square::parse("J10").is_ok());
+    assert!(salvo::Square::parse("K1").is_err() && salvo::Square::parse("A11").is_err());
+}
