@@ -277,7 +277,11 @@ impl AnyState {
 
     /// Reads one player's order text against this state. Costs what the text costs, not what
     /// the game's size does: the engines look up only the player and the board.
-    pub fn parse_orders(&self, player: PlayerId, text: &str) -> Result<ParsedOrders<Value>, GameError> {
+    pub fn parse_orders(
+        &self,
+        player: PlayerId,
+        text: &str,
+    ) -> Result<ParsedOrders<Value>, GameError> {
         let kind = self.kind();
         with_state!(self, E, state => {
             let parsed = E::parse_orders(state, player, text);

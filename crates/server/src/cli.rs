@@ -236,6 +236,9 @@ pub struct MigrateArgs {
     /// Afterwards, if the database has no zine yet, add a demo zine with a few subscribers.
     #[arg(long)]
     pub seed_demo: bool,
+    /// Domain of Admiralty's addresses: the demo game's mail is queued with it.
+    #[arg(long, env = "ADMIRALTY_MAIL_DOMAIN", default_value = "localhost")]
+    pub mail_domain: String,
 }
 
 /// Runs the parsed command line to completion.
@@ -343,20 +346,31 @@ async fn run_ingest(database: &DatabaseArgs, args: PipeArgs) -> anyhow::Result<(
 
 async fn run_inbox_retry(database: &DatabaseArgs, args: IngestArgs) -> anyhow::Result<()> {
     let pool = connect(database).await?;
-    let requeued = store::inbox::retry_failed(&pool)
-        .await
-        .context("requeueing failed messages")?;
-    let processed = crate::inbox::process_pending(&pool, clock()?.now(), &args.mail_domain)
-        .await
-        .context("processing the inbound queue")?;
+    let retried = crate::mailroom::retry_inbound(
+        &pool,
+        &crate::turns::StateCache::default(),
+        clock()?.now(),
+        crate::mailroom::Retry::AllFailed,
+        "gm",
+        &args.mail_domain,
+    )
+    .await
+    .context("requeueing failed messages and processing the inbound queue")?;
     pool.close().await;
-    println!("requeued {requeued} failed message(s); processed {processed}");
+    println!(
+        "requeued {} failed message(s); processed {}",
+        retried.requeued, retried.processed
+    );
     Ok(())
 }
 
 async fn run_inbox_list(database: &DatabaseArgs, args: ListArgs) -> anyhow::Result<()> {
     let pool = connect(database).await?;
-    let entries = store::inbox::list_by_status(&pool, &args.status, args.limit).await?;
+    let status: store::status::InboundStatus = args
+        .status
+        .parse()
+        .context("inbound statuses: new, processed, failed, dropped")?;
+    let entries = store::inbox::list_by_status(&pool, status, args.limit).await?;
     pool.close().await;
     for e in &entries {
         println!(
@@ -380,7 +394,11 @@ async fn run_outbox(database: &DatabaseArgs, command: OutboxCommand) -> anyhow::
     let pool = connect(database).await?;
     match command {
         OutboxCommand::List(args) => {
-            let entries = store::outbox::list_by_status(&pool, &args.status, args.limit).await?;
+            let status: store::status::OutboundStatus = args
+                .status
+                .parse()
+                .context("outbound statuses: queued, sent, failed")?;
+            let entries = store::outbox::list_by_status(&pool, status, args.limit).await?;
             for e in &entries {
                 println!(
                     "{:>6}  {}  {:<7} tries {:<2} {}  {}{}",
@@ -399,21 +417,9 @@ async fn run_outbox(database: &DatabaseArgs, command: OutboxCommand) -> anyhow::
             println!("{} message(s)", entries.len());
         }
         OutboxCommand::Resend { id } => {
-            let now = clock()?.now();
-            if !store::outbox::requeue(&pool, id, now).await? {
+            if !crate::mailroom::resend_outbound(&pool, clock()?.now(), id, "gm").await? {
                 bail!("outbound message {id} is neither failed nor sent: it is still queued");
             }
-            store::audit::append(
-                &pool,
-                &store::audit::NewAuditEntry {
-                    actor: "gm",
-                    action: "outbound.resend",
-                    game_id: None,
-                    details: serde_json::json!({ "outbound": id }),
-                },
-                now,
-            )
-            .await?;
             println!("outbound message {id} queued again");
         }
     }
@@ -525,18 +531,18 @@ async fn run_migrate(database: &DatabaseArgs, args: MigrateArgs) -> anyhow::Resu
         let mut secret = [0u8; 32];
         getrandom::fill(&mut secret)
             .map_err(|e| anyhow::anyhow!("reading the operating system's randomness: {e}"))?;
-        match store::demo::seed_if_empty(&pool, clock.now(), secret)
+        match crate::demo::seed_if_empty(&pool, clock.now(), secret, &args.mail_domain)
             .await
             .context("seeding the demo zine")?
         {
-            store::demo::SeedOutcome::AlreadyPopulated => {
+            crate::demo::SeedOutcome::AlreadyPopulated => {
                 println!("demo: the database already has a zine; nothing seeded");
             }
-            store::demo::SeedOutcome::Seeded { subscribers, .. } => {
+            crate::demo::SeedOutcome::Seeded { subscribers, .. } => {
                 println!(
                     "demo: seeded zine {:?} with {subscribers} subscribers and the game {:?} (turn 1 published, turn 2 open)",
-                    store::demo::DEMO_ZINE_SLUG,
-                    store::demo::DEMO_GAME_NAME
+                    crate::demo::DEMO_ZINE_SLUG,
+                    crate::demo::DEMO_GAME_NAME
                 );
                 // A demo GM only beside the demo zine, so that a real database never gets one.
                 let password = crate::web::random_hex(8);
@@ -593,6 +599,7 @@ async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyhow::Result<(
     for _ in 0..args.inbox_workers.max(1) {
         inbound.push(tokio::spawn(crate::inbox::worker(
             pool.clone(),
+            state.states.clone(),
             clock.clone(),
             args.mail_domain.clone(),
             stored.clone(),

@@ -10,6 +10,7 @@ mod error;
 pub mod fault;
 pub mod inbox;
 pub mod letters;
+pub mod mailroom;
 pub mod outbox;
 pub mod public_cache;
 mod routes;

@@ -147,12 +147,12 @@ pub async fn for_replay<'e>(
     db: impl PgExecutor<'e>,
     game: GameId,
 ) -> Result<Option<GameForReplay>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT engine, state::text AS state, secret_seed FROM games WHERE id = $1",
+    Ok(
+        sqlx::query_as("SELECT engine, state::text AS state, secret_seed FROM games WHERE id = $1")
+            .bind(game)
+            .fetch_optional(db)
+            .await?,
     )
-    .bind(game)
-    .fetch_optional(db)
-    .await?)
 }
 
 /// A game's engine name and current state (JSON text), for its players' views.
@@ -181,10 +181,12 @@ pub async fn schedule<'e>(
     db: impl PgExecutor<'e>,
     game: GameId,
 ) -> Result<Option<serde_json::Value>, StoreError> {
-    Ok(sqlx::query_scalar("SELECT schedule FROM games WHERE id = $1")
-        .bind(game)
-        .fetch_optional(db)
-        .await?)
+    Ok(
+        sqlx::query_scalar("SELECT schedule FROM games WHERE id = $1")
+            .bind(game)
+            .fetch_optional(db)
+            .await?,
+    )
 }
 
 /// The game is over: every sealed seed is revealed, so every turn can be checked by anyone.

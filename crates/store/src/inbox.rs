@@ -130,17 +130,29 @@ pub struct Outcome {
 impl Outcome {
     /// Acted on and answered.
     pub fn processed(id: InboundId) -> Outcome {
-        Outcome { id, status: InboundStatus::Processed, error: None }
+        Outcome {
+            id,
+            status: InboundStatus::Processed,
+            error: None,
+        }
     }
 
     /// Not acted on (a loop, bulk mail, unreadable), with the reason.
     pub fn dropped(id: InboundId, reason: String) -> Outcome {
-        Outcome { id, status: InboundStatus::Dropped, error: Some(reason) }
+        Outcome {
+            id,
+            status: InboundStatus::Dropped,
+            error: Some(reason),
+        }
     }
 
     /// Processing failed, with the error.
     pub fn failed(id: InboundId, error: String) -> Outcome {
-        Outcome { id, status: InboundStatus::Failed, error: Some(error) }
+        Outcome {
+            id,
+            status: InboundStatus::Failed,
+            error: Some(error),
+        }
     }
 }
 

@@ -16,10 +16,18 @@ pub struct Headers {
     #[serde(rename = "Reply-To", default, skip_serializing_if = "Option::is_none")]
     pub reply_to: Option<String>,
     /// The Message-ID of the message answered.
-    #[serde(rename = "In-Reply-To", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "In-Reply-To",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub in_reply_to: Option<String>,
     /// `auto-replied` on answers to a player's mail (RFC 3834), so that their robots stay quiet.
-    #[serde(rename = "Auto-Submitted", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "Auto-Submitted",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub auto_submitted: Option<AutoSubmitted>,
 }
 
@@ -293,7 +301,8 @@ pub struct Leased {
     pub subject: String,
     pub body_text: String,
     pub body_html: Option<String>,
-    pub headers: sqlx::types::Json<Headers>,
+    #[sqlx(json)]
+    pub headers: Headers,
     pub attempts: i32,
     pub created_at: DateTime<Utc>,
     /// Sent before `body_text`, when set.

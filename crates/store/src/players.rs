@@ -95,13 +95,13 @@ pub async fn engine_player_id<'e>(
     player: PlayerRowId,
     game: GameId,
 ) -> Result<Option<i64>, StoreError> {
-    Ok(sqlx::query_scalar(
-        "SELECT engine_player_id FROM players WHERE id = $1 AND game_id = $2",
+    Ok(
+        sqlx::query_scalar("SELECT engine_player_id FROM players WHERE id = $1 AND game_id = $2")
+            .bind(player)
+            .bind(game)
+            .fetch_optional(db)
+            .await?,
     )
-    .bind(player)
-    .bind(game)
-    .fetch_optional(db)
-    .await?)
 }
 
 /// A player of a game, as the engine and the mail know them.

@@ -144,7 +144,10 @@ async fn press(
 }
 
 /// POSITION: what the player may see of the game now.
-async fn position(cx: &mut Context<'_, '_>, holder: &TokenHolder) -> Result<String, LifecycleError> {
+async fn position(
+    cx: &mut Context<'_, '_>,
+    holder: &TokenHolder,
+) -> Result<String, LifecycleError> {
     let state = turns::game_state(&mut *cx.tx, holder.game_id).await?;
     let me = turns::player_id(holder.engine_player_id);
     Ok(format!(
@@ -171,8 +174,12 @@ async fn resign(cx: &mut Context<'_, '_>, holder: &TokenHolder) -> Result<String
 
 async fn unsubscribe(cx: &mut Context<'_, '_>) -> Result<String, LifecycleError> {
     let sender = cx.sender;
-    store::subscribers::set_status(&mut *cx.tx, sender.subscriber, SubscriberStatus::Unsubscribed)
-        .await?;
+    store::subscribers::set_status(
+        &mut *cx.tx,
+        sender.subscriber,
+        SubscriberStatus::Unsubscribed,
+    )
+    .await?;
     cx.batch.holders_by_token.clear();
     let mut left = Vec::new();
     for holder in sender

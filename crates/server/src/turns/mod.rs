@@ -30,8 +30,8 @@ pub use crate::schedule::{Schedule, ScheduleError, ScheduleSettings, Weekly};
 pub use create::{Entropy, GameSpec, OsEntropy, create_game, create_game_as};
 pub use gm::{GmAction, gm_action, schedule_of, set_schedule};
 pub use orders::{
-    OpenTurn, OpenTurns, Submission, game_state, may_play, press_for_open_turn, submit_orders,
-    submit_orders_in,
+    Checked, OpenTurn, OpenTurns, Submission, game_state, may_play, press_for_open_turn,
+    send_press, submit_checked_orders, submit_orders, submit_orders_in,
 };
 pub use reminders::{ReminderRound, send_due_reminders};
 pub use resolve::{ResolvedTurn, resolve_due};
@@ -66,6 +66,12 @@ pub enum LifecycleError {
     GameOver(i64),
     #[error("stored game {game} is inconsistent: {reason}")]
     Inconsistent { game: i64, reason: String },
+}
+
+impl From<sqlx::Error> for LifecycleError {
+    fn from(error: sqlx::Error) -> Self {
+        LifecycleError::Store(StoreError::from(error))
+    }
 }
 
 impl LifecycleError {
@@ -112,8 +118,8 @@ async fn recorded_input(
         .into_iter()
         .map(player_id)
         .collect();
-    input.joining = serde_json::from_value(store::turns::joining(&mut *db, turn).await?)
-        .map_err(|e| {
+    input.joining =
+        serde_json::from_value(store::turns::joining(&mut *db, turn).await?).map_err(|e| {
             LifecycleError::inconsistent(
                 game,
                 format!("turn {}: joining is not a player list: {e}", turn.0),

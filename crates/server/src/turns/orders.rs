@@ -59,6 +59,75 @@ pub async fn submit_orders(
     }
 }
 
+/// What became of a set of orders sent from the web form.
+#[derive(Debug)]
+pub enum Checked {
+    /// Read without an error and stored as the player's current set.
+    Saved(ParsedOrders<Value>),
+    /// At least one line has an error: nothing was stored (the player fixes the set and sends
+    /// it whole again); the reading says where.
+    Refused(ParsedOrders<Value>),
+}
+
+/// The web form's orders: like [`submit_orders`], but a set with an error is stored nowhere,
+/// so that a player at a form never has half their orders stand.
+pub async fn submit_checked_orders(
+    pool: &PgPool,
+    states: &StateCache,
+    now: DateTime<Utc>,
+    holder: &TokenHolder,
+    text: &str,
+) -> Result<Checked, LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let lock = store::subscribers::lock_player(&mut tx, holder.player_id.0).await?;
+    let submission = Submission {
+        game: holder.game_id,
+        engine_player: holder.engine_player_id,
+        text,
+        source: Source::Web,
+    };
+    let mut open_turns = OpenTurns::new(states.clone());
+    match submit_orders_in(&mut tx, &mut open_turns, &lock, now, &submission).await {
+        Ok(parsed) if parsed.errors.is_empty() => {
+            tx.commit().await?;
+            Ok(Checked::Saved(parsed))
+        }
+        Ok(parsed) => {
+            tx.rollback().await?;
+            Ok(Checked::Refused(parsed))
+        }
+        Err(error) => {
+            tx.rollback().await?;
+            Err(error)
+        }
+    }
+}
+
+/// Press sent from the web form for the game's open turn.
+pub async fn send_press(
+    pool: &PgPool,
+    states: &StateCache,
+    now: DateTime<Utc>,
+    holder: &TokenHolder,
+    text: &str,
+) -> Result<(), LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let mut open_turns = OpenTurns::new(states.clone());
+    let press = press_for_open_turn(
+        &mut tx,
+        &mut open_turns,
+        now,
+        holder.game_id,
+        holder.player_id,
+        text,
+        Source::Web,
+    )
+    .await?;
+    store::orders::save_press_many(&mut *tx, &[press]).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
 /// A game's open turn as orders are checked against it, share-locked by the transaction that
 /// looked it up: resolution, which locks it for update, waits until that transaction ends, so
 /// the turn stays open and its state unchanged until then.

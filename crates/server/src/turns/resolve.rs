@@ -209,22 +209,20 @@ pub(crate) async fn resolve_claimed(
     // The report's body is stored once and shared by every copy; the copies are one message,
     // with one Message-ID, which the outbox sends to many subscribers at a time.
     let report = letters::turns::report(&game.name, number, &text, &seed.to_hex());
-    let report_body =
-        store::outbox::insert_shared_body(&mut *tx, &report.body, None, now).await?;
+    let report_body = store::outbox::insert_shared_body(&mut *tx, &report.body, None, now).await?;
     let no_headers = Headers::default();
     let report_id = letters::turns::report_message_id(due.id.0, mail_domain);
-    let readers: Vec<(String, String)> =
-        store::subscribers::list_for_zine(&mut *tx, game.zine_id)
-            .await?
-            .into_iter()
-            .filter(|s| s.status == SubscriberStatus::Active)
-            .map(|s| {
-                (
-                    format!("report:{}:{}", due.id.0, s.id.0),
-                    s.email.as_str().to_owned(),
-                )
-            })
-            .collect();
+    let readers: Vec<(String, String)> = store::subscribers::list_for_zine(&mut *tx, game.zine_id)
+        .await?
+        .into_iter()
+        .filter(|s| s.status == SubscriberStatus::Active)
+        .map(|s| {
+            (
+                format!("report:{}:{}", due.id.0, s.id.0),
+                s.email.as_str().to_owned(),
+            )
+        })
+        .collect();
     let reports: Vec<NewOutbound> = readers
         .iter()
         .map(|(key, to)| NewOutbound {
@@ -237,7 +235,8 @@ pub(crate) async fn resolve_claimed(
             headers: &no_headers,
         })
         .collect();
-    let mut queued = store::outbox::enqueue_many(&mut *tx, &reports, Some(report_body), now).await?;
+    let mut queued =
+        store::outbox::enqueue_many(&mut *tx, &reports, Some(report_body), now).await?;
 
     // Read again: this turn's joiners get their position too.
     let players = store::players::of_game(&mut *tx, game.id).await?;

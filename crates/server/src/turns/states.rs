@@ -43,7 +43,9 @@ impl StateCache {
         }
         let text = store::turns::state_before(&mut *db, turn)
             .await?
-            .ok_or_else(|| LifecycleError::inconsistent(game, format!("turn {} has no state", turn.0)))?;
+            .ok_or_else(|| {
+                LifecycleError::inconsistent(game, format!("turn {} has no state", turn.0))
+            })?;
         let state = Arc::new(engine.parse_state_text(&text)?);
         self.insert(turn, state.clone());
         Ok(state)

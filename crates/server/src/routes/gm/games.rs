@@ -12,6 +12,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 use store::StoreError;
 use store::games::GameId;
+use store::status::{GameStatus, TurnStatus};
 use store::zines::Zine;
 
 use super::{Chrome, Gm, field};
@@ -459,12 +460,12 @@ pub(crate) async fn get_game(
     Query(query): Query<super::home::DoneQuery>,
 ) -> Result<Html<String>, AppError> {
     let game = find_game(&state, id).await?;
-    let turns = store::games::turn_summaries(&state.pool, game.id).await?;
-    let open = turns.iter().find(|t| t.status == "open");
+    let turns = store::turns::turn_summaries(&state.pool, game.id).await?;
+    let open = turns.iter().find(|t| t.status == TurnStatus::Open);
     let (players, press) = match open {
         Some(turn) => (
-            store::games::player_turn_status(&state.pool, game.id, turn.id).await?,
-            store::games::press_entries(&state.pool, turn.id).await?,
+            store::players::player_turn_status(&state.pool, game.id, turn.id).await?,
+            store::orders::press_entries(&state.pool, turn.id).await?,
         ),
         None => (Vec::new(), Vec::new()),
     };
@@ -476,11 +477,11 @@ pub(crate) async fn get_game(
         .map(|p| PlayerRow {
             name: p.display_name,
             email: p.email,
-            status: p.status,
+            status: p.status.to_string(),
             ordered: p.raw_orders.is_some(),
             orders: p.raw_orders.unwrap_or_default(),
             received: super::when_opt(&p.orders_received_at),
-            source: p.orders_source.unwrap_or_default(),
+            source: p.orders_source.map(|s| s.to_string()).unwrap_or_default(),
         })
         .collect();
     let page = GamePage {
@@ -504,10 +505,10 @@ pub(crate) async fn get_game(
             .collect(),
         turns: turns
             .iter()
-            .filter(|t| t.status != "open")
+            .filter(|t| t.status != TurnStatus::Open)
             .map(|t| TurnRow {
                 number: t.number,
-                status: t.status.clone(),
+                status: t.status.to_string(),
                 deadline: super::when_opt(&t.deadline),
                 resolved: super::when_opt(&t.resolved_at),
                 report: t.report_text.clone(),
