@@ -252,8 +252,7 @@ async fn submit_orders(
     if let (Some((_, first)), Some(text), Some(orders)) =
         (players.first(), texts.first(), parsed.first())
     {
-        let engine = EngineKind::Barmy.parse_orders(
-            &state,
+        let engine = EngineKind::Barmy.parse_state(&state)?.parse_orders(
             engine::PlayerId(u64::try_from(*first)?),
             text,
         )?;

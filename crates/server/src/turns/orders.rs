@@ -19,10 +19,10 @@ use super::{LifecycleError, ScheduleSettings, StateCache, player_id};
 
 /// Takes one player's orders for the game's open turn: stored raw and parsed, superseding any
 /// earlier set, with the press they carry. Returns how the engine read them, for the
-/// confirmation.
+/// confirmation. The state is read for this call alone: a batch of mail or a web request
+/// shares its reading through [`OpenTurns`] and a [`StateCache`].
 pub async fn submit_orders(
     pool: &PgPool,
-    states: &StateCache,
     now: DateTime<Utc>,
     game: GameId,
     player: PlayerRowId,
@@ -44,7 +44,7 @@ pub async fn submit_orders(
         text,
         source,
     };
-    let mut open_turns = OpenTurns::new(states.clone());
+    let mut open_turns = OpenTurns::default();
     match submit_orders_in(&mut tx, &mut open_turns, &lock, now, &orders).await {
         Ok(parsed) => {
             tx.commit().await?;

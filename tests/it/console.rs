@@ -15,6 +15,7 @@ use reqwest::header::{COOKIE, LOCATION, SET_COOKIE};
 use serde_json::Value;
 use server::Clock;
 use store::PgPool;
+use store::status::Source;
 
 use crate::helpers::TestApp;
 
@@ -169,7 +170,7 @@ async fn fingerprint(pool: &PgPool) -> Value {
 /// A zine with subscribers, a running game with an open turn, a failed inbound and a failed
 /// outbound message: something for every route to act on.
 pub async fn populate(pool: &PgPool) -> i64 {
-    store::demo::seed_if_empty(pool, crate::helpers::trafalgar(), [9; 32])
+    server::demo::seed_if_empty(pool, crate::helpers::trafalgar(), [9; 32], "localhost")
         .await
         .unwrap();
     let now = crate::helpers::trafalgar();
@@ -185,7 +186,7 @@ pub async fn populate(pool: &PgPool) -> i64 {
     {
         store::inbox::Stored::New(id) | store::inbox::Stored::Duplicate(id) => id,
     };
-    let failed = store::inbox::Outcome::new(inbound, "failed", Some("<b>boom</b>".into()));
+    let failed = store::inbox::Outcome::failed(inbound, "<b>boom</b>".into());
     store::inbox::finish_many(pool, &[failed], now)
         .await
         .unwrap();
@@ -196,7 +197,7 @@ pub async fn populate(pool: &PgPool) -> i64 {
         subject: "Report",
         body_text: "text",
         body_html: None,
-        headers: &serde_json::json!({}),
+        headers: &store::outbox::Headers::default(),
     };
     store::outbox::enqueue(pool, &new, now).await.unwrap();
     let outbound: i64 = sqlx::query_scalar("SELECT id FROM outbound_messages")
@@ -955,7 +956,7 @@ async fn a_game_is_set_up_from_its_engines_form_and_run_from_its_page() {
     assert!(page.contains("0 of 2 player(s) have sent orders."));
 
     // Orders and press come in (as by mail); the page shows who has ordered and what.
-    let nelson: store::games::PlayerRowId =
+    let nelson: store::players::PlayerRowId =
         sqlx::query_scalar("SELECT id FROM players WHERE display_name = 'Nelson'")
             .fetch_one(pool)
             .await
@@ -965,8 +966,7 @@ async fn a_game_is_set_up_from_its_engines_form_and_run_from_its_page() {
         app.clock.now(),
         store::games::GameId(game),
         nelson,
-        "A1 B2 C3\nPRESS England expects <everyone>",
-        "email",
+        "A1 B2 C3\nPRESS England expects <everyone>", Source::Email,
     )
     .await
     .unwrap();

@@ -1,12 +1,14 @@
 //! The turn lifecycle's core: a game of the zine's subscribers, orders, a deadline passing,
 //! and each turn resolved, published and mailed exactly once, even by several workers at once.
 
+use store::status::Source;
 use chrono::{DateTime, Duration, Utc};
 use engine::{GameSecret, PlayerId, TurnDice, TurnInput, TurnSeed};
 use games::EngineKind;
 use serde_json::{Value, json};
 use server::turns::{self, Entropy, GameSpec, Schedule};
-use store::games::{GameId, PlayerRowId};
+use store::games::GameId;
+use store::players::PlayerRowId;
 use store::subscribers::{self, NewSubscriber};
 use store::testing::TestDatabase;
 use store::zines::{self, ZineId};
@@ -93,7 +95,7 @@ async fn a_turn_resolves_at_its_deadline_once_and_replays_from_what_is_stored() 
 
     let fred = player(pool, game, 1).await;
     let john = player(pool, game, 2).await;
-    let first = turns::submit_orders(pool, trafalgar(), game, fred, "A1, B2", "web")
+    let first = turns::submit_orders(pool, trafalgar(), game, fred, "A1, B2", Source::Web)
         .await
         .unwrap();
     assert!(first.errors.is_empty());
@@ -103,13 +105,12 @@ async fn a_turn_resolves_at_its_deadline_once_and_replays_from_what_is_stored() 
         trafalgar(),
         game,
         fred,
-        "Fred Bloggs G13, K19 One more shot!",
-        "email",
+        "Fred Bloggs G13, K19 One more shot!", Source::Email,
     )
     .await
     .unwrap();
     assert_eq!(parsed.understood[0], "fire at G13");
-    let bad = turns::submit_orders(pool, trafalgar(), game, john, "T12, S13", "web")
+    let bad = turns::submit_orders(pool, trafalgar(), game, john, "T12, S13", Source::Web)
         .await
         .unwrap();
     assert!(bad.errors[0].problem.contains("T12 is off the board"));
@@ -202,13 +203,13 @@ async fn a_turn_resolves_at_its_deadline_once_and_replays_from_what_is_stored() 
             .await
             .unwrap();
     let mut input = TurnInput::default();
-    for (id, parsed) in store::games::current_orders(pool, turn_id(pool, game, 1).await)
+    for (id, parsed) in store::orders::current_orders(pool, turn_id(pool, game, 1).await)
         .await
         .unwrap()
     {
         input.orders.insert(PlayerId(id as u64), parsed);
     }
-    let press: Vec<games::PressItem> = store::games::turn_press(pool, turn_id(pool, game, 1).await)
+    let press: Vec<games::PressItem> = store::orders::turn_press(pool, turn_id(pool, game, 1).await)
         .await
         .unwrap()
         .into_iter()
@@ -221,8 +222,9 @@ async fn a_turn_resolves_at_its_deadline_once_and_replays_from_what_is_stored() 
     Counter(1).fill(&mut secret);
     let sealed = GameSecret::from_bytes(secret).sealed_seed(1);
     let replay = EngineKind::Barmy
+        .parse_state(&state_before)
+        .unwrap()
         .resolve(
-            &state_before,
             &input,
             &press,
             &mut TurnDice::from_seeds(&seed, &sealed),
@@ -232,7 +234,7 @@ async fn a_turn_resolves_at_its_deadline_once_and_replays_from_what_is_stored() 
     db.drop_database().await;
 }
 
-async fn turn_id(pool: &PgPool, game: GameId, number: i32) -> store::games::TurnId {
+async fn turn_id(pool: &PgPool, game: GameId, number: i32) -> store::turns::TurnId {
     sqlx::query_scalar("SELECT id FROM turns WHERE game_id = $1 AND number = $2")
         .bind(game)
         .bind(number)
@@ -362,7 +364,7 @@ async fn gm_verify_replays_every_published_turn_and_catches_a_forged_report() {
     .await;
     for (week, text) in [(0, "A1, B2 Hello"), (1, "C3, D4"), (2, "E5, F6")] {
         let fred = player(pool, game, 1).await;
-        turns::submit_orders(pool, trafalgar(), game, fred, text, "web")
+        turns::submit_orders(pool, trafalgar(), game, fred, text, Source::Web)
             .await
             .unwrap();
         turns::resolve_due(

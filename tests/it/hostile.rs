@@ -383,7 +383,7 @@ async fn every_hostile_message_gets_a_clear_outcome_and_safe_replies() {
 
     // A message that made mail-parser panic (found by fuzzing): dropped with its reason, and
     // the queue goes on.
-    let panicky = include_bytes!("../../../mail/tests/corpus/malformed_parser_panic.eml");
+    let panicky = include_bytes!("../../crates/mail/tests/corpus/malformed_parser_panic.eml");
     let out = ingest(pool, panicky).await;
     assert_eq!(out.status, "dropped");
     assert!(

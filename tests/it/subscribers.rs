@@ -1,5 +1,5 @@
 use store::StoreError;
-use store::demo::{self, SeedOutcome};
+use server::demo::{self, SeedOutcome};
 use store::subscribers::{self, NewSubscriber, SubscriberStatus};
 use store::testing::TestDatabase;
 use store::{DisplayName, EmailAddress, ZineSlug, zines};
@@ -93,7 +93,7 @@ async fn unknown_statuses_are_refused_by_the_database() {
 #[tokio::test]
 async fn demo_seed_fills_an_empty_database_once() {
     let db = TestDatabase::migrated().await;
-    let first = demo::seed_if_empty(&db.pool, trafalgar(), [7; 32])
+    let first = demo::seed_if_empty(&db.pool, trafalgar(), [7; 32], "localhost")
         .await
         .unwrap();
     let SeedOutcome::Seeded {
@@ -113,7 +113,7 @@ async fn demo_seed_fills_an_empty_database_once() {
         count
     );
     assert_eq!(
-        demo::seed_if_empty(&db.pool, trafalgar(), [7; 32])
+        demo::seed_if_empty(&db.pool, trafalgar(), [7; 32], "localhost")
             .await
             .unwrap(),
         SeedOutcome::AlreadyPopulated

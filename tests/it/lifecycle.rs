@@ -9,6 +9,7 @@
     reason = "tests"
 )]
 
+use store::status::Source;
 use chrono::{DateTime, Duration, Utc};
 use games::EngineKind;
 use serde_json::{Value, json};
@@ -185,7 +186,7 @@ async fn reminders_go_once_per_offset_and_only_to_players_without_orders() {
         .unwrap();
     let fred = player(pool, game, 1).await;
     let john = player(pool, game, 2).await;
-    turns::submit_orders(pool, clock.now(), game, fred, "A1, B2", "email")
+    turns::submit_orders(pool, clock.now(), game, fred, "A1, B2", Source::Email)
         .await
         .unwrap();
 
@@ -229,7 +230,7 @@ async fn reminders_go_once_per_offset_and_only_to_players_without_orders() {
     );
 
     // John orders; at 6 hours only Annette is reminded.
-    turns::submit_orders(pool, clock.now(), game, john, "C3, D4", "email")
+    turns::submit_orders(pool, clock.now(), game, john, "C3, D4", Source::Email)
         .await
         .unwrap();
     clock.set(deadline - Duration::hours(6));
@@ -326,7 +327,7 @@ async fn orders_are_taken_during_the_grace_period_and_the_turn_resolves_at_its_e
 
     // Past the deadline, inside the grace period: orders are taken, nothing resolves.
     clock.set(deadline + Duration::minutes(90));
-    turns::submit_orders(pool, clock.now(), game, fred, "Q17, R18", "email")
+    turns::submit_orders(pool, clock.now(), game, fred, "Q17, R18", Source::Email)
         .await
         .unwrap();
     assert!(
@@ -338,7 +339,7 @@ async fn orders_are_taken_during_the_grace_period_and_the_turn_resolves_at_its_e
     // At the end of the grace period orders are refused, and the turn resolves with the late
     // orders in it.
     clock.set(deadline + Duration::hours(2));
-    let refused = turns::submit_orders(pool, clock.now(), game, john, "A1, B2", "email").await;
+    let refused = turns::submit_orders(pool, clock.now(), game, john, "A1, B2", Source::Email).await;
     match refused {
         Err(LifecycleError::DeadlinePassed(closed)) => {
             assert_eq!(closed, deadline + Duration::hours(2));
@@ -401,7 +402,7 @@ async fn a_turn_resolves_early_once_every_active_player_has_ordered_when_the_gm_
     for game in [early, patient] {
         for (id, text) in [(1, "A1, B2"), (2, "C3, D4")] {
             let who = player(pool, game, id).await;
-            turns::submit_orders(pool, clock.now(), game, who, text, "web")
+            turns::submit_orders(pool, clock.now(), game, who, text, Source::Web)
                 .await
                 .unwrap();
         }
@@ -455,7 +456,7 @@ async fn a_new_subscriber_joins_at_the_next_turn_one_who_left_is_gone_and_verify
     )
     .await;
     let fred = player(pool, game, 1).await;
-    turns::submit_orders(pool, clock.now(), game, fred, "A1, B2 Hello", "email")
+    turns::submit_orders(pool, clock.now(), game, fred, "A1, B2 Hello", Source::Email)
         .await
         .unwrap();
     clock.set(deadline);
@@ -533,7 +534,7 @@ async fn a_new_subscriber_joins_at_the_next_turn_one_who_left_is_gone_and_verify
 
     // Newt fires in turn 3 with the address he was given.
     let newt = player(pool, game, 4).await;
-    let parsed = turns::submit_orders(pool, clock.now(), game, newt, "E5, F6", "email")
+    let parsed = turns::submit_orders(pool, clock.now(), game, newt, "E5, F6", Source::Email)
         .await
         .unwrap();
     assert!(parsed.errors.is_empty(), "{parsed:?}");

@@ -72,7 +72,7 @@ async fn prepare(pool: &PgPool) -> Vec<(String, String)> {
     assert_eq!(players.len(), PLAYERS);
     players
         .into_iter()
-        .map(|(token, email)| (server::inbox::reply_address(&token, DOMAIN), email))
+        .map(|(token, email)| (server::letters::reply_address(&token, DOMAIN), email))
         .collect()
 }
 

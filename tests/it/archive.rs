@@ -9,13 +9,15 @@
 //! and garbage ids, escaping of hostile names and press, seeds as far as they are revealed,
 //! and a finished game's full record.
 
+use store::status::Source;
 use chrono::{DateTime, Duration, Utc};
 use engine::{GameSecret, TurnSeed};
 use games::EngineKind;
 use reqwest::StatusCode;
 use serde_json::json;
 use server::turns::{self, GameSpec, GmAction, Schedule};
-use store::games::{GameId, PlayerRowId};
+use store::games::GameId;
+use store::players::PlayerRowId;
 use store::subscribers::{self, NewSubscriber};
 use store::zines;
 use store::{DisplayName, EmailAddress, ZineSlug};
@@ -162,7 +164,7 @@ pub async fn game_in_progress() -> GameInProgress {
                 _ => format!("Greetings from player {index} in turn {turn}"),
             };
             let text = format!("{aimed}, {spare} {press}");
-            let parsed = turns::submit_orders(&pool, now, game, *player, &text, "web")
+            let parsed = turns::submit_orders(&pool, now, game, *player, &text, Source::Web)
                 .await
                 .unwrap();
             assert!(parsed.errors.is_empty(), "{text}: {:?}", parsed.errors);

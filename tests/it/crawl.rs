@@ -214,7 +214,7 @@ async fn the_leak_check_flags_pages_that_do_leak() {
         .fetch_one(&archive.app.db.pool)
         .await
         .unwrap();
-    let gm = EngineKind::Barmy.view(&state, Viewer::Gm).unwrap();
+    let gm = EngineKind::Barmy.parse_state(&state).unwrap().view(Viewer::Gm);
     let gm_page = format!("<ul><li>{}</li></ul>", gm.lines.join("</li><li>"));
     assert!(
         hidden
@@ -224,8 +224,9 @@ async fn the_leak_check_flags_pages_that_do_leak() {
     );
     // A player's own view, as their page would show it.
     let own = EngineKind::Barmy
-        .view(&state, Viewer::Player(engine::PlayerId(2)))
-        .unwrap();
+        .parse_state(&state)
+        .unwrap()
+        .view(Viewer::Player(engine::PlayerId(2)));
     assert!(!hidden.leaks(&own.lines.join("\n")).is_empty());
     // One square in an SVG mark, escaped text of a pending order, an upper-case seed.
     assert_eq!(
@@ -249,7 +250,7 @@ async fn the_leak_check_flags_pages_that_do_leak() {
     let sealed = archive.secret.sealed_seed(1).to_hex();
     assert_eq!(hidden.leaks(&sealed).len(), 1);
     // And the public view itself passes.
-    let public = EngineKind::Barmy.view(&state, Viewer::Public).unwrap();
+    let public = EngineKind::Barmy.parse_state(&state).unwrap().view(Viewer::Public);
     assert!(
         hidden
             .leaks(&serde_json::to_string(&public).unwrap())

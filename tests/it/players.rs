@@ -18,7 +18,8 @@ use reqwest::StatusCode;
 use reqwest::header::{LOCATION, SET_COOKIE};
 use serde_json::Value;
 use server::turns::{self, GameSpec, Schedule};
-use store::games::{GameId, PlayerRowId};
+use store::games::GameId;
+use store::players::PlayerRowId;
 use store::subscribers::{self, NewSubscriber};
 use store::{DisplayName, EmailAddress, PgPool, ZineSlug, zines};
 
@@ -575,7 +576,7 @@ async fn barmy_orders_through_the_form_keep_hidden_what_is_hidden() {
     // A bad set: the engine's error beside its line, the text kept, nothing stored.
     let bad = "A1, B2\nZ99, Q0 hoist the signal";
     let expected = EngineKind::Barmy
-        .parse_orders(&state, nelson_id, bad)
+        .parse_state(&state).unwrap().parse_orders(nelson_id, bad)
         .unwrap();
     assert!(!expected.errors.is_empty());
     let response = submit(&mut nelson, &orders_path, &[("orders", bad)]).await;
@@ -598,7 +599,7 @@ async fn barmy_orders_through_the_form_keep_hidden_what_is_hidden() {
     // A good set: stored from the web, confirmed, shown as understood, in STATUS's place.
     let good = "A1, B2 England expects";
     let parsed = EngineKind::Barmy
-        .parse_orders(&state, nelson_id, good)
+        .parse_state(&state).unwrap().parse_orders(nelson_id, good)
         .unwrap();
     assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
     let response = submit(&mut nelson, &orders_path, &[("orders", good)]).await;
@@ -612,7 +613,7 @@ async fn barmy_orders_through_the_form_keep_hidden_what_is_hidden() {
     for line in &parsed.understood {
         assert!(page.contains(&format!("<li>{}</li>", html(line))), "{line}");
     }
-    let stored = store::games::current_raw_orders(pool, fleet.barmy, nelson_row)
+    let stored = store::orders::current_raw_orders(pool, fleet.barmy, nelson_row)
         .await
         .unwrap();
     assert_eq!(stored.as_deref(), Some(good));
@@ -639,7 +640,7 @@ async fn barmy_orders_through_the_form_keep_hidden_what_is_hidden() {
     assert!(page.contains(&html("Kiss me, <Hardy> & co")));
     assert!(!page.contains("Kiss me, <Hardy>"));
     assert_eq!(
-        store::games::current_raw_orders(pool, fleet.barmy, nelson_row)
+        store::orders::current_raw_orders(pool, fleet.barmy, nelson_row)
             .await
             .unwrap()
             .as_deref(),
@@ -706,8 +707,7 @@ async fn barmy_orders_through_the_form_keep_hidden_what_is_hidden() {
     assert_eq!(drawn, own);
     // The engine's own player view is what the page shows (as the POSITION mail has it).
     let view = EngineKind::Barmy
-        .view(&state, Viewer::Player(nelson_id))
-        .unwrap();
+        .parse_state(&state).unwrap().view(Viewer::Player(nelson_id));
     for line in &view.lines {
         assert!(nelson_lines.contains(&html(line)), "{line}");
     }
@@ -769,7 +769,7 @@ async fn salvo_orders_through_the_form_keep_each_fleet_to_its_admiral() {
     // The salvo form: a bad line gets salvo's own message beside it.
     let bad = "FIRE B7\nFIRE Z99";
     let expected = EngineKind::Salvo
-        .parse_orders(&state, nelson_id, bad)
+        .parse_state(&state).unwrap().parse_orders(nelson_id, bad)
         .unwrap();
     assert!(!expected.errors.is_empty(), "{expected:?}");
     let response = submit(&mut nelson, &orders_path, &[("orders", bad)]).await;
@@ -789,7 +789,7 @@ async fn salvo_orders_through_the_form_keep_each_fleet_to_its_admiral() {
 
     let good = "FIRE B7";
     let parsed = EngineKind::Salvo
-        .parse_orders(&state, nelson_id, good)
+        .parse_state(&state).unwrap().parse_orders(nelson_id, good)
         .unwrap();
     assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
     let response = submit(&mut nelson, &orders_path, &[("orders", good)]).await;
@@ -799,7 +799,7 @@ async fn salvo_orders_through_the_form_keep_each_fleet_to_its_admiral() {
         assert!(page.contains(&html(line)), "{line}");
     }
     assert_eq!(
-        store::games::current_raw_orders(pool, fleet.salvo, nelson_row)
+        store::orders::current_raw_orders(pool, fleet.salvo, nelson_row)
             .await
             .unwrap()
             .as_deref(),

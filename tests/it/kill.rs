@@ -14,6 +14,7 @@
     reason = "tests"
 )]
 
+use store::status::Source;
 use std::collections::BTreeMap;
 use std::process::Stdio;
 use std::time::{Duration as StdDuration, Instant};
@@ -201,7 +202,7 @@ async fn prepare(pool: &PgPool) -> GameId {
         (4, "E5, F6"),
     ] {
         let who = player(pool, game, id).await;
-        turns::submit_orders(pool, at, game, who, text, "email")
+        turns::submit_orders(pool, at, game, who, text, Source::Email)
             .await
             .unwrap();
     }

@@ -79,7 +79,7 @@ pub(crate) async fn token(pool: &PgPool, game: GameId, engine_id: i64) -> String
 
 /// The personal reply address of the game's player `engine_id`.
 pub(crate) async fn reply_address_of(pool: &PgPool, game: GameId, engine_id: i64) -> String {
-    inbox::reply_address(&token(pool, game, engine_id).await, DOMAIN)
+    server::letters::reply_address(&token(pool, game, engine_id).await, DOMAIN)
 }
 
 pub(crate) fn message(id: &str, to: &str, extra_headers: &str, body: &str) -> Vec<u8> {
@@ -661,7 +661,7 @@ async fn a_message_that_fails_is_undone_alone_and_the_rest_of_its_batch_is_proce
             .await
             .unwrap();
     }
-    let processed = inbox::process_pending(pool, trafalgar() + Duration::minutes(5), DOMAIN)
+    let processed = inbox::process_pending(pool, &server::turns::StateCache::default(), trafalgar() + Duration::minutes(5), DOMAIN)
         .await
         .unwrap();
     assert_eq!(processed, 3);
@@ -723,7 +723,7 @@ async fn a_players_mail_waits_while_another_worker_acts_for_that_player() {
         .unwrap();
     let worker = tokio::spawn({
         let pool = pool.clone();
-        async move { inbox::process_pending(&pool, trafalgar(), DOMAIN).await }
+        async move { inbox::process_pending(&pool, &server::turns::StateCache::default(), trafalgar(), DOMAIN).await }
     });
     // The worker must be waiting for Fred's lock, not acting.
     let mut waiting: i64 = 0;
@@ -791,7 +791,7 @@ async fn replies_queued_together_count_against_the_limit_in_the_order_of_their_m
         .collect();
     let later = trafalgar() + Duration::minutes(10);
     store_in_order(pool, &batch, later).await;
-    let processed = inbox::process_pending(pool, later + Duration::minutes(30), DOMAIN)
+    let processed = inbox::process_pending(pool, &server::turns::StateCache::default(), later + Duration::minutes(30), DOMAIN)
         .await
         .unwrap();
     assert_eq!(processed, 20);
@@ -838,7 +838,7 @@ async fn a_resignation_counts_for_the_orders_after_it_in_the_same_batch() {
         ),
     ];
     store_in_order(pool, &messages, trafalgar()).await;
-    let processed = inbox::process_pending(pool, trafalgar() + Duration::minutes(5), DOMAIN)
+    let processed = inbox::process_pending(pool, &server::turns::StateCache::default(), trafalgar() + Duration::minutes(5), DOMAIN)
         .await
         .unwrap();
     assert_eq!(processed, 2);

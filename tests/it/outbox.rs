@@ -11,7 +11,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration as StdDuration, Instant};
 
 use chrono::Duration;
-use serde_json::json;
 use server::outbox::{self, Relay};
 use store::PgPool;
 use store::outbox::{NewOutbound, enqueue, enqueue_many, insert_shared_body};
@@ -199,7 +198,7 @@ async fn queue_range(pool: &PgPool, numbers: std::ops::Range<usize>) {
             subject: &format!("Gazette: turn {i} report"),
             body_text: "Name | Co-ord | Result | Score | Own Status\n",
             body_html: None,
-            headers: &json!({ "Reply-To": format!("orders+token{i}aaaaaaaaaaaaaaaa@zine.example.org") }),
+            headers: &store::outbox::Headers::reply_to(format!("orders+token{i}aaaaaaaaaaaaaaaa@zine.example.org")),
         };
         assert!(enqueue(pool, &new, trafalgar()).await.unwrap());
     }
@@ -508,7 +507,7 @@ async fn queue_report(pool: &PgPool, turn: u32, recipients: &[String]) {
     .unwrap();
     let message_id = format!("<report.{turn}@zine.example.org>");
     let subject = format!("Gazette: turn {turn} report");
-    let nothing_personal = json!({});
+    let nothing_personal = store::outbox::Headers::default();
     let keys: Vec<String> = recipients
         .iter()
         .map(|to| format!("report:{turn}:{to}"))

@@ -39,6 +39,7 @@ async fn start_mail_doors(pool: &PgPool, clock: Arc<ManualClock>, max_bytes: usi
     for _ in 0..2 {
         tokio::spawn(inbox::worker(
             pool.clone(),
+            server::turns::StateCache::default(),
             clock.clone(),
             DOMAIN.to_owned(),
             stored.clone(),
@@ -300,6 +301,7 @@ async fn the_webhook_takes_raw_mime_with_the_shared_secret_only() {
     tokio::spawn(server::serve(listener, state, std::future::pending()));
     tokio::spawn(inbox::worker(
         pool.clone(),
+        server::turns::StateCache::default(),
         clock.clone(),
         DOMAIN.to_owned(),
         stored,
@@ -372,7 +374,7 @@ async fn without_a_secret_the_webhook_does_not_exist() {
 async fn the_gm_sees_failed_mail_and_can_resend_it() {
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
-    let headers = serde_json::json!({});
+    let headers = store::outbox::Headers::default();
     let new = store::outbox::NewOutbound {
         message_id: "<failing-1@zine.example.org>",
         idempotency_key: "test:failing-1",

@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 
 use engine::{PlayerId, TurnDice, TurnInput, TurnSeed};
-use store::demo::{self, SeedOutcome};
+use server::demo::{self, SeedOutcome};
 use store::testing::TestDatabase;
 
 use crate::helpers::trafalgar;
@@ -18,7 +18,7 @@ async fn the_demo_game_has_a_published_turn_that_replays_and_hides_the_ships() {
     let db = TestDatabase::migrated().await;
     let SeedOutcome::Seeded {
         game, subscribers, ..
-    } = demo::seed_if_empty(&db.pool, trafalgar(), SECRET)
+    } = demo::seed_if_empty(&db.pool, trafalgar(), SECRET, "localhost")
         .await
         .unwrap()
     else {
@@ -113,15 +113,16 @@ async fn the_demo_game_has_a_published_turn_that_replays_and_hides_the_ships() {
         .collect();
     let secret = engine::GameSecret::from_bytes(SECRET);
     let replay = games::EngineKind::Barmy
+        .parse_state(&state_before)
+        .unwrap()
         .resolve(
-            &state_before,
             &input,
             &press,
             &mut TurnDice::from_seeds(&seed, &secret.sealed_seed(1)),
         )
         .unwrap();
     assert_eq!(replay.report.to_text(), text);
-    assert_eq!(replay.state, state_now);
+    assert_eq!(replay.state.to_json().unwrap(), state_now);
 
     // No square of a ship afloat appears in the report unless a player ordered a shot there.
     let state: barmy::State = serde_json::from_value(state_now).unwrap();
@@ -151,7 +152,7 @@ async fn the_demo_game_has_a_published_turn_that_replays_and_hides_the_ships() {
 #[tokio::test]
 async fn readers_see_the_published_report_and_nothing_hidden() {
     let app = crate::helpers::TestApp::spawn().await;
-    let SeedOutcome::Seeded { game, .. } = demo::seed_if_empty(&app.db.pool, trafalgar(), SECRET)
+    let SeedOutcome::Seeded { game, .. } = demo::seed_if_empty(&app.db.pool, trafalgar(), SECRET, "localhost")
         .await
         .unwrap()
     else {
