@@ -9,7 +9,6 @@
 //! and garbage ids, escaping of hostile names and press, seeds as far as they are revealed,
 //! and a finished game's full record.
 
-use store::status::Source;
 use chrono::{DateTime, Duration, Utc};
 use engine::{GameSecret, TurnSeed};
 use games::EngineKind;
@@ -18,6 +17,7 @@ use serde_json::json;
 use server::turns::{self, GameSpec, GmAction, Schedule};
 use store::games::GameId;
 use store::players::PlayerRowId;
+use store::status::Source;
 use store::subscribers::{self, NewSubscriber};
 use store::zines;
 use store::{DisplayName, EmailAddress, ZineSlug};

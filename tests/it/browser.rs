@@ -332,10 +332,20 @@ async fn a_player_logs_in_by_mail_and_sends_orders_in_a_real_browser() {
     let nelson = engine::PlayerId(u64::try_from(nelson).unwrap());
     let (bad, good) = ("A1, B2\nZ99, Q0", "A1, B2 England expects");
     let barmy = games::EngineKind::Barmy;
-    let problem = barmy.parse_state(&state).unwrap().parse_orders(nelson, bad).unwrap().errors[0]
+    let problem = barmy
+        .parse_state(&state)
+        .unwrap()
+        .parse_orders(nelson, bad)
+        .unwrap()
+        .errors[0]
         .problem
         .clone();
-    let understood = barmy.parse_state(&state).unwrap().parse_orders(nelson, good).unwrap().understood;
+    let understood = barmy
+        .parse_state(&state)
+        .unwrap()
+        .parse_orders(nelson, good)
+        .unwrap()
+        .understood;
 
     let player_base = base.clone();
     in_browser("player_orders", &driver, move |client| async move {

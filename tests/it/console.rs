@@ -966,7 +966,8 @@ async fn a_game_is_set_up_from_its_engines_form_and_run_from_its_page() {
         app.clock.now(),
         store::games::GameId(game),
         nelson,
-        "A1 B2 C3\nPRESS England expects <everyone>", Source::Email,
+        "A1 B2 C3\nPRESS England expects <everyone>",
+        Source::Email,
     )
     .await
     .unwrap();

@@ -214,7 +214,10 @@ async fn the_leak_check_flags_pages_that_do_leak() {
         .fetch_one(&archive.app.db.pool)
         .await
         .unwrap();
-    let gm = EngineKind::Barmy.parse_state(&state).unwrap().view(Viewer::Gm);
+    let gm = EngineKind::Barmy
+        .parse_state(&state)
+        .unwrap()
+        .view(Viewer::Gm);
     let gm_page = format!("<ul><li>{}</li></ul>", gm.lines.join("</li><li>"));
     assert!(
         hidden
@@ -250,7 +253,10 @@ async fn the_leak_check_flags_pages_that_do_leak() {
     let sealed = archive.secret.sealed_seed(1).to_hex();
     assert_eq!(hidden.leaks(&sealed).len(), 1);
     // And the public view itself passes.
-    let public = EngineKind::Barmy.parse_state(&state).unwrap().view(Viewer::Public);
+    let public = EngineKind::Barmy
+        .parse_state(&state)
+        .unwrap()
+        .view(Viewer::Public);
     assert!(
         hidden
             .leaks(&serde_json::to_string(&public).unwrap())

@@ -152,9 +152,10 @@ async fn the_demo_game_has_a_published_turn_that_replays_and_hides_the_ships() {
 #[tokio::test]
 async fn readers_see_the_published_report_and_nothing_hidden() {
     let app = crate::helpers::TestApp::spawn().await;
-    let SeedOutcome::Seeded { game, .. } = demo::seed_if_empty(&app.db.pool, trafalgar(), SECRET, "localhost")
-        .await
-        .unwrap()
+    let SeedOutcome::Seeded { game, .. } =
+        demo::seed_if_empty(&app.db.pool, trafalgar(), SECRET, "localhost")
+            .await
+            .unwrap()
     else {
         panic!("nothing seeded");
     };

@@ -661,9 +661,14 @@ async fn a_message_that_fails_is_undone_alone_and_the_rest_of_its_batch_is_proce
             .await
             .unwrap();
     }
-    let processed = inbox::process_pending(pool, &server::turns::StateCache::default(), trafalgar() + Duration::minutes(5), DOMAIN)
-        .await
-        .unwrap();
+    let processed = inbox::process_pending(
+        pool,
+        &server::turns::StateCache::default(),
+        trafalgar() + Duration::minutes(5),
+        DOMAIN,
+    )
+    .await
+    .unwrap();
     assert_eq!(processed, 3);
     let statuses: Vec<(String, String, Option<String>)> = sqlx::query_as(
         "SELECT message_id, status, error FROM inbound_messages ORDER BY received_at",
@@ -723,7 +728,15 @@ async fn a_players_mail_waits_while_another_worker_acts_for_that_player() {
         .unwrap();
     let worker = tokio::spawn({
         let pool = pool.clone();
-        async move { inbox::process_pending(&pool, &server::turns::StateCache::default(), trafalgar(), DOMAIN).await }
+        async move {
+            inbox::process_pending(
+                &pool,
+                &server::turns::StateCache::default(),
+                trafalgar(),
+                DOMAIN,
+            )
+            .await
+        }
     });
     // The worker must be waiting for Fred's lock, not acting.
     let mut waiting: i64 = 0;
@@ -791,9 +804,14 @@ async fn replies_queued_together_count_against_the_limit_in_the_order_of_their_m
         .collect();
     let later = trafalgar() + Duration::minutes(10);
     store_in_order(pool, &batch, later).await;
-    let processed = inbox::process_pending(pool, &server::turns::StateCache::default(), later + Duration::minutes(30), DOMAIN)
-        .await
-        .unwrap();
+    let processed = inbox::process_pending(
+        pool,
+        &server::turns::StateCache::default(),
+        later + Duration::minutes(30),
+        DOMAIN,
+    )
+    .await
+    .unwrap();
     assert_eq!(processed, 20);
     assert_eq!(
         count(
@@ -838,9 +856,14 @@ async fn a_resignation_counts_for_the_orders_after_it_in_the_same_batch() {
         ),
     ];
     store_in_order(pool, &messages, trafalgar()).await;
-    let processed = inbox::process_pending(pool, &server::turns::StateCache::default(), trafalgar() + Duration::minutes(5), DOMAIN)
-        .await
-        .unwrap();
+    let processed = inbox::process_pending(
+        pool,
+        &server::turns::StateCache::default(),
+        trafalgar() + Duration::minutes(5),
+        DOMAIN,
+    )
+    .await
+    .unwrap();
     assert_eq!(processed, 2);
     assert_eq!(count(pool, "SELECT count(*) FROM orders").await, 0);
     assert_eq!(count(pool, "SELECT count(*) FROM press").await, 0);

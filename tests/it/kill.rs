@@ -14,10 +14,10 @@
     reason = "tests"
 )]
 
-use store::status::Source;
 use std::collections::BTreeMap;
 use std::process::Stdio;
 use std::time::{Duration as StdDuration, Instant};
+use store::status::Source;
 
 use chrono::{DateTime, Utc};
 use games::EngineKind;

@@ -9,7 +9,6 @@
     reason = "tests"
 )]
 
-use store::status::Source;
 use chrono::{DateTime, Duration, Utc};
 use games::EngineKind;
 use serde_json::{Value, json};
@@ -17,6 +16,7 @@ use server::ManualClock;
 use server::clock::Clock;
 use server::turns::{self, GameSpec, LifecycleError, OsEntropy, Schedule, ScheduleSettings};
 use store::games::GameId;
+use store::status::Source;
 use store::subscribers::{self, NewSubscriber};
 use store::testing::TestDatabase;
 use store::zines::ZineId;
@@ -339,7 +339,8 @@ async fn orders_are_taken_during_the_grace_period_and_the_turn_resolves_at_its_e
     // At the end of the grace period orders are refused, and the turn resolves with the late
     // orders in it.
     clock.set(deadline + Duration::hours(2));
-    let refused = turns::submit_orders(pool, clock.now(), game, john, "A1, B2", Source::Email).await;
+    let refused =
+        turns::submit_orders(pool, clock.now(), game, john, "A1, B2", Source::Email).await;
     match refused {
         Err(LifecycleError::DeadlinePassed(closed)) => {
             assert_eq!(closed, deadline + Duration::hours(2));

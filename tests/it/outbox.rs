@@ -198,7 +198,9 @@ async fn queue_range(pool: &PgPool, numbers: std::ops::Range<usize>) {
             subject: &format!("Gazette: turn {i} report"),
             body_text: "Name | Co-ord | Result | Score | Own Status\n",
             body_html: None,
-            headers: &store::outbox::Headers::reply_to(format!("orders+token{i}aaaaaaaaaaaaaaaa@zine.example.org")),
+            headers: &store::outbox::Headers::reply_to(format!(
+                "orders+token{i}aaaaaaaaaaaaaaaa@zine.example.org"
+            )),
         };
         assert!(enqueue(pool, &new, trafalgar()).await.unwrap());
     }

@@ -576,7 +576,9 @@ async fn barmy_orders_through_the_form_keep_hidden_what_is_hidden() {
     // A bad set: the engine's error beside its line, the text kept, nothing stored.
     let bad = "A1, B2\nZ99, Q0 hoist the signal";
     let expected = EngineKind::Barmy
-        .parse_state(&state).unwrap().parse_orders(nelson_id, bad)
+        .parse_state(&state)
+        .unwrap()
+        .parse_orders(nelson_id, bad)
         .unwrap();
     assert!(!expected.errors.is_empty());
     let response = submit(&mut nelson, &orders_path, &[("orders", bad)]).await;
@@ -599,7 +601,9 @@ async fn barmy_orders_through_the_form_keep_hidden_what_is_hidden() {
     // A good set: stored from the web, confirmed, shown as understood, in STATUS's place.
     let good = "A1, B2 England expects";
     let parsed = EngineKind::Barmy
-        .parse_state(&state).unwrap().parse_orders(nelson_id, good)
+        .parse_state(&state)
+        .unwrap()
+        .parse_orders(nelson_id, good)
         .unwrap();
     assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
     let response = submit(&mut nelson, &orders_path, &[("orders", good)]).await;
@@ -707,7 +711,9 @@ async fn barmy_orders_through_the_form_keep_hidden_what_is_hidden() {
     assert_eq!(drawn, own);
     // The engine's own player view is what the page shows (as the POSITION mail has it).
     let view = EngineKind::Barmy
-        .parse_state(&state).unwrap().view(Viewer::Player(nelson_id));
+        .parse_state(&state)
+        .unwrap()
+        .view(Viewer::Player(nelson_id));
     for line in &view.lines {
         assert!(nelson_lines.contains(&html(line)), "{line}");
     }
@@ -769,7 +775,9 @@ async fn salvo_orders_through_the_form_keep_each_fleet_to_its_admiral() {
     // The salvo form: a bad line gets salvo's own message beside it.
     let bad = "FIRE B7\nFIRE Z99";
     let expected = EngineKind::Salvo
-        .parse_state(&state).unwrap().parse_orders(nelson_id, bad)
+        .parse_state(&state)
+        .unwrap()
+        .parse_orders(nelson_id, bad)
         .unwrap();
     assert!(!expected.errors.is_empty(), "{expected:?}");
     let response = submit(&mut nelson, &orders_path, &[("orders", bad)]).await;
@@ -789,7 +797,9 @@ async fn salvo_orders_through_the_form_keep_each_fleet_to_its_admiral() {
 
     let good = "FIRE B7";
     let parsed = EngineKind::Salvo
-        .parse_state(&state).unwrap().parse_orders(nelson_id, good)
+        .parse_state(&state)
+        .unwrap()
+        .parse_orders(nelson_id, good)
         .unwrap();
     assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
     let response = submit(&mut nelson, &orders_path, &[("orders", good)]).await;

@@ -1,5 +1,5 @@
-use store::StoreError;
 use server::demo::{self, SeedOutcome};
+use store::StoreError;
 use store::subscribers::{self, NewSubscriber, SubscriberStatus};
 use store::testing::TestDatabase;
 use store::{DisplayName, EmailAddress, ZineSlug, zines};

@@ -1,7 +1,6 @@
 //! The turn lifecycle's core: a game of the zine's subscribers, orders, a deadline passing,
 //! and each turn resolved, published and mailed exactly once, even by several workers at once.
 
-use store::status::Source;
 use chrono::{DateTime, Duration, Utc};
 use engine::{GameSecret, PlayerId, TurnDice, TurnInput, TurnSeed};
 use games::EngineKind;
@@ -9,6 +8,7 @@ use serde_json::{Value, json};
 use server::turns::{self, Entropy, GameSpec, Schedule};
 use store::games::GameId;
 use store::players::PlayerRowId;
+use store::status::Source;
 use store::subscribers::{self, NewSubscriber};
 use store::testing::TestDatabase;
 use store::zines::{self, ZineId};
@@ -105,7 +105,8 @@ async fn a_turn_resolves_at_its_deadline_once_and_replays_from_what_is_stored() 
         trafalgar(),
         game,
         fred,
-        "Fred Bloggs G13, K19 One more shot!", Source::Email,
+        "Fred Bloggs G13, K19 One more shot!",
+        Source::Email,
     )
     .await
     .unwrap();
@@ -209,26 +210,23 @@ async fn a_turn_resolves_at_its_deadline_once_and_replays_from_what_is_stored() 
     {
         input.orders.insert(PlayerId(id as u64), parsed);
     }
-    let press: Vec<games::PressItem> = store::orders::turn_press(pool, turn_id(pool, game, 1).await)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|(id, text)| games::PressItem {
-            player: PlayerId(id as u64),
-            text,
-        })
-        .collect();
+    let press: Vec<games::PressItem> =
+        store::orders::turn_press(pool, turn_id(pool, game, 1).await)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|(id, text)| games::PressItem {
+                player: PlayerId(id as u64),
+                text,
+            })
+            .collect();
     let mut secret = [0u8; 32];
     Counter(1).fill(&mut secret);
     let sealed = GameSecret::from_bytes(secret).sealed_seed(1);
     let replay = EngineKind::Barmy
         .parse_state(&state_before)
         .unwrap()
-        .resolve(
-            &input,
-            &press,
-            &mut TurnDice::from_seeds(&seed, &sealed),
-        )
+        .resolve(&input, &press, &mut TurnDice::from_seeds(&seed, &sealed))
         .unwrap();
     assert_eq!(replay.report.to_text(), text);
     db.drop_database().await;

@@ -252,10 +252,9 @@ async fn submit_orders(
     if let (Some((_, first)), Some(text), Some(orders)) =
         (players.first(), texts.first(), parsed.first())
     {
-        let engine = EngineKind::Barmy.parse_state(&state)?.parse_orders(
-            engine::PlayerId(u64::try_from(*first)?),
-            text,
-        )?;
+        let engine = EngineKind::Barmy
+            .parse_state(&state)?
+            .parse_orders(engine::PlayerId(u64::try_from(*first)?), text)?;
         anyhow::ensure!(
             engine.orders == serde_json::from_str::<serde_json::Value>(orders)?
                 && engine.errors.is_empty(),

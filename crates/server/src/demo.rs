@@ -141,7 +141,9 @@ async fn seed_demo_game(
             text: &text,
             source: Source::Web,
         };
-        submit_orders_in(&mut *tx, &mut open_turns, &lock, now, &orders).await?;
+        // Sent a minute before the deadline, which is now.
+        let sent = now - chrono::Duration::minutes(1);
+        submit_orders_in(&mut *tx, &mut open_turns, &lock, sent, &orders).await?;
     }
     let due = store::turns::claim_open_turn(&mut *tx, game)
         .await?
