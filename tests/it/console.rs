@@ -170,7 +170,7 @@ async fn fingerprint(pool: &PgPool) -> Value {
 /// A zine with subscribers, a running game with an open turn, a failed inbound and a failed
 /// outbound message: something for every route to act on.
 pub async fn populate(pool: &PgPool) -> i64 {
-    server::demo::seed_if_empty(pool, crate::helpers::trafalgar(), [9; 32], "localhost")
+    server::demo::seed_if_empty(pool, crate::helpers::trafalgar(), [9; 32])
         .await
         .unwrap();
     let now = crate::helpers::trafalgar();

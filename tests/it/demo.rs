@@ -18,7 +18,7 @@ async fn the_demo_game_has_a_published_turn_that_replays_and_hides_the_ships() {
     let db = TestDatabase::migrated().await;
     let SeedOutcome::Seeded {
         game, subscribers, ..
-    } = demo::seed_if_empty(&db.pool, trafalgar(), SECRET, "localhost")
+    } = demo::seed_if_empty(&db.pool, trafalgar(), SECRET)
         .await
         .unwrap()
     else {
@@ -152,10 +152,9 @@ async fn the_demo_game_has_a_published_turn_that_replays_and_hides_the_ships() {
 #[tokio::test]
 async fn readers_see_the_published_report_and_nothing_hidden() {
     let app = crate::helpers::TestApp::spawn().await;
-    let SeedOutcome::Seeded { game, .. } =
-        demo::seed_if_empty(&app.db.pool, trafalgar(), SECRET, "localhost")
-            .await
-            .unwrap()
+    let SeedOutcome::Seeded { game, .. } = demo::seed_if_empty(&app.db.pool, trafalgar(), SECRET)
+        .await
+        .unwrap()
     else {
         panic!("nothing seeded");
     };

@@ -45,7 +45,7 @@ async fn home_page_lists_the_zines() {
     assert_eq!(empty.status(), StatusCode::OK);
     assert!(empty.text().await.unwrap().contains("No zine yet"));
 
-    server::demo::seed_if_empty(&app.db.pool, trafalgar(), [7; 32], "localhost")
+    server::demo::seed_if_empty(&app.db.pool, trafalgar(), [7; 32])
         .await
         .unwrap();
     let page = app.get("/").await.text().await.unwrap();

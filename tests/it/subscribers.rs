@@ -93,7 +93,7 @@ async fn unknown_statuses_are_refused_by_the_database() {
 #[tokio::test]
 async fn demo_seed_fills_an_empty_database_once() {
     let db = TestDatabase::migrated().await;
-    let first = demo::seed_if_empty(&db.pool, trafalgar(), [7; 32], "localhost")
+    let first = demo::seed_if_empty(&db.pool, trafalgar(), [7; 32])
         .await
         .unwrap();
     let SeedOutcome::Seeded {
@@ -113,16 +113,18 @@ async fn demo_seed_fills_an_empty_database_once() {
         count
     );
     assert_eq!(
-        demo::seed_if_empty(&db.pool, trafalgar(), [7; 32], "localhost")
+        demo::seed_if_empty(&db.pool, trafalgar(), [7; 32])
             .await
             .unwrap(),
         SeedOutcome::AlreadyPopulated
     );
     assert_eq!(zines::count(&db.pool).await.unwrap(), 1);
     let audit = store::audit::list_recent(&db.pool, 10).await.unwrap();
+    // Seeded once: the demo game is made and its first turn resolved through the lifecycle,
+    // each step audited, newest first.
     assert_eq!(
         audit.iter().map(|e| e.action.as_str()).collect::<Vec<_>>(),
-        ["demo.seed"]
+        ["demo.seed", "turn.resolve", "game.create"]
     );
     db.drop_database().await;
 }

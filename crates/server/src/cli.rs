@@ -236,9 +236,6 @@ pub struct MigrateArgs {
     /// Afterwards, if the database has no zine yet, add a demo zine with a few subscribers.
     #[arg(long)]
     pub seed_demo: bool,
-    /// Domain of Admiralty's addresses: the demo game's mail is queued with it.
-    #[arg(long, env = "ADMIRALTY_MAIL_DOMAIN", default_value = "localhost")]
-    pub mail_domain: String,
 }
 
 /// Runs the parsed command line to completion.
@@ -531,7 +528,7 @@ async fn run_migrate(database: &DatabaseArgs, args: MigrateArgs) -> anyhow::Resu
         let mut secret = [0u8; 32];
         getrandom::fill(&mut secret)
             .map_err(|e| anyhow::anyhow!("reading the operating system's randomness: {e}"))?;
-        match crate::demo::seed_if_empty(&pool, clock.now(), secret, &args.mail_domain)
+        match crate::demo::seed_if_empty(&pool, clock.now(), secret)
             .await
             .context("seeding the demo zine")?
         {

@@ -15,6 +15,7 @@ use store::{DisplayName, EmailAddress, PgPool, ZineSlug};
 
 use crate::schedule::Schedule;
 use crate::turns::create::{Entropy, GameSpec, create_game_in};
+use crate::turns::resolve::Mailing;
 use crate::turns::{LifecycleError, OpenTurns, StateCache, Submission, submit_orders_in};
 
 /// Short name of the demo zine.
@@ -45,13 +46,12 @@ pub enum SeedOutcome {
 }
 
 /// Writes the demo zine, its subscribers and its game, when the database has no zine at all,
-/// in one transaction. `secret` is the demo game's dice secret (the caller's randomness); its
-/// mail is queued as a real game's is, Message-IDs at `mail_domain`.
+/// in one transaction. `secret` is the demo game's dice secret (the caller's randomness). The
+/// demo's turn is published on the web only: its subscribers' addresses are examples.
 pub async fn seed_if_empty(
     pool: &PgPool,
     now: DateTime<Utc>,
     secret: [u8; 32],
-    mail_domain: &str,
 ) -> Result<SeedOutcome, LifecycleError> {
     let mut tx = pool.begin().await?;
     store::zines::lock_seeding(&mut tx).await?;
@@ -68,7 +68,7 @@ pub async fn seed_if_empty(
         };
         store::subscribers::insert(&mut *tx, &new, now).await?;
     }
-    let game = seed_demo_game(&mut tx, zine.id, secret, now, mail_domain).await?;
+    let game = seed_demo_game(&mut tx, zine.id, secret, now).await?;
     store::audit::append(
         &mut *tx,
         &store::audit::NewAuditEntry {
@@ -96,7 +96,6 @@ async fn seed_demo_game(
     zine: ZineId,
     secret: [u8; 32],
     now: DateTime<Utc>,
-    mail_domain: &str,
 ) -> Result<GameId, LifecycleError> {
     let setup = json!({ "width": 10, "height": 10 });
     let spec = GameSpec {
@@ -148,7 +147,7 @@ async fn seed_demo_game(
     let due = store::turns::claim_open_turn(&mut *tx, game)
         .await?
         .ok_or(LifecycleError::NoOpenTurn(game.0))?;
-    crate::turns::resolve::resolve_claimed(&mut *tx, &due, now, mail_domain).await?;
+    crate::turns::resolve::resolve_claimed(&mut *tx, &due, now, Mailing::WebOnly).await?;
     Ok(game)
 }
 

@@ -3,10 +3,10 @@
 
 use chrono::{DateTime, Utc};
 use engine::{Player, PlayerId};
-use games::EngineKind;
+use games::{AnyState, EngineKind};
 use serde_json::json;
 use store::PgPool;
-use store::games::GameId;
+use store::games::{GameForTurn, GameId};
 use store::outbox::{Headers, NewOutbound};
 use store::players::NewPlayer;
 use store::status::{PlayerStatus, SubscriberStatus};
@@ -15,6 +15,15 @@ use store::turns::{DueTurn, NewReport, NewTurn, TurnId};
 use super::create::{Entropy, OsEntropy, new_reply_token};
 use super::{LifecycleError, ScheduleSettings, game_secret, player_id, recorded_input};
 use crate::{fault, letters};
+
+/// Whether a resolution mails what it publishes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mailing<'a> {
+    /// The report to every subscriber and each player's position, Message-IDs at this domain.
+    Queue { domain: &'a str },
+    /// Published on the web only: the demo game, whose subscribers' addresses are examples.
+    WebOnly,
+}
 
 /// One turn resolved by this call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,7 +51,16 @@ pub async fn resolve_due(
             return Ok(done);
         };
         let (turn, game) = (due.id, due.game_id);
-        match resolve_claimed(&mut tx, &due, now, mail_domain).await {
+        match resolve_claimed(
+            &mut tx,
+            &due,
+            now,
+            Mailing::Queue {
+                domain: mail_domain,
+            },
+        )
+        .await
+        {
             Ok(resolved) => {
                 tx.commit().await?;
                 fault::point("after_commit").await;
@@ -66,7 +84,15 @@ pub(crate) async fn resolve_open_turn_now(
 ) -> Result<(), LifecycleError> {
     let mut tx = pool.begin().await?;
     if let Some(due) = store::turns::claim_open_turn(&mut tx, game).await? {
-        resolve_claimed(&mut tx, &due, now, mail_domain).await?;
+        resolve_claimed(
+            &mut tx,
+            &due,
+            now,
+            Mailing::Queue {
+                domain: mail_domain,
+            },
+        )
+        .await?;
         tx.commit().await?;
         fault::point("after_commit").await;
     }
@@ -121,7 +147,7 @@ pub(crate) async fn resolve_claimed(
     tx: &mut sqlx::PgConnection,
     due: &DueTurn,
     now: DateTime<Utc>,
-    mail_domain: &str,
+    mailing: Mailing<'_>,
 ) -> Result<ResolvedTurn, LifecycleError> {
     let game = store::games::game_for_turn(&mut *tx, due.game_id).await?;
     let engine: EngineKind = game.engine.parse()?;
@@ -204,14 +230,75 @@ pub(crate) async fn resolve_claimed(
         .await?;
     }
 
+    let queued = match mailing {
+        Mailing::Queue { domain } => {
+            queue_publication(
+                &mut *tx,
+                &game,
+                due,
+                number,
+                &text,
+                &seed.to_hex(),
+                &resolved.state,
+                now,
+                domain,
+            )
+            .await?
+        }
+        Mailing::WebOnly => 0,
+    };
+    fault::point("after_mail_queued").await;
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor: "system",
+            action: "turn.resolve",
+            game_id: Some(game.id.0),
+            details: json!({
+                "turn": number,
+                "seed": seed.to_hex(),
+                "finished": outcome.finished,
+                "mails": queued,
+                "joining": input.joining.len(),
+                "leaving": leaving.len(),
+            }),
+        },
+        now,
+    )
+    .await?;
+    Ok(ResolvedTurn {
+        game: game.id,
+        turn: number,
+        finished: outcome.finished,
+        mails_queued: usize::try_from(queued).unwrap_or(usize::MAX),
+    })
+}
+
+/// Queues a turn's publication: the report to every subscriber of the zine (readers too), and
+/// each player their own position with their personal reply address. Returns how many mails.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one publication's parts, all needed"
+)]
+async fn queue_publication(
+    tx: &mut sqlx::PgConnection,
+    game: &GameForTurn,
+    due: &DueTurn,
+    number: u32,
+    text: &str,
+    seed_hex: &str,
+    state: &AnyState,
+    now: DateTime<Utc>,
+    domain: &str,
+) -> Result<u64, LifecycleError> {
     // Publication: the report to every subscriber of the zine (readers too), and each player
     // their own position with their personal reply address. Queued in this transaction, once.
     // The report's body is stored once and shared by every copy; the copies are one message,
     // with one Message-ID, which the outbox sends to many subscribers at a time.
-    let report = letters::turns::report(&game.name, number, &text, &seed.to_hex());
+    let report = letters::turns::report(&game.name, number, text, seed_hex);
     let report_body = store::outbox::insert_shared_body(&mut *tx, &report.body, None, now).await?;
     let no_headers = Headers::default();
-    let report_id = letters::turns::report_message_id(due.id.0, mail_domain);
+    let report_id = letters::turns::report_message_id(due.id.0, domain);
     let readers: Vec<(String, String)> = store::subscribers::list_for_zine(&mut *tx, game.zine_id)
         .await?
         .into_iter()
@@ -248,17 +335,17 @@ pub(crate) async fn resolve_claimed(
         .iter()
         .map(|p| player_id(p.engine_player_id))
         .collect();
-    let views = resolved.state.private_lines(&ids);
+    let views = state.private_lines(&ids);
     let position_subject = letters::turns::position_subject(&game.name, number);
     let positions: Vec<(String, String, String, Headers)> = active
         .iter()
         .zip(views)
         .map(|(player, lines)| {
             (
-                format!("<position.{}.{}@{mail_domain}>", due.id.0, player.id.0),
+                format!("<position.{}.{}@{domain}>", due.id.0, player.id.0),
                 format!("position:{}:{}", due.id.0, player.id.0),
-                letters::turns::position_body(&lines, &player.reply_token, mail_domain),
-                Headers::reply_to(letters::reply_address(&player.reply_token, mail_domain)),
+                letters::turns::position_body(&lines, &player.reply_token, domain),
+                Headers::reply_to(letters::reply_address(&player.reply_token, domain)),
             )
         })
         .collect();
@@ -276,31 +363,7 @@ pub(crate) async fn resolve_claimed(
         })
         .collect();
     queued += store::outbox::enqueue_many(&mut *tx, &positions, None, now).await?;
-    fault::point("after_mail_queued").await;
-    store::audit::append(
-        &mut *tx,
-        &store::audit::NewAuditEntry {
-            actor: "system",
-            action: "turn.resolve",
-            game_id: Some(game.id.0),
-            details: json!({
-                "turn": number,
-                "seed": seed.to_hex(),
-                "finished": outcome.finished,
-                "mails": queued,
-                "joining": input.joining.len(),
-                "leaving": leaving.len(),
-            }),
-        },
-        now,
-    )
-    .await?;
-    Ok(ResolvedTurn {
-        game: game.id,
-        turn: number,
-        finished: outcome.finished,
-        mails_queued: usize::try_from(queued).unwrap_or(usize::MAX),
-    })
+    Ok(queued)
 }
 
 /// Engines in which every subscriber of the zine plays, whether they asked or not (BARMY-02):
