@@ -185,3 +185,28 @@ pub fn relayed_tell(sender: &str, game: &str, text: &str) -> Letter {
         ),
     }
 }
+
+/// One login link of a login-link mail: which zine and name it logs in as.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoginLink {
+    pub zine: String,
+    pub name: String,
+    pub url: String,
+}
+
+/// The mail with a player's login links (one per zine they subscribe to).
+pub fn login_links(address: &str, links: &[LoginLink], lifetime: chrono::Duration) -> Letter {
+    let links: String = links
+        .iter()
+        .map(|link| format!("{} (as {}):\n{}\n\n", link.zine, link.name, link.url))
+        .collect();
+    Letter {
+        subject: "Your Admiralty login link".to_owned(),
+        body: format!(
+            "Someone (we hope you) asked to log in to Admiralty's player pages as {address}.\n\n\
+             {links}Open the link and press \"Log in\". Each link works once, for {minutes} minutes.\n\
+             If you did not ask for it, ignore this mail: nothing happens.\n",
+            minutes = lifetime.num_minutes(),
+        ),
+    }
+}
