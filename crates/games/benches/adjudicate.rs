@@ -17,7 +17,8 @@
 //! that a slow engine path (O(players²) today: about a minute a call at 10,000 players) does not
 //! make criterion run it eleven times. At the end it prints each size's figure (criterion's
 //! median, or the single call) and the ratio, with `RESULT key=value` lines for bench/run.
-//! Under `cargo test`/nextest (criterion's test mode) only the 1,000-player turn runs, once.
+//! Under `cargo test`/nextest (criterion's test mode, a debug build) a 100-player turn runs
+//! once instead, to check the benchmark itself in seconds.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -28,6 +29,8 @@ use std::hint::black_box;
 
 const GROUP: &str = "adjudicate";
 const SIZES: [u64; 2] = [1_000, 10_000];
+/// The one turn of criterion's test mode.
+const TEST_SIZE: u64 = 100;
 /// Issue 16: 10,000 players cost at most 12x 1,000 (linear, with some slack).
 const TARGET_RATIO: f64 = 12.0;
 
@@ -108,7 +111,9 @@ fn benchmarking() -> bool {
 fn criterion_home() -> PathBuf {
     std::env::var_os("CRITERION_HOME")
         .map(PathBuf::from)
-        .or_else(|| std::env::var_os("CARGO_TARGET_DIR").map(|d| PathBuf::from(d).join("criterion")))
+        .or_else(|| {
+            std::env::var_os("CARGO_TARGET_DIR").map(|d| PathBuf::from(d).join("criterion"))
+        })
         .unwrap_or_else(|| {
             PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
                 .parent()
@@ -129,8 +134,8 @@ fn criterion_median_ms(players: u64) -> Option<f64> {
 
 fn bench(c: &mut Criterion) {
     if !benchmarking() {
-        let input = request(SIZES[0]);
-        c.bench_function(&format!("{GROUP}/{}", id(SIZES[0])), |b| {
+        let input = request(TEST_SIZE);
+        c.bench_function(&format!("{GROUP}/{}", id(TEST_SIZE)), |b| {
             b.iter(|| games::adjudicate::resolve_json(black_box(&input)).unwrap())
         });
         return;

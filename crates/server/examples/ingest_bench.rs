@@ -73,12 +73,7 @@ async fn main() {
     let pool = store::connect(&db.url, u32::try_from(connections + workers + 4).unwrap())
         .await
         .unwrap();
-    let setup_started = Instant::now();
     let tokens = set_up(&pool, game_count, players).await;
-    println!(
-        "setup: {game_count} games x {players} players in {:.1} s",
-        setup_started.elapsed().as_secs_f64()
-    );
 
     let raw_rates = if raw_baseline {
         Some((
@@ -294,10 +289,14 @@ async fn smtp_client(address: std::net::SocketAddr) -> AsyncSmtpConnection {
 async fn set_up(pool: &PgPool, games: usize, players: usize) -> Vec<(String, String)> {
     let now = SystemClock.now();
     let side = common::barmy_board_side(players as u64);
+    let (mut subscribing, mut creating) = (Duration::ZERO, Duration::ZERO);
     for g in 0..games {
+        let started = Instant::now();
         let zine = common::zine_with_subscribers(pool, &format!("bench-{g}"), players as u64, now)
             .await
             .unwrap();
+        subscribing += started.elapsed();
+        let started = Instant::now();
         common::barmy_game(
             pool,
             zine,
@@ -308,7 +307,14 @@ async fn set_up(pool: &PgPool, games: usize, players: usize) -> Vec<(String, Str
         )
         .await
         .unwrap();
+        creating += started.elapsed();
     }
+    println!(
+        "setup: {games} zines of {players} subscribers in {:.1} s; a game of each \
+         ({side}x{side} board, turns::create_game) in {:.1} s",
+        subscribing.as_secs_f64(),
+        creating.as_secs_f64()
+    );
     sqlx::query_as(
         "SELECT p.reply_token, s.email FROM players p JOIN subscribers s ON s.id = p.subscriber_id \
          ORDER BY p.id",
