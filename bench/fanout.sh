@@ -52,7 +52,7 @@ if [[ "${ADMIRALTY_BENCH_PREBUILT:-0}" != 1 ]]; then
   cargo build -q --release -p server --example fanout_bench
 fi
 
-PORT="$(pg_kernel_free_port)"
+PORT="$(pg_kernel_free_ports 1)"
 SINK_ARGS=()
 if [[ "$(id -u)" == 0 ]]; then SINK_ARGS=(-u postfix); fi
 "$SMTP_SINK" "${SINK_ARGS[@]}" "127.0.0.1:$PORT" 1024 &

@@ -80,8 +80,8 @@ fi
 
 # Every listener of gm (web and SMTP) on a port the kernel finds free: gm's defaults (8080,
 # 2525) may be taken by a ./scripts/run beside this.
-GM_PORT="$(pg_kernel_free_port)"
-GM_SMTP_PORT="$(pg_kernel_free_port)"
+PORTS="$(pg_kernel_free_ports 2)"
+read -r GM_PORT GM_SMTP_PORT <<<"$PORTS"
 ADMIRALTY_LOG=warn ADMIRALTY_BIND="127.0.0.1:$GM_PORT" ADMIRALTY_SMTP_LISTEN="127.0.0.1:$GM_SMTP_PORT" \
   "$GM" serve 9>&- &
 GM_PID=$!
@@ -99,7 +99,7 @@ curl -fsS "http://127.0.0.1:$GM_PORT$REPORT_PATH" -o "$WORK/www/report.html"
 chmod 644 "$WORK/www/report.html"
 BYTES="$(wc -c < "$WORK/www/report.html")"
 
-NGINX_PORT="$(pg_kernel_free_port)"
+NGINX_PORT="$(pg_kernel_free_ports 1)"
 cat > "$WORK/nginx.conf" <<CONF
 worker_processes auto;
 daemon off;

@@ -159,10 +159,16 @@ pg_next_free_port() {
   printf '%s' "$port"
 }
 
-# pg_kernel_free_port: prints a port the kernel finds free on 127.0.0.1 (for a service only the
-# script itself talks to).
-pg_kernel_free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+# pg_kernel_free_ports [N]: prints N (default 1) distinct ports the kernel finds free on
+# 127.0.0.1, separated by spaces (for services only the script itself talks to).
+pg_kernel_free_ports() {
+  python3 - "${1:-1}" <<'PY'
+import socket, sys
+sockets = [socket.socket() for _ in range(int(sys.argv[1]))]
+for s in sockets:
+    s.bind(("127.0.0.1", 0))
+print(" ".join(str(s.getsockname()[1]) for s in sockets))
+PY
 }
 
 # The pid recorded in postmaster.pid, when that process is alive and is a postgres server
