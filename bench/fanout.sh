@@ -52,7 +52,7 @@ if [[ "${ADMIRALTY_BENCH_PREBUILT:-0}" != 1 ]]; then
   cargo build -q --release -p server --example fanout_bench
 fi
 
-PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+PORT="$(pg_kernel_free_ports 1)"
 SINK_ARGS=()
 if [[ "$(id -u)" == 0 ]]; then SINK_ARGS=(-u postfix); fi
 "$SMTP_SINK" "${SINK_ARGS[@]}" "127.0.0.1:$PORT" 1024 &

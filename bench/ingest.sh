@@ -3,8 +3,12 @@
 # orders saved -> confirmation queued, beside the raw single-row INSERT rate of the same
 # PostgreSQL, measured in the same run. Starts its own private cluster (bench data dir) unless
 # ADMIRALTY_TEST_DATABASE_URL is set. Settings: BENCH_MESSAGES, BENCH_CONNECTIONS, BENCH_WORKERS,
-# BENCH_GAMES, BENCH_PLAYERS (see crates/server/examples/ingest_bench.rs). Builds in release mode
-# unless ADMIRALTY_BENCH_PREBUILT=1 (bench/run builds once for all).
+# BENCH_GAMES, BENCH_PLAYERS, BENCH_RAW_INSERT (see crates/server/examples/ingest_bench.rs). By
+# default 13 games of 40 players; the zine's one big game of every subscriber (BARMY-02):
+#
+#   BENCH_GAMES=1 BENCH_PLAYERS=10000 bench/ingest.sh
+#
+# Builds in release mode unless ADMIRALTY_BENCH_PREBUILT=1 (bench/run builds once for all).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"

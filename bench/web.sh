@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The published report page under load: `gm serve` (release) against nginx serving the same
-# HTML as a static file, measured in the same run with the same load generator.
+# HTML as a static file, measured in the same run with the same load generator. gm's web and
+# SMTP listeners and nginx take ports the kernel finds free, so this runs beside ./scripts/run.
 #
 #   bench/web.sh            wrk -t2 -c64 -d10s --latency against each, after a 3 s warm-up
 #
@@ -58,9 +59,6 @@ apt_install wrk wrk
 apt_install nginx nginx
 NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 
-# A free loopback port, chosen by the kernel.
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-
 if [[ "${ADMIRALTY_BENCH_PREBUILT:-0}" != 1 ]]; then
   pg_say "building gm (release)"
   cargo build --quiet --release -p server --bin gm
@@ -80,11 +78,16 @@ else
 fi
 "$GM" migrate --seed-demo 9>&- >/dev/null
 
-GM_PORT="$(free_port)"
-ADMIRALTY_LOG=warn ADMIRALTY_BIND="127.0.0.1:$GM_PORT" "$GM" serve 9>&- &
+# Every listener of gm (web and SMTP) on a port the kernel finds free: gm's defaults (8080,
+# 2525) may be taken by a ./scripts/run beside this.
+PORTS="$(pg_kernel_free_ports 2)"
+read -r GM_PORT GM_SMTP_PORT <<<"$PORTS"
+ADMIRALTY_LOG=warn ADMIRALTY_BIND="127.0.0.1:$GM_PORT" ADMIRALTY_SMTP_LISTEN="127.0.0.1:$GM_SMTP_PORT" \
+  "$GM" serve 9>&- &
 GM_PID=$!
 for _ in $(seq 100); do
   curl -fsS "http://127.0.0.1:$GM_PORT/healthz" >/dev/null 2>&1 && break
+  kill -0 "$GM_PID" 2>/dev/null || { echo "gm serve exited (its error is above)" >&2; exit 1; }
   sleep 0.1
 done
 
@@ -96,7 +99,7 @@ curl -fsS "http://127.0.0.1:$GM_PORT$REPORT_PATH" -o "$WORK/www/report.html"
 chmod 644 "$WORK/www/report.html"
 BYTES="$(wc -c < "$WORK/www/report.html")"
 
-NGINX_PORT="$(free_port)"
+NGINX_PORT="$(pg_kernel_free_ports 1)"
 cat > "$WORK/nginx.conf" <<CONF
 worker_processes auto;
 daemon off;

@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# Shared by scripts/run and scripts/test: a private PostgreSQL cluster for this checkout.
+# Shared by scripts/run, scripts/test and bench/: a private PostgreSQL cluster for this
+# checkout, and free ports for the services the scripts start.
 #
 # The cluster lives in a project-local data directory (.data/pg, .data/pg-test), listens on
 # 127.0.0.1 only, on a private port (no unix socket), with password authentication. A system
@@ -145,6 +146,31 @@ pg_as_owner() { (cd / && exec 9>&- && "${PG_RUN_AS[@]}" "$@"); }
 # Is something listening on 127.0.0.1:PORT?
 pg_port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
+# Ports for every service a script starts, so that scripts run beside each other (./scripts/run,
+# ./scripts/test, bench/run, another checkout's): none listens on a fixed port.
+# pg_next_free_port PREFERRED: prints PREFERRED, or the first port after it on which nothing
+# listens on 127.0.0.1 (for a service people reach at a documented address: 8080, 2525, 5543x).
+pg_next_free_port() {
+  local preferred="$1" port="$1"
+  while pg_port_in_use "$port"; do
+    port=$((port + 1))
+    (( port < preferred + 100 )) || pg_die "no free port found in $preferred..$((preferred + 99)) on 127.0.0.1"
+  done
+  printf '%s' "$port"
+}
+
+# pg_kernel_free_ports [N]: prints N (default 1) distinct ports the kernel finds free on
+# 127.0.0.1, separated by spaces (for services only the script itself talks to).
+pg_kernel_free_ports() {
+  python3 - "${1:-1}" <<'PY'
+import socket, sys
+sockets = [socket.socket() for _ in range(int(sys.argv[1]))]
+for s in sockets:
+    s.bind(("127.0.0.1", 0))
+print(" ".join(str(s.getsockname()[1]) for s in sockets))
+PY
+}
+
 # The pid recorded in postmaster.pid, when that process is alive and is a postgres server
 # on this data directory; else removes a stale postmaster.pid and prints nothing.
 pg_running_pid() {
@@ -174,13 +200,7 @@ pg_start() {
     return 0
   fi
 
-  PG_PORT="$preferred"
-  local tries=0
-  while pg_port_in_use "$PG_PORT"; do
-    tries=$((tries + 1))
-    (( tries < 100 )) || pg_die "no free port found in $preferred..$((preferred + 99)) on 127.0.0.1"
-    PG_PORT=$((PG_PORT + 1))
-  done
+  PG_PORT="$(pg_next_free_port "$preferred")" || exit 1
   [[ "$PG_PORT" == "$preferred" ]] || pg_say "port $preferred is taken: using $PG_PORT"
 
   local options="-c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories= $*"
@@ -197,8 +217,7 @@ pg_start() {
 }
 
 pg_wait_ready() {
-  local i
-  for i in $(seq 1 60); do
+  for _ in $(seq 1 60); do
     if "$PG_BINDIR/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT"; then return 0; fi
     sleep 0.5
   done

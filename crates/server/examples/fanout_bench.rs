@@ -16,15 +16,17 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "a benchmark")]
 
+mod common;
+
 use std::time::Instant;
 
 use anyhow::Context;
 use chrono::{DateTime, Duration, Utc};
 use games::EngineKind;
 use serde_json::json;
-use server::turns::{self, GameSpec, OsEntropy, Schedule};
+use server::turns;
+use store::PgPool;
 use store::testing::TestDatabase;
-use store::{PgPool, ZineSlug};
 
 fn env_number(name: &str, default: u64) -> anyhow::Result<u64> {
     match std::env::var(name) {
@@ -51,33 +53,11 @@ async fn main() -> anyhow::Result<()> {
     let created = start() - Duration::days(7);
     let deadline = start();
 
-    // The zine and its subscribers, in one statement (not measured).
-    let zine =
-        store::zines::insert(pool, &ZineSlug::parse("bench").unwrap(), "Bench", created).await?;
-    sqlx::query(
-        "INSERT INTO subscribers (zine_id, email, display_name, status, created_at) \
-         SELECT $1, 'reader' || i || '@example.org', 'Reader ' || i, 'active', $2 \
-         FROM generate_series(1, $3::bigint) AS i",
-    )
-    .bind(zine.id)
-    .bind(created)
-    .bind(i64::try_from(subscribers)?)
-    .execute(pool)
-    .await?;
-
-    // A board with room for every ship (four squares each), about half full.
-    let side = ((subscribers * 8) as f64).sqrt().ceil().max(19.0) as u64;
-    let setup = json!({ "width": side.min(702), "height": side.min(999) });
+    // The zine, its subscribers and the game of all of them (not measured).
+    let zine = common::zine_with_subscribers(pool, "bench", subscribers, created).await?;
+    let side = common::barmy_board_side(subscribers);
     let clock = Instant::now();
-    let spec = GameSpec {
-        zine: zine.id,
-        name: "Fan-out",
-        engine: EngineKind::Barmy,
-        setup: &setup,
-        first_deadline: Some(deadline),
-        schedule: Schedule::EveryDays(7),
-    };
-    let game = turns::create_game(pool, created, &spec, &mut OsEntropy).await?;
+    let game = common::barmy_game(pool, zine, "Fan-out", side, created, deadline).await?;
     println!(
         "setup: {subscribers} subscribers, {side}x{side} board, game created in {:.2} s",
         clock.elapsed().as_secs_f64()

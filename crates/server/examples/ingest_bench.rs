@@ -6,8 +6,13 @@
 //!
 //! `bench/ingest.sh` starts a private PostgreSQL and runs this. Settings (environment):
 //! BENCH_MESSAGES (default 5000), BENCH_CONNECTIONS (SMTP clients at once, default 16),
-//! BENCH_WORKERS (inbox workers, default 8), BENCH_PLAYERS (default 40), BENCH_GAMES (default 8,
-//! or more so that no player sends more than half the hourly reply limit).
+//! BENCH_WORKERS (inbox workers, default 8), BENCH_PLAYERS (players of each game, default 40),
+//! BENCH_GAMES (default 8, or more so that no player sends more than half the hourly reply
+//! limit: 13 for the defaults), BENCH_RAW_INSERT (0 skips the raw INSERT baseline).
+//! Each game is a zine of its own whose every subscriber plays one Barmy game (BARMY-02), on a
+//! board sized to the players; messages go to the players in turn, so they spread over all of
+//! them. One big game, as a zine runs it: `BENCH_GAMES=1 BENCH_PLAYERS=10000` (5,000 messages
+//! from 5,000 different players).
 
 #![allow(
     clippy::unwrap_used,
@@ -17,22 +22,20 @@
     reason = "a benchmark program: any failure should stop it loudly"
 )]
 
+mod common;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chrono::Duration as ChronoDuration;
-use games::EngineKind;
 use lettre::Address;
 use lettre::address::Envelope;
 use lettre::transport::smtp::client::AsyncSmtpConnection;
 use lettre::transport::smtp::extension::ClientId;
-use serde_json::json;
 use server::smtp::{self, SmtpSettings};
-use server::turns::{self, GameSpec, OsEntropy, Schedule};
 use server::{Clock, SystemClock, inbox};
-use store::subscribers::{self, NewSubscriber};
+use store::PgPool;
 use store::testing::TestDatabase;
-use store::{DisplayName, EmailAddress, PgPool, ZineSlug, zines};
 use tokio::net::TcpListener;
 use tokio::sync::Notify;
 
@@ -52,10 +55,18 @@ async fn main() {
     let workers = setting("BENCH_WORKERS", 8);
     let players = setting("BENCH_PLAYERS", 40);
     // Enough players that none reaches the hourly reply limit (each must get every confirmation).
+    let replies_per_hour = inbox::REPLIES_PER_HOUR as usize;
     let game_count = setting(
         "BENCH_GAMES",
-        8.max(messages.div_ceil(players * (inbox::REPLIES_PER_HOUR as usize / 2))),
+        8.max(messages.div_ceil(players * (replies_per_hour / 2))),
     );
+    assert!(
+        messages.div_ceil(game_count * players) <= replies_per_hour / 2,
+        "{messages} messages over {game_count} games x {players} players would bring a player \
+         near the hourly reply limit ({replies_per_hour}), and confirmations would go missing: \
+         add games or players"
+    );
+    let raw_baseline = setting("BENCH_RAW_INSERT", 1) != 0;
 
     let db = TestDatabase::migrated().await;
     // More connections than the test pool's few: SMTP clients, workers and the baseline share it.
@@ -64,8 +75,14 @@ async fn main() {
         .unwrap();
     let tokens = set_up(&pool, game_count, players).await;
 
-    let raw_rate = raw_insert_rate(&pool, messages, connections).await;
-    let raw_single = raw_insert_rate(&pool, messages.min(2000), 1).await;
+    let raw_rates = if raw_baseline {
+        Some((
+            raw_insert_rate(&pool, messages, connections).await,
+            raw_insert_rate(&pool, messages.min(2000), 1).await,
+        ))
+    } else {
+        None
+    };
 
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
@@ -172,7 +189,9 @@ async fn main() {
     println!(
         "| end to end: stored, parsed, orders saved, confirmation queued | {ingest_rate:.0} |"
     );
-    println!("| raw single-row INSERT, {connections} connections | {raw_rate:.0} |");
+    if let Some((raw_rate, _)) = raw_rates {
+        println!("| raw single-row INSERT, {connections} connections | {raw_rate:.0} |");
+    }
     println!(
         "CPU per message, this program (clients, listener, workers) and PostgreSQL: {cpu_per_message_ms:.2} ms \
          (so at most {:.0} messages/s on this machine's {} cores, whatever else runs)",
@@ -184,14 +203,18 @@ async fn main() {
         "  of which PostgreSQL: {cpu_postgres_ms:.2} ms, this program: {:.2} ms",
         cpu_per_message_ms - cpu_postgres_ms
     );
-    println!("| raw single-row INSERT, 1 connection | {raw_single:.0} |");
-    println!(
-        "ratio end-to-end / raw insert ({connections} connections): {:.2}",
-        ingest_rate / raw_rate
-    );
+    if let Some((raw_rate, raw_single)) = raw_rates {
+        println!("| raw single-row INSERT, 1 connection | {raw_single:.0} |");
+        println!(
+            "ratio end-to-end / raw insert ({connections} connections): {:.2}",
+            ingest_rate / raw_rate
+        );
+    }
     // Machine-readable, for bench/run.
     println!("RESULT ingest_messages={messages}");
     println!("RESULT ingest_connections={connections}");
+    println!("RESULT ingest_games={game_count}");
+    println!("RESULT ingest_players={players}");
     println!(
         "RESULT ingest_accepted_per_s={:.0}",
         messages as f64 / accepted.as_secs_f64()
@@ -199,8 +222,10 @@ async fn main() {
     println!("RESULT ingest_per_s={ingest_rate:.0}");
     println!("RESULT ingest_cpu_ms_per_message={cpu_per_message_ms:.2}");
     println!("RESULT ingest_cpu_ms_per_message_postgres={cpu_postgres_ms:.2}");
-    println!("RESULT raw_insert_per_s={raw_rate:.0}");
-    println!("RESULT raw_insert_1conn_per_s={raw_single:.0}");
+    if let Some((raw_rate, raw_single)) = raw_rates {
+        println!("RESULT raw_insert_per_s={raw_rate:.0}");
+        println!("RESULT raw_insert_1conn_per_s={raw_single:.0}");
+    }
     pool.close().await;
     db.drop_database().await;
 }
@@ -261,42 +286,40 @@ async fn smtp_client(address: std::net::SocketAddr) -> AsyncSmtpConnection {
     .unwrap()
 }
 
-/// `games` zines, each with `players` subscribers (distinct addresses, so that no address
-/// reaches the reply rate limit) and one Barmy game of all of them; returns every
-/// (token, address).
+/// `games` zines, each with `players` subscribers and one Barmy game of all of them (set up in
+/// a few statements each: see examples/common); returns every (token, address), game by game.
 async fn set_up(pool: &PgPool, games: usize, players: usize) -> Vec<(String, String)> {
     let now = SystemClock.now();
+    let side = common::barmy_board_side(players as u64);
+    let (mut subscribing, mut creating) = (Duration::ZERO, Duration::ZERO);
     for g in 0..games {
-        let zine = zines::insert(
+        let started = Instant::now();
+        let zine = common::zine_with_subscribers(pool, &format!("bench-{g}"), players as u64, now)
+            .await
+            .unwrap();
+        subscribing += started.elapsed();
+        let started = Instant::now();
+        common::barmy_game(
             pool,
-            &ZineSlug::parse(&format!("bench-{g}")).unwrap(),
-            "Bench",
+            zine,
+            &format!("Bench game {g}"),
+            side,
             now,
+            now + ChronoDuration::days(2),
         )
         .await
         .unwrap();
-        for p in 0..players {
-            let new = NewSubscriber {
-                zine_id: zine.id,
-                email: EmailAddress::parse(&format!("player{p}.zine{g}@example.net")).unwrap(),
-                display_name: DisplayName::parse(&format!("Player {p}")).unwrap(),
-            };
-            subscribers::insert(pool, &new, now).await.unwrap();
-        }
-        let spec = GameSpec {
-            zine: zine.id,
-            name: &format!("Bench game {g}"),
-            engine: EngineKind::Barmy,
-            setup: &json!({}),
-            first_deadline: Some(now + ChronoDuration::days(2)),
-            schedule: Schedule::EveryDays(7),
-        };
-        turns::create_game(pool, now, &spec, &mut OsEntropy)
-            .await
-            .unwrap();
+        creating += started.elapsed();
     }
+    println!(
+        "setup: {games} zines of {players} subscribers in {:.1} s; a game of each \
+         ({side}x{side} board, turns::create_game) in {:.1} s",
+        subscribing.as_secs_f64(),
+        creating.as_secs_f64()
+    );
     sqlx::query_as(
-        "SELECT p.reply_token, s.email FROM players p JOIN subscribers s ON s.id = p.subscriber_id ORDER BY p.id",
+        "SELECT p.reply_token, s.email FROM players p JOIN subscribers s ON s.id = p.subscriber_id \
+         ORDER BY p.id",
     )
     .fetch_all(pool)
     .await
