@@ -96,6 +96,9 @@ async fn the_demo_game_has_a_published_turn_that_replays_and_hides_the_ships() {
     .unwrap();
     let mut input = TurnInput::default();
     for (player, parsed) in orders {
+        let parsed = games::EngineKind::Barmy
+            .parse_stored_orders(&parsed)
+            .unwrap();
         input.orders.insert(PlayerId(player as u64), parsed);
     }
     let press: Vec<(i64, String)> = sqlx::query_as(

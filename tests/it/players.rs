@@ -578,8 +578,7 @@ async fn barmy_orders_through_the_form_keep_hidden_what_is_hidden() {
     let expected = EngineKind::Barmy
         .parse_state(&state)
         .unwrap()
-        .parse_orders(nelson_id, bad)
-        .unwrap();
+        .parse_orders(nelson_id, bad);
     assert!(!expected.errors.is_empty());
     let response = submit(&mut nelson, &orders_path, &[("orders", bad)]).await;
     assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
@@ -603,8 +602,7 @@ async fn barmy_orders_through_the_form_keep_hidden_what_is_hidden() {
     let parsed = EngineKind::Barmy
         .parse_state(&state)
         .unwrap()
-        .parse_orders(nelson_id, good)
-        .unwrap();
+        .parse_orders(nelson_id, good);
     assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
     let response = submit(&mut nelson, &orders_path, &[("orders", good)]).await;
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
@@ -777,8 +775,7 @@ async fn salvo_orders_through_the_form_keep_each_fleet_to_its_admiral() {
     let expected = EngineKind::Salvo
         .parse_state(&state)
         .unwrap()
-        .parse_orders(nelson_id, bad)
-        .unwrap();
+        .parse_orders(nelson_id, bad);
     assert!(!expected.errors.is_empty(), "{expected:?}");
     let response = submit(&mut nelson, &orders_path, &[("orders", bad)]).await;
     assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
@@ -799,8 +796,7 @@ async fn salvo_orders_through_the_form_keep_each_fleet_to_its_admiral() {
     let parsed = EngineKind::Salvo
         .parse_state(&state)
         .unwrap()
-        .parse_orders(nelson_id, good)
-        .unwrap();
+        .parse_orders(nelson_id, good);
     assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
     let response = submit(&mut nelson, &orders_path, &[("orders", good)]).await;
     assert_eq!(response.status(), StatusCode::SEE_OTHER);

@@ -208,6 +208,7 @@ async fn a_turn_resolves_at_its_deadline_once_and_replays_from_what_is_stored() 
         .await
         .unwrap()
     {
+        let parsed = EngineKind::Barmy.parse_stored_orders(&parsed).unwrap();
         input.orders.insert(PlayerId(id as u64), parsed);
     }
     let press: Vec<games::PressItem> =

@@ -9,8 +9,9 @@ use engine::{
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
-use crate::{EngineKind, GameError, PressItem};
+use crate::{AnyState, EngineKind, GameError, PressItem};
 
 /// Start a game: `{"engine", "setup", "players", "secret"}`.
 #[derive(Debug, Deserialize)]
@@ -28,7 +29,7 @@ pub struct NewGameRequest {
 pub struct NewGameResponse {
     pub engine: EngineKind,
     pub setup: Value,
-    pub state: Value,
+    pub state: AnyState,
     /// The public commitments to the next turn's seeds.
     pub next_turn: u32,
     pub commitment: String,
@@ -41,7 +42,8 @@ pub struct NewGameResponse {
 #[serde(deny_unknown_fields)]
 pub struct ResolveRequest {
     pub engine: EngineKind,
-    pub state: Value,
+    /// Read straight into the engine's typed state: a big game's state is megabytes.
+    pub state: Box<RawValue>,
     /// Order text per player id; a player missing here sent nothing (NMR).
     #[serde(default)]
     pub orders: BTreeMap<PlayerId, String>,
@@ -68,7 +70,7 @@ pub struct ResolveResponse {
     pub turn: u32,
     pub seed: TurnSeed,
     pub sealed_seed: TurnSeed,
-    pub state: Value,
+    pub state: AnyState,
     pub report: Report,
     pub text: String,
     pub markdown: String,
@@ -114,7 +116,7 @@ pub fn new_game(request: NewGameRequest) -> Result<NewGameResponse, AdjudicateEr
     Ok(NewGameResponse {
         engine,
         setup,
-        state: state.to_json()?,
+        state,
         next_turn,
         commitment: secret.turn_seed(next_turn).commitment(),
         sealed_commitment: secret.sealed_seed(next_turn).commitment(),
@@ -124,7 +126,7 @@ pub fn new_game(request: NewGameRequest) -> Result<NewGameResponse, AdjudicateEr
 pub fn resolve(request: ResolveRequest) -> Result<ResolveResponse, AdjudicateError> {
     let engine = request.engine;
     // Read once: every player's orders are checked against this one typed state.
-    let state = engine.parse_state(&request.state)?;
+    let state = engine.parse_state_text(request.state.get())?;
     let turn = state.turn();
     let (seed, sealed_seed) = match (&request.secret, request.seed, request.sealed_seed) {
         (Some(secret), None, None) => {
@@ -142,7 +144,7 @@ pub fn resolve(request: ResolveRequest) -> Result<ResolveResponse, AdjudicateErr
     let mut press: Vec<PressItem> = Vec::new();
     let mut readings = BTreeMap::new();
     for (player, text) in &request.orders {
-        let parsed = state.parse_orders(*player, text)?;
+        let parsed = state.parse_orders(*player, text);
         press.extend(parsed.press.iter().map(|text| PressItem {
             player: *player,
             text: text.clone(),
@@ -172,7 +174,7 @@ pub fn resolve(request: ResolveRequest) -> Result<ResolveResponse, AdjudicateErr
         text: resolved.report.to_text(),
         markdown: resolved.report.to_markdown(),
         html: resolved.report.to_html(),
-        state: resolved.state.to_json()?,
+        state: resolved.state,
         report: resolved.report,
         orders: readings,
         outcome,

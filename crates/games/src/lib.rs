@@ -99,6 +99,11 @@ pub enum GameError {
         what: &'static str,
         error: serde_json::Error,
     },
+    #[error("{orders} orders cannot be carried out in a {engine} game")]
+    OrdersOfAnotherEngine {
+        engine: EngineKind,
+        orders: EngineKind,
+    },
     #[error(transparent)]
     Setup(#[from] SetupError),
     #[error(transparent)]
@@ -176,6 +181,11 @@ impl EngineKind {
         dispatch!(self, E => Ok(E::wrap(from_json(self, "state", state)?)))
     }
 
+    /// Reads orders as stored (the JSON [`AnyOrders`] serialise to).
+    pub fn parse_stored_orders(self, orders: &Value) -> Result<AnyOrders, GameError> {
+        dispatch!(self, E => Ok(E::wrap_orders(from_json(self, "orders", orders)?)))
+    }
+
     /// [`EngineKind::parse_state`] from the JSON's text, without building a `Value` first (a
     /// big game's state is megabytes).
     pub fn parse_state_text(self, state: &str) -> Result<AnyState, GameError> {
@@ -198,34 +208,122 @@ pub enum AnyState {
     Forever(forever::State),
 }
 
-/// An engine whose typed state [`AnyState`] holds.
+/// An engine whose typed state [`AnyState`] and orders [`AnyOrders`] hold.
 trait Wrap: Engine {
     fn wrap(state: Self::State) -> AnyState;
+    fn wrap_orders(orders: Self::Orders) -> AnyOrders;
+    fn unwrap_orders(orders: &AnyOrders) -> Option<&Self::Orders>;
 }
 
 impl Wrap for barmy::Barmy {
     fn wrap(state: Self::State) -> AnyState {
         AnyState::Barmy(state)
     }
+    fn wrap_orders(orders: Self::Orders) -> AnyOrders {
+        AnyOrders::Barmy(orders)
+    }
+    fn unwrap_orders(orders: &AnyOrders) -> Option<&Self::Orders> {
+        match orders {
+            AnyOrders::Barmy(orders) => Some(orders),
+            _ => None,
+        }
+    }
 }
 impl Wrap for salvo::Salvo {
     fn wrap(state: Self::State) -> AnyState {
         AnyState::Salvo(state)
+    }
+    fn wrap_orders(orders: Self::Orders) -> AnyOrders {
+        AnyOrders::Salvo(orders)
+    }
+    fn unwrap_orders(orders: &AnyOrders) -> Option<&Self::Orders> {
+        match orders {
+            AnyOrders::Salvo(orders) => Some(orders),
+            _ => None,
+        }
     }
 }
 impl Wrap for ironclad::Ironclad {
     fn wrap(state: Self::State) -> AnyState {
         AnyState::Ironclad(state)
     }
+    fn wrap_orders(orders: Self::Orders) -> AnyOrders {
+        AnyOrders::Ironclad(orders)
+    }
+    fn unwrap_orders(orders: &AnyOrders) -> Option<&Self::Orders> {
+        match orders {
+            AnyOrders::Ironclad(orders) => Some(orders),
+            _ => None,
+        }
+    }
 }
 impl Wrap for skyfleet::Skyfleet {
     fn wrap(state: Self::State) -> AnyState {
         AnyState::Skyfleet(state)
     }
+    fn wrap_orders(orders: Self::Orders) -> AnyOrders {
+        AnyOrders::Skyfleet(orders)
+    }
+    fn unwrap_orders(orders: &AnyOrders) -> Option<&Self::Orders> {
+        match orders {
+            AnyOrders::Skyfleet(orders) => Some(orders),
+            _ => None,
+        }
+    }
 }
 impl Wrap for forever::Forever {
     fn wrap(state: Self::State) -> AnyState {
         AnyState::Forever(state)
+    }
+    fn wrap_orders(orders: Self::Orders) -> AnyOrders {
+        AnyOrders::Forever(orders)
+    }
+    fn unwrap_orders(orders: &AnyOrders) -> Option<&Self::Orders> {
+        match orders {
+            AnyOrders::Forever(orders) => Some(orders),
+            _ => None,
+        }
+    }
+}
+
+/// One player's orders for a turn, typed: what the engine read from their text, or read back
+/// from storage ([`EngineKind::parse_stored_orders`]). JSON is their storage form.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AnyOrders {
+    Barmy(barmy::Orders),
+    Salvo(salvo::Orders),
+    Ironclad(ironclad::Orders),
+    Skyfleet(skyfleet::Orders),
+    Forever(forever::Orders),
+}
+
+impl AnyOrders {
+    pub fn kind(&self) -> EngineKind {
+        match self {
+            AnyOrders::Barmy(_) => EngineKind::Barmy,
+            AnyOrders::Salvo(_) => EngineKind::Salvo,
+            AnyOrders::Ironclad(_) => EngineKind::Ironclad,
+            AnyOrders::Skyfleet(_) => EngineKind::Skyfleet,
+            AnyOrders::Forever(_) => EngineKind::Forever,
+        }
+    }
+
+    /// The storage form, as a value.
+    pub fn to_json(&self) -> Result<Value, GameError> {
+        to_json(self.kind(), "orders", self)
+    }
+}
+
+/// Orders serialise as their engine's orders: the storage form.
+impl Serialize for AnyOrders {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            AnyOrders::Barmy(orders) => orders.serialize(serializer),
+            AnyOrders::Salvo(orders) => orders.serialize(serializer),
+            AnyOrders::Ironclad(orders) => orders.serialize(serializer),
+            AnyOrders::Skyfleet(orders) => orders.serialize(serializer),
+            AnyOrders::Forever(orders) => orders.serialize(serializer),
+        }
     }
 }
 
@@ -235,27 +333,40 @@ macro_rules! with_state {
     ($any:expr, $engine:ident, $state:ident => $body:expr) => {
         match $any {
             AnyState::Barmy($state) => {
+                #[allow(dead_code, reason = "an arm may need only the state")]
                 type $engine = barmy::Barmy;
                 $body
             }
             AnyState::Salvo($state) => {
+                #[allow(dead_code, reason = "an arm may need only the state")]
                 type $engine = salvo::Salvo;
                 $body
             }
             AnyState::Ironclad($state) => {
+                #[allow(dead_code, reason = "an arm may need only the state")]
                 type $engine = ironclad::Ironclad;
                 $body
             }
             AnyState::Skyfleet($state) => {
+                #[allow(dead_code, reason = "an arm may need only the state")]
                 type $engine = skyfleet::Skyfleet;
                 $body
             }
             AnyState::Forever($state) => {
+                #[allow(dead_code, reason = "an arm may need only the state")]
                 type $engine = forever::Forever;
                 $body
             }
         }
     };
+}
+
+/// A state serialises as its engine's state: the storage form, written without an intermediate
+/// value.
+impl Serialize for AnyState {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        with_state!(self, E, state => state.serialize(serializer))
+    }
 }
 
 impl AnyState {
@@ -269,29 +380,23 @@ impl AnyState {
         }
     }
 
-    /// The storage form.
+    /// The storage form, as a value.
     pub fn to_json(&self) -> Result<Value, GameError> {
-        let kind = self.kind();
-        with_state!(self, E, state => to_json::<<E as Engine>::State>(kind, "state", state))
+        to_json(self.kind(), "state", self)
     }
 
     /// Reads one player's order text against this state. Costs what the text costs, not what
     /// the game's size does: the engines look up only the player and the board.
-    pub fn parse_orders(
-        &self,
-        player: PlayerId,
-        text: &str,
-    ) -> Result<ParsedOrders<Value>, GameError> {
-        let kind = self.kind();
+    pub fn parse_orders(&self, player: PlayerId, text: &str) -> ParsedOrders<AnyOrders> {
         with_state!(self, E, state => {
             let parsed = E::parse_orders(state, player, text);
-            Ok(ParsedOrders {
-                orders: to_json(kind, "orders", &parsed.orders)?,
+            ParsedOrders {
+                orders: E::wrap_orders(parsed.orders),
                 understood: parsed.understood,
                 press: parsed.press,
                 errors: parsed.errors,
                 warnings: parsed.warnings,
-            })
+            }
         })
     }
 
@@ -299,15 +404,19 @@ impl AnyState {
     /// order (each player's press in the order received) (BARMY-21).
     pub fn resolve(
         &self,
-        input: &TurnInput<Value>,
+        input: &TurnInput<AnyOrders>,
         press: &[PressItem],
         dice: &mut TurnDice,
     ) -> Result<Resolved, GameError> {
         let kind = self.kind();
         with_state!(self, E, state => {
             let mut orders = std::collections::BTreeMap::new();
-            for (player, value) in &input.orders {
-                orders.insert(*player, from_json(kind, "orders", value)?);
+            for (player, any) in &input.orders {
+                let typed = E::unwrap_orders(any).ok_or(GameError::OrdersOfAnotherEngine {
+                    engine: kind,
+                    orders: any.kind(),
+                })?;
+                orders.insert(*player, typed.clone());
             }
             let typed = TurnInput { orders, joining: input.joining.clone(), leaving: input.leaving.clone() };
             let resolution = E::resolve(state, &typed, dice)?;
@@ -346,14 +455,21 @@ impl AnyState {
 }
 
 fn press_in_roster_order(roster: &[Player], press: &[PressItem]) -> Vec<engine::Press> {
+    let at: std::collections::HashMap<PlayerId, (usize, &str)> = roster
+        .iter()
+        .enumerate()
+        .map(|(position, player)| (player.id, (position, player.name.as_str())))
+        .collect();
     let mut items: Vec<(usize, usize, engine::Press)> = press
         .iter()
         .enumerate()
         .filter_map(|(received, item)| {
-            let at = roster.iter().position(|p| p.id == item.player)?;
+            let (position, name) = at.get(&item.player)?;
             let text = engine::report::one_line(&item.text);
-            let name = roster.get(at)?.name.clone();
-            (!text.is_empty()).then_some((at, received, engine::Press { name, text }))
+            (!text.is_empty()).then(|| {
+                let name = (*name).to_owned();
+                (*position, received, engine::Press { name, text })
+            })
         })
         .collect();
     items.sort_by_key(|(at, received, _)| (*at, *received));

@@ -3,7 +3,7 @@
 //! unauthenticated mail, and the private messages relayed by TELL.
 
 use engine::{LineIssue, ParsedOrders};
-use serde_json::Value;
+use games::AnyOrders;
 use store::players::TokenHolder;
 use store::status::PlayerStatus;
 
@@ -78,7 +78,7 @@ pub fn problem(problem: &mail::commands::Problem) -> String {
 /// and what happens if nothing more arrives.
 pub fn orders_confirmation(
     holder: &TokenHolder,
-    parsed: &ParsedOrders<Value>,
+    parsed: &ParsedOrders<AnyOrders>,
     orders: &mail::commands::OrderText,
 ) -> String {
     let mut out = format!("Your orders for {}, as understood:\n", holder.game_name);

@@ -20,8 +20,7 @@ pub mod verify;
 
 use chrono::{DateTime, Utc};
 use engine::{GameSecret, PlayerId, TurnInput};
-use games::{GameError, PressItem};
-use serde_json::Value;
+use games::{AnyOrders, EngineKind, GameError, PressItem};
 use store::StoreError;
 use store::games::GameId;
 use store::turns::TurnId;
@@ -106,12 +105,15 @@ fn game_secret(stored: &[u8], game: GameId) -> Result<GameSecret, LifecycleError
 /// replay sees what the resolution saw.
 async fn recorded_input(
     db: &mut sqlx::PgConnection,
+    engine: EngineKind,
     game: GameId,
     turn: TurnId,
-) -> Result<(TurnInput<Value>, Vec<PressItem>), LifecycleError> {
+) -> Result<(TurnInput<AnyOrders>, Vec<PressItem>), LifecycleError> {
     let mut input = TurnInput::default();
     for (player, orders) in store::orders::current_orders(&mut *db, turn).await? {
-        input.orders.insert(player_id(player), orders);
+        input
+            .orders
+            .insert(player_id(player), engine.parse_stored_orders(&orders)?);
     }
     input.leaving = store::turns::leaving(&mut *db, turn)
         .await?

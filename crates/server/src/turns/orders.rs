@@ -5,8 +5,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use engine::ParsedOrders;
-use games::{AnyState, EngineKind};
-use serde_json::Value;
+use games::{AnyOrders, AnyState, EngineKind};
 use store::PgPool;
 use store::games::GameId;
 use store::orders::{NewOrders, NewPress, SavedOrders};
@@ -28,7 +27,7 @@ pub async fn submit_orders(
     player: PlayerRowId,
     text: &str,
     source: Source,
-) -> Result<ParsedOrders<Value>, LifecycleError> {
+) -> Result<ParsedOrders<AnyOrders>, LifecycleError> {
     let mut tx = pool.begin().await?;
     let lock = store::subscribers::lock_player(&mut tx, player.0).await?;
     let Some(engine_player) = store::players::engine_player_id(&mut *tx, player, game).await?
@@ -63,10 +62,10 @@ pub async fn submit_orders(
 #[derive(Debug)]
 pub enum Checked {
     /// Read without an error and stored as the player's current set.
-    Saved(ParsedOrders<Value>),
+    Saved(ParsedOrders<AnyOrders>),
     /// At least one line has an error: nothing was stored (the player fixes the set and sends
     /// it whole again); the reading says where.
-    Refused(ParsedOrders<Value>),
+    Refused(ParsedOrders<AnyOrders>),
 }
 
 /// The web form's orders: like [`submit_orders`], but a set with an error is stored nowhere,
@@ -239,7 +238,7 @@ pub async fn submit_orders_in(
     lock: &PlayerLock,
     now: DateTime<Utc>,
     orders: &Submission<'_>,
-) -> Result<ParsedOrders<Value>, LifecycleError> {
+) -> Result<ParsedOrders<AnyOrders>, LifecycleError> {
     let player = PlayerRowId(lock.player());
     let game = orders.game;
     // The turn row is only share-locked, so that other players' orders go in parallel while
@@ -257,7 +256,8 @@ pub async fn submit_orders_in(
     }
     let parsed = turn
         .state
-        .parse_orders(player_id(orders.engine_player), orders.text)?;
+        .parse_orders(player_id(orders.engine_player), orders.text);
+    let stored = parsed.orders.to_json()?;
     // Mail is processed by several workers, so a later message may be processed first: the
     // player's lock makes the save's check for a later set and the save one step. The press
     // the orders carry is saved by the same statement.
@@ -268,7 +268,7 @@ pub async fn submit_orders_in(
             turn_id: turn.id,
             player_id: player,
             raw_text: orders.text,
-            parsed: &parsed.orders,
+            parsed: &stored,
             source: orders.source,
         },
         &parsed.press,

@@ -181,7 +181,7 @@ pub(crate) async fn resolve_claimed(
             .map_err(|e| LifecycleError::inconsistent(game.id, e.to_string()))?;
         store::turns::set_joining(&mut *tx, due.id, &joining).await?;
     }
-    let (input, press) = recorded_input(&mut *tx, game.id, due.id).await?;
+    let (input, press) = recorded_input(&mut *tx, engine, game.id, due.id).await?;
 
     let resolved = state.resolve(&input, &press, &mut secret.turn_dice(number))?;
     fault::point("after_resolve").await;

@@ -45,7 +45,7 @@ pub async fn verify_game(pool: &PgPool, game: GameId) -> Result<Vec<TurnCheck>, 
                 .sealed_commitment
                 .as_deref()
                 .is_none_or(|c| sealed.matches(c));
-        let (input, press) = recorded_input(&mut db, game, turn.id).await?;
+        let (input, press) = recorded_input(&mut db, engine, game, turn.id).await?;
         let state = engine.parse_state_text(&turn.state_before)?;
         let replay = state.resolve(
             &input,
@@ -83,7 +83,7 @@ pub async fn preview_turn(
     let engine: EngineKind = stored.engine.parse()?;
     let secret = game_secret(&stored.secret_seed, game)?;
     let number = turn_number(turn.number, game)?;
-    let (mut input, press) = recorded_input(&mut db, game, turn.id).await?;
+    let (mut input, press) = recorded_input(&mut db, engine, game, turn.id).await?;
     // As the resolution will: whoever is not active by then has left.
     input.leaving = store::players::of_game(&mut *db, game)
         .await?

@@ -248,9 +248,7 @@ async fn game_page(
         store::orders::current_raw_orders(&state.pool, holder.game_id, holder.player_id).await?;
     let current = match &raw {
         Some(text) => {
-            let parsed = game_state
-                .parse_orders(me, text)
-                .map_err(|e| internal(e.into()))?;
+            let parsed = game_state.parse_orders(me, text);
             Some(CurrentOrders {
                 understood: parsed.understood,
                 warnings: parsed
