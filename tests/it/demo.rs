@@ -119,7 +119,7 @@ async fn the_demo_game_has_a_published_turn_that_replays_and_hides_the_ships() {
         .parse_state(&state_before)
         .unwrap()
         .resolve(
-            &input,
+            input,
             &press,
             &mut TurnDice::from_seeds(&seed, &secret.sealed_seed(1)),
         )

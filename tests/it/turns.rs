@@ -227,7 +227,7 @@ async fn a_turn_resolves_at_its_deadline_once_and_replays_from_what_is_stored() 
     let replay = EngineKind::Barmy
         .parse_state(&state_before)
         .unwrap()
-        .resolve(&input, &press, &mut TurnDice::from_seeds(&seed, &sealed))
+        .resolve(input, &press, &mut TurnDice::from_seeds(&seed, &sealed))
         .unwrap();
     assert_eq!(replay.report.to_text(), text);
     db.drop_database().await;

@@ -294,32 +294,34 @@ fn push_text_row(out: &mut String, cells: &[Cow<'_, str>; 5], widths: &[usize; 5
         out.push('\n');
         return;
     }
-    let wrapped: Vec<Vec<String>> = cells
+    // Only the cells too wide for their column are wrapped; the others keep their one line.
+    let wrapped: Vec<Vec<Cow<'_, str>>> = cells
         .iter()
         .zip(widths)
         .map(|(cell, width)| {
-            textwrap::wrap(
-                cell,
-                textwrap::Options::new((*width).max(1)).break_words(true),
-            )
-            .into_iter()
-            .map(|line| line.into_owned())
-            .collect()
+            if width_of(cell) <= *width {
+                vec![Cow::Borrowed(cell.as_ref())]
+            } else {
+                textwrap::wrap(
+                    cell,
+                    textwrap::Options::new((*width).max(1)).break_words(true),
+                )
+            }
         })
         .collect();
     let height = wrapped.iter().map(Vec::len).max().unwrap_or(1).max(1);
     for line in 0..height {
-        let mut text = String::new();
+        let start = out.len();
         for (column, (lines, width)) in wrapped.iter().zip(widths).enumerate() {
             if column > 0 {
-                text.push_str(SEPARATOR);
+                out.push_str(SEPARATOR);
             }
-            let piece = lines.get(line).map(String::as_str).unwrap_or("");
-            text.push_str(piece);
-            let pad = width.saturating_sub(textwrap::core::display_width(piece));
-            text.push_str(&" ".repeat(pad));
+            let piece = lines.get(line).map_or("", |piece| piece.as_ref());
+            out.push_str(piece);
+            out.extend(std::iter::repeat_n(' ', width.saturating_sub(width_of(piece))));
         }
-        out.push_str(text.trim_end());
+        let kept = out.get(start..).map_or(0, |row| row.trim_end().len());
+        out.truncate(start + kept);
         out.push('\n');
     }
 }

@@ -161,7 +161,7 @@ pub fn resolve(request: ResolveRequest) -> Result<ResolveResponse, AdjudicateErr
     }
     press.extend(request.press);
     let resolved = state.resolve(
-        &input,
+        input,
         &press,
         &mut TurnDice::from_seeds(&seed, &sealed_seed),
     )?;

@@ -212,7 +212,7 @@ pub enum AnyState {
 trait Wrap: Engine {
     fn wrap(state: Self::State) -> AnyState;
     fn wrap_orders(orders: Self::Orders) -> AnyOrders;
-    fn unwrap_orders(orders: &AnyOrders) -> Option<&Self::Orders>;
+    fn into_orders(orders: AnyOrders) -> Option<Self::Orders>;
 }
 
 impl Wrap for barmy::Barmy {
@@ -222,7 +222,7 @@ impl Wrap for barmy::Barmy {
     fn wrap_orders(orders: Self::Orders) -> AnyOrders {
         AnyOrders::Barmy(orders)
     }
-    fn unwrap_orders(orders: &AnyOrders) -> Option<&Self::Orders> {
+    fn into_orders(orders: AnyOrders) -> Option<Self::Orders> {
         match orders {
             AnyOrders::Barmy(orders) => Some(orders),
             _ => None,
@@ -236,7 +236,7 @@ impl Wrap for salvo::Salvo {
     fn wrap_orders(orders: Self::Orders) -> AnyOrders {
         AnyOrders::Salvo(orders)
     }
-    fn unwrap_orders(orders: &AnyOrders) -> Option<&Self::Orders> {
+    fn into_orders(orders: AnyOrders) -> Option<Self::Orders> {
         match orders {
             AnyOrders::Salvo(orders) => Some(orders),
             _ => None,
@@ -250,7 +250,7 @@ impl Wrap for ironclad::Ironclad {
     fn wrap_orders(orders: Self::Orders) -> AnyOrders {
         AnyOrders::Ironclad(orders)
     }
-    fn unwrap_orders(orders: &AnyOrders) -> Option<&Self::Orders> {
+    fn into_orders(orders: AnyOrders) -> Option<Self::Orders> {
         match orders {
             AnyOrders::Ironclad(orders) => Some(orders),
             _ => None,
@@ -264,7 +264,7 @@ impl Wrap for skyfleet::Skyfleet {
     fn wrap_orders(orders: Self::Orders) -> AnyOrders {
         AnyOrders::Skyfleet(orders)
     }
-    fn unwrap_orders(orders: &AnyOrders) -> Option<&Self::Orders> {
+    fn into_orders(orders: AnyOrders) -> Option<Self::Orders> {
         match orders {
             AnyOrders::Skyfleet(orders) => Some(orders),
             _ => None,
@@ -278,7 +278,7 @@ impl Wrap for forever::Forever {
     fn wrap_orders(orders: Self::Orders) -> AnyOrders {
         AnyOrders::Forever(orders)
     }
-    fn unwrap_orders(orders: &AnyOrders) -> Option<&Self::Orders> {
+    fn into_orders(orders: AnyOrders) -> Option<Self::Orders> {
         match orders {
             AnyOrders::Forever(orders) => Some(orders),
             _ => None,
@@ -404,21 +404,22 @@ impl AnyState {
     /// order (each player's press in the order received) (BARMY-21).
     pub fn resolve(
         &self,
-        input: &TurnInput<AnyOrders>,
+        input: TurnInput<AnyOrders>,
         press: &[PressItem],
         dice: &mut TurnDice,
     ) -> Result<Resolved, GameError> {
         let kind = self.kind();
         with_state!(self, E, state => {
             let mut orders = std::collections::BTreeMap::new();
-            for (player, any) in &input.orders {
-                let typed = E::unwrap_orders(any).ok_or(GameError::OrdersOfAnotherEngine {
+            for (player, any) in input.orders {
+                let orders_kind = any.kind();
+                let typed = E::into_orders(any).ok_or(GameError::OrdersOfAnotherEngine {
                     engine: kind,
-                    orders: any.kind(),
+                    orders: orders_kind,
                 })?;
-                orders.insert(*player, typed.clone());
+                orders.insert(player, typed);
             }
-            let typed = TurnInput { orders, joining: input.joining.clone(), leaving: input.leaving.clone() };
+            let typed = TurnInput { orders, joining: input.joining, leaving: input.leaving };
             let resolution = E::resolve(state, &typed, dice)?;
             let mut report = resolution.report;
             report.press = press_in_roster_order(&E::roster(state), press);

@@ -183,7 +183,8 @@ pub(crate) async fn resolve_claimed(
     }
     let (input, press) = recorded_input(&mut *tx, engine, game.id, due.id).await?;
 
-    let resolved = state.resolve(&input, &press, &mut secret.turn_dice(number))?;
+    let joining = input.joining.len();
+    let resolved = state.resolve(input, &press, &mut secret.turn_dice(number))?;
     fault::point("after_resolve").await;
     let seed = secret.turn_seed(number);
     store::turns::mark_resolved(&mut *tx, due.id, &seed.to_hex(), now).await?;
@@ -259,7 +260,7 @@ pub(crate) async fn resolve_claimed(
                 "seed": seed.to_hex(),
                 "finished": outcome.finished,
                 "mails": queued,
-                "joining": input.joining.len(),
+                "joining": joining,
                 "leaving": leaving.len(),
             }),
         },

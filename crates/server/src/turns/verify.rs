@@ -48,7 +48,7 @@ pub async fn verify_game(pool: &PgPool, game: GameId) -> Result<Vec<TurnCheck>, 
         let (input, press) = recorded_input(&mut db, engine, game, turn.id).await?;
         let state = engine.parse_state_text(&turn.state_before)?;
         let replay = state.resolve(
-            &input,
+            input,
             &press,
             &mut engine::TurnDice::from_seeds(&seed, &sealed),
         )?;
@@ -92,6 +92,6 @@ pub async fn preview_turn(
         .map(|p| player_id(p.engine_player_id))
         .collect();
     let state = engine.parse_state_text(&stored.state)?;
-    let resolved = state.resolve(&input, &press, &mut secret.turn_dice(number))?;
+    let resolved = state.resolve(input, &press, &mut secret.turn_dice(number))?;
     Ok((number, resolved))
 }
