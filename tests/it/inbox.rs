@@ -876,3 +876,82 @@ async fn a_resignation_counts_for_the_orders_after_it_in_the_same_batch() {
     );
     db.drop_database().await;
 }
+
+#[tokio::test]
+async fn an_open_turns_state_is_read_once_per_process_not_once_per_message() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let game = game(pool).await;
+    let states = turns::StateCache::default();
+    let store_message = |id: &'static str, to: String, body: &'static str| async move {
+        let raw = message(id, &to, "", body);
+        store::inbox::store_raw(pool, &inbox::storage_key(&raw), &raw, "pipe", trafalgar())
+            .await
+            .unwrap();
+    };
+    store_message(
+        "cached-1",
+        reply_address_of(pool, game, 1).await,
+        "G13, K19\r\n",
+    )
+    .await;
+    inbox::process_pending(pool, &states, trafalgar(), DOMAIN)
+        .await
+        .unwrap();
+    assert_eq!(states.len(), 1, "the open turn's state is kept, parsed");
+    // Were the state read again for the next message, this would fail it: the stored copy is
+    // no longer a Barmy state. The kept one still checks the orders.
+    sqlx::query(
+        "UPDATE turns SET state_before = '{}'::jsonb WHERE game_id = $1 AND status = 'open'",
+    )
+    .bind(game)
+    .execute(pool)
+    .await
+    .unwrap();
+    store_message(
+        "cached-2",
+        reply_address_of(pool, game, 2).await,
+        "A1, B2\r\n",
+    )
+    .await;
+    inbox::process_pending(pool, &states, trafalgar(), DOMAIN)
+        .await
+        .unwrap();
+    let outcomes: Vec<(String, Option<String>)> =
+        sqlx::query_as("SELECT status, error FROM inbound_messages ORDER BY id")
+            .fetch_all(pool)
+            .await
+            .unwrap();
+    assert_eq!(
+        outcomes,
+        [
+            ("processed".to_owned(), None),
+            ("processed".to_owned(), None)
+        ]
+    );
+    let orders: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM orders WHERE game_id = $1 AND superseded_at IS NULL",
+    )
+    .bind(game)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert_eq!(orders, 2);
+    // A cache of its own (another process) reads the stored copy, and says it is broken.
+    store_message(
+        "cached-3",
+        reply_address_of(pool, game, 2).await,
+        "C3, D4\r\n",
+    )
+    .await;
+    inbox::process_pending(pool, &turns::StateCache::default(), trafalgar(), DOMAIN)
+        .await
+        .unwrap();
+    let last: (String, Option<String>) =
+        sqlx::query_as("SELECT status, error FROM inbound_messages ORDER BY id DESC LIMIT 1")
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    assert_eq!(last.0, "failed", "{last:?}");
+    db.drop_database().await;
+}

@@ -573,3 +573,68 @@ async fn gm_verify_replays_with_the_players_who_had_left_not_todays_roster() {
     assert!(checks[0].matches, "{checks:?}");
     db.drop_database().await;
 }
+
+#[tokio::test]
+async fn the_gm_is_told_what_is_wrong_and_a_pause_keeps_its_time_left_in_the_game() {
+    use server::turns::{GmAction, LifecycleError};
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let zine = zine_with(pool, "told", &["Fred Bloggs", "John Smith"]).await;
+    let t0 = trafalgar();
+    let deadline = t0 + Duration::days(2);
+    let game = barmy_game(pool, zine, "Told", json!({}), deadline, 12).await;
+    let act =
+        |now, game, action| turns::gm_action(pool, now, game, action, "gm", "zine.example.org");
+
+    // A game that does not exist is not found, whatever is asked of it.
+    let missing = GameId(999_999);
+    assert!(matches!(
+        act(t0, missing, GmAction::Pause).await,
+        Err(LifecycleError::GameNotFound(999_999))
+    ));
+    assert!(matches!(
+        turns::verify_game(pool, missing).await,
+        Err(LifecycleError::GameNotFound(999_999))
+    ));
+    assert!(matches!(
+        turns::schedule_of(pool, missing).await,
+        Err(LifecycleError::GameNotFound(999_999))
+    ));
+
+    // A paused game is paused, not inconsistent.
+    act(t0, game, GmAction::Pause).await.unwrap();
+    let left: Option<i64> =
+        sqlx::query_scalar("SELECT paused_seconds_left FROM games WHERE id = $1")
+            .bind(game)
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    assert_eq!(left, Some(Duration::days(2).num_seconds()));
+    let refused = act(t0, game, GmAction::ResolveNow).await;
+    assert!(
+        matches!(refused, Err(LifecycleError::Paused(id)) if id == game.0),
+        "{refused:?}"
+    );
+
+    // Resuming gives back what the game's row says was left (here set to an hour): the time is
+    // read from the game, not from the audit log's pause entry (which says two days).
+    sqlx::query("UPDATE games SET paused_seconds_left = 3600 WHERE id = $1")
+        .bind(game)
+        .execute(pool)
+        .await
+        .unwrap();
+    let later = t0 + Duration::days(5);
+    act(later, game, GmAction::Resume).await.unwrap();
+    assert_eq!(
+        open_deadline(pool, game).await,
+        Some(later + Duration::hours(1))
+    );
+    let left: Option<i64> =
+        sqlx::query_scalar("SELECT paused_seconds_left FROM games WHERE id = $1")
+            .bind(game)
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    assert_eq!(left, None);
+    db.drop_database().await;
+}

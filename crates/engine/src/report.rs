@@ -318,7 +318,10 @@ fn push_text_row(out: &mut String, cells: &[Cow<'_, str>; 5], widths: &[usize; 5
             }
             let piece = lines.get(line).map_or("", |piece| piece.as_ref());
             out.push_str(piece);
-            out.extend(std::iter::repeat_n(' ', width.saturating_sub(width_of(piece))));
+            out.extend(std::iter::repeat_n(
+                ' ',
+                width.saturating_sub(width_of(piece)),
+            ));
         }
         let kept = out.get(start..).map_or(0, |row| row.trim_end().len());
         out.truncate(start + kept);

@@ -65,4 +65,3 @@ pub fn request(players: u64) -> String {
     })
     .to_string()
 }
-

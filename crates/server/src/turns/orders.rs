@@ -146,7 +146,16 @@ pub struct OpenTurn {
 #[derive(Debug, Default)]
 pub struct OpenTurns {
     states: StateCache,
-    by_game: HashMap<GameId, Option<Arc<OpenTurn>>>,
+    by_game: HashMap<GameId, LookedUp>,
+}
+
+/// What the look-up of one game's open turn found.
+#[derive(Debug, Clone)]
+enum LookedUp {
+    NoOpenTurn,
+    Open(Arc<OpenTurn>),
+    /// Its stored state or schedule could not be read: only this game's messages fail.
+    Unreadable(String),
 }
 
 impl OpenTurns {
@@ -163,11 +172,16 @@ impl OpenTurns {
         tx: &mut sqlx::PgConnection,
         game: GameId,
     ) -> Result<Option<Arc<OpenTurn>>, LifecycleError> {
-        if let Some(known) = self.by_game.get(&game) {
-            return Ok(known.clone());
+        if !self.by_game.contains_key(&game) {
+            self.fetch(tx, &[game]).await?;
         }
-        self.fetch(tx, &[game]).await?;
-        Ok(self.by_game.get(&game).cloned().flatten())
+        match self.by_game.get(&game) {
+            Some(LookedUp::Open(turn)) => Ok(Some(turn.clone())),
+            Some(LookedUp::Unreadable(reason)) => {
+                Err(LifecycleError::inconsistent(game, reason.clone()))
+            }
+            Some(LookedUp::NoOpenTurn) | None => Ok(None),
+        }
     }
 
     /// Looks up and share-locks the open turns of `games` not looked up yet, in one statement.
@@ -188,29 +202,42 @@ impl OpenTurns {
         }
         let rows = store::turns::share_open_turns(&mut *tx, &wanted).await?;
         for game in wanted {
-            self.by_game.insert(GameId(game), None);
+            self.by_game.insert(GameId(game), LookedUp::NoOpenTurn);
         }
         for row in rows {
-            let closes = match row.deadline {
-                Some(deadline) => {
-                    Some(ScheduleSettings::from_json(&row.schedule)?.closes_at(deadline))
-                }
-                None => None,
+            let game = row.game_id;
+            let looked_up = match self.read(tx, row).await {
+                Ok(turn) => LookedUp::Open(Arc::new(turn)),
+                // The database failing fails the batch; one game's unreadable data fails only
+                // that game's messages.
+                Err(error @ LifecycleError::Store(_)) => return Err(error),
+                Err(error) => LookedUp::Unreadable(error.to_string()),
             };
-            let engine: EngineKind = row.engine.parse()?;
-            let state = self
-                .states
-                .open_turn_state(&mut *tx, row.game_id, row.id, engine)
-                .await?;
-            let turn = OpenTurn {
-                id: row.id,
-                number: super::turn_number(row.number, row.game_id)?,
-                state,
-                closes,
-            };
-            self.by_game.insert(row.game_id, Some(Arc::new(turn)));
+            self.by_game.insert(game, looked_up);
         }
         Ok(())
+    }
+
+    async fn read(
+        &self,
+        tx: &mut sqlx::PgConnection,
+        row: store::turns::OpenTurnRow,
+    ) -> Result<OpenTurn, LifecycleError> {
+        let closes = match row.deadline {
+            Some(deadline) => Some(ScheduleSettings::from_json(&row.schedule)?.closes_at(deadline)),
+            None => None,
+        };
+        let engine: EngineKind = row.engine.parse()?;
+        let state = self
+            .states
+            .open_turn_state(&mut *tx, row.game_id, row.id, engine)
+            .await?;
+        Ok(OpenTurn {
+            id: row.id,
+            number: super::turn_number(row.number, row.game_id)?,
+            state,
+            closes,
+        })
     }
 
     /// Forgets every lookup (their locks may have been released by a rollback).
