@@ -1,4 +1,4 @@
-//! Each engine's order parser, through `games::EngineKind` as the service calls it, on real
+//! Each engine's order parser, through `games::AnyState` as the service calls it, on real
 //! game states: a new game from the engine's `docs/adjudicate` example, the example turn's
 //! state, and the state after that turn resolved.
 //!
@@ -18,13 +18,13 @@ use std::sync::OnceLock;
 
 use engine::{PlayerId, TurnDice, TurnInput};
 use games::adjudicate::{self, NewGameRequest, ResolveRequest};
-use games::{EngineKind, GameError, PressItem};
+use games::{AnyState, EngineKind, GameError, PressItem};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 
 struct Game {
     engine: EngineKind,
-    state: Value,
+    state: AnyState,
     players: Vec<PlayerId>,
     secret: engine::GameSecret,
 }
@@ -63,15 +63,10 @@ fn games() -> &'static Vec<Game> {
                     .unwrap();
             for (state, secret) in [
                 (started.state, secret.clone()),
-                (turn["state"].clone(), turn_secret.clone()),
+                (engine.parse_state(&turn["state"]).unwrap(), turn_secret.clone()),
                 (resolved.state, turn_secret),
             ] {
-                let players = engine
-                    .roster(&state)
-                    .unwrap()
-                    .into_iter()
-                    .map(|p| p.id)
-                    .collect();
+                let players = state.roster().into_iter().map(|p| p.id).collect();
                 games.push(Game {
                     engine,
                     state,
@@ -95,8 +90,8 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(text);
     let engine = game.engine;
 
-    let parsed = engine.parse_orders(&game.state, player, &text).unwrap();
-    let again = engine.parse_orders(&game.state, player, &text).unwrap();
+    let parsed = game.state.parse_orders(player, &text);
+    let again = game.state.parse_orders(player, &text);
     assert_eq!(parsed, again, "{engine}: parsing is not deterministic");
 
     let lines: Vec<&str> = text.split('\n').collect();
@@ -119,6 +114,8 @@ fuzz_target!(|data: &[u8]| {
     // The orders as the service stores them (JSON), resolved as the deadline would.
     let stored: Value =
         serde_json::from_str(&serde_json::to_string(&parsed.orders).unwrap()).unwrap();
+    let stored = engine.parse_stored_orders(&stored).unwrap();
+    assert_eq!(stored, parsed.orders, "{engine}: the orders do not survive their JSON form");
     let input = TurnInput {
         orders: BTreeMap::from([(player, stored)]),
         joining: Vec::new(),
@@ -132,19 +129,18 @@ fuzz_target!(|data: &[u8]| {
             text: text.clone(),
         })
         .collect();
-    let Ok(turn) = engine.turn(&game.state) else {
-        panic!("{engine}: the state has no turn");
-    };
+    let turn = game.state.turn();
     let resolve = || {
         let mut dice =
             TurnDice::from_seeds(&game.secret.turn_seed(turn), &game.secret.sealed_seed(turn));
-        engine.resolve(&game.state, &input, &press, &mut dice)
+        game.state.resolve(input.clone(), &press, &mut dice)
     };
     match resolve() {
         Ok(resolved) => {
             let second = resolve().unwrap();
             assert_eq!(
-                resolved, second,
+                (resolved.report, resolved.state.to_json().unwrap()),
+                (second.report, second.state.to_json().unwrap()),
                 "{engine}: resolution is not deterministic"
             );
         }

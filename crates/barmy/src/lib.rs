@@ -151,7 +151,26 @@ pub struct State {
     /// Every on-board square anyone has fired at: the public record of shots.
     pub shots: std::collections::BTreeSet<Square>,
     pub finished: bool,
+    /// Where each player's captain is in `captains`, built on first use: reading one player's
+    /// orders in a game of 10,000 must not walk the whole roster. Not part of the state.
+    #[serde(skip)]
+    positions: Positions,
 }
+
+/// The position of each player's captain in the roster, as it was when first asked for. A
+/// state changed since (a joiner pushed) may have captains it lacks: every lookup checks the
+/// captain it finds and falls back to a walk, so it is never wrong, only sometimes slower.
+#[derive(Debug, Clone, Default)]
+struct Positions(std::sync::OnceLock<std::collections::HashMap<PlayerId, usize>>);
+
+/// A cache of the state, not part of it: any two are equal.
+impl PartialEq for Positions {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Positions {}
 
 impl State {
     /// A game whose battleships stand where the GM says, for fixtures and offline rulings.
@@ -189,11 +208,23 @@ impl State {
             captains,
             shots: Default::default(),
             finished: false,
+            positions: Positions::default(),
         })
     }
 
     pub fn captain(&self, id: PlayerId) -> Option<&Captain> {
-        self.captains.iter().find(|c| c.id == id)
+        let positions = self.positions.0.get_or_init(|| {
+            self.captains
+                .iter()
+                .enumerate()
+                .map(|(position, captain)| (captain.id, position))
+                .collect()
+        });
+        positions
+            .get(&id)
+            .and_then(|position| self.captains.get(*position))
+            .filter(|captain| captain.id == id)
+            .or_else(|| self.captains.iter().find(|c| c.id == id))
     }
 
     /// The spots a new ship may take on this board as it stands (BARMY-GM-04): every ship
@@ -530,6 +561,7 @@ mod tests {
                 captains,
                 shots: Default::default(),
                 finished: false,
+                positions: Positions::default(),
             };
             let seed = TurnSeed::from_bytes(seed);
             let (mut fast, mut old) = (start.clone(), start);

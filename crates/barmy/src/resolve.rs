@@ -64,13 +64,24 @@ pub(crate) fn resolve(
     let grid = next.setup.grid();
     let cell =
         |square: Square| usize::from(square.y) * usize::from(grid.width) + usize::from(square.x);
-    let mut ship_at: Vec<Option<(usize, usize)>> =
-        vec![None; usize::from(grid.width) * usize::from(grid.height)];
+    // Kept small (4 bytes a square, `NO_SHIP` or owner × 4 + part): a board sized for 10,000
+    // players has 80,000 squares, looked up at random by every shot.
+    const NO_SHIP: u32 = u32::MAX;
+    let mut ship_at: Vec<u32> = vec![NO_SHIP; usize::from(grid.width) * usize::from(grid.height)];
+    let ship_at_square = |ship_at: &[u32], square: Square| -> Option<(usize, usize)> {
+        let packed = *ship_at.get(cell(square))?;
+        (packed != NO_SHIP).then(|| {
+            let packed = packed as usize;
+            (packed / SHIP_LENGTH, packed % SHIP_LENGTH)
+        })
+    };
     for (owner, captain) in next.captains.iter().enumerate() {
         if !matches!(captain.fate, Fate::Left(_)) {
             for (part, square) in captain.ship.iter().enumerate() {
-                if let Some(slot) = ship_at.get_mut(cell(*square)) {
-                    *slot = Some((owner, part));
+                if let Some(slot) = ship_at.get_mut(cell(*square))
+                    && let Ok(packed) = u32::try_from(owner * SHIP_LENGTH + part)
+                {
+                    *slot = packed;
                 }
             }
         }
@@ -100,7 +111,7 @@ pub(crate) fn resolve(
                         *mark = Some(square);
                     }
                     next.shots.insert(square);
-                    match ship_at.get(cell(square)).copied().flatten() {
+                    match ship_at_square(&ship_at, square) {
                         // Own ship: a complete no-op (BARMY-13, BARMY-GM-03).
                         Some((owner, _)) if owner == shooter => Effect::Miss,
                         // Already hit before this turn: a miss (BARMY-10, BARMY-GM-09).
@@ -139,7 +150,7 @@ pub(crate) fn resolve(
             }
         }
         if let Some((square, _)) = run.first()
-            && let Some((owner, part)) = ship_at.get(cell(*square)).copied().flatten()
+            && let Some((owner, part)) = ship_at_square(&ship_at, *square)
         {
             if let Some(flag) = scored_on.get_mut(owner) {
                 *flag = true;

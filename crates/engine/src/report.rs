@@ -3,6 +3,7 @@
 
 use askama::Template;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// The column headings, in order (BARMY-20).
 pub const HEADINGS: [&str; 5] = ["Name", "Co-ord", "Result", "Score", "Own Status"];
@@ -55,11 +56,32 @@ pub struct Press {
 /// Text as it may appear in a report: one line, no control characters. Player-supplied text
 /// (names, press) passes through here, so nothing they write can break a report's layout.
 pub fn one_line(text: &str) -> String {
-    let spaced: String = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    spaced.split_whitespace().collect::<Vec<_>>().join(" ")
+    single_line(text).into_owned()
+}
+
+/// [`one_line`], borrowing the text when it is one line already (a report of a big game has
+/// tens of thousands of cells, nearly all of them so).
+fn single_line(text: &str) -> Cow<'_, str> {
+    let plain = !text.starts_with(' ')
+        && !text.ends_with(' ')
+        && !text.contains("  ")
+        && !text
+            .chars()
+            .any(|c| c != ' ' && (c.is_whitespace() || c.is_control()));
+    if plain {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for word in text
+        .split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|word| !word.is_empty())
+    {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    Cow::Owned(out)
 }
 
 impl Report {
@@ -77,11 +99,11 @@ impl Report {
             out.push_str(&"=".repeat(textwrap::core::display_width(&title).min(width)));
             out.push_str("\n\n");
         }
-        let header = HEADINGS.map(String::from);
-        let rows: Vec<[String; 5]> = self
+        let header = HEADINGS.map(Cow::Borrowed);
+        let rows: Vec<[Cow<'_, str>; 5]> = self
             .rows
             .iter()
-            .map(|row| row.cells().map(one_line))
+            .map(|row| row.cells().map(single_line))
             .collect();
         let widths = column_widths(&header, &rows, width);
         push_text_row(&mut out, &header, &widths);
@@ -124,12 +146,13 @@ impl Report {
         out.push_str(&format!("| {} |\n", HEADINGS.join(" | ")));
         out.push_str("|---|---|---|---:|---|\n");
         for row in &self.rows {
-            let cells: Vec<String> = row
-                .cells()
-                .iter()
-                .map(|c| markdown_escape(&one_line(c)))
-                .collect();
-            out.push_str(&format!("| {} |\n", cells.join(" | ")));
+            out.push('|');
+            for cell in row.cells() {
+                out.push(' ');
+                push_markdown_escaped(&mut out, &single_line(cell));
+                out.push_str(" |");
+            }
+            out.push('\n');
         }
         if !self.press.is_empty() {
             out.push('\n');
@@ -191,6 +214,11 @@ struct HtmlReport<'a> {
 
 fn markdown_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
+    push_markdown_escaped(&mut out, text);
+    out
+}
+
+fn push_markdown_escaped(out: &mut String, text: &str) {
     for c in text.chars() {
         match c {
             '<' => out.push_str("&lt;"),
@@ -203,13 +231,16 @@ fn markdown_escape(text: &str) -> String {
             _ => out.push(c),
         }
     }
-    out
 }
 
 const SEPARATOR: &str = " | ";
 
 /// Each column's natural width, then the widest columns narrowed until the table fits.
-fn column_widths(header: &[String; 5], rows: &[[String; 5]], limit: usize) -> [usize; 5] {
+fn column_widths(
+    header: &[Cow<'_, str>; 5],
+    rows: &[[Cow<'_, str>; 5]],
+    limit: usize,
+) -> [usize; 5] {
     let width_of = |text: &str| textwrap::core::display_width(text);
     let mut widths = [0usize; 5];
     for (column, width) in widths.iter_mut().enumerate() {
@@ -239,39 +270,86 @@ fn column_widths(header: &[String; 5], rows: &[[String; 5]], limit: usize) -> [u
     widths
 }
 
-fn push_text_row(out: &mut String, cells: &[String; 5], widths: &[usize; 5]) {
-    let wrapped: Vec<Vec<String>> = cells
+fn push_text_row(out: &mut String, cells: &[Cow<'_, str>; 5], widths: &[usize; 5]) {
+    let width_of = |text: &str| textwrap::core::display_width(text);
+    if cells
+        .iter()
+        .zip(widths)
+        .all(|(cell, width)| width_of(cell) <= *width)
+    {
+        // The usual row: every cell fits on one line, so nothing to wrap.
+        let start = out.len();
+        for (column, (cell, width)) in cells.iter().zip(widths).enumerate() {
+            if column > 0 {
+                out.push_str(SEPARATOR);
+            }
+            out.push_str(cell);
+            out.extend(std::iter::repeat_n(
+                ' ',
+                width.saturating_sub(width_of(cell)),
+            ));
+        }
+        let kept = out.get(start..).map_or(0, |row| row.trim_end().len());
+        out.truncate(start + kept);
+        out.push('\n');
+        return;
+    }
+    // Only the cells too wide for their column are wrapped; the others keep their one line.
+    let wrapped: Vec<Vec<Cow<'_, str>>> = cells
         .iter()
         .zip(widths)
         .map(|(cell, width)| {
-            textwrap::wrap(
-                cell,
-                textwrap::Options::new((*width).max(1)).break_words(true),
-            )
-            .into_iter()
-            .map(|line| line.into_owned())
-            .collect()
+            if width_of(cell) <= *width {
+                vec![Cow::Borrowed(cell.as_ref())]
+            } else {
+                textwrap::wrap(
+                    cell,
+                    textwrap::Options::new((*width).max(1)).break_words(true),
+                )
+            }
         })
         .collect();
     let height = wrapped.iter().map(Vec::len).max().unwrap_or(1).max(1);
     for line in 0..height {
-        let mut text = String::new();
+        let start = out.len();
         for (column, (lines, width)) in wrapped.iter().zip(widths).enumerate() {
             if column > 0 {
-                text.push_str(SEPARATOR);
+                out.push_str(SEPARATOR);
             }
-            let piece = lines.get(line).map(String::as_str).unwrap_or("");
-            text.push_str(piece);
-            let pad = width.saturating_sub(textwrap::core::display_width(piece));
-            text.push_str(&" ".repeat(pad));
+            let piece = lines.get(line).map_or("", |piece| piece.as_ref());
+            out.push_str(piece);
+            out.extend(std::iter::repeat_n(
+                ' ',
+                width.saturating_sub(width_of(piece)),
+            ));
         }
-        out.push_str(text.trim_end());
+        let kept = out.get(start..).map_or(0, |row| row.trim_end().len());
+        out.truncate(start + kept);
         out.push('\n');
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
+    /// `one_line` as it was first written: control characters to spaces, then runs of
+    /// whitespace to one space.
+    fn one_line_reference(text: &str) -> String {
+        let spaced: String = text
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        spaced.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    proptest! {
+        #[test]
+        fn one_line_collapses_as_it_always_did(text in "(\\PC|[ \\t\\r\\n\\u{85}\\u{a0}\\u{2028}\\u{1}\\u{7f}]){0,40}") {
+            prop_assert_eq!(one_line(&text), one_line_reference(&text));
+        }
+    }
+
     use super::*;
 
     fn row(name: &str, coord: &str, result: &str, score: &str, own: &str) -> ReportRow {

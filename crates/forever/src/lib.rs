@@ -26,6 +26,7 @@ pub mod orders;
 pub mod parse;
 pub mod report;
 pub mod setup;
+pub mod start;
 pub mod state;
 pub mod turn;
 pub mod view;
@@ -51,7 +52,7 @@ impl Engine for Forever {
         players: &[Player],
         dice: &mut TurnDice,
     ) -> Result<State, SetupError> {
-        setup.start(players, dice)
+        start::start(setup, players, dice)
     }
 
     fn parse_orders(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders> {

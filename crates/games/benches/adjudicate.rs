@@ -12,7 +12,9 @@
 //!
 //!   cargo bench -p games --bench adjudicate        (bench/adjudicate.sh runs it)
 //!
-//! Ten samples each (criterion's least), flat sampling. A size whose single first call takes
+//! Each call starts with cold caches, as `gm adjudicate` does in a fresh process (see
+//! [`evict_caches`]); the eviction is not timed. Ten samples each (criterion's least), flat
+//! sampling. A size whose single first call takes
 //! longer than ADMIRALTY_BENCH_ONCE_SECONDS (default 3) is timed by that one call instead, so
 //! that a slow engine path (O(players²) today: about a minute a call at 10,000 players) does not
 //! make criterion run it eleven times. At the end it prints each size's figure (criterion's
@@ -20,11 +22,14 @@
 //! Under `cargo test`/nextest (criterion's test mode, a debug build) a 100-player turn runs
 //! once instead, to check the benchmark itself in seconds.
 
+#[path = "common/request.rs"]
+mod request;
+
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
-use serde_json::{Value, json};
+use criterion::{BatchSize, Criterion, SamplingMode, criterion_group, criterion_main};
+use serde_json::Value;
 use std::hint::black_box;
 
 const GROUP: &str = "adjudicate";
@@ -38,64 +43,21 @@ fn id(players: u64) -> String {
     format!("barmy_{players}_players")
 }
 
-/// The side of a square board with room for every ship (four squares each) about half full,
-/// never smaller than the text's 19 (the sizing examples/fanout_bench.rs uses for a zine).
-fn board_side(players: u64) -> u64 {
-    ((players * 8) as f64).sqrt().ceil().max(19.0) as u64
-}
+/// More than the machine's last-level cache (32 MiB on the 2-core development machine).
+const EVICT_BYTES: usize = 128 << 20;
 
-/// A square of the board, `n` spreading over all of it: columns A.. then AA.. as Barmy writes them.
-fn square(n: u64, side: u64) -> String {
-    let x = n % side;
-    let y = n / side % side;
-    let column = |x: u64| char::from(b'A' + (x % 26) as u8);
-    let letters = if x < 26 {
-        column(x).to_string()
-    } else {
-        format!("{}{}", column((x - 26) / 26), column(x - 26))
-    };
-    format!("{letters}{}", y + 1)
-}
-
-/// The resolve request of turn 1 of a new game of `players`, as `gm adjudicate` reads it: the
-/// state from `gm adjudicate new-game`, and every player's orders as they would mail them.
-fn request(players: u64) -> String {
-    let side = board_side(players);
-    let roster: Vec<Value> = (1..=players)
-        .map(|id| json!({ "id": id, "name": format!("Player {id}") }))
-        .collect();
-    let secret = "5eed".repeat(16);
-    let new_game = json!({
-        "engine": "barmy",
-        "setup": { "width": side, "height": side },
-        "players": roster,
-        "secret": secret,
-    });
-    let started = Instant::now();
-    let game: Value =
-        serde_json::from_str(&games::adjudicate::new_game_json(&new_game.to_string()).unwrap())
-            .unwrap();
-    eprintln!(
-        "{players} players: {side}x{side} board, new game made in {:.1} s",
-        started.elapsed().as_secs_f64()
-    );
-    let orders: serde_json::Map<String, Value> = (1..=players)
-        .map(|id| {
-            let text = format!(
-                "{}, {}\nPRESS Player {id} salutes the fleet and promises nothing.\n",
-                square(id * 7, side),
-                square(id * 13 + side / 2, side)
-            );
-            (id.to_string(), Value::String(text))
-        })
-        .collect();
-    json!({
-        "engine": "barmy",
-        "state": game["state"],
-        "orders": orders,
-        "secret": secret,
-    })
-    .to_string()
+/// Writes over a buffer bigger than the caches, so that the next call starts as `gm
+/// adjudicate` does, in a fresh process: nothing of the game in any cache. Measured warm, the
+/// 1,000-player turn would sit in cache from one iteration to the next while the 10,000-player
+/// one cannot: a ratio of caches, not of the work.
+fn evict_caches(buffer: &mut [u8], round: &mut u8) {
+    *round = round.wrapping_add(1);
+    for line in buffer.chunks_mut(64) {
+        if let Some(byte) = line.first_mut() {
+            *byte = *round;
+        }
+    }
+    black_box(&buffer);
 }
 
 /// Is criterion measuring (`cargo bench`), rather than testing (`cargo test --benches`, nextest)
@@ -134,7 +96,7 @@ fn criterion_median_ms(players: u64) -> Option<f64> {
 
 fn bench(c: &mut Criterion) {
     if !benchmarking() {
-        let input = request(TEST_SIZE);
+        let input = request::request(TEST_SIZE);
         c.bench_function(&format!("{GROUP}/{}", id(TEST_SIZE)), |b| {
             b.iter(|| games::adjudicate::resolve_json(black_box(&input)).unwrap())
         });
@@ -155,15 +117,20 @@ fn bench(c: &mut Criterion) {
     // (players, single first call, measured by criterion)
     let mut runs = Vec::new();
     for players in SIZES {
-        let input = request(players);
+        let input = request::request(players);
         eprintln!("{players} players: request {} MB", input.len() / 1_000_000);
         let started = Instant::now();
         black_box(games::adjudicate::resolve_json(&input).unwrap());
         let first = started.elapsed();
         let sampled = first <= once_over;
         if sampled {
+            let (mut buffer, mut round) = (vec![0u8; EVICT_BYTES], 0u8);
             group.bench_function(id(players), |b| {
-                b.iter(|| games::adjudicate::resolve_json(black_box(&input)).unwrap())
+                b.iter_batched(
+                    || evict_caches(&mut buffer, &mut round),
+                    |()| games::adjudicate::resolve_json(black_box(&input)).unwrap(),
+                    BatchSize::PerIteration,
+                )
             });
         } else {
             eprintln!(
@@ -178,7 +145,9 @@ fn bench(c: &mut Criterion) {
     group.finish();
 
     println!();
-    println!("gm adjudicate's path (resolve_json), one Barmy turn, every player ordering:");
+    println!(
+        "gm adjudicate's path (resolve_json), one Barmy turn, every player ordering, cold caches:"
+    );
     let mut figures = Vec::new();
     for (players, first, sampled) in runs {
         let first_ms = first.as_secs_f64() * 1000.0;

@@ -9,8 +9,9 @@ use engine::{
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
-use crate::{EngineKind, GameError, PressItem};
+use crate::{AnyState, EngineKind, GameError, PressItem};
 
 /// Start a game: `{"engine", "setup", "players", "secret"}`.
 #[derive(Debug, Deserialize)]
@@ -28,7 +29,7 @@ pub struct NewGameRequest {
 pub struct NewGameResponse {
     pub engine: EngineKind,
     pub setup: Value,
-    pub state: Value,
+    pub state: AnyState,
     /// The public commitments to the next turn's seeds.
     pub next_turn: u32,
     pub commitment: String,
@@ -41,7 +42,8 @@ pub struct NewGameResponse {
 #[serde(deny_unknown_fields)]
 pub struct ResolveRequest {
     pub engine: EngineKind,
-    pub state: Value,
+    /// Read straight into the engine's typed state: a big game's state is megabytes.
+    pub state: Box<RawValue>,
     /// Order text per player id; a player missing here sent nothing (NMR).
     #[serde(default)]
     pub orders: BTreeMap<PlayerId, String>,
@@ -68,7 +70,7 @@ pub struct ResolveResponse {
     pub turn: u32,
     pub seed: TurnSeed,
     pub sealed_seed: TurnSeed,
-    pub state: Value,
+    pub state: AnyState,
     pub report: Report,
     pub text: String,
     pub markdown: String,
@@ -110,7 +112,7 @@ pub fn new_game(request: NewGameRequest) -> Result<NewGameResponse, AdjudicateEr
     let engine = request.engine;
     let setup = engine.parse_setup(&request.setup.unwrap_or_else(|| engine.default_setup()))?;
     let state = engine.new_game(&setup, &request.players, &mut secret.turn_dice(0))?;
-    let next_turn = engine.turn(&state)?;
+    let next_turn = state.turn();
     Ok(NewGameResponse {
         engine,
         setup,
@@ -123,7 +125,9 @@ pub fn new_game(request: NewGameRequest) -> Result<NewGameResponse, AdjudicateEr
 
 pub fn resolve(request: ResolveRequest) -> Result<ResolveResponse, AdjudicateError> {
     let engine = request.engine;
-    let turn = engine.turn(&request.state)?;
+    // Read once: every player's orders are checked against this one typed state.
+    let state = engine.parse_state_text(request.state.get())?;
+    let turn = state.turn();
     let (seed, sealed_seed) = match (&request.secret, request.seed, request.sealed_seed) {
         (Some(secret), None, None) => {
             let secret = parse_secret(secret)?;
@@ -140,7 +144,7 @@ pub fn resolve(request: ResolveRequest) -> Result<ResolveResponse, AdjudicateErr
     let mut press: Vec<PressItem> = Vec::new();
     let mut readings = BTreeMap::new();
     for (player, text) in &request.orders {
-        let parsed = engine.parse_orders(&request.state, *player, text)?;
+        let parsed = state.parse_orders(*player, text);
         press.extend(parsed.press.iter().map(|text| PressItem {
             player: *player,
             text: text.clone(),
@@ -156,13 +160,12 @@ pub fn resolve(request: ResolveRequest) -> Result<ResolveResponse, AdjudicateErr
         );
     }
     press.extend(request.press);
-    let resolved = engine.resolve(
-        &request.state,
-        &input,
+    let resolved = state.resolve(
+        input,
         &press,
         &mut TurnDice::from_seeds(&seed, &sealed_seed),
     )?;
-    let outcome = engine.outcome(&resolved.state)?;
+    let outcome = resolved.state.outcome();
     Ok(ResolveResponse {
         engine,
         turn,

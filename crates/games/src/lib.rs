@@ -99,6 +99,11 @@ pub enum GameError {
         what: &'static str,
         error: serde_json::Error,
     },
+    #[error("{orders} orders cannot be carried out in a {engine} game")]
+    OrdersOfAnotherEngine {
+        engine: EngineKind,
+        orders: EngineKind,
+    },
     #[error(transparent)]
     Setup(#[from] SetupError),
     #[error(transparent)]
@@ -112,10 +117,10 @@ pub struct PressItem {
     pub text: String,
 }
 
-/// A resolved turn: the new state (JSON) and the report with its press.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A resolved turn: the new state and the report with its press.
+#[derive(Debug, Clone)]
 pub struct Resolved {
-    pub state: Value,
+    pub state: AnyState,
     pub report: Report,
 }
 
@@ -157,113 +162,315 @@ impl EngineKind {
         })
     }
 
+    /// Starts a game from the GM's settings (as [`EngineKind::parse_setup`] stores them) and
+    /// the player list, with turn 0's dice.
     pub fn new_game(
         self,
         setup: &Value,
         players: &[Player],
         dice: &mut TurnDice,
-    ) -> Result<Value, GameError> {
+    ) -> Result<AnyState, GameError> {
         dispatch!(self, E => {
             let setup: <E as Engine>::Setup = from_json(self, "setup", setup)?;
-            let state = E::new_game(&setup, players, dice)?;
-            to_json(self, "state", &state)
+            Ok(E::wrap(E::new_game(&setup, players, dice)?))
         })
     }
 
-    pub fn parse_orders(
-        self,
-        state: &Value,
-        player: PlayerId,
-        text: &str,
-    ) -> Result<ParsedOrders<Value>, GameError> {
-        dispatch!(self, E => {
-            let state: <E as Engine>::State = from_json(self, "state", state)?;
-            let parsed = E::parse_orders(&state, player, text);
-            Ok(ParsedOrders {
-                orders: to_json(self, "orders", &parsed.orders)?,
+    /// Reads a stored state: the one place a state's JSON becomes a typed state.
+    pub fn parse_state(self, state: &Value) -> Result<AnyState, GameError> {
+        dispatch!(self, E => Ok(E::wrap(from_json(self, "state", state)?)))
+    }
+
+    /// Reads orders as stored (the JSON [`AnyOrders`] serialise to).
+    pub fn parse_stored_orders(self, orders: &Value) -> Result<AnyOrders, GameError> {
+        dispatch!(self, E => Ok(E::wrap_orders(from_json(self, "orders", orders)?)))
+    }
+
+    /// [`EngineKind::parse_state`] from the JSON's text, without building a `Value` first (a
+    /// big game's state is megabytes).
+    pub fn parse_state_text(self, state: &str) -> Result<AnyState, GameError> {
+        dispatch!(self, E => Ok(E::wrap(serde_json::from_str(state).map_err(|error| GameError::Json {
+            engine: self,
+            what: "state",
+            error,
+        })?)))
+    }
+}
+
+/// A game's state, typed: what the service holds and passes by reference once it has read a
+/// stored state ([`EngineKind::parse_state`]). JSON stays the storage and wire form.
+#[derive(Debug, Clone)]
+pub enum AnyState {
+    Barmy(barmy::State),
+    Salvo(salvo::State),
+    Ironclad(ironclad::State),
+    Skyfleet(skyfleet::State),
+    Forever(forever::State),
+}
+
+/// An engine whose typed state [`AnyState`] and orders [`AnyOrders`] hold.
+trait Wrap: Engine {
+    fn wrap(state: Self::State) -> AnyState;
+    fn wrap_orders(orders: Self::Orders) -> AnyOrders;
+    fn into_orders(orders: AnyOrders) -> Option<Self::Orders>;
+}
+
+impl Wrap for barmy::Barmy {
+    fn wrap(state: Self::State) -> AnyState {
+        AnyState::Barmy(state)
+    }
+    fn wrap_orders(orders: Self::Orders) -> AnyOrders {
+        AnyOrders::Barmy(orders)
+    }
+    fn into_orders(orders: AnyOrders) -> Option<Self::Orders> {
+        match orders {
+            AnyOrders::Barmy(orders) => Some(orders),
+            _ => None,
+        }
+    }
+}
+impl Wrap for salvo::Salvo {
+    fn wrap(state: Self::State) -> AnyState {
+        AnyState::Salvo(state)
+    }
+    fn wrap_orders(orders: Self::Orders) -> AnyOrders {
+        AnyOrders::Salvo(orders)
+    }
+    fn into_orders(orders: AnyOrders) -> Option<Self::Orders> {
+        match orders {
+            AnyOrders::Salvo(orders) => Some(orders),
+            _ => None,
+        }
+    }
+}
+impl Wrap for ironclad::Ironclad {
+    fn wrap(state: Self::State) -> AnyState {
+        AnyState::Ironclad(state)
+    }
+    fn wrap_orders(orders: Self::Orders) -> AnyOrders {
+        AnyOrders::Ironclad(orders)
+    }
+    fn into_orders(orders: AnyOrders) -> Option<Self::Orders> {
+        match orders {
+            AnyOrders::Ironclad(orders) => Some(orders),
+            _ => None,
+        }
+    }
+}
+impl Wrap for skyfleet::Skyfleet {
+    fn wrap(state: Self::State) -> AnyState {
+        AnyState::Skyfleet(state)
+    }
+    fn wrap_orders(orders: Self::Orders) -> AnyOrders {
+        AnyOrders::Skyfleet(orders)
+    }
+    fn into_orders(orders: AnyOrders) -> Option<Self::Orders> {
+        match orders {
+            AnyOrders::Skyfleet(orders) => Some(orders),
+            _ => None,
+        }
+    }
+}
+impl Wrap for forever::Forever {
+    fn wrap(state: Self::State) -> AnyState {
+        AnyState::Forever(state)
+    }
+    fn wrap_orders(orders: Self::Orders) -> AnyOrders {
+        AnyOrders::Forever(orders)
+    }
+    fn into_orders(orders: AnyOrders) -> Option<Self::Orders> {
+        match orders {
+            AnyOrders::Forever(orders) => Some(orders),
+            _ => None,
+        }
+    }
+}
+
+/// One player's orders for a turn, typed: what the engine read from their text, or read back
+/// from storage ([`EngineKind::parse_stored_orders`]). JSON is their storage form.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AnyOrders {
+    Barmy(barmy::Orders),
+    Salvo(salvo::Orders),
+    Ironclad(ironclad::Orders),
+    Skyfleet(skyfleet::Orders),
+    Forever(forever::Orders),
+}
+
+impl AnyOrders {
+    pub fn kind(&self) -> EngineKind {
+        match self {
+            AnyOrders::Barmy(_) => EngineKind::Barmy,
+            AnyOrders::Salvo(_) => EngineKind::Salvo,
+            AnyOrders::Ironclad(_) => EngineKind::Ironclad,
+            AnyOrders::Skyfleet(_) => EngineKind::Skyfleet,
+            AnyOrders::Forever(_) => EngineKind::Forever,
+        }
+    }
+
+    /// The storage form, as a value.
+    pub fn to_json(&self) -> Result<Value, GameError> {
+        to_json(self.kind(), "orders", self)
+    }
+}
+
+/// Orders serialise as their engine's orders: the storage form.
+impl Serialize for AnyOrders {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            AnyOrders::Barmy(orders) => orders.serialize(serializer),
+            AnyOrders::Salvo(orders) => orders.serialize(serializer),
+            AnyOrders::Ironclad(orders) => orders.serialize(serializer),
+            AnyOrders::Skyfleet(orders) => orders.serialize(serializer),
+            AnyOrders::Forever(orders) => orders.serialize(serializer),
+        }
+    }
+}
+
+/// Runs `$body` with `$state` bound to the typed state inside `$any` and `$engine` to its
+/// engine type.
+macro_rules! with_state {
+    ($any:expr, $engine:ident, $state:ident => $body:expr) => {
+        match $any {
+            AnyState::Barmy($state) => {
+                #[allow(dead_code, reason = "an arm may need only the state")]
+                type $engine = barmy::Barmy;
+                $body
+            }
+            AnyState::Salvo($state) => {
+                #[allow(dead_code, reason = "an arm may need only the state")]
+                type $engine = salvo::Salvo;
+                $body
+            }
+            AnyState::Ironclad($state) => {
+                #[allow(dead_code, reason = "an arm may need only the state")]
+                type $engine = ironclad::Ironclad;
+                $body
+            }
+            AnyState::Skyfleet($state) => {
+                #[allow(dead_code, reason = "an arm may need only the state")]
+                type $engine = skyfleet::Skyfleet;
+                $body
+            }
+            AnyState::Forever($state) => {
+                #[allow(dead_code, reason = "an arm may need only the state")]
+                type $engine = forever::Forever;
+                $body
+            }
+        }
+    };
+}
+
+/// A state serialises as its engine's state: the storage form, written without an intermediate
+/// value.
+impl Serialize for AnyState {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        with_state!(self, E, state => state.serialize(serializer))
+    }
+}
+
+impl AnyState {
+    pub fn kind(&self) -> EngineKind {
+        match self {
+            AnyState::Barmy(_) => EngineKind::Barmy,
+            AnyState::Salvo(_) => EngineKind::Salvo,
+            AnyState::Ironclad(_) => EngineKind::Ironclad,
+            AnyState::Skyfleet(_) => EngineKind::Skyfleet,
+            AnyState::Forever(_) => EngineKind::Forever,
+        }
+    }
+
+    /// The storage form, as a value.
+    pub fn to_json(&self) -> Result<Value, GameError> {
+        to_json(self.kind(), "state", self)
+    }
+
+    /// Reads one player's order text against this state. Costs what the text costs, not what
+    /// the game's size does: the engines look up only the player and the board.
+    pub fn parse_orders(&self, player: PlayerId, text: &str) -> ParsedOrders<AnyOrders> {
+        with_state!(self, E, state => {
+            let parsed = E::parse_orders(state, player, text);
+            ParsedOrders {
+                orders: E::wrap_orders(parsed.orders),
                 understood: parsed.understood,
                 press: parsed.press,
                 errors: parsed.errors,
                 warnings: parsed.warnings,
-            })
+            }
         })
     }
 
     /// Resolves the state's current turn, then puts the press under the report in roster
     /// order (each player's press in the order received) (BARMY-21).
     pub fn resolve(
-        self,
-        state: &Value,
-        input: &TurnInput<Value>,
+        &self,
+        input: TurnInput<AnyOrders>,
         press: &[PressItem],
         dice: &mut TurnDice,
     ) -> Result<Resolved, GameError> {
-        dispatch!(self, E => {
-            let state: <E as Engine>::State = from_json(self, "state", state)?;
+        let kind = self.kind();
+        with_state!(self, E, state => {
             let mut orders = std::collections::BTreeMap::new();
-            for (player, value) in &input.orders {
-                orders.insert(*player, from_json(self, "orders", value)?);
+            for (player, any) in input.orders {
+                let orders_kind = any.kind();
+                let typed = E::into_orders(any).ok_or(GameError::OrdersOfAnotherEngine {
+                    engine: kind,
+                    orders: orders_kind,
+                })?;
+                orders.insert(player, typed);
             }
-            let typed = TurnInput { orders, joining: input.joining.clone(), leaving: input.leaving.clone() };
-            let roster = E::roster(&state);
-            let resolution = E::resolve(&state, &typed, dice)?;
+            let typed = TurnInput { orders, joining: input.joining, leaving: input.leaving };
+            let resolution = E::resolve(state, &typed, dice)?;
             let mut report = resolution.report;
-            report.press = press_in_roster_order(&roster, press);
-            Ok(Resolved { state: to_json(self, "state", &resolution.state)?, report })
+            report.press = press_in_roster_order(&E::roster(state), press);
+            Ok(Resolved { state: E::wrap(resolution.state), report })
         })
     }
 
-    pub fn view(self, state: &Value, viewer: Viewer) -> Result<View, GameError> {
-        dispatch!(self, E => Ok(E::view(&from_json(self, "state", state)?, viewer)))
+    pub fn view(&self, viewer: Viewer) -> View {
+        with_state!(self, E, state => E::view(state, viewer))
     }
 
-    /// The views of several viewers, reading the state once (a turn mails every player their
-    /// own view, and a state is as large as its game).
-    pub fn views(self, state: &Value, viewers: &[Viewer]) -> Result<Vec<View>, GameError> {
-        dispatch!(self, E => {
-            let state: <E as Engine>::State = from_json(self, "state", state)?;
-            Ok(viewers.iter().map(|viewer| E::view(&state, *viewer)).collect())
-        })
+    /// Each player's private lines (`Engine::private_lines`), for the mail each player gets
+    /// after a turn.
+    pub fn private_lines(&self, players: &[PlayerId]) -> Vec<Vec<String>> {
+        with_state!(self, E, state => players.iter().map(|player| E::private_lines(state, *player)).collect())
     }
 
-    /// Each player's private lines (`Engine::private_lines`), reading the state once.
-    pub fn private_lines(
-        self,
-        state: &Value,
-        players: &[PlayerId],
-    ) -> Result<Vec<Vec<String>>, GameError> {
-        dispatch!(self, E => {
-            let state: <E as Engine>::State = from_json(self, "state", state)?;
-            Ok(players.iter().map(|player| E::private_lines(&state, *player)).collect())
-        })
+    pub fn outcome(&self) -> Outcome {
+        with_state!(self, E, state => E::outcome(state))
     }
 
-    pub fn outcome(self, state: &Value) -> Result<Outcome, GameError> {
-        dispatch!(self, E => Ok(E::outcome(&from_json(self, "state", state)?)))
+    /// The number of the turn that resolves next.
+    pub fn turn(&self) -> u32 {
+        with_state!(self, E, state => E::turn(state))
     }
 
-    pub fn turn(self, state: &Value) -> Result<u32, GameError> {
-        dispatch!(self, E => Ok(E::turn(&from_json(self, "state", state)?)))
+    pub fn roster(&self) -> Vec<Player> {
+        with_state!(self, E, state => E::roster(state))
     }
 
-    pub fn roster(self, state: &Value) -> Result<Vec<Player>, GameError> {
-        dispatch!(self, E => Ok(E::roster(&from_json(self, "state", state)?)))
-    }
-
-    pub fn order_help(self, state: &Value) -> Result<String, GameError> {
-        dispatch!(self, E => Ok(E::order_help(&from_json(self, "state", state)?)))
+    pub fn order_help(&self) -> String {
+        with_state!(self, E, state => E::order_help(state))
     }
 }
 
 fn press_in_roster_order(roster: &[Player], press: &[PressItem]) -> Vec<engine::Press> {
+    let at: std::collections::HashMap<PlayerId, (usize, &str)> = roster
+        .iter()
+        .enumerate()
+        .map(|(position, player)| (player.id, (position, player.name.as_str())))
+        .collect();
     let mut items: Vec<(usize, usize, engine::Press)> = press
         .iter()
         .enumerate()
         .filter_map(|(received, item)| {
-            let at = roster.iter().position(|p| p.id == item.player)?;
+            let (position, name) = at.get(&item.player)?;
             let text = engine::report::one_line(&item.text);
-            let name = roster.get(at)?.name.clone();
-            (!text.is_empty()).then_some((at, received, engine::Press { name, text }))
+            (!text.is_empty()).then(|| {
+                let name = (*name).to_owned();
+                (*position, received, engine::Press { name, text })
+            })
         })
         .collect();
     items.sort_by_key(|(at, received, _)| (*at, *received));

@@ -232,16 +232,13 @@ async fn submit_orders(
     if let (Some((_, first)), Some(text), Some(orders)) =
         (players.first(), texts.first(), parsed.first())
     {
-        let engine = EngineKind::Barmy.parse_orders(
-            &state,
-            engine::PlayerId(u64::try_from(*first)?),
-            text,
-        )?;
+        let engine = EngineKind::Barmy
+            .parse_state(&state)?
+            .parse_orders(engine::PlayerId(u64::try_from(*first)?), text);
+        let read = engine.orders.to_json()?;
         anyhow::ensure!(
-            engine.orders == serde_json::from_str::<serde_json::Value>(orders)?
-                && engine.errors.is_empty(),
-            "the benchmark's orders {orders} are not what the engine reads: {}",
-            engine.orders
+            read == serde_json::from_str::<serde_json::Value>(orders)? && engine.errors.is_empty(),
+            "the benchmark's orders {orders} are not what the engine reads: {read}",
         );
     }
     let ids: Vec<i64> = players.iter().map(|(id, _)| *id).collect();

@@ -98,9 +98,11 @@ async fn main() {
         },
         stored.clone(),
     ));
+    let states = server::turns::StateCache::default();
     for _ in 0..workers {
         tokio::spawn(inbox::worker(
             pool.clone(),
+            states.clone(),
             clock.clone(),
             DOMAIN.to_owned(),
             stored.clone(),

@@ -2,21 +2,28 @@
 //! listener and workers. Domain logic lives in the pure crates and queries in `store`; this
 //! crate is the thin shell around them.
 
+pub mod accounts;
 pub mod cli;
 pub mod clock;
 pub mod config;
+pub mod demo;
 mod error;
 pub mod fault;
 pub mod inbox;
+pub mod letters;
+pub mod logins;
+pub mod mailroom;
 pub mod outbox;
 pub mod public_cache;
 mod routes;
 pub mod schedule;
 pub mod smtp;
 mod state;
+pub mod subscriptions;
 pub mod telemetry;
 pub mod turns;
 pub mod web;
+pub mod zines;
 
 use std::future::Future;
 

@@ -24,7 +24,8 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, mpsc, oneshot};
 
 use crate::clock::Clock;
-use crate::inbox::{self, REPLY_LOCAL_PART};
+use crate::inbox;
+use crate::letters::REPLY_LOCAL_PART;
 
 /// A client that says nothing for this long is disconnected (RFC 5321 suggests 5 minutes).
 const IDLE_TIMEOUT: Duration = Duration::from_secs(300);

@@ -6,6 +6,7 @@ use tokio::sync::Notify;
 use crate::clock::Clock;
 use crate::config::BaseUrl;
 use crate::public_cache::PublicCache;
+use crate::turns::StateCache;
 
 /// What every handler may use. Cheap to clone.
 #[derive(Clone)]
@@ -20,6 +21,8 @@ pub struct AppState {
     /// Domain of Admiralty's mail addresses, for the mail a web action queues (a turn resolved
     /// from the console, an inbound message retried).
     pub mail_domain: String,
+    /// The open turns' parsed states, shared with the inbox workers of the same process.
+    pub states: StateCache,
 }
 
 /// The webhook door's settings.
@@ -41,6 +44,7 @@ impl AppState {
             webhook: None,
             mail_domain: "localhost".to_owned(),
             public_cache: Arc::new(PublicCache::default()),
+            states: StateCache::default(),
         }
     }
 

@@ -9,6 +9,7 @@ use sqlx::PgExecutor;
 
 use crate::StoreError;
 use crate::games::GameId;
+use crate::status::GameStatus;
 use crate::zines::ZineId;
 
 /// A game as its zine's readers see it.
@@ -17,8 +18,7 @@ pub struct PublicGame {
     pub id: GameId,
     pub name: String,
     pub engine: String,
-    /// `setup`, `running`, `paused` or `finished`.
-    pub status: String,
+    pub status: GameStatus,
     pub created_at: DateTime<Utc>,
     /// The turn taking orders, if any.
     pub open_turn: Option<i32>,

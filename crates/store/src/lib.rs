@@ -8,15 +8,18 @@
 pub mod accounts;
 pub mod archive;
 pub mod audit;
-pub mod demo;
 mod domain;
 mod error;
 pub mod games;
 pub mod inbox;
 pub mod login_links;
+pub mod orders;
 pub mod outbox;
+pub mod players;
 pub mod sessions;
+pub mod status;
 pub mod subscribers;
+pub mod turns;
 pub mod zines;
 
 #[cfg(feature = "testing")]

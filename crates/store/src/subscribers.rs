@@ -1,8 +1,5 @@
 //! Subscribers of a zine: the people who receive it and may play its games.
 
-use std::fmt;
-use std::str::FromStr;
-
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sqlx::PgExecutor;
@@ -14,42 +11,7 @@ use crate::{DisplayName, EmailAddress, StoreError};
 #[sqlx(transparent)]
 pub struct SubscriberId(pub i64);
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SubscriberStatus {
-    Active,
-    Unsubscribed,
-    /// Removed by the editor; cannot resubscribe by themselves.
-    Excluded,
-}
-
-impl SubscriberStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SubscriberStatus::Active => "active",
-            SubscriberStatus::Unsubscribed => "unsubscribed",
-            SubscriberStatus::Excluded => "excluded",
-        }
-    }
-}
-
-impl FromStr for SubscriberStatus {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "active" => Ok(SubscriberStatus::Active),
-            "unsubscribed" => Ok(SubscriberStatus::Unsubscribed),
-            "excluded" => Ok(SubscriberStatus::Excluded),
-            other => Err(format!("unknown subscriber status {other:?}")),
-        }
-    }
-}
-
-impl fmt::Display for SubscriberStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use crate::status::SubscriberStatus;
 
 /// A subscriber as stored. The password hash never leaves the store through this type.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -69,7 +31,7 @@ struct SubscriberRow {
     zine_id: i64,
     email: String,
     display_name: String,
-    status: String,
+    status: SubscriberStatus,
     has_password: bool,
     created_at: DateTime<Utc>,
 }
@@ -84,10 +46,7 @@ impl TryFrom<SubscriberRow> for Subscriber {
                 .map_err(|e| StoreError::invalid_row("subscribers.email", e))?,
             display_name: DisplayName::parse(&row.display_name)
                 .map_err(|e| StoreError::invalid_row("subscribers.display_name", e))?,
-            status: row
-                .status
-                .parse()
-                .map_err(|e| StoreError::invalid_row("subscribers.status", e))?,
+            status: row.status,
             has_password: row.has_password,
             created_at: row.created_at,
         })
@@ -177,7 +136,7 @@ pub async fn set_status<'e>(
 ) -> Result<bool, StoreError> {
     let result = sqlx::query("UPDATE subscribers SET status = $2 WHERE id = $1")
         .bind(id)
-        .bind(status.as_str())
+        .bind(status)
         .execute(db)
         .await?;
     Ok(result.rows_affected() == 1)

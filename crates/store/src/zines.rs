@@ -79,6 +79,19 @@ pub async fn list<'e>(db: impl PgExecutor<'e>) -> Result<Vec<Zine>, StoreError> 
     rows.into_iter().map(Zine::try_from).collect()
 }
 
+/// Arbitrary constant for `pg_advisory_xact_lock`: two processes seeding at once seed once.
+const SEED_LOCK_KEY: i64 = 0x4144_4d5f_4445_4d4f; // "ADM_DEMO"
+
+/// Holds, until this transaction ends, the lock that keeps two processes from seeding demo data
+/// into an empty database at once.
+pub async fn lock_seeding(tx: &mut sqlx::PgConnection) -> Result<(), StoreError> {
+    sqlx::query("SELECT pg_advisory_xact_lock($1)")
+        .bind(SEED_LOCK_KEY)
+        .execute(&mut *tx)
+        .await?;
+    Ok(())
+}
+
 pub async fn count<'e>(db: impl PgExecutor<'e>) -> Result<i64, StoreError> {
     Ok(sqlx::query_scalar("SELECT count(*) FROM zines")
         .fetch_one(db)

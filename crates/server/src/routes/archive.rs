@@ -18,6 +18,7 @@ use engine::{Report, Viewer};
 use games::EngineKind;
 use store::archive::{PublicGame, PublicTurn, PublishedTurn};
 use store::games::GameId;
+use store::status::GameStatus;
 use store::zines::Zine;
 
 use super::boards;
@@ -166,9 +167,9 @@ struct GameSummary {
 
 impl GameSummary {
     fn new(zine: &Zine, game: &PublicGame) -> Self {
-        let now = match (game.status.as_str(), game.open_turn, game.open_deadline) {
-            ("finished", _, _) => "over".to_owned(),
-            ("paused", Some(turn), _) => format!("turn {turn}, paused by the GM"),
+        let now = match (game.status, game.open_turn, game.open_deadline) {
+            (GameStatus::Finished, _, _) => "over".to_owned(),
+            (GameStatus::Paused, Some(turn), _) => format!("turn {turn}, paused by the GM"),
             (_, Some(turn), Some(deadline)) => {
                 format!("turn {turn}, orders due {}", when(deadline))
             }
@@ -179,7 +180,7 @@ impl GameSummary {
             name: game.name.clone(),
             url: game_path(zine, game.id),
             engine: engine_title(&game.engine),
-            status: game.status.clone(),
+            status: game.status.to_string(),
             now,
             last_turn_url: game.last_published.map(|n| turn_path(zine, game.id, n)),
             last_turn: game.last_published,
@@ -302,7 +303,7 @@ pub(crate) async fn get_game(
         let base = game_path(&zine, game.id);
         Ok(GamePage {
             game: GameSummary::new(&zine, &game),
-            finished: game.status == "finished",
+            finished: game.status == GameStatus::Finished,
             open_turn: game.open_turn,
             open_commitment: game.open_seed_commitment.clone(),
             open_sealed_commitment: game.open_sealed_commitment.clone(),
@@ -341,9 +342,10 @@ struct TurnPage {
 fn public_board(engine: &str, turn: &PublishedTurn) -> Option<engine::Board> {
     let engine: EngineKind = engine.parse().ok()?;
     engine
-        .view(&turn.state_after, Viewer::Public)
-        .ok()
-        .and_then(|view| view.board)
+        .parse_state(&turn.state_after)
+        .ok()?
+        .view(Viewer::Public)
+        .board
 }
 
 /// `/turns/{n}` (the page) and `/turns/{n}.txt` (the plain text report).
@@ -394,7 +396,7 @@ pub(crate) async fn get_turn(
             previous_url: published.previous.map(|n| turn_path(&zine, game.id, n)),
             next_url: published.next.map(|n| turn_path(&zine, game.id, n)),
             seeds: SeedView::new(&zine, game.id, &seeds),
-            finished: game.status == "finished",
+            finished: game.status == GameStatus::Finished,
             zine,
         }
         .render()?)
@@ -453,7 +455,7 @@ pub(crate) async fn get_history(
 ) -> Result<Response, AppError> {
     cached(&state, &uri, &headers, HTML, || async {
         let (zine, game) = find_game(&state, &slug, &game).await?;
-        if game.status != "finished" {
+        if game.status != GameStatus::Finished {
             return Err(AppError::NotFound);
         }
         let turns = store::archive::published_turns(&state.pool, game.id).await?;

@@ -4,6 +4,7 @@ use askama::Template;
 use axum::extract::{Query, State};
 use axum::response::Html;
 use serde::Deserialize;
+use store::status::{InboundStatus, OutboundStatus};
 
 use super::{Chrome, Gm};
 use crate::{AppError, AppState};
@@ -42,7 +43,7 @@ pub(crate) fn game_rows(games: Vec<store::games::GameSummary>) -> Vec<GameRow> {
             name: g.name,
             zine_slug: g.zine_slug,
             engine: g.engine,
-            status: g.status,
+            status: g.status.to_string(),
             turn: g
                 .open_turn
                 .map_or_else(|| "none open".to_owned(), |n| n.to_string()),
@@ -60,13 +61,13 @@ pub(crate) async fn get_home(
     let zines = store::zines::count(&state.pool).await?;
     // Counts for the front page; the lists themselves are on the inbox and outbox pages.
     const LOOK: i64 = 1000;
-    let failed_inbound = store::inbox::list_by_status(&state.pool, "failed", LOOK)
+    let failed_inbound = store::inbox::list_by_status(&state.pool, InboundStatus::Failed, LOOK)
         .await?
         .len();
-    let failed_outbound = store::outbox::list_by_status(&state.pool, "failed", LOOK)
+    let failed_outbound = store::outbox::list_by_status(&state.pool, OutboundStatus::Failed, LOOK)
         .await?
         .len();
-    let queued_outbound = store::outbox::list_by_status(&state.pool, "queued", LOOK)
+    let queued_outbound = store::outbox::list_by_status(&state.pool, OutboundStatus::Queued, LOOK)
         .await?
         .len();
     let page = HomePage {

@@ -5,10 +5,14 @@ use askama::Template;
 use axum::extract::{Path, Query, State};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde::Deserialize;
-use store::StoreError;
+use std::str::FromStr;
+
 use store::inbox::InboundId;
+use store::status::{InboundStatus, OutboundStatus};
 
 use super::{Chrome, Gm};
+use crate::mailroom::Retry;
+use crate::turns::LifecycleError;
 use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
 
@@ -21,14 +25,13 @@ pub(crate) struct ListQuery {
     done: Option<String>,
 }
 
-fn pick<'a>(wanted: Option<&str>, allowed: &[&'a str]) -> Result<&'a str, AppError> {
+/// The status a list shows: the one asked for, or the first of `shown`.
+fn pick<S: Copy + FromStr>(wanted: Option<&str>, shown: &[S]) -> Result<S, AppError> {
     match wanted {
-        None | Some("") => allowed.first().copied().ok_or(AppError::NotFound),
-        Some(wanted) => allowed
-            .iter()
-            .find(|s| **s == wanted)
-            .copied()
-            .ok_or_else(|| AppError::BadRequest(format!("unknown status {wanted:?}"))),
+        None | Some("") => shown.first().copied().ok_or(AppError::NotFound),
+        Some(wanted) => wanted
+            .parse()
+            .map_err(|_| AppError::BadRequest(format!("unknown status {wanted:?}"))),
     }
 }
 
@@ -46,13 +49,23 @@ struct InboundRow {
 #[template(path = "gm/inbox.html")]
 struct InboxPage {
     chrome: Chrome,
-    status: &'static str,
-    statuses: &'static [&'static str],
+    status: InboundStatus,
+    statuses: &'static [InboundStatus],
     messages: Vec<InboundRow>,
 }
 
-const INBOUND: &[&str] = &["failed", "new", "processed", "dropped"];
-const OUTBOUND: &[&str] = &["queued", "failed", "sent"];
+/// The lists, in the order the page offers them (the first is the default).
+const INBOUND: &[InboundStatus] = &[
+    InboundStatus::Failed,
+    InboundStatus::New,
+    InboundStatus::Processed,
+    InboundStatus::Dropped,
+];
+const OUTBOUND: &[OutboundStatus] = &[
+    OutboundStatus::Queued,
+    OutboundStatus::Failed,
+    OutboundStatus::Sent,
+];
 
 pub(crate) async fn get_inbox(
     State(state): State<AppState>,
@@ -88,28 +101,24 @@ pub(crate) async fn post_inbox_retry(
     Path(id): Path<i64>,
     CsrfForm(_): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, AppError> {
-    let now = state.clock.now();
-    let mut tx = state.pool.begin().await.map_err(StoreError::from)?;
-    if !store::inbox::retry_one(&mut *tx, InboundId(id)).await? {
+    let retried = crate::mailroom::retry_inbound(
+        &state.pool,
+        &state.states,
+        state.clock.now(),
+        Retry::One(InboundId(id)),
+        &gm.actor(),
+        &state.mail_domain,
+    )
+    .await
+    .map_err(|e| match e {
+        LifecycleError::Store(error) => AppError::Store(error),
+        other => AppError::Conflict(format!("Processing the queue failed: {other}.")),
+    })?;
+    if retried.requeued == 0 {
         return Err(AppError::Conflict(
             "Only a message whose processing failed can be retried.".into(),
         ));
     }
-    store::audit::append(
-        &mut *tx,
-        &store::audit::NewAuditEntry {
-            actor: &gm.actor(),
-            action: "inbox.retry",
-            game_id: None,
-            details: serde_json::json!({ "inbound": id }),
-        },
-        now,
-    )
-    .await?;
-    tx.commit().await.map_err(StoreError::from)?;
-    crate::inbox::process_pending(&state.pool, now, &state.mail_domain)
-        .await
-        .map_err(|e| AppError::Conflict(format!("Processing the queue failed: {e}.")))?;
     Ok(Redirect::to("/gm/inbox?status=failed&done=retried").into_response())
 }
 
@@ -129,8 +138,8 @@ struct OutboundRow {
 #[template(path = "gm/outbox.html")]
 struct OutboxPage {
     chrome: Chrome,
-    status: &'static str,
-    statuses: &'static [&'static str],
+    status: OutboundStatus,
+    statuses: &'static [OutboundStatus],
     messages: Vec<OutboundRow>,
 }
 
@@ -170,24 +179,16 @@ pub(crate) async fn post_outbox_resend(
     Path(id): Path<i64>,
     CsrfForm(_): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, AppError> {
-    let now = state.clock.now();
-    let mut tx = state.pool.begin().await.map_err(StoreError::from)?;
-    if !store::outbox::requeue(&mut *tx, id, now).await? {
+    let resent = crate::mailroom::resend_outbound(&state.pool, state.clock.now(), id, &gm.actor())
+        .await
+        .map_err(|e| match e {
+            LifecycleError::Store(error) => AppError::Store(error),
+            other => AppError::Conflict(format!("{other}.")),
+        })?;
+    if !resent {
         return Err(AppError::Conflict(
             "Only a sent or failed message can be sent again.".into(),
         ));
     }
-    store::audit::append(
-        &mut *tx,
-        &store::audit::NewAuditEntry {
-            actor: &gm.actor(),
-            action: "outbox.resend",
-            game_id: None,
-            details: serde_json::json!({ "outbound": id }),
-        },
-        now,
-    )
-    .await?;
-    tx.commit().await.map_err(StoreError::from)?;
     Ok(Redirect::to("/gm/outbox?status=queued&done=resent").into_response())
 }

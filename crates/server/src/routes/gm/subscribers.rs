@@ -5,18 +5,17 @@ use axum::extract::{Multipart, Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde::Deserialize;
-use store::subscribers::{self, NewSubscriber, Subscriber, SubscriberId, SubscriberStatus};
+use store::subscribers::{self, Subscriber, SubscriberId, SubscriberStatus};
 use store::zines::Zine;
-use store::{DisplayName, EmailAddress, StoreError, ZineSlug};
+use store::{StoreError, ZineSlug};
 
 use super::home::{DoneQuery, GameRow, game_rows};
 use super::{Chrome, Gm};
+use crate::subscriptions;
 use crate::web::csrf::{self, CsrfForm};
 use crate::web::session::CurrentSession;
 use crate::{AppError, AppState};
 
-/// The most rows one CSV import takes.
-const MAX_IMPORT_ROWS: usize = 5000;
 /// The largest CSV file accepted.
 const MAX_IMPORT_BYTES: usize = 1024 * 1024;
 
@@ -30,20 +29,7 @@ struct ZinePage {
     errors: Vec<String>,
     email: String,
     name: String,
-    import: Option<ImportReport>,
-}
-
-/// What a CSV import did, row by row.
-pub(crate) struct ImportReport {
-    pub added: usize,
-    pub problems: Vec<RowProblem>,
-}
-
-pub(crate) struct RowProblem {
-    /// The line in the file (1-based).
-    pub line: u64,
-    pub row: String,
-    pub problem: String,
+    import: Option<subscriptions::ImportReport>,
 }
 
 async fn find_zine(state: &AppState, slug: &str) -> Result<Zine, AppError> {
@@ -57,7 +43,7 @@ struct Entered {
     errors: Vec<String>,
     email: String,
     name: String,
-    import: Option<ImportReport>,
+    import: Option<subscriptions::ImportReport>,
 }
 
 async fn zine_page(
@@ -115,37 +101,6 @@ pub(crate) struct SubscriberForm {
     name: String,
 }
 
-/// The address and name as typed, checked; the errors in words for the form.
-fn parse_subscriber(email: &str, name: &str) -> Result<(EmailAddress, DisplayName), Vec<String>> {
-    let email = EmailAddress::parse(email).map_err(|e| format!("Address: {e}."));
-    let name = DisplayName::parse(name).map_err(|e| format!("Name: {e}."));
-    match (email, name) {
-        (Ok(email), Ok(name)) => Ok((email, name)),
-        (email, name) => Err([email.err(), name.err()].into_iter().flatten().collect()),
-    }
-}
-
-async fn audit(
-    db: &mut sqlx::PgConnection,
-    gm: &Gm,
-    action: &str,
-    details: serde_json::Value,
-    now: chrono::DateTime<chrono::Utc>,
-) -> Result<(), AppError> {
-    store::audit::append(
-        db,
-        &store::audit::NewAuditEntry {
-            actor: &gm.actor(),
-            action,
-            game_id: None,
-            details,
-        },
-        now,
-    )
-    .await?;
-    Ok(())
-}
-
 pub(crate) async fn post_subscriber(
     State(state): State<AppState>,
     gm: Gm,
@@ -153,20 +108,19 @@ pub(crate) async fn post_subscriber(
     CsrfForm(form): CsrfForm<SubscriberForm>,
 ) -> Result<Response, AppError> {
     let zine = find_zine(&state, &slug).await?;
-    let errors = match parse_subscriber(&form.email, &form.name) {
+    let errors = match subscriptions::parse_subscriber(&form.email, &form.name) {
         Ok((email, display_name)) => {
-            let now = state.clock.now();
-            let mut tx = state.pool.begin().await.map_err(StoreError::from)?;
-            let new = NewSubscriber {
-                zine_id: zine.id,
+            let added = subscriptions::add(
+                &state.pool,
+                state.clock.now(),
+                &zine,
                 email,
                 display_name,
-            };
-            match subscribers::insert(&mut *tx, &new, now).await {
-                Ok(added) => {
-                    let details = serde_json::json!({ "zine": zine.id.0, "subscriber": added.id.0, "email": added.email.as_str() });
-                    audit(&mut tx, &gm, "subscriber.add", details, now).await?;
-                    tx.commit().await.map_err(StoreError::from)?;
+                &gm.actor(),
+            )
+            .await;
+            match added {
+                Ok(_) => {
                     let to = format!("/gm/zines/{}?done=subscriber-added", zine.slug);
                     return Ok(Redirect::to(&to).into_response());
                 }
@@ -186,124 +140,6 @@ pub(crate) async fn post_subscriber(
     };
     let html = zine_page(&state, &gm, zine, None, entered).await?;
     Ok((StatusCode::UNPROCESSABLE_ENTITY, Html(html)).into_response())
-}
-
-/// Spreadsheets run cells that start with these as formulas: exported cells get a leading `'`,
-/// which an import takes off again.
-const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
-
-fn csv_cell_out(text: &str) -> String {
-    if text.starts_with(FORMULA_STARTS) {
-        format!("'{text}")
-    } else {
-        text.to_owned()
-    }
-}
-
-fn csv_cell_in(text: &str) -> &str {
-    match text.strip_prefix('\'') {
-        Some(rest) if rest.starts_with(FORMULA_STARTS) => rest,
-        _ => text,
-    }
-}
-
-/// Reads `email,name` rows (a first row `email,name` is a header), adds the good ones and
-/// reports every other row with its line and why. All in one transaction with its audit entry.
-pub(crate) async fn import_csv(
-    state: &AppState,
-    gm: &Gm,
-    zine: &Zine,
-    data: &[u8],
-) -> Result<ImportReport, AppError> {
-    let mut report = ImportReport {
-        added: 0,
-        problems: Vec::new(),
-    };
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .from_reader(data);
-    let now = state.clock.now();
-    let mut tx = state.pool.begin().await.map_err(StoreError::from)?;
-    let mut seen = std::collections::BTreeSet::new();
-    for (index, record) in reader.records().enumerate() {
-        let record = match record {
-            Ok(record) => record,
-            Err(error) => {
-                let line = error.position().map_or(0, csv::Position::line);
-                report.problems.push(RowProblem {
-                    line,
-                    row: String::new(),
-                    problem: format!("not readable as CSV: {error}"),
-                });
-                continue;
-            }
-        };
-        let line = record.position().map_or(0, csv::Position::line);
-        let row = record.iter().collect::<Vec<_>>().join(",");
-        let problem = |problem: String| RowProblem {
-            line,
-            row: row.clone(),
-            problem,
-        };
-        if index == 0
-            && record
-                .get(0)
-                .is_some_and(|cell| cell.eq_ignore_ascii_case("email"))
-        {
-            continue;
-        }
-        if record.iter().all(str::is_empty) {
-            continue;
-        }
-        if index >= MAX_IMPORT_ROWS {
-            report.problems.push(problem(format!(
-                "not read: an import takes at most {MAX_IMPORT_ROWS} rows"
-            )));
-            break;
-        }
-        let (Some(email), Some(name), None) = (record.get(0), record.get(1), record.get(2)) else {
-            report.problems.push(problem(format!(
-                "expected 2 columns (email,name), found {}",
-                record.len()
-            )));
-            continue;
-        };
-        let (email, display_name) = match parse_subscriber(csv_cell_in(email), csv_cell_in(name)) {
-            Ok(parsed) => parsed,
-            Err(errors) => {
-                report.problems.push(problem(errors.join(" ")));
-                continue;
-            }
-        };
-        if !seen.insert(email.as_str().to_lowercase()) {
-            report.problems.push(problem(
-                "this address is on an earlier row of the file".into(),
-            ));
-            continue;
-        }
-        if subscribers::find_by_email(&mut *tx, zine.id, &email)
-            .await?
-            .is_some()
-        {
-            report
-                .problems
-                .push(problem("already a subscriber of this zine".into()));
-            continue;
-        }
-        let new = NewSubscriber {
-            zine_id: zine.id,
-            email,
-            display_name,
-        };
-        subscribers::insert(&mut *tx, &new, now).await?;
-        report.added += 1;
-    }
-    let details = serde_json::json!({ "zine": zine.id.0, "added": report.added, "rejected_rows": report.problems.len() });
-    audit(&mut tx, gm, "subscriber.import", details, now).await?;
-    tx.commit().await.map_err(StoreError::from)?;
-    Ok(report)
 }
 
 pub(crate) async fn post_import(
@@ -345,7 +181,10 @@ pub(crate) async fn post_import(
         Vec::new()
     };
     let import = if errors.is_empty() {
-        Some(import_csv(&state, &gm, &zine, &data).await?)
+        Some(
+            subscriptions::import(&state.pool, state.clock.now(), &zine, &data, &gm.actor())
+                .await?,
+        )
     } else {
         None
     };
@@ -373,7 +212,7 @@ pub(crate) async fn get_export(
     let mut writer = csv::Writer::from_writer(Vec::new());
     let write = |writer: &mut csv::Writer<Vec<u8>>, cells: [&str; 4]| {
         writer
-            .write_record(cells.map(csv_cell_out))
+            .write_record(cells.map(subscriptions::csv_cell_out))
             .map_err(|e| AppError::BadRequest(e.to_string()))
     };
     write(&mut writer, ["email", "name", "status", "subscribed_at"])?;
@@ -448,19 +287,19 @@ pub(crate) async fn post_subscriber_edit(
     CsrfForm(form): CsrfForm<SubscriberForm>,
 ) -> Result<Response, AppError> {
     let (subscriber, zine) = find_subscriber(&state, id).await?;
-    let errors = match parse_subscriber(&form.email, &form.name) {
+    let errors = match subscriptions::parse_subscriber(&form.email, &form.name) {
         Ok((email, name)) => {
-            let now = state.clock.now();
-            let mut tx = state.pool.begin().await.map_err(StoreError::from)?;
-            match subscribers::update(&mut *tx, subscriber.id, &email, &name).await {
-                Ok(_) => {
-                    let details = serde_json::json!({
-                        "subscriber": subscriber.id.0,
-                        "email_before": subscriber.email.as_str(), "email": email.as_str(),
-                        "name_before": subscriber.display_name.as_str(), "name": name.as_str(),
-                    });
-                    audit(&mut tx, &gm, "subscriber.edit", details, now).await?;
-                    tx.commit().await.map_err(StoreError::from)?;
+            let edited = subscriptions::edit(
+                &state.pool,
+                state.clock.now(),
+                &subscriber,
+                &email,
+                &name,
+                &gm.actor(),
+            )
+            .await;
+            match edited {
+                Ok(()) => {
                     let to = format!("/gm/zines/{}?done=subscriber-saved", zine.slug);
                     return Ok(Redirect::to(&to).into_response());
                 }
@@ -496,42 +335,23 @@ pub(crate) async fn post_subscriber_status(
     CsrfForm(form): CsrfForm<StatusForm>,
 ) -> Result<Response, AppError> {
     let (subscriber, zine) = find_subscriber(&state, id).await?;
-    let (status, action, done) = match form.status.as_str() {
-        "unsubscribed" => (
-            SubscriberStatus::Unsubscribed,
-            "subscriber.unsubscribe",
-            "unsubscribed",
-        ),
-        "active" => (
-            SubscriberStatus::Active,
-            "subscriber.resubscribe",
-            "resubscribed",
-        ),
+    let (status, done) = match form.status.as_str() {
+        "unsubscribed" => (SubscriberStatus::Unsubscribed, "unsubscribed"),
+        "active" => (SubscriberStatus::Active, "resubscribed"),
         _ => {
             return Err(AppError::BadRequest(
                 "the status must be 'active' or 'unsubscribed'".into(),
             ));
         }
     };
-    let now = state.clock.now();
-    let mut tx = state.pool.begin().await.map_err(StoreError::from)?;
-    subscribers::set_status(&mut *tx, subscriber.id, status).await?;
-    let details = serde_json::json!({ "subscriber": subscriber.id.0, "email": subscriber.email.as_str(), "status_before": subscriber.status.as_str() });
-    audit(&mut tx, &gm, action, details, now).await?;
-    tx.commit().await.map_err(StoreError::from)?;
+    subscriptions::set_status(
+        &state.pool,
+        state.clock.now(),
+        &subscriber,
+        status,
+        &gm.actor(),
+    )
+    .await?;
     let to = format!("/gm/zines/{}?done={done}", zine.slug);
     Ok(Redirect::to(&to).into_response())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn formula_cells_round_trip() {
-        for text in ["=1+1", "+x", "-3", "@SUM", "plain", "'quoted"] {
-            assert_eq!(csv_cell_in(&csv_cell_out(text)), text);
-        }
-        assert_eq!(csv_cell_out("=HYPERLINK()"), "'=HYPERLINK()");
-    }
 }

@@ -91,24 +91,8 @@ pub(crate) async fn post_zine(
         .ok();
     let name = zine_name(&form.name).map_err(|e| errors.push(e)).ok();
     if let (Some(slug), Some(name)) = (&slug, &name) {
-        let now = state.clock.now();
-        let mut tx = state.pool.begin().await.map_err(store::StoreError::from)?;
-        match store::zines::insert(&mut *tx, slug, name, now).await {
-            Ok(zine) => {
-                store::audit::append(
-                    &mut *tx,
-                    &store::audit::NewAuditEntry {
-                        actor: &gm.actor(),
-                        action: "zine.create",
-                        game_id: None,
-                        details: serde_json::json!({ "zine": zine.id.0, "slug": slug.as_str(), "name": name }),
-                    },
-                    now,
-                )
-                .await?;
-                tx.commit().await.map_err(store::StoreError::from)?;
-                return Ok(Redirect::to("/gm/zines?done=zine-added").into_response());
-            }
+        match crate::zines::create(&state.pool, state.clock.now(), slug, name, &gm.actor()).await {
+            Ok(_) => return Ok(Redirect::to("/gm/zines?done=zine-added").into_response()),
             Err(store::StoreError::AlreadyExists { what }) => {
                 errors.push(format!("There is already {what}."));
             }

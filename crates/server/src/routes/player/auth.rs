@@ -1,6 +1,6 @@
 //! Players log in by a link mailed to them: no password to remember. Asking for a link always
 //! gets the same answer, so the form tells nobody who is subscribed; an address gets at most
-//! [`LINKS_PER_HOUR`] link mails an hour (the rest are audited, not sent). Opening the link shows
+//! [`crate::logins::LINKS_PER_HOUR`] link mails an hour (the rest are audited, not sent). Opening the link shows
 //! a "Log in" button, and only pressing it (a POST with a CSRF token) uses the link: mail
 //! scanners that fetch every link in a message use nothing.
 
@@ -8,24 +8,13 @@ use askama::Template;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use chrono::{DateTime, Duration, Utc};
 use serde::Deserialize;
-use serde_json::{Value, json};
 use store::EmailAddress;
-use store::outbox::NewOutbound;
 use store::sessions::Principal;
-use store::subscribers::Subscriber;
 
 use crate::web::csrf::{self, CsrfForm};
-use crate::web::session::{self, CurrentSession, token_hash};
+use crate::web::session::{self, CurrentSession};
 use crate::{AppError, AppState};
-
-/// How long a mailed link works.
-pub(crate) const LINK_LIFETIME: Duration = Duration::minutes(30);
-/// Link mails one address may be sent in an hour.
-pub(crate) const LINKS_PER_HOUR: i64 = 3;
-/// The outbox's idempotency keys of link mails start with this (the rate limit counts them).
-const LINK_MAIL_KIND: &str = "login:";
 
 #[derive(Template)]
 #[template(path = "player/login.html")]
@@ -88,115 +77,15 @@ pub(crate) async fn post_login(
             false,
         );
     };
-    let now = state.clock.now();
-    let subscriptions = store::subscribers::active_by_email(&state.pool, &email).await?;
-    if !subscriptions.is_empty() {
-        send_link(&state, &email, &subscriptions, now).await?;
-    }
+    crate::logins::mail_links(
+        &state.pool,
+        state.clock.now(),
+        &email,
+        state.base_url.as_str(),
+        &state.mail_domain,
+    )
+    .await?;
     login_page(&state, StatusCode::OK, String::new(), None, true)
-}
-
-/// Mails one link per active subscription of the address (a subscriber of two zines logs in to
-/// either), unless the address had its [`LINKS_PER_HOUR`] already.
-async fn send_link(
-    state: &AppState,
-    email: &EmailAddress,
-    subscriptions: &[Subscriber],
-    now: DateTime<Utc>,
-) -> Result<(), AppError> {
-    let mut tx = state.pool.begin().await.map_err(store::StoreError::from)?;
-    let recent = store::outbox::count_sent_to_since(
-        &mut *tx,
-        LINK_MAIL_KIND,
-        email.as_str(),
-        now - Duration::hours(1),
-    )
-    .await?;
-    let subscriber_ids: Vec<i64> = subscriptions.iter().map(|s| s.id.0).collect();
-    if recent >= LINKS_PER_HOUR {
-        audit(
-            &mut tx,
-            "player.login_link_refused",
-            json!({ "subscribers": subscriber_ids, "links_last_hour": recent }),
-            now,
-        )
-        .await?;
-        tx.commit().await.map_err(store::StoreError::from)?;
-        return Ok(());
-    }
-    store::login_links::delete_expired(&mut *tx, now).await?;
-    let mut links = String::new();
-    for subscription in subscriptions {
-        let token = crate::web::random_hex(32);
-        store::login_links::insert(
-            &mut *tx,
-            &token_hash(&token),
-            subscription.id,
-            now,
-            now + LINK_LIFETIME,
-        )
-        .await?;
-        let zine = store::zines::find(&mut *tx, subscription.zine_id)
-            .await?
-            .map_or_else(|| "Admiralty".to_owned(), |z| z.name);
-        links.push_str(&format!(
-            "{zine} (as {}):\n{}/login/{token}\n\n",
-            subscription.display_name.as_str(),
-            state.base_url.as_str()
-        ));
-    }
-    let body = format!(
-        "Someone (we hope you) asked to log in to Admiralty's player pages as {address}.\n\n\
-         {links}Open the link and press \"Log in\". Each link works once, for {minutes} minutes.\n\
-         If you did not ask for it, ignore this mail: nothing happens.\n",
-        address = email.as_str(),
-        minutes = LINK_LIFETIME.num_minutes(),
-    );
-    let id = crate::web::random_hex(16);
-    let headers = json!({ "Auto-Submitted": "auto-generated" });
-    store::outbox::enqueue(
-        &mut *tx,
-        &NewOutbound {
-            message_id: &format!("<login.{id}@{}>", state.mail_domain),
-            idempotency_key: &format!("{LINK_MAIL_KIND}{id}"),
-            to_address: email.as_str(),
-            subject: "Your Admiralty login link",
-            body_text: &body,
-            body_html: None,
-            headers: &headers,
-        },
-        now,
-    )
-    .await?;
-    audit(
-        &mut tx,
-        "player.login_link",
-        json!({ "subscribers": subscriber_ids }),
-        now,
-    )
-    .await?;
-    tx.commit().await.map_err(store::StoreError::from)?;
-    Ok(())
-}
-
-async fn audit(
-    tx: &mut sqlx::PgConnection,
-    action: &str,
-    details: Value,
-    now: DateTime<Utc>,
-) -> Result<(), AppError> {
-    store::audit::append(
-        &mut *tx,
-        &store::audit::NewAuditEntry {
-            actor: "web",
-            action,
-            game_id: None,
-            details,
-        },
-        now,
-    )
-    .await?;
-    Ok(())
 }
 
 /// A token as mailed: 64 lower-case hex digits. Anything else is no link of ours.
@@ -231,9 +120,7 @@ pub(crate) async fn get_link(
     if !well_formed(&token) {
         return dead_link();
     }
-    let usable =
-        store::login_links::usable(&state.pool, &token_hash(&token), state.clock.now()).await?;
-    if usable.is_none() {
+    if !crate::logins::link_usable(&state.pool, state.clock.now(), &token).await? {
         return dead_link();
     }
     let (csrf, cookie) = csrf::pre_session_token(&state);
@@ -258,23 +145,10 @@ pub(crate) async fn post_link(
         return dead_link();
     }
     let now = state.clock.now();
-    let Some(subscriber) =
-        store::login_links::consume(&state.pool, &token_hash(&token), now).await?
-    else {
+    let Some(subscriber) = crate::logins::use_link(&state.pool, now, &token).await? else {
         return dead_link();
     };
     let session_cookie = session::start(&state, &Principal::Subscriber(subscriber), now).await?;
-    store::audit::append(
-        &state.pool,
-        &store::audit::NewAuditEntry {
-            actor: &format!("subscriber:{}", subscriber.0),
-            action: "player.login",
-            game_id: None,
-            details: json!({}),
-        },
-        now,
-    )
-    .await?;
     let mut response = Redirect::to("/me").into_response();
     let headers = response.headers_mut();
     headers.append(header::SET_COOKIE, session_cookie);

@@ -8,10 +8,11 @@ use askama::Template;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use engine::{LineIssue, View, Viewer};
+use engine::{LineIssue, Viewer};
 use games::EngineKind;
 use serde::Deserialize;
-use store::games::{GameId, TokenHolder};
+use store::games::GameId;
+use store::players::TokenHolder;
 
 use super::{Player, notice, when};
 use crate::routes::boards;
@@ -53,7 +54,7 @@ async fn own_game(
     segment: &str,
 ) -> Result<TokenHolder, AppError> {
     let game = parse_game(segment)?;
-    store::games::player_rows_of_subscriber(&state.pool, player.subscriber.0)
+    store::players::player_rows_of_subscriber(&state.pool, player.subscriber)
         .await?
         .into_iter()
         .find(|holder| holder.game_id == game)
@@ -117,11 +118,11 @@ pub(crate) async fn get_me(
     State(state): State<AppState>,
     player: Player,
 ) -> Result<Response, AppError> {
-    let holders = store::games::player_rows_of_subscriber(&state.pool, player.subscriber.0).await?;
+    let holders = store::players::player_rows_of_subscriber(&state.pool, player.subscriber).await?;
     let mut games = Vec::new();
     for holder in &holders {
         let ordered =
-            store::games::current_raw_orders(&state.pool, holder.game_id, holder.player_id)
+            store::orders::current_raw_orders(&state.pool, holder.game_id, holder.player_id)
                 .await?
                 .is_some();
         games.push(GameRow {
@@ -129,7 +130,7 @@ pub(crate) async fn get_me(
             url: game_url(holder.game_id),
             rules: engine_title(&holder.engine),
             you: holder.display_name.clone(),
-            status: holder.status.clone(),
+            status: holder.status.to_string(),
             now: turn_line(holder),
             ordered,
             open: holder.turn_number.is_some(),
@@ -241,18 +242,13 @@ async fn game_page(
         .await
         .map_err(internal)?;
     let me = turns::player_id(holder.engine_player_id);
-    let mut views = engine
-        .views(&game_state, &[Viewer::Player(me), Viewer::Public])
-        .map_err(|e| internal(e.into()))?
-        .into_iter();
-    let (own, public): (Option<View>, Option<View>) = (views.next(), views.next());
+    let own = game_state.view(Viewer::Player(me));
+    let public = game_state.view(Viewer::Public);
     let raw =
-        store::games::current_raw_orders(&state.pool, holder.game_id, holder.player_id).await?;
+        store::orders::current_raw_orders(&state.pool, holder.game_id, holder.player_id).await?;
     let current = match &raw {
         Some(text) => {
-            let parsed = engine
-                .parse_orders(&game_state, me, text)
-                .map_err(|e| internal(e.into()))?;
+            let parsed = game_state.parse_orders(me, text);
             Some(CurrentOrders {
                 understood: parsed.understood,
                 warnings: parsed
@@ -264,13 +260,11 @@ async fn game_page(
         }
         None => None,
     };
-    let order_help = engine
-        .order_help(&game_state)
-        .map_err(|e| internal(e.into()))?;
+    let order_help = game_state.order_help();
     let press_sent =
-        store::games::open_turn_press_of_player(&state.pool, holder.game_id, holder.player_id)
+        store::orders::open_turn_press_of_player(&state.pool, holder.game_id, holder.player_id)
             .await?;
-    let history = store::games::past_orders_of_player(&state.pool, holder.player_id)
+    let history = store::orders::past_orders_of_player(&state.pool, holder.player_id)
         .await?
         .into_iter()
         .map(|past| PastOrdersView {
@@ -279,7 +273,7 @@ async fn game_page(
             how: format!("by {}, {}", past.source, when(&past.received_at)),
         })
         .collect();
-    let public_url = store::zines::find(&state.pool, store::zines::ZineId(holder.zine_id))
+    let public_url = store::zines::find(&state.pool, holder.zine_id)
         .await?
         .map(|zine| format!("/zines/{}/games/{}", zine.slug, holder.game_id.0));
     let title = format!("{}: your view", holder.game_name);
@@ -290,17 +284,14 @@ async fn game_page(
         url: game_url(holder.game_id),
         rules: engine.title().to_owned(),
         you: holder.display_name.clone(),
-        status: holder.status.clone(),
+        status: holder.status.to_string(),
         now: turn_line(holder),
         public_url,
-        cannot_play: crate::inbox::may_play(holder).err(),
-        own_board_svg: own
-            .as_ref()
-            .and_then(|view| view.board.as_ref())
-            .map(|board| boards::svg(board, &title)),
-        private_lines: own.map(|view| view.lines).unwrap_or_default(),
+        cannot_play: turns::may_play(holder).err(),
+        own_board_svg: own.board.as_ref().map(|board| boards::svg(board, &title)),
+        private_lines: own.lines,
         public_board_svg: public
-            .and_then(|view| view.board)
+            .board
             .map(|board| boards::svg(&board, &format!("{}: the public board", holder.game_name))),
         order_help,
         orders_text: form.orders.clone().or(raw).unwrap_or_default(),
@@ -372,41 +363,35 @@ pub(crate) async fn post_orders(
         let why = "No orders were written, so nothing was changed.".to_owned();
         return refused(&state, &player, &holder, refuse(why)).await;
     }
-    if let Err(why) = crate::inbox::may_play(&holder) {
+    if let Err(why) = turns::may_play(&holder) {
         return refused(&state, &player, &holder, refuse(why)).await;
     }
-    let now = state.clock.now();
-    let mut tx = state.pool.begin().await.map_err(store::StoreError::from)?;
-    let lock = store::subscribers::lock_player(&mut tx, holder.player_id.0).await?;
-    let submission = turns::Submission {
-        game: holder.game_id,
-        engine_player: holder.engine_player_id,
-        text: &text,
-        source: "web",
-    };
-    let mut open_turns = turns::OpenTurns::default();
-    let outcome = turns::submit_orders_in(&mut tx, &mut open_turns, &lock, now, &submission).await;
+    let outcome = turns::submit_checked_orders(
+        &state.pool,
+        &state.states,
+        state.clock.now(),
+        &holder,
+        &text,
+    )
+    .await;
     let parsed = match outcome {
-        Ok(parsed) if parsed.errors.is_empty() => {
-            tx.commit().await.map_err(store::StoreError::from)?;
+        Ok(turns::Checked::Saved(_)) => {
             return Ok(
                 Redirect::to(&format!("{}?done=orders", game_url(holder.game_id))).into_response(),
             );
         }
-        Ok(parsed) => parsed,
+        Ok(turns::Checked::Refused(parsed)) => parsed,
         Err(
             error @ (LifecycleError::DeadlinePassed(_)
             | LifecycleError::NoOpenTurn(_)
             | LifecycleError::LaterOrdersStand),
         ) => {
-            tx.rollback().await.map_err(store::StoreError::from)?;
             let why = format!("Your orders were NOT accepted: {error}.");
             return refused(&state, &player, &holder, refuse(why)).await;
         }
         Err(error) => return Err(internal(error)),
     };
     // A set with an error is stored nowhere: the player fixes it and sends it again.
-    tx.rollback().await.map_err(store::StoreError::from)?;
     let issues: Vec<IssueView> = parsed
         .errors
         .iter()
@@ -469,28 +454,22 @@ pub(crate) async fn post_press(
         let why = "The press was empty, so nothing was sent.".to_owned();
         return refused(&state, &player, &holder, refuse(why)).await;
     }
-    if let Err(why) = crate::inbox::may_play(&holder) {
+    if let Err(why) = turns::may_play(&holder) {
         return refused(&state, &player, &holder, refuse(why)).await;
     }
-    let mut tx = state.pool.begin().await.map_err(store::StoreError::from)?;
-    let press = turns::press_for_open_turn(
-        &mut tx,
-        &mut turns::OpenTurns::default(),
+    match turns::send_press(
+        &state.pool,
+        &state.states,
         state.clock.now(),
-        holder.game_id,
-        holder.player_id,
+        &holder,
         &text,
-        "web",
     )
-    .await;
-    match press {
-        Ok(press) => {
-            store::games::save_press_many(&mut *tx, &[press]).await?;
-            tx.commit().await.map_err(store::StoreError::from)?;
+    .await
+    {
+        Ok(()) => {
             Ok(Redirect::to(&format!("{}?done=press", game_url(holder.game_id))).into_response())
         }
         Err(error @ LifecycleError::NoOpenTurn(_)) => {
-            tx.rollback().await.map_err(store::StoreError::from)?;
             let why = format!("Your press was not accepted: {error}.");
             refused(&state, &player, &holder, refuse(why)).await
         }

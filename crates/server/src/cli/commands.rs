@@ -1,0 +1,290 @@
+//! The one-shot commands: adjudicate offline, verify a game, take one message from an MTA,
+//! tend the mail queues, act on a game, add a GM, migrate (and seed the demo).
+
+use anyhow::{Context, bail};
+
+use super::{
+    AdjudicateAction, AdjudicateArgs, DEMO_GM, GameArgs, GameCommand, IngestArgs, ListArgs,
+    MigrateArgs, OutboxCommand, PipeArgs, TryAgainLater, VerifyArgs, clock, connect,
+};
+use crate::config::DatabaseArgs;
+
+/// Pure JSON in, JSON out: no runtime, no database, no logging to mix into stdout.
+pub(super) fn run_adjudicate(args: &AdjudicateArgs) -> anyhow::Result<()> {
+    use std::io::Read;
+    let mut input = String::new();
+    std::io::stdin()
+        .read_to_string(&mut input)
+        .context("reading the JSON request from standard input")?;
+    let output = match args.action {
+        AdjudicateAction::Resolve => games::adjudicate::resolve_json(&input),
+        AdjudicateAction::NewGame => games::adjudicate::new_game_json(&input),
+    }?;
+    println!("{output}");
+    Ok(())
+}
+
+pub(super) async fn run_verify(database: &DatabaseArgs, args: VerifyArgs) -> anyhow::Result<()> {
+    let pool = connect(database).await?;
+    let checks = crate::turns::verify_game(&pool, store::games::GameId(args.game))
+        .await
+        .with_context(|| format!("verifying game {}", args.game))?;
+    pool.close().await;
+    if checks.is_empty() {
+        println!("game {}: no published turn to verify", args.game);
+    }
+    for check in &checks {
+        let verdict = if check.matches { "ok" } else { "MISMATCH" };
+        println!(
+            "turn {}: {verdict} (sealed seed from the {})",
+            check.turn, check.sealed_from
+        );
+    }
+    if checks.iter().any(|c| !c.matches) {
+        bail!(
+            "game {}: a published report does not match its replay",
+            args.game
+        );
+    }
+    Ok(())
+}
+
+pub(super) async fn run_ingest(database: &DatabaseArgs, args: PipeArgs) -> anyhow::Result<()> {
+    use tokio::io::AsyncReadExt;
+    let limit = args.mail_max_bytes;
+    let mut raw = Vec::new();
+    // One byte more than the limit tells an oversized message without reading all of it.
+    tokio::io::stdin()
+        .take(u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1))
+        .read_to_end(&mut raw)
+        .await
+        .context("reading the message from standard input")?;
+    if raw.len() > limit {
+        bail!(
+            "the message is larger than {limit} bytes (ADMIRALTY_MAIL_MAX_BYTES); it was not stored"
+        );
+    }
+    // Run again, the same message is stored once and has one effect: any failure from here
+    // on is one for the MTA to retry.
+    let outcome = async {
+        let pool = connect(database).await?;
+        let now = clock()?.now();
+        let outcome = crate::inbox::ingest(&pool, &raw, "pipe", now, &args.ingest.mail_domain)
+            .await
+            .context("storing and processing the message")?;
+        pool.close().await;
+        anyhow::Ok(outcome)
+    }
+    .await
+    .map_err(TryAgainLater)?;
+    match outcome {
+        crate::inbox::Ingested::Stored(id) => println!("stored as inbound message {}", id.0),
+        crate::inbox::Ingested::Duplicate(id) => {
+            println!(
+                "already stored as inbound message {}: this delivery has no effect",
+                id.0
+            )
+        }
+    }
+    Ok(())
+}
+
+pub(super) async fn run_inbox_retry(
+    database: &DatabaseArgs,
+    args: IngestArgs,
+) -> anyhow::Result<()> {
+    let pool = connect(database).await?;
+    let retried = crate::mailroom::retry_inbound(
+        &pool,
+        &crate::turns::StateCache::default(),
+        clock()?.now(),
+        crate::mailroom::Retry::AllFailed,
+        "gm",
+        &args.mail_domain,
+    )
+    .await
+    .context("requeueing failed messages and processing the inbound queue")?;
+    pool.close().await;
+    println!(
+        "requeued {} failed message(s); processed {}",
+        retried.requeued, retried.processed
+    );
+    Ok(())
+}
+
+pub(super) async fn run_inbox_list(database: &DatabaseArgs, args: ListArgs) -> anyhow::Result<()> {
+    let pool = connect(database).await?;
+    let status: store::status::InboundStatus = args
+        .status
+        .parse()
+        .context("inbound statuses: new, processed, failed, dropped")?;
+    let entries = store::inbox::list_by_status(&pool, status, args.limit).await?;
+    pool.close().await;
+    for e in &entries {
+        println!(
+            "{:>6}  {}  {:<9} {:<8} {}{}",
+            e.id.0,
+            e.received_at.format("%Y-%m-%d %H:%M"),
+            e.status,
+            e.received_via,
+            e.message_id,
+            e.error
+                .as_deref()
+                .map(|err| format!("\n        error: {err}"))
+                .unwrap_or_default()
+        );
+    }
+    println!("{} message(s)", entries.len());
+    Ok(())
+}
+
+pub(super) async fn run_outbox(
+    database: &DatabaseArgs,
+    command: OutboxCommand,
+) -> anyhow::Result<()> {
+    let pool = connect(database).await?;
+    match command {
+        OutboxCommand::List(args) => {
+            let status: store::status::OutboundStatus = args
+                .status
+                .parse()
+                .context("outbound statuses: queued, sent, failed")?;
+            let entries = store::outbox::list_by_status(&pool, status, args.limit).await?;
+            for e in &entries {
+                println!(
+                    "{:>6}  {}  {:<7} tries {:<2} {}  {}{}",
+                    e.id,
+                    e.created_at.format("%Y-%m-%d %H:%M"),
+                    e.status,
+                    e.attempts,
+                    e.to_address,
+                    e.subject,
+                    e.last_error
+                        .as_deref()
+                        .map(|err| format!("\n        last error: {err}"))
+                        .unwrap_or_default()
+                );
+            }
+            println!("{} message(s)", entries.len());
+        }
+        OutboxCommand::Resend { id } => {
+            if !crate::mailroom::resend_outbound(&pool, clock()?.now(), id, "gm").await? {
+                bail!("outbound message {id} is neither failed nor sent: it is still queued");
+            }
+            println!("outbound message {id} queued again");
+        }
+    }
+    pool.close().await;
+    Ok(())
+}
+
+pub(super) async fn run_game_action(database: &DatabaseArgs, args: GameArgs) -> anyhow::Result<()> {
+    use crate::turns::GmAction;
+    let game = store::games::GameId(args.game);
+    let action = match args.action {
+        GameCommand::Schedule {
+            deadlines,
+            remind,
+            grace,
+            early,
+        } => {
+            let deadlines: crate::schedule::Schedule = deadlines.join(" ").parse()?;
+            let settings =
+                crate::schedule::ScheduleSettings::new(deadlines, &remind, grace, early)?;
+            let pool = connect(database).await?;
+            crate::turns::set_schedule(&pool, clock()?.now(), game, &settings, "gm")
+                .await
+                .with_context(|| format!("game {}", args.game))?;
+            pool.close().await;
+            println!("game {}: schedule set: {settings}", args.game);
+            return Ok(());
+        }
+        GameCommand::ResolveNow => GmAction::ResolveNow,
+        GameCommand::Extend { hours } => {
+            GmAction::Extend(chrono::Duration::hours(i64::from(hours)))
+        }
+        GameCommand::Pause => GmAction::Pause,
+        GameCommand::Resume => GmAction::Resume,
+        GameCommand::End => GmAction::End,
+    };
+    let pool = connect(database).await?;
+    crate::turns::gm_action(&pool, clock()?.now(), game, action, "gm", &args.mail_domain)
+        .await
+        .with_context(|| format!("game {}", args.game))?;
+    pool.close().await;
+    println!("game {}: done ({action:?})", args.game);
+    Ok(())
+}
+
+pub(super) async fn run_add_gm(database: &DatabaseArgs, name: &str) -> anyhow::Result<()> {
+    let name = store::accounts::GmName::parse(name)?;
+    let mut password = String::new();
+    std::io::stdin()
+        .read_line(&mut password)
+        .context("reading the password from standard input")?;
+    let password = password.trim_end_matches(['\r', '\n']).to_owned();
+    // Refused before any connection is made.
+    if password.chars().count() < crate::web::password::MIN_PASSWORD_CHARS {
+        return Err(crate::web::password::PasswordError::TooShort.into());
+    }
+    let pool = connect(database).await?;
+    crate::accounts::add_gm(&pool, clock()?.now(), &name, password, "cli")
+        .await
+        .with_context(|| format!("creating GM {name}"))?;
+    pool.close().await;
+    println!("GM {name} created: log in at /gm/login");
+    Ok(())
+}
+
+pub(super) async fn run_migrate(database: &DatabaseArgs, args: MigrateArgs) -> anyhow::Result<()> {
+    let pool = connect(database).await?;
+    let report = store::migrate(&pool).await.context("applying migrations")?;
+    let version = report
+        .current_version
+        .map_or_else(|| "none".to_owned(), |v| v.to_string());
+    if report.applied.is_empty() {
+        println!("migrations: schema up to date (version {version})");
+    } else {
+        println!(
+            "migrations: applied {:?}; schema now at version {version}",
+            report.applied
+        );
+    }
+    if args.seed_demo {
+        let clock = clock()?;
+        let mut secret = [0u8; 32];
+        getrandom::fill(&mut secret)
+            .map_err(|e| anyhow::anyhow!("reading the operating system's randomness: {e}"))?;
+        match crate::demo::seed_if_empty(&pool, clock.now(), secret)
+            .await
+            .context("seeding the demo zine")?
+        {
+            crate::demo::SeedOutcome::AlreadyPopulated => {
+                println!("demo: the database already has a zine; nothing seeded");
+            }
+            crate::demo::SeedOutcome::Seeded { subscribers, .. } => {
+                println!(
+                    "demo: seeded zine {:?} with {subscribers} subscribers and the game {:?} (turn 1 published, turn 2 open)",
+                    crate::demo::DEMO_ZINE_SLUG,
+                    crate::demo::DEMO_GAME_NAME
+                );
+                // A demo GM only beside the demo zine, so that a real database never gets one.
+                let password = crate::web::random_hex(8);
+                let name = store::accounts::GmName::parse(DEMO_GM)?;
+                match crate::accounts::add_gm(&pool, clock.now(), &name, password.clone(), "system")
+                    .await
+                {
+                    Ok(()) => println!(
+                        "demo: GM console login {DEMO_GM:?}, password {password:?} (at /gm/login)"
+                    ),
+                    Err(crate::accounts::AccountError::Store(
+                        store::StoreError::AlreadyExists { .. },
+                    )) => {}
+                    Err(error) => return Err(error).context("creating the demo GM"),
+                }
+            }
+        }
+    }
+    pool.close().await;
+    Ok(())
+}

@@ -1,0 +1,283 @@
+//! The `gm` command line: its arguments (here), the one-shot commands ([`commands`]) and the
+//! service ([`serve`]). Each subcommand is a function taking its parsed arguments.
+
+mod commands;
+mod serve;
+
+use std::sync::Arc;
+
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand};
+
+use crate::clock::{Clock, service_clock};
+use crate::config::{DatabaseArgs, LogArgs, ServeArgs};
+
+/// Admiralty's game master: runs play-by-email naval wargames for zines.
+///
+/// Settings come from options or from the environment variables named in each option's help
+/// (the README has the full table). For a local set-up with its own PostgreSQL, use
+/// ./scripts/run instead of calling gm directly.
+#[derive(Debug, Parser)]
+#[command(name = "gm", version, about, long_about, propagate_version = true)]
+pub struct Cli {
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+
+    #[command(flatten)]
+    pub log: LogArgs,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the web UI and HTTP endpoints (/healthz) until SIGINT or SIGTERM.
+    ///
+    /// Refuses to start when the database schema is behind this binary: run `gm migrate`
+    /// first, or pass --migrate.
+    Serve(ServeArgs),
+
+    /// Apply pending database migrations (a no-op when the schema is up to date).
+    ///
+    /// Safe to run repeatedly and from several processes at once.
+    Migrate(MigrateArgs),
+
+    /// Resolve a turn offline: a game, its orders and seeds as JSON on stdin; the new state
+    /// and the rendered report as JSON on stdout.
+    ///
+    /// Needs no database. With `new-game`, start a game from an engine's setup and a player
+    /// list instead. The JSON is described, with an example per engine, in
+    /// docs/adjudicate/README.md.
+    Adjudicate(AdjudicateArgs),
+
+    /// Replay every published turn of a game and compare each report byte for byte.
+    ///
+    /// Prints one line per turn and exits non-zero at the first mismatch. The open seeds are
+    /// the published ones, checked against their commitments; for a game still running, the
+    /// sealed seeds come from the game's secret.
+    Verify(VerifyArgs),
+
+    /// Take one RFC 5322 message on stdin (for an MTA pipe, procmail or .forward).
+    ///
+    /// The raw message is stored first (a message delivered twice is stored once), then
+    /// processed: orders and press saved, a confirmation queued. Exits 75 (EX_TEMPFAIL: the
+    /// MTA keeps the message and delivers it again later, which is safe) when the database
+    /// fails, and 1 (the MTA bounces it) for a message over ADMIRALTY_MAIL_MAX_BYTES, which
+    /// is not stored.
+    Ingest(PipeArgs),
+
+    /// The inbound mail queue.
+    #[command(subcommand)]
+    Inbox(InboxCommand),
+
+    /// The outbound mail queue: what was sent, what waits, what failed.
+    #[command(subcommand)]
+    Outbox(OutboxCommand),
+
+    /// The GM's actions on a game: resolve now, extend the deadline, pause, resume, end.
+    /// Every action goes into the audit log.
+    Game(GameArgs),
+
+    /// Administration: GM accounts for the web console.
+    #[command(subcommand)]
+    Admin(AdminCommand),
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum AdminCommand {
+    /// Create a GM account for the web console (/gm). The password is read from standard input
+    /// (its first line; at least 12 characters), so it stays out of the shell's history and
+    /// the process list: `gm admin add-gm nelson < password-file`, or type it and press Ctrl-D.
+    AddGm {
+        /// The login name: letters, digits, '_', '.', '-' (also the actor in the audit log).
+        name: String,
+    },
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct GameArgs {
+    /// The game's id.
+    pub game: i64,
+    #[command(subcommand)]
+    pub action: GameCommand,
+    /// Domain of Admiralty's addresses, for the mail a resolution queues.
+    #[arg(
+        long,
+        env = "ADMIRALTY_MAIL_DOMAIN",
+        default_value = "localhost",
+        global = true
+    )]
+    pub mail_domain: String,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum GameCommand {
+    /// Resolve the open turn now, whatever its deadline.
+    ResolveNow,
+    /// Move the open turn's deadline later.
+    Extend {
+        /// How many hours later.
+        #[arg(long)]
+        hours: u32,
+    },
+    /// Stop the clock: no turn resolves until the game is resumed.
+    Pause,
+    /// Start the clock again, giving back the time that was left when it was paused.
+    Resume,
+    /// End the game now and reveal every sealed seed.
+    End,
+    /// Set the deadline schedule, reminders, grace period and early resolution (all at once:
+    /// what is not given is off). Applies from the next deadline; an open turn without a
+    /// deadline gets the schedule's next one.
+    ///
+    /// Examples: `schedule weekly Friday 18:00 Europe/London --remind 48h,6h --grace 2h`,
+    /// `schedule every 7 days --early`, `schedule manual`.
+    Schedule {
+        /// `manual`, `every N days`, or `weekly DAY HH:MM ZONE` (an IANA time zone; the local
+        /// time holds across daylight-saving changes).
+        #[arg(required = true, num_args = 1..)]
+        deadlines: Vec<String>,
+        /// Remind each active player who has not ordered this long before the deadline (e.g.
+        /// 48h, 6h, 90m, 2d); repeat or separate with commas.
+        #[arg(long = "remind", value_delimiter = ',', value_parser = duration_arg)]
+        remind: Vec<chrono::Duration>,
+        /// Orders are still taken this long after the deadline, and the turn resolves when it
+        /// ends (e.g. 2h).
+        #[arg(long, value_parser = duration_arg, default_value = "0")]
+        grace: chrono::Duration,
+        /// Resolve a turn as soon as every active player has orders in.
+        #[arg(long)]
+        early: bool,
+    },
+}
+
+fn duration_arg(text: &str) -> Result<chrono::Duration, String> {
+    crate::schedule::parse_duration(text).map_err(|e| e.to_string())
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct IngestArgs {
+    /// Domain of Admiralty's addresses (`orders+TOKEN@DOMAIN`).
+    #[arg(long, env = "ADMIRALTY_MAIL_DOMAIN", default_value = "localhost")]
+    pub mail_domain: String,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct PipeArgs {
+    #[command(flatten)]
+    pub ingest: IngestArgs,
+    /// Largest message taken, in bytes: the SMTP listener's and the webhook's limit.
+    #[arg(long, env = "ADMIRALTY_MAIL_MAX_BYTES", default_value_t = crate::config::DEFAULT_MAIL_MAX_BYTES)]
+    pub mail_max_bytes: usize,
+}
+
+/// A failure after which the same command may succeed if run again: `gm` exits with sysexits'
+/// EX_TEMPFAIL (75), which tells an MTA running `gm ingest` to keep the message and retry.
+#[derive(Debug, thiserror::Error)]
+#[error("{0:#}")]
+pub struct TryAgainLater(pub anyhow::Error);
+
+/// EX_TEMPFAIL, see [`TryAgainLater`].
+pub const EX_TEMPFAIL: u8 = 75;
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum InboxCommand {
+    /// Put every message whose processing failed back in the queue, and process the queue.
+    Retry(IngestArgs),
+    /// The newest inbound messages, with their outcome and error.
+    List(ListArgs),
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum OutboxCommand {
+    /// The newest outbound messages, with their status, attempts and last error.
+    List(ListArgs),
+    /// Queue a failed (or sent) message again, same Message-ID; the worker of `gm serve` sends it.
+    Resend {
+        /// The message's id, as `gm outbox list` shows it.
+        id: i64,
+    },
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ListArgs {
+    /// Messages with this status (inbox: new, processed, failed, dropped; outbox: queued,
+    /// sent, failed).
+    #[arg(long, default_value = "failed")]
+    pub status: String,
+    /// How many, newest first.
+    #[arg(long, default_value_t = 50)]
+    pub limit: i64,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct VerifyArgs {
+    /// The game's id (as shown in the web UI and the audit log).
+    pub game: i64,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct AdjudicateArgs {
+    /// `resolve` (the default): resolve the state's next turn. `new-game`: start a game.
+    #[arg(value_enum, default_value = "resolve")]
+    pub action: AdjudicateAction,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum AdjudicateAction {
+    Resolve,
+    NewGame,
+}
+
+/// The GM account `gm migrate --seed-demo` creates beside the demo zine.
+const DEMO_GM: &str = "demo";
+
+#[derive(Debug, Clone, Args)]
+pub struct MigrateArgs {
+    /// Afterwards, if the database has no zine yet, add a demo zine with a few subscribers.
+    #[arg(long)]
+    pub seed_demo: bool,
+}
+
+/// Runs the parsed command line to completion.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    if let Command::Adjudicate(args) = &cli.command {
+        return commands::run_adjudicate(args);
+    }
+    crate::telemetry::init(&cli.log)?;
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    runtime.block_on(async move {
+        match cli.command {
+            Command::Serve(args) => serve::run_serve(&cli.database, args).await,
+            Command::Migrate(args) => commands::run_migrate(&cli.database, args).await,
+            Command::Adjudicate(args) => commands::run_adjudicate(&args),
+            Command::Verify(args) => commands::run_verify(&cli.database, args).await,
+            Command::Ingest(args) => commands::run_ingest(&cli.database, args).await,
+            Command::Inbox(InboxCommand::Retry(args)) => {
+                commands::run_inbox_retry(&cli.database, args).await
+            }
+            Command::Inbox(InboxCommand::List(args)) => {
+                commands::run_inbox_list(&cli.database, args).await
+            }
+            Command::Outbox(command) => commands::run_outbox(&cli.database, command).await,
+            Command::Game(args) => commands::run_game_action(&cli.database, args).await,
+            Command::Admin(AdminCommand::AddGm { name }) => {
+                commands::run_add_gm(&cli.database, &name).await
+            }
+        }
+    })
+}
+
+/// The wall clock, unless the test-only `ADMIRALTY_NOW` fixes the time.
+fn clock() -> anyhow::Result<Arc<dyn Clock>> {
+    service_clock().map_err(anyhow::Error::msg)
+}
+
+async fn connect(database: &DatabaseArgs) -> anyhow::Result<store::PgPool> {
+    let url = database.url()?;
+    store::connect(url, database.db_max_connections)
+        .await
+        .map_err(anyhow::Error::from)
+        .context("connecting to the database (DATABASE_URL)")
+}

@@ -1,0 +1,181 @@
+//! `gm serve`: the web UI, the mail doors and the workers (inbox, deadlines, outbox), until a
+//! signal stops them.
+
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+use tokio::net::TcpListener;
+
+use super::{clock, connect};
+use crate::clock::Clock;
+use crate::config::{DatabaseArgs, ServeArgs};
+use crate::{AppState, serve, shutdown_signal};
+
+pub(super) async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyhow::Result<()> {
+    let pool = connect(database).await?;
+    if args.migrate {
+        let report = store::migrate(&pool).await.context("applying migrations")?;
+        tracing::info!(applied = ?report.applied, version = ?report.current_version, "migrations checked");
+    }
+    let pending = store::pending_migrations(&pool)
+        .await
+        .context("reading the applied migrations")?;
+    if !pending.is_empty() {
+        bail!(
+            "the database schema is out of date (pending migrations {pending:?}): run `gm migrate` first"
+        );
+    }
+
+    let listener = TcpListener::bind(args.bind)
+        .await
+        .with_context(|| format!("listening on {} (ADMIRALTY_BIND)", args.bind))?;
+    let address = listener.local_addr().context("reading the bound address")?;
+    let clock = clock()?;
+    let mut state = AppState::new(pool.clone(), clock.clone(), args.base_url.clone())
+        .with_mail_domain(args.mail_domain.clone());
+    let stored = Arc::new(tokio::sync::Notify::new());
+    if let Some(secret) = &args.webhook_secret {
+        if secret.chars().count() < 16 {
+            bail!("ADMIRALTY_WEBHOOK_SECRET is too short: use at least 16 random characters");
+        }
+        state = state.with_webhook(crate::Webhook {
+            secret: secret.clone(),
+            max_bytes: args.mail_max_bytes,
+            stored: stored.clone(),
+        });
+    }
+    let mut inbound = Vec::new();
+    for _ in 0..args.inbox_workers.max(1) {
+        inbound.push(tokio::spawn(crate::inbox::worker(
+            pool.clone(),
+            state.states.clone(),
+            clock.clone(),
+            args.mail_domain.clone(),
+            stored.clone(),
+            std::time::Duration::from_secs(30),
+        )));
+    }
+    if let crate::config::Listen::On(address) = args.smtp_listen {
+        let smtp = TcpListener::bind(address).await.with_context(|| {
+            format!("listening for SMTP on {address} (ADMIRALTY_SMTP_LISTEN; `off` turns it off)")
+        })?;
+        let address = smtp
+            .local_addr()
+            .context("reading the SMTP listener's address")?;
+        tracing::info!(%address, "SMTP listener for inbound mail");
+        inbound.push(tokio::spawn(crate::smtp::run(
+            smtp,
+            pool.clone(),
+            clock.clone(),
+            crate::smtp::SmtpSettings {
+                domain: args.mail_domain.clone(),
+                max_bytes: args.mail_max_bytes,
+            },
+            stored.clone(),
+        )));
+    }
+    tracing::info!(%address, base_url = %args.base_url, "serving");
+    let deadlines = tokio::spawn(deadline_worker(
+        pool.clone(),
+        clock.clone(),
+        args.mail_domain.clone(),
+        std::time::Duration::from_secs(args.deadline_poll_seconds.max(1)),
+    ));
+    let mail = match &args.smtp_url {
+        Some(url) => {
+            let from = args
+                .mail_from
+                .clone()
+                .unwrap_or_else(|| format!("Admiralty <orders@{}>", args.mail_domain));
+            let relay =
+                crate::outbox::Relay::new(url, &from).context("setting up the SMTP relay")?;
+            Some(tokio::spawn(outbox_worker(
+                pool.clone(),
+                clock.clone(),
+                relay,
+            )))
+        }
+        None => {
+            tracing::info!("no ADMIRALTY_SMTP_URL: outbound mail stays queued in the outbox");
+            None
+        }
+    };
+    let served = serve(listener, state, shutdown_signal()).await;
+    // Stopping mid-resolution is safe: the turn's transaction rolls back and is redone later;
+    // a message being sent stays leased and is retried, with the same Message-ID.
+    deadlines.abort();
+    for task in inbound {
+        task.abort();
+    }
+    if let Some(mail) = mail {
+        mail.abort();
+    }
+    served.context("serving HTTP")?;
+    pool.close().await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// Sends due reminders and resolves the turns that are due, every `every`, for as long as
+/// `gm serve` runs.
+async fn deadline_worker(
+    pool: store::PgPool,
+    clock: Arc<dyn Clock>,
+    mail_domain: String,
+    every: std::time::Duration,
+) {
+    let mut ticks = tokio::time::interval(every);
+    loop {
+        ticks.tick().await;
+        match crate::turns::send_due_reminders(&pool, clock.now(), &mail_domain).await {
+            Ok(rounds) => {
+                for round in rounds {
+                    tracing::info!(
+                        game = round.game.0,
+                        turn = round.turn,
+                        minutes_before = round.before_deadline.num_minutes(),
+                        mails = round.mails_queued,
+                        "reminders queued"
+                    );
+                }
+            }
+            Err(error) => tracing::error!(error = %error, "sending reminders failed; will retry"),
+        }
+        match crate::turns::resolve_due(&pool, clock.now(), &mail_domain).await {
+            Ok(done) => {
+                for turn in done {
+                    tracing::info!(
+                        game = turn.game.0,
+                        turn = turn.turn,
+                        finished = turn.finished,
+                        mails = turn.mails_queued,
+                        "turn resolved"
+                    );
+                }
+            }
+            Err(error) => tracing::error!(error = %error, "resolving due turns failed; will retry"),
+        }
+    }
+}
+
+/// Delivers queued mail every few seconds, for as long as `gm serve` runs.
+async fn outbox_worker(pool: store::PgPool, clock: Arc<dyn Clock>, relay: crate::outbox::Relay) {
+    let mut ticks = tokio::time::interval(std::time::Duration::from_secs(5));
+    loop {
+        ticks.tick().await;
+        match crate::outbox::deliver_due(&pool, &relay, clock.now()).await {
+            Ok(done) if done != crate::outbox::Delivered::default() => {
+                tracing::info!(
+                    sent = done.sent,
+                    retrying = done.retrying,
+                    failed = done.failed,
+                    "outbound mail"
+                );
+            }
+            Ok(_) => {}
+            Err(error) => {
+                tracing::error!(error = %error, "delivering outbound mail failed; will retry")
+            }
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! Carrying out an authenticated message: its orders for each game it names, then its
+//! commands, each adding a paragraph to the confirmation.
+
+use chrono::{DateTime, Utc};
+use mail::Reading;
+use mail::commands::Command;
+use store::status::Source;
+
+use super::Batch;
+use super::commands::{self, Context};
+use super::identify::Sender;
+use crate::letters::replies;
+use crate::turns::{self, LifecycleError};
+
+/// Carries out the commands and orders of an authenticated message; returns the
+/// confirmation's subject and text.
+pub(super) async fn act(
+    tx: &mut sqlx::PgConnection,
+    batch: &mut Batch,
+    reading: &Reading,
+    sender: &Sender,
+    received: DateTime<Utc>,
+    now: DateTime<Utc>,
+    domain: &str,
+) -> Result<(String, String), LifecycleError> {
+    let commands = &reading.commands;
+    let mut out = Vec::new();
+    if let Some(default) = &sender.default {
+        out.push(replies::heading(default));
+    }
+    if reading.mail.truncated.any() {
+        out.push(replies::truncated());
+    }
+    out.extend(commands.problems.iter().map(replies::problem));
+    // Orders first, then the commands: press written with the orders comes before PRESS lines.
+    let ordered_games = take_orders(tx, batch, reading, sender, received, &mut out).await?;
+    let mut context = Context {
+        tx,
+        batch,
+        reading,
+        sender,
+        received,
+        now,
+        domain,
+    };
+    let mut helped = false;
+    for command in &commands.commands {
+        // However many HELP lines a message has, the help is sent once.
+        if matches!(command.command, Command::Help) {
+            if !helped {
+                helped = true;
+                out.push(mail::HELP.to_owned());
+            }
+            continue;
+        }
+        if let Some(answer) = commands::carry_out(&mut context, command).await? {
+            out.push(answer);
+        }
+    }
+    if !reading.mail.attachments.is_empty() {
+        out.push(format!(
+            "{} attachment(s) were ignored: write orders in the message itself.",
+            reading.mail.attachments.len()
+        ));
+    }
+    if commands.commands.is_empty() && commands.orders.is_empty() && commands.problems.is_empty() {
+        out.push(replies::NOTHING_TO_DO.to_owned());
+    }
+    let subject = replies::subject(
+        &ordered_games,
+        sender.default.as_ref().map(|d| d.game_name.as_str()),
+    );
+    Ok((subject, out.join("\n\n") + "\n"))
+}
+
+/// Takes the message's orders, game by game; returns the names of the games whose orders were
+/// taken.
+async fn take_orders(
+    tx: &mut sqlx::PgConnection,
+    batch: &mut Batch,
+    reading: &Reading,
+    sender: &Sender,
+    received: DateTime<Utc>,
+    out: &mut Vec<String>,
+) -> Result<Vec<String>, LifecycleError> {
+    let commands = &reading.commands;
+    let mut ordered_games = Vec::new();
+    for game in commands.order_games() {
+        let orders = commands.order_text(game);
+        let first_line = orders.lines.first().copied().unwrap_or_default();
+        let holder = match sender.game(game) {
+            Ok(holder) => holder,
+            Err(why) => {
+                out.push(format!(
+                    "The order lines from line {first_line} were NOT accepted: {why}"
+                ));
+                continue;
+            }
+        };
+        if let Err(why) = turns::may_play(holder) {
+            out.push(format!(
+                "Your orders for {} were NOT accepted: {why}",
+                holder.game_name
+            ));
+            continue;
+        }
+        let lock = match batch
+            .senders
+            .player(holder.player_id.0, holder.subscriber_id.0)
+        {
+            Some(lock) => lock,
+            // Not among the batch's senders (a row added since): lock it now.
+            None => store::subscribers::lock_player(&mut *tx, holder.player_id.0).await?,
+        };
+        let submission = turns::Submission {
+            game: holder.game_id,
+            engine_player: holder.engine_player_id,
+            text: &orders.text,
+            source: Source::Email,
+        };
+        match turns::submit_orders_in(tx, &mut batch.open_turns, &lock, received, &submission).await
+        {
+            Ok(parsed) => {
+                ordered_games.push(holder.game_name.clone());
+                out.push(replies::orders_confirmation(holder, &parsed, &orders));
+            }
+            Err(
+                error @ (LifecycleError::DeadlinePassed(_)
+                | LifecycleError::NoOpenTurn(_)
+                | LifecycleError::LaterOrdersStand),
+            ) => {
+                out.push(format!(
+                    "Your orders for {} were NOT accepted: {error}",
+                    holder.game_name
+                ));
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(ordered_games)
+}

@@ -1,0 +1,260 @@
+//! The mail commands besides orders (docs/mail.md): each carried out and answered with a
+//! paragraph of the confirmation.
+
+use chrono::{DateTime, Utc};
+use engine::Viewer;
+use mail::Reading;
+use mail::commands::{Command, CommandLine};
+use serde_json::json;
+use store::outbox::{Headers, NewOutbound};
+use store::players::TokenHolder;
+use store::status::{PlayerStatus, Source, SubscriberStatus};
+
+use super::identify::{Proof, Sender};
+use super::{Batch, audit};
+use crate::letters::{self, replies};
+use crate::turns::{self, LifecycleError};
+
+/// What every command may need: the message's transaction and batch, and who sent it.
+pub(super) struct Context<'a, 'c> {
+    pub tx: &'c mut sqlx::PgConnection,
+    pub batch: &'c mut Batch,
+    pub reading: &'a Reading,
+    pub sender: &'a Sender,
+    /// When the message arrived: press counts as of then.
+    pub received: DateTime<Utc>,
+    pub now: DateTime<Utc>,
+    pub domain: &'a str,
+}
+
+/// Carries out one command (not HELP, which the caller answers once); returns its paragraph of
+/// the confirmation, if it has one.
+pub(super) async fn carry_out(
+    cx: &mut Context<'_, '_>,
+    command: &CommandLine,
+) -> Result<Option<String>, LifecycleError> {
+    let line = command.line;
+    let target = cx.sender.game(command.game.as_deref());
+    let answer = match &command.command {
+        Command::Help | Command::Game { .. } => return Ok(None),
+        Command::Password { secret } => {
+            return password(cx, line, secret.expose_secret()).await;
+        }
+        Command::Press { text } => match target.and_then(playing) {
+            Ok(holder) => press(cx, line, holder, text).await?,
+            Err(why) => format!("Line {line}: press not accepted: {why}"),
+        },
+        Command::Position => match target {
+            Ok(holder) => position(cx, holder).await?,
+            Err(why) => format!("Line {line}: {why}"),
+        },
+        Command::Status => match target {
+            Ok(holder) => {
+                let current = store::orders::current_raw_orders(
+                    &mut *cx.tx,
+                    holder.game_id,
+                    holder.player_id,
+                )
+                .await?;
+                replies::status(holder, current.as_deref())
+            }
+            Err(why) => format!("Line {line}: {why}"),
+        },
+        Command::Tell { to, text } => match target.and_then(playing) {
+            Ok(holder) => tell(cx, holder, line, to, text).await?,
+            Err(why) => format!("Line {line}: your message was not relayed: {why}"),
+        },
+        Command::Join { game } => replies::join(cx.sender.game(Some(game)), game),
+        Command::Resign => match target {
+            Ok(holder) if holder.status == PlayerStatus::Active => resign(cx, holder).await?,
+            Ok(holder) => format!(
+                "Line {line}: you are already {} in {}.",
+                holder.status, holder.game_name
+            ),
+            Err(why) => format!("Line {line}: {why}"),
+        },
+        Command::Unsubscribe => unsubscribe(cx).await?,
+    };
+    Ok(Some(answer))
+}
+
+/// The player row, if it may play now.
+fn playing(holder: &TokenHolder) -> Result<&TokenHolder, String> {
+    turns::may_play(holder).map(|()| holder)
+}
+
+/// PASSWORD in a reply to a personal address sets the password (elsewhere it only proved who
+/// wrote).
+async fn password(
+    cx: &mut Context<'_, '_>,
+    line: usize,
+    secret: &str,
+) -> Result<Option<String>, LifecycleError> {
+    if cx.sender.proof != Proof::ReplyToken {
+        return Ok(None);
+    }
+    let secret = secret.to_owned();
+    // Argon2 takes tens of milliseconds of CPU: not on the async threads.
+    let hash = tokio::task::spawn_blocking(move || crate::web::password::hash(&secret))
+        .await
+        .map_err(|e| e.to_string())
+        .and_then(|hashed| hashed.map_err(|e| e.to_string()))
+        .map_err(|reason| LifecycleError::Inconsistent { game: 0, reason })?;
+    store::subscribers::set_password_hash(&mut *cx.tx, cx.sender.subscriber, &hash).await?;
+    audit(
+        cx.tx,
+        "subscriber.password_set",
+        None,
+        json!({ "subscriber": cx.sender.subscriber.0, "via": "mail" }),
+        cx.now,
+    )
+    .await?;
+    Ok(Some(replies::password_set(line, &cx.sender.email)))
+}
+
+async fn press(
+    cx: &mut Context<'_, '_>,
+    line: usize,
+    holder: &TokenHolder,
+    text: &str,
+) -> Result<String, LifecycleError> {
+    match turns::press_for_open_turn(
+        cx.tx,
+        &mut cx.batch.open_turns,
+        cx.received,
+        holder.game_id,
+        holder.player_id,
+        text,
+        Source::Email,
+    )
+    .await
+    {
+        Ok(press) => {
+            cx.batch.press.push(press);
+            Ok(format!(
+                "Press accepted for {}, to be published with the report: \"{text}\"",
+                holder.game_name
+            ))
+        }
+        Err(error @ LifecycleError::NoOpenTurn(_)) => {
+            Ok(format!("Line {line}: press not accepted: {error}"))
+        }
+        Err(error) => Err(error),
+    }
+}
+
+/// POSITION: what the player may see of the game now.
+async fn position(
+    cx: &mut Context<'_, '_>,
+    holder: &TokenHolder,
+) -> Result<String, LifecycleError> {
+    let state = turns::game_state(&mut *cx.tx, holder.game_id).await?;
+    let me = turns::player_id(holder.engine_player_id);
+    Ok(format!(
+        "Your position in {}:\n{}",
+        holder.game_name,
+        state.view(Viewer::Player(me)).lines.join("\n")
+    ))
+}
+
+async fn resign(cx: &mut Context<'_, '_>, holder: &TokenHolder) -> Result<String, LifecycleError> {
+    store::players::set_status(&mut *cx.tx, holder.player_id, PlayerStatus::Resigned).await?;
+    // The batch's player rows read before no longer say who plays.
+    cx.batch.holders_by_token.clear();
+    audit(
+        cx.tx,
+        "player.resign",
+        Some(holder.game_id.0),
+        json!({ "player": holder.player_id, "via": "mail" }),
+        cx.now,
+    )
+    .await?;
+    Ok(replies::resigned(&holder.game_name))
+}
+
+async fn unsubscribe(cx: &mut Context<'_, '_>) -> Result<String, LifecycleError> {
+    let sender = cx.sender;
+    store::subscribers::set_status(
+        &mut *cx.tx,
+        sender.subscriber,
+        SubscriberStatus::Unsubscribed,
+    )
+    .await?;
+    cx.batch.holders_by_token.clear();
+    let mut left = Vec::new();
+    for holder in sender
+        .games
+        .iter()
+        .filter(|g| g.status == PlayerStatus::Active)
+    {
+        store::players::set_status(&mut *cx.tx, holder.player_id, PlayerStatus::Resigned).await?;
+        left.push(holder.game_name.clone());
+    }
+    audit(
+        cx.tx,
+        "subscriber.unsubscribe",
+        None,
+        json!({ "subscriber": sender.subscriber.0, "resigned_from": left, "via": "mail" }),
+        cx.now,
+    )
+    .await?;
+    Ok(replies::unsubscribed(&left))
+}
+
+/// TELL: relays a private message to another player of the same game, from Admiralty's
+/// address, so that no one learns another's address. Returns the line for the confirmation.
+async fn tell(
+    cx: &mut Context<'_, '_>,
+    from: &TokenHolder,
+    line: usize,
+    to: &str,
+    text: &str,
+) -> Result<String, LifecycleError> {
+    let players = store::players::player_rows_of_game(&mut *cx.tx, from.game_id).await?;
+    let wanted = to.trim();
+    let recipient = players.iter().find(|p| {
+        p.display_name.trim().eq_ignore_ascii_case(wanted)
+            || wanted.parse::<i64>().is_ok_and(|n| n == p.engine_player_id)
+    });
+    let Some(recipient) = recipient.filter(|p| p.status == PlayerStatus::Active) else {
+        let names: Vec<String> = players
+            .iter()
+            .filter(|p| p.status == PlayerStatus::Active && p.player_id != from.player_id)
+            .map(|p| format!("{} ({})", p.display_name, p.engine_player_id))
+            .collect();
+        return Ok(format!(
+            "Line {line}: your message was not relayed: no active player \"{wanted}\" in {}. \
+             Players: {}.",
+            from.game_name,
+            names.join(", ")
+        ));
+    };
+    if recipient.player_id == from.player_id {
+        return Ok(format!(
+            "Line {line}: your message was not relayed: it was addressed to yourself."
+        ));
+    }
+    let inbound_id = cx.reading.mail.message_id.clone().unwrap_or_default();
+    let (key, message_id) =
+        letters::queued_ids("tell", &format!("{inbound_id}|tell|{line}"), cx.domain);
+    let letter = replies::relayed_tell(&from.display_name, &from.game_name, text);
+    let headers = Headers::reply_to(letters::reply_address(&recipient.reply_token, cx.domain));
+    store::outbox::enqueue(
+        &mut *cx.tx,
+        &NewOutbound {
+            message_id: &message_id,
+            idempotency_key: &key,
+            to_address: &recipient.email,
+            subject: &letter.subject,
+            body_text: &letter.body,
+            body_html: None,
+            headers: &headers,
+        },
+        cx.now,
+    )
+    .await?;
+    Ok(format!(
+        "Line {line}: your private message was relayed to {} (your address is not shown).",
+        recipient.display_name
+    ))
+}

@@ -1,0 +1,430 @@
+//! Orders by email: every inbound message is stored raw first, then processed in its own
+//! transaction — authenticated by the personal reply token ([`identify`]), read with the `mail`
+//! crate, acted on ([`act`], [`commands`]), and answered with a confirmation queued in the
+//! outbox. A message delivered twice is stored once and acted on once; a message whose
+//! processing fails keeps its error and can be run again (`gm inbox retry`).
+
+mod act;
+mod commands;
+mod identify;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use mail::{Delivery, Reading};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use store::PgPool;
+use store::inbox::{self, Claimed, Stored};
+use store::orders::NewPress;
+use store::outbox::{AutoSubmitted, Headers, NewOutbound};
+use store::players::TokenHolder;
+use store::subscribers::SendersLock;
+use tokio::sync::Notify;
+
+use crate::clock::Clock;
+use crate::letters::{self, REPLY_LOCAL_PART};
+use crate::turns::{LifecycleError, OpenTurns, StateCache};
+
+/// The Message-ID a message is stored under: its own, or a digest of its bytes when it has none,
+/// so that the same bytes delivered twice are still stored once.
+pub fn storage_key(raw: &[u8]) -> String {
+    match mail::inbound::message_id(raw) {
+        Some(id) if !id.trim().is_empty() => id,
+        _ => format!(
+            "<sha256.{}@admiralty.invalid>",
+            hex::encode(Sha256::digest(raw))
+        ),
+    }
+}
+
+/// What happened to one delivery.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ingested {
+    Stored(inbox::InboundId),
+    Duplicate(inbox::InboundId),
+}
+
+/// Stores one raw message (the first thing done with any message), then processes the queue.
+pub async fn ingest(
+    pool: &PgPool,
+    raw: &[u8],
+    via: &str,
+    now: DateTime<Utc>,
+    domain: &str,
+) -> Result<Ingested, LifecycleError> {
+    let stored = inbox::store_raw(pool, &storage_key(raw), raw, via, now).await?;
+    process_pending(pool, &StateCache::default(), now, domain).await?;
+    Ok(match stored {
+        Stored::New(id) => Ingested::Stored(id),
+        Stored::Duplicate(id) => Ingested::Duplicate(id),
+    })
+}
+
+/// Replies (confirmations and refusals) one address may get in an hour; more are not sent, so
+/// a misbehaving robot or a forged sender cannot make Admiralty flood a mailbox. What the
+/// messages do is still done, and each suppressed reply is audited.
+pub const REPLIES_PER_HOUR: i64 = 20;
+
+/// A worker of `gm serve`: processes the inbound queue whenever a door stores a message (or
+/// every `poll` in case a wake-up was missed, e.g. a message stored by `gm ingest`). Several
+/// run at once: each message is claimed by one of them. They share the process's `states`.
+pub async fn worker(
+    pool: PgPool,
+    states: StateCache,
+    clock: Arc<dyn Clock>,
+    domain: String,
+    stored: Arc<Notify>,
+    poll: Duration,
+) {
+    loop {
+        match process_pending(&pool, &states, clock.now(), &domain).await {
+            Ok(0) => {}
+            Ok(count) => tracing::debug!(count, "inbound messages processed"),
+            Err(error) => tracing::error!(%error, "processing inbound mail failed; will retry"),
+        }
+        // A wake-up that came while processing is kept by Notify, so nothing waits a full poll.
+        let _ = tokio::time::timeout(poll, stored.notified()).await;
+    }
+}
+
+/// Messages one worker claims and processes in one transaction.
+const BATCH: i64 = 32;
+
+/// Processes every stored message not processed yet; returns how many. Open turns' states come
+/// from `states`, read once per process.
+pub async fn process_pending(
+    pool: &PgPool,
+    states: &StateCache,
+    now: DateTime<Utc>,
+    domain: &str,
+) -> Result<usize, LifecycleError> {
+    let mut count = 0;
+    // Whether each message of the next batch gets its own savepoint (after a failure).
+    let mut careful = false;
+    loop {
+        let mut tx = pool.begin().await?;
+        let claimed = inbox::claim_batch(&mut tx, BATCH).await?;
+        if claimed.is_empty() {
+            return Ok(count);
+        }
+        // Each message was stored with a durable commit before anyone was told so; this
+        // transaction only records what was done with them (see the store's note).
+        inbox::commit_without_flush(&mut tx).await?;
+        let readings: Vec<_> = claimed
+            .iter()
+            .map(|claimed| mail::read(&claimed.raw, REPLY_LOCAL_PART))
+            .collect();
+        let senders = lock_senders(&mut tx, &readings).await?;
+        let mut batch = Batch::look_up(&mut tx, states, senders, &readings).await?;
+        let mut outcomes = Vec::with_capacity(claimed.len());
+        for (message, reading) in claimed.iter().zip(&readings) {
+            let reading = reading.as_ref();
+            // A message's effects and its outcome commit together, so a crash never leaves a
+            // message acted on but still queued.
+            let outcome = if careful {
+                // Each message in a savepoint, what it put off written inside it: a failure
+                // rolls back to it and records the error on the stored message instead.
+                let mut effects = sqlx::Acquire::begin(&mut *tx).await?;
+                let mut outcome =
+                    process(&mut effects, &mut batch, message, reading, now, domain).await;
+                if outcome.is_ok()
+                    && let Err(error) = batch.write_put_off(&mut effects, now).await
+                {
+                    outcome = Err(error);
+                }
+                if outcome.is_ok() {
+                    effects.commit().await?;
+                } else {
+                    effects.rollback().await?;
+                    // Locks taken inside the savepoint went with it, and so did what the
+                    // message put off.
+                    batch.open_turns.forget();
+                    batch.press.clear();
+                    batch.replies.clear();
+                }
+                outcome
+            } else {
+                process(&mut tx, &mut batch, message, reading, now, domain).await
+            };
+            outcomes.push(match outcome {
+                Ok(Outcome::Dropped(reason)) => inbox::Outcome::dropped(message.id, reason),
+                Ok(Outcome::Answered) => inbox::Outcome::processed(message.id),
+                Err(_) if !careful => break,
+                Err(error) => inbox::Outcome::failed(message.id, error.to_string()),
+            });
+        }
+        // Without savepoints, what the batch's messages put off is written together, here.
+        let queued = if outcomes.len() == claimed.len() && !careful {
+            batch.write_put_off(&mut tx, now).await
+        } else {
+            Ok(())
+        };
+        if outcomes.len() < claimed.len() || queued.is_err() {
+            // Without savepoints (two statements a message saved), a failure leaves the batch
+            // half done: undo all of it and run it again with them.
+            tx.rollback().await?;
+            careful = true;
+            continue;
+        }
+        careful = false;
+        count += claimed.len();
+        inbox::finish_many(&mut *tx, &outcomes, now).await?;
+        crate::fault::point("inbox_before_commit").await;
+        tx.commit().await?;
+    }
+}
+
+/// What the messages of one batch share within its transaction: the locks of their senders,
+/// what was looked up for all of them at once, and the replies waiting to be queued together.
+struct Batch {
+    senders: SendersLock,
+    /// The player rows of each reply token of the batch, read once the senders were locked;
+    /// emptied when a message changes player rows (a resignation), after which each message
+    /// reads its own.
+    holders_by_token: HashMap<String, Vec<TokenHolder>>,
+    open_turns: OpenTurns,
+    /// PRESS commands' press, saved together with the replies.
+    press: Vec<NewPress>,
+    replies: Vec<PendingReply>,
+}
+
+/// A reply waiting to be queued, with what its audit entry needs if the rate limit stops it.
+struct PendingReply {
+    inbound_id: String,
+    game: Option<i64>,
+    message_id: String,
+    key: String,
+    to: String,
+    subject: String,
+    body: String,
+    headers: Headers,
+}
+
+/// An answer to a message, for [`Batch::queue_reply`].
+struct Reply<'a> {
+    to: &'a str,
+    /// The player whose personal address goes in Reply-To.
+    holder: Option<&'a TokenHolder>,
+    subject: &'a str,
+    body: &'a str,
+}
+
+impl Batch {
+    /// Reads, for every message written to a reply address, the token's player rows, and
+    /// share-locks the open turns of the games those addresses are for.
+    async fn look_up(
+        tx: &mut sqlx::PgConnection,
+        states: &StateCache,
+        senders: SendersLock,
+        readings: &[Result<Reading, mail::MailError>],
+    ) -> Result<Batch, LifecycleError> {
+        let tokens: Vec<String> = readings
+            .iter()
+            .filter_map(|reading| reading.as_ref().ok()?.token.as_ref())
+            .map(|token| token.as_str().to_owned())
+            .collect();
+        let mut holders_by_token = HashMap::new();
+        let mut games = Vec::new();
+        for (token, holders) in store::players::player_rows_of_tokens(&mut *tx, &tokens).await? {
+            games.extend(
+                holders
+                    .iter()
+                    .filter(|holder| holder.reply_token == token)
+                    .map(|holder| holder.game_id),
+            );
+            holders_by_token.insert(token, holders);
+        }
+        let mut open_turns = OpenTurns::new(states.clone());
+        open_turns.fetch(&mut *tx, &games).await?;
+        Ok(Batch {
+            senders,
+            holders_by_token,
+            open_turns,
+            press: Vec::new(),
+            replies: Vec::new(),
+        })
+    }
+
+    /// Puts the answer to a message with the batch's replies (see [`Batch::write_put_off`]):
+    /// queued once however often the message is processed, and no more than
+    /// [`REPLIES_PER_HOUR`] an hour to one address.
+    fn queue_reply(&mut self, reading: &Reading, reply: &Reply<'_>, domain: &str) {
+        let inbound_id = reading.mail.message_id.clone().unwrap_or_default();
+        let (key, message_id) =
+            letters::queued_ids("reply", &format!("{inbound_id}|{}", reply.to), domain);
+        let headers = Headers {
+            reply_to: reply
+                .holder
+                .map(|holder| letters::reply_address(&holder.reply_token, domain)),
+            in_reply_to: Some(inbound_id.clone()),
+            auto_submitted: Some(AutoSubmitted::AutoReplied),
+        };
+        self.replies.push(PendingReply {
+            inbound_id,
+            game: reply.holder.map(|h| h.game_id.0),
+            message_id,
+            key,
+            to: reply.to.to_owned(),
+            subject: reply.subject.to_owned(),
+            body: reply.body.to_owned(),
+            headers,
+        });
+    }
+
+    /// Writes what the messages put off: saves their press, and queues their replies within
+    /// the rate limit, auditing each reply that it stops.
+    async fn write_put_off(
+        &mut self,
+        tx: &mut sqlx::PgConnection,
+        now: DateTime<Utc>,
+    ) -> Result<(), LifecycleError> {
+        store::orders::save_press_many(&mut *tx, &std::mem::take(&mut self.press)).await?;
+        let replies = std::mem::take(&mut self.replies);
+        let new: Vec<NewOutbound<'_>> = replies
+            .iter()
+            .map(|reply| NewOutbound {
+                message_id: &reply.message_id,
+                idempotency_key: &reply.key,
+                to_address: &reply.to,
+                subject: &reply.subject,
+                body_text: &reply.body,
+                body_html: None,
+                headers: &reply.headers,
+            })
+            .collect();
+        let since = now - chrono::Duration::hours(1);
+        let outcomes = store::outbox::enqueue_many_within_limit(
+            &mut *tx,
+            &new,
+            "reply:",
+            REPLIES_PER_HOUR,
+            since,
+            now,
+        )
+        .await?;
+        for (reply, outcome) in replies.iter().zip(outcomes) {
+            if let store::outbox::Limited::OverLimit(recent) = outcome {
+                audit(
+                    tx,
+                    "inbound.reply_suppressed",
+                    reply.game,
+                    json!({ "message_id": reply.inbound_id, "to": reply.to, "replies_last_hour": recent }),
+                    now,
+                )
+                .await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Locks every subscriber the batch's messages may act for (by reply token or From address),
+/// all at once and in order: another worker's batch with a message from the same player waits
+/// for this one, so a player's messages are still acted on one after the other, while
+/// different players' messages go in parallel.
+async fn lock_senders(
+    tx: &mut sqlx::PgConnection,
+    readings: &[Result<Reading, mail::MailError>],
+) -> Result<SendersLock, LifecycleError> {
+    let readable = readings.iter().filter_map(|reading| reading.as_ref().ok());
+    let tokens: Vec<String> = readable
+        .clone()
+        .filter_map(|reading| reading.token.as_ref().map(|t| t.as_str().to_owned()))
+        .collect();
+    let emails: Vec<String> = readable
+        .filter_map(|reading| reading.mail.from.as_ref())
+        .map(|from| from.address.to_lowercase())
+        .collect();
+    Ok(store::subscribers::lock_senders(tx, &tokens, &emails).await?)
+}
+
+enum Outcome {
+    /// Nothing sent: a loop or bulk mail, or unreadable. The reason is kept.
+    Dropped(String),
+    Answered,
+}
+
+async fn process(
+    tx: &mut sqlx::PgConnection,
+    batch: &mut Batch,
+    claimed: &Claimed,
+    reading: Result<&Reading, &mail::MailError>,
+    now: DateTime<Utc>,
+    domain: &str,
+) -> Result<Outcome, LifecycleError> {
+    let reading = match reading {
+        Ok(reading) => reading,
+        Err(error) => return Ok(Outcome::Dropped(format!("unreadable: {error}"))),
+    };
+    if let Delivery::Automated(reason) = &reading.delivery {
+        audit(
+            tx,
+            "inbound.drop",
+            None,
+            json!({ "message_id": reading.mail.message_id, "reason": reason.to_string() }),
+            now,
+        )
+        .await?;
+        return Ok(Outcome::Dropped(reason.to_string()));
+    }
+    let Some(from) = reading.mail.from.as_ref().map(|m| m.address.clone()) else {
+        return Ok(Outcome::Dropped("no From address to answer".into()));
+    };
+    let sender = match identify::identify(tx, batch, reading, &from).await? {
+        Ok(sender) => sender,
+        Err(why) => {
+            // A From: header alone authorises nothing: explain how to authenticate.
+            let body = letters::replies::refusal(&why, domain);
+            let reply = Reply {
+                to: &from,
+                holder: None,
+                subject: letters::replies::REFUSAL_SUBJECT,
+                body: &body,
+            };
+            batch.queue_reply(reading, &reply, domain);
+            return Ok(Outcome::Answered);
+        }
+    };
+    let (subject, body) = act::act(
+        tx,
+        batch,
+        reading,
+        &sender,
+        claimed.received_at,
+        now,
+        domain,
+    )
+    .await?;
+    let reply = Reply {
+        to: &sender.email,
+        holder: sender.default.as_ref().or(sender.games.first()),
+        subject: &subject,
+        body: &body,
+    };
+    batch.queue_reply(reading, &reply, domain);
+    Ok(Outcome::Answered)
+}
+
+async fn audit(
+    tx: &mut sqlx::PgConnection,
+    action: &str,
+    game_id: Option<i64>,
+    details: Value,
+    now: DateTime<Utc>,
+) -> Result<(), LifecycleError> {
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor: "mail",
+            action,
+            game_id,
+            details,
+        },
+        now,
+    )
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,40 @@
+//! Every mail Admiralty writes, composed in one place: what a turn publishes ([`turns`]: the
+//! report, each player's position, reminders) and the answers to players' mail ([`replies`]:
+//! confirmations, refusals, relayed messages, login links). The callers decide when a mail is
+//! due and queue it; here is only what it says and how it is addressed.
+
+pub mod replies;
+pub mod turns;
+
+use sha2::{Digest, Sha256};
+
+/// The local part of Admiralty's addresses: players reply to `orders+TOKEN@domain`.
+pub const REPLY_LOCAL_PART: &str = "orders";
+
+/// A player's personal reply address, `orders+TOKEN@domain`: every mail to a player carries it.
+pub fn reply_address(token: &str, domain: &str) -> String {
+    format!("{REPLY_LOCAL_PART}+{token}@{domain}")
+}
+
+/// A mail's subject and plain-text body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Letter {
+    pub subject: String,
+    pub body: String,
+}
+
+/// The idempotency key and Message-ID of a mail queued because of an inbound message, from
+/// `seed` (which names that message): the same however often the message is processed.
+pub fn queued_ids(kind: &str, seed: &str, domain: &str) -> (String, String) {
+    let digest = hex::encode(Sha256::digest(seed.as_bytes()));
+    let short = digest.get(..32).unwrap_or(&digest);
+    (
+        format!("{kind}:{digest}"),
+        format!("<{kind}.{short}@{domain}>"),
+    )
+}
+
+/// When a deadline is, as mails write it.
+pub fn deadline(at: chrono::DateTime<chrono::Utc>) -> String {
+    at.format("%A %-d %B %Y, %H:%M UTC").to_string()
+}

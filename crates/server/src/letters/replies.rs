@@ -1,0 +1,212 @@
+//! The answers to players' mail: the confirmation (each order as understood, each error with
+//! the line as written and what would be accepted, each command's result), the refusal of
+//! unauthenticated mail, and the private messages relayed by TELL.
+
+use engine::{LineIssue, ParsedOrders};
+use games::AnyOrders;
+use store::players::TokenHolder;
+use store::status::PlayerStatus;
+
+use super::{Letter, REPLY_LOCAL_PART, deadline};
+
+/// The body of the answer to mail that proved no sender: how to authenticate, then the help.
+pub fn refusal(why: &str, domain: &str) -> String {
+    format!(
+        "Admiralty changed nothing: {why}\n\n\
+         Every mail Admiralty sends you carries your personal reply address \
+         ({REPLY_LOCAL_PART}+...@{domain}): reply to one of those mails, keeping the address, \
+         and your orders will be accepted. If you cannot reply to one, write from your \
+         subscribed address with a line PASSWORD <your password> (set it by replying to \
+         any mail from Admiralty with PASSWORD <new password>).\n\n{}",
+        mail::HELP
+    )
+}
+
+/// The subject of unauthenticated mail's answer.
+pub const REFUSAL_SUBJECT: &str = "Your message was not accepted";
+
+/// The confirmation's subject: the games whose orders were taken, or the default game.
+pub fn subject(ordered_games: &[String], default_game: Option<&str>) -> String {
+    if ordered_games.is_empty() {
+        format!(
+            "{}: your message was received",
+            default_game.unwrap_or("Admiralty")
+        )
+    } else {
+        format!("{}: your orders were received", ordered_games.join(", "))
+    }
+}
+
+/// The confirmation's first line: which game and player the mail was read for.
+pub fn heading(holder: &TokenHolder) -> String {
+    format!(
+        "Game: {}. You are {}.{}",
+        holder.game_name,
+        holder.display_name,
+        turn_and_deadline(holder)
+    )
+}
+
+/// Where the game's turn stands, as a sentence starting with a space.
+pub fn turn_and_deadline(holder: &TokenHolder) -> String {
+    match (holder.turn_number, holder.deadline) {
+        (Some(turn), Some(due)) => format!(" Turn {turn}, deadline {}.", deadline(due)),
+        (Some(turn), None) => format!(" Turn {turn}; the GM sets the deadline."),
+        (None, _) => " No turn is open.".to_owned(),
+    }
+}
+
+/// Said when a message was cut to what Admiralty reads.
+pub fn truncated() -> String {
+    format!(
+        "Your message was longer than Admiralty reads (at most {} KB of mail and {} KB of \
+         text): only its beginning was read, and anything after that was ignored.",
+        mail::inbound::MAX_MESSAGE_BYTES / 1024,
+        mail::inbound::MAX_BODY_BYTES / 1024
+    )
+}
+
+/// A line the command reader could not use.
+pub fn problem(problem: &mail::commands::Problem) -> String {
+    format!(
+        "Line {}: \"{}\"\n  {}\n  Would be accepted: {}",
+        problem.line, problem.text, problem.problem, problem.expected
+    )
+}
+
+/// Each order as understood, each error with its line as written and what would be accepted,
+/// and what happens if nothing more arrives.
+pub fn orders_confirmation(
+    holder: &TokenHolder,
+    parsed: &ParsedOrders<AnyOrders>,
+    orders: &mail::commands::OrderText,
+) -> String {
+    let mut out = format!("Your orders for {}, as understood:\n", holder.game_name);
+    for line in &parsed.understood {
+        out.push_str(&format!("  - {line}\n"));
+    }
+    let issue = |kind: &str, issue: &LineIssue| {
+        let line = orders.original_line(issue.line).unwrap_or(issue.line);
+        format!(
+            "{kind} on line {line}: \"{}\"\n    {}\n    Would be accepted: {}\n",
+            issue.text, issue.problem, issue.expected
+        )
+    };
+    for error in &parsed.errors {
+        out.push_str(&issue("Error", error));
+    }
+    for warning in &parsed.warnings {
+        out.push_str(&issue("Warning", warning));
+    }
+    out.push_str(
+        "\nIf nothing more arrives before the deadline, these orders stand. To change them, send a \
+         complete new set: the last set received counts.",
+    );
+    out
+}
+
+/// JOIN: in a zine, who plays is the subscription (BARMY-02: every subscriber plays); so JOIN
+/// says where the sender stands rather than changing anything.
+pub fn join(found: Result<&TokenHolder, String>, game: &str) -> String {
+    match found {
+        Ok(holder) if holder.status == PlayerStatus::Active => format!(
+            "You already play in {} as {}.",
+            holder.game_name, holder.display_name
+        ),
+        Ok(holder) => format!(
+            "You have left {} ({}); only the GM can bring you back.",
+            holder.game_name, holder.status
+        ),
+        Err(_) => format!(
+            "You are not a player of a game called \"{game}\". Every active subscriber of the zine \
+             is enrolled in its Barmy Battleships games at their next turn (rules BARMY-02, \
+             BARMY-GM-11); other games take players when the GM starts them. Ask the GM to add you."
+        ),
+    }
+}
+
+/// STATUS: who the sender is in the game, its turn and deadline, and their current orders.
+pub fn status(holder: &TokenHolder, current_orders: Option<&str>) -> String {
+    format!(
+        "{}: you are {} ({}).{}\n{}",
+        holder.game_name,
+        holder.display_name,
+        holder.status,
+        turn_and_deadline(holder),
+        match current_orders {
+            Some(text) => format!("Your current orders:\n{text}"),
+            None => "You have no orders in for this turn yet.".to_owned(),
+        }
+    )
+}
+
+/// RESIGN, done.
+pub fn resigned(game: &str) -> String {
+    format!(
+        "You have resigned from {game}. From the next resolution your fleet is treated as \
+         the game's rules treat a player who leaves. Only the GM can undo this."
+    )
+}
+
+/// UNSUBSCRIBE, done: the games left, if any.
+pub fn unsubscribed(left: &[String]) -> String {
+    format!(
+        "You are unsubscribed: this is the last mail Admiralty sends you{}. To come \
+         back, ask the GM.",
+        if left.is_empty() {
+            String::new()
+        } else {
+            format!(", and you have left {}", left.join(", "))
+        }
+    )
+}
+
+/// PASSWORD, set.
+pub fn password_set(line: usize, email: &str) -> String {
+    format!(
+        "Line {line}: your password is set. When you cannot reply to a mail from \
+         Admiralty, write from {email} with a line PASSWORD <your password>."
+    )
+}
+
+/// Said when a message carried nothing to act on.
+pub const NOTHING_TO_DO: &str = "Your message held no orders and no commands, so nothing was \
+     changed. Send HELP for the list of commands.";
+
+/// A private message relayed by TELL, from Admiralty's address, so that no one learns
+/// another's address.
+pub fn relayed_tell(sender: &str, game: &str, text: &str) -> Letter {
+    Letter {
+        subject: format!("{game}: a private message from {sender}"),
+        body: format!(
+            "A private message from {sender} in {game}, relayed by Admiralty:\n\n{text}\n\n\
+             To answer, reply to this mail with a line\n  TELL {sender}: <your message>\n\
+             (it goes to {sender} alone; quoted text is ignored).\n"
+        ),
+    }
+}
+
+/// One login link of a login-link mail: which zine and name it logs in as.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoginLink {
+    pub zine: String,
+    pub name: String,
+    pub url: String,
+}
+
+/// The mail with a player's login links (one per zine they subscribe to).
+pub fn login_links(address: &str, links: &[LoginLink], lifetime: chrono::Duration) -> Letter {
+    let links: String = links
+        .iter()
+        .map(|link| format!("{} (as {}):\n{}\n\n", link.zine, link.name, link.url))
+        .collect();
+    Letter {
+        subject: "Your Admiralty login link".to_owned(),
+        body: format!(
+            "Someone (we hope you) asked to log in to Admiralty's player pages as {address}.\n\n\
+             {links}Open the link and press \"Log in\". Each link works once, for {minutes} minutes.\n\
+             If you did not ask for it, ignore this mail: nothing happens.\n",
+            minutes = lifetime.num_minutes(),
+        ),
+    }
+}

@@ -1,0 +1,62 @@
+//! What a turn's publication mails: the report to every subscriber, each player's own
+//! position, and the reminders before a deadline.
+
+use chrono::{DateTime, Duration, Utc};
+
+use super::{Letter, deadline, reply_address};
+use crate::schedule::format_duration;
+
+/// The report, as every subscriber of the zine gets it (readers too): the table and press as
+/// published, then the turn's revealed dice seed.
+pub fn report(game: &str, number: u32, text: &str, seed_hex: &str) -> Letter {
+    Letter {
+        subject: format!("{game}: turn {number} report"),
+        body: format!(
+            "{text}\n--\nTurn {number} dice seed: {seed_hex} (commitment published before the turn).\n"
+        ),
+    }
+}
+
+/// The Message-ID every copy of a turn's report shares (see docs/delivery.md).
+pub fn report_message_id(turn: i64, domain: &str) -> String {
+    format!("<report.{turn}@{domain}>")
+}
+
+/// The subject of the position mails after turn `number`.
+pub fn position_subject(game: &str, number: u32) -> String {
+    format!("{game}: your position after turn {number}")
+}
+
+/// A player's own position after a turn (what only they may see), with their reply address.
+pub fn position_body(lines: &[String], reply_token: &str, domain: &str) -> String {
+    let reply_to = reply_address(reply_token, domain);
+    format!(
+        "{}\n\nThe standings and every shot are in the turn's report.\n\
+         Your orders for the next turn: reply to this message (it goes to {reply_to}).\n",
+        lines.join("\n")
+    )
+}
+
+/// A reminder to a player who has no orders in yet.
+pub fn reminder(
+    player: &str,
+    game: &str,
+    number: u32,
+    due: DateTime<Utc>,
+    left: Duration,
+    reply_token: &str,
+    domain: &str,
+) -> Letter {
+    let reply_to = reply_address(reply_token, domain);
+    let left = format_duration(left);
+    Letter {
+        subject: format!("{game}: turn {number}, deadline in {left}"),
+        body: format!(
+            "{player}, we have no orders from you for turn {number} of {game}.\n\n\
+             The deadline is {deadline} (in {left}). Without orders you are NMR (no moves \
+             received), with whatever that costs in this game.\n\n\
+             To send orders, reply to this message (it goes to {reply_to}).\n",
+            deadline = deadline(due),
+        ),
+    }
+}

@@ -1,0 +1,296 @@
+//! The outbound mail worker: delivers queued messages through an SMTP relay with lettre, with
+//! retries and exponential back-off. Each message's Message-ID was fixed when it was queued, so
+//! a retry is the same message. With no relay configured, mail stays in the outbox for the GM
+//! to read (the development default).
+//!
+//! The connections are our own, not lettre's pool: lettre never sets TCP_NODELAY, and it writes
+//! a message's closing `.` as a separate small segment, which Nagle's algorithm then holds back
+//! until the relay's delayed ACK (~40 ms per message). Ours set TCP_NODELAY and otherwise do
+//! what lettre's transport does (STARTTLS, implicit TLS, AUTH), through lettre's connection.
+
+mod relay;
+#[cfg(test)]
+mod tests;
+mod wire;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use chrono::{DateTime, Duration, Utc};
+use lettre::Address;
+use lettre::transport::smtp::client::AsyncSmtpConnection;
+use mail::outbound::EncodedText;
+use store::PgPool;
+use store::outbox::{self, Leased};
+
+use relay::SEND_TIMEOUT;
+pub use relay::{Relay, RelayError};
+use wire::{message_bytes, transact};
+
+/// How long a worker holds messages it is sending before others may retry them.
+const LEASE: Duration = Duration::minutes(5);
+/// Messages taken per round.
+const BATCH: i64 = 500;
+/// Messages sent at once, each sender over its own SMTP connection.
+const CONCURRENT_SENDS: usize = 16;
+/// After this many temporary failures a message is given up as failed.
+const MAX_ATTEMPTS: i32 = 10;
+
+/// What one round of delivery did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Delivered {
+    /// Messages delivered, one per recipient.
+    pub sent: usize,
+    pub retrying: usize,
+    pub failed: usize,
+    /// SMTP transactions attempted: a report goes to up to [`MAX_RECIPIENTS`] subscribers in one.
+    pub transactions: usize,
+}
+
+/// Recipients of one report per SMTP transaction, the number RFC 5321 (4.5.3.1.8) obliges
+/// every server to accept. A relay that takes fewer answers 452 to the rest, which are retried.
+const MAX_RECIPIENTS: usize = 100;
+
+/// Sends every queued message that is due, once each. Each round leases a batch (committed at
+/// once, so no transaction is open while sending), sends it with up to [`CONCURRENT_SENDS`]
+/// senders, each keeping one connection for transaction after transaction, then records the
+/// outcomes: the sent ones in one statement. The copies of a report go out as one message to
+/// many recipients (see [`Transaction`]); everything else one message to one recipient.
+pub async fn deliver_due(
+    pool: &PgPool,
+    relay: &Relay,
+    now: DateTime<Utc>,
+) -> Result<Delivered, store::StoreError> {
+    relay.server.close_stale().await;
+    let mut done = Delivered::default();
+    let mut bodies: HashMap<i64, Arc<Shared>> = HashMap::new();
+    loop {
+        let batch = outbox::lease_due(pool, now, now + LEASE, BATCH).await?;
+        if batch.is_empty() {
+            return Ok(done);
+        }
+        let mut missing: Vec<i64> = batch
+            .iter()
+            .filter_map(|m| m.shared_body_id)
+            .filter(|id| !bodies.contains_key(id))
+            .collect();
+        missing.sort_unstable();
+        missing.dedup();
+        if !missing.is_empty() {
+            for body in outbox::shared_bodies(pool, &missing).await? {
+                // Encoded once here, not once per recipient.
+                let encoded = EncodedText::new(body.body_text.clone());
+                bodies.insert(body.id, Arc::new(Shared { body, encoded }));
+            }
+        }
+        let transactions = Transaction::group(batch, &bodies);
+        done.transactions += transactions.len();
+        let senders = transactions.len().min(CONCURRENT_SENDS);
+        let queue = Arc::new(Mutex::new(transactions.into_iter()));
+        // Each outcome is reported as soon as it is known, so a sender that panicked loses
+        // only the transaction it was sending (its messages stay leased and are retried later).
+        let (outcomes, mut received) = tokio::sync::mpsc::unbounded_channel();
+        let mut sending = tokio::task::JoinSet::new();
+        for _ in 0..senders {
+            let (relay, queue, outcomes) = (relay.clone(), queue.clone(), outcomes.clone());
+            sending.spawn(async move {
+                let mut connection = None;
+                while let Some(transaction) = queue.lock().ok().and_then(|mut q| q.next()) {
+                    let results = send(&relay, &mut connection, &transaction).await;
+                    if outcomes.send((transaction.messages, results)).is_err() {
+                        break;
+                    }
+                }
+                if let Some(connection) = connection {
+                    relay.server.put_back(connection);
+                }
+            });
+        }
+        drop(outcomes);
+        let mut sent = Vec::new();
+        while let Some((messages, results)) = received.recv().await {
+            for (message, outcome) in messages.iter().zip(results) {
+                match outcome {
+                    Ok(()) => sent.push(message.id),
+                    Err(Failure::Permanent(error)) => {
+                        outbox::mark_failed(pool, message.id, &error).await?;
+                        done.failed += 1;
+                    }
+                    Err(Failure::Temporary(error)) if message.attempts + 1 >= MAX_ATTEMPTS => {
+                        outbox::mark_failed(
+                            pool,
+                            message.id,
+                            &format!("gave up after {MAX_ATTEMPTS} attempts: {error}"),
+                        )
+                        .await?;
+                        done.failed += 1;
+                    }
+                    Err(Failure::Temporary(error)) => {
+                        outbox::mark_retry(
+                            pool,
+                            message.id,
+                            &error,
+                            now + backoff(message.attempts),
+                        )
+                        .await?;
+                        done.retrying += 1;
+                    }
+                }
+            }
+        }
+        while sending.join_next().await.is_some() {}
+        outbox::mark_sent_many(pool, &sent, now).await?;
+        done.sent += sent.len();
+    }
+}
+
+/// A shared body, with its text encoded for the wire once.
+struct Shared {
+    body: outbox::SharedBody,
+    encoded: EncodedText,
+}
+
+/// One message and the queued rows it delivers, in one SMTP transaction.
+///
+/// A row with a shared body and nothing of its own (no text, no HTML, no headers: a turn's
+/// report to a subscriber) is a copy of a circular, like a mailing list's post: every copy is
+/// the same message (the same Message-ID, `To:` the zine's own address, the subscribers in the
+/// envelope only, so none sees another's address), and up to [`MAX_RECIPIENTS`] copies go out
+/// in one transaction, as list servers send. A 870 KB report to 10,000 subscribers is then
+/// 100 transfers, not 10,000. Any other row is a message of its own to its one recipient.
+struct Transaction {
+    messages: Vec<Leased>,
+    shared: Option<Arc<Shared>>,
+}
+
+impl Transaction {
+    fn group(batch: Vec<Leased>, bodies: &HashMap<i64, Arc<Shared>>) -> Vec<Transaction> {
+        let mut transactions: Vec<Transaction> = Vec::new();
+        // The open transaction of each circular: (body, Message-ID, subject) -> index.
+        let mut open: HashMap<(i64, String, String), usize> = HashMap::new();
+        for message in batch {
+            let shared = message
+                .shared_body_id
+                .and_then(|id| bodies.get(&id).cloned());
+            let key = match (is_circular_copy(&message), message.shared_body_id) {
+                (true, Some(body)) => {
+                    Some((body, message.message_id.clone(), message.subject.clone()))
+                }
+                _ => None,
+            };
+            let joined = key
+                .as_ref()
+                .and_then(|key| open.get(key))
+                .and_then(|&index| transactions.get_mut(index))
+                .filter(|t| t.messages.len() < MAX_RECIPIENTS);
+            match joined {
+                Some(transaction) => transaction.messages.push(message),
+                None => {
+                    if let Some(key) = key {
+                        open.insert(key, transactions.len());
+                    }
+                    transactions.push(Transaction {
+                        messages: vec![message],
+                        shared,
+                    });
+                }
+            }
+        }
+        transactions
+    }
+}
+
+/// See [`Transaction`].
+fn is_circular_copy(message: &Leased) -> bool {
+    message.shared_body_id.is_some()
+        && message.body_text.is_empty()
+        && message.body_html.is_none()
+        && message.headers.is_empty()
+}
+
+/// 1 minute after the first failure, then doubling, at most 6 hours.
+pub fn backoff(attempts_before: i32) -> Duration {
+    let exponent = u32::try_from(attempts_before.clamp(0, 16)).unwrap_or(16);
+    Duration::minutes(2i64.saturating_pow(exponent)).min(Duration::hours(6))
+}
+
+#[derive(Debug, Clone)]
+enum Failure {
+    Temporary(String),
+    Permanent(String),
+}
+
+/// A relay's error, permanent (5xx) or not.
+fn classify(error: lettre::transport::smtp::Error) -> Failure {
+    if error.is_permanent() {
+        Failure::Permanent(error.to_string())
+    } else {
+        Failure::Temporary(error.to_string())
+    }
+}
+
+/// Sends one transaction over `connection`, opening one first when there is none; the outcome
+/// for each of its messages, in order. A connection that failed is dropped (after QUIT), so
+/// the next transaction opens a new one.
+async fn send(
+    relay: &Relay,
+    connection: &mut Option<AsyncSmtpConnection>,
+    transaction: &Transaction,
+) -> Vec<Result<(), Failure>> {
+    let all = |failure: Failure| vec![Err(failure); transaction.messages.len()];
+    let Some(first) = transaction.messages.first() else {
+        return Vec::new();
+    };
+    let bytes = match message_bytes(relay, first, transaction.shared.as_deref()) {
+        Ok(bytes) => bytes,
+        Err(failure) => return all(failure),
+    };
+    // A recipient the relay could never take fails alone.
+    let recipients: Vec<Result<Address, Failure>> = transaction
+        .messages
+        .iter()
+        .map(|m| {
+            m.to_address
+                .parse()
+                .map_err(|e| Failure::Permanent(format!("recipient: {e}")))
+        })
+        .collect();
+    let valid: Vec<Address> = recipients.iter().flatten().cloned().collect();
+    if valid.is_empty() {
+        return recipients.into_iter().map(|r| r.map(drop)).collect();
+    }
+    let mut open = match connection.take() {
+        Some(open) if !open.has_broken() => open,
+        _ => match relay.server.connection().await {
+            Ok(open) => open,
+            Err(failure) => return all(failure),
+        },
+    };
+    let outcomes = match tokio::time::timeout(
+        SEND_TIMEOUT,
+        transact(&mut open, &relay.sender, &valid, &bytes),
+    )
+    .await
+    {
+        Ok(outcomes) => outcomes,
+        Err(_) => {
+            return all(Failure::Temporary(format!(
+                "the relay took over {} s to take the message",
+                SEND_TIMEOUT.as_secs()
+            )));
+        }
+    };
+    if !open.has_broken() {
+        *connection = Some(open);
+    }
+    let mut outcomes = outcomes.into_iter();
+    recipients
+        .into_iter()
+        .map(|recipient| match recipient {
+            Ok(_) => outcomes
+                .next()
+                .unwrap_or_else(|| Err(Failure::Temporary("the relay gave no answer".into()))),
+            Err(failure) => Err(failure),
+        })
+        .collect()
+}

@@ -1,0 +1,171 @@
+//! Creating a game: the engine's own setup form, the schedule, the first deadline.
+
+use askama::Template;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use chrono::Duration;
+use games::EngineKind;
+use serde::Deserialize;
+use store::StoreError;
+use store::zines::Zine;
+
+use super::{Chrome, Gm, field};
+use crate::turns::{self, GameSpec, LifecycleError, Schedule};
+use crate::web::csrf::CsrfForm;
+use crate::{AppError, AppState};
+
+use super::forms::{
+    SetupField, deadline_from_form, schedule_from_form, setup_fields, setup_from_form,
+};
+use super::lifecycle_error;
+
+#[derive(Template)]
+#[template(path = "gm/new_game.html")]
+struct NewGamePage {
+    chrome: Chrome,
+    zine: Zine,
+    engines: Vec<(String, String)>,
+    engine: Option<(String, String)>,
+    fields: Vec<SetupField>,
+    errors: Vec<String>,
+    name: String,
+    deadline: String,
+    schedule: String,
+    days: String,
+    setup_extra: String,
+    active_subscribers: usize,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct EngineQuery {
+    engine: Option<String>,
+}
+
+async fn find_zine(state: &AppState, slug: &str) -> Result<Zine, AppError> {
+    let slug = store::ZineSlug::parse(slug).map_err(|_| AppError::NotFound)?;
+    store::zines::find_by_slug(&state.pool, &slug)
+        .await?
+        .ok_or(AppError::NotFound)
+}
+
+async fn new_game_page(
+    state: &AppState,
+    gm: &Gm,
+    zine: Zine,
+    engine: Option<EngineKind>,
+    entered: Option<&[(String, String)]>,
+    errors: Vec<String>,
+) -> Result<String, AppError> {
+    let active_subscribers = store::subscribers::list_for_zine(&state.pool, zine.id)
+        .await?
+        .iter()
+        .filter(|s| s.status == store::subscribers::SubscriberStatus::Active)
+        .count();
+    let default_deadline = (state.clock.now() + Duration::days(7))
+        .format("%Y-%m-%dT%H:%M")
+        .to_string();
+    let typed = |name: &str, default: &str| match entered {
+        Some(pairs) => field(pairs, name).to_owned(),
+        None => default.to_owned(),
+    };
+    Ok(NewGamePage {
+        chrome: gm.chrome(None),
+        engines: EngineKind::ALL
+            .iter()
+            .map(|e| (e.name().to_owned(), e.title().to_owned()))
+            .collect(),
+        engine: engine.map(|e| (e.name().to_owned(), e.title().to_owned())),
+        fields: engine.map_or_else(Vec::new, |e| setup_fields(e, entered)),
+        errors,
+        name: typed("name", ""),
+        deadline: typed("deadline", &default_deadline),
+        schedule: typed("schedule", "every_days"),
+        days: typed("days", "7"),
+        setup_extra: typed("setup_extra", ""),
+        active_subscribers,
+        zine,
+    }
+    .render()?)
+}
+
+pub(crate) async fn get_new_game(
+    State(state): State<AppState>,
+    gm: Gm,
+    Path(slug): Path<String>,
+    Query(query): Query<EngineQuery>,
+) -> Result<Html<String>, AppError> {
+    let zine = find_zine(&state, &slug).await?;
+    let engine = match query.engine.as_deref() {
+        None | Some("") => None,
+        Some(name) => Some(name.parse::<EngineKind>().map_err(|_| AppError::NotFound)?),
+    };
+    Ok(Html(
+        new_game_page(&state, &gm, zine, engine, None, Vec::new()).await?,
+    ))
+}
+
+pub(crate) async fn post_new_game(
+    State(state): State<AppState>,
+    gm: Gm,
+    Path(slug): Path<String>,
+    CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
+) -> Result<Response, AppError> {
+    let zine = find_zine(&state, &slug).await?;
+    let engine: EngineKind = field(&pairs, "engine")
+        .parse()
+        .map_err(|e: games::GameError| AppError::BadRequest(e.to_string()))?;
+    let now = state.clock.now();
+    let mut errors = Vec::new();
+    let name = super::super::zines::zine_name(field(&pairs, "name"))
+        .map_err(|e| errors.push(format!("Game name: {}", e.replace("The name", "it"))))
+        .ok();
+    let schedule = schedule_from_form(&pairs).map_err(|e| errors.push(e)).ok();
+    let deadline = match deadline_from_form(field(&pairs, "deadline")) {
+        Ok(Some(at)) if at <= now => {
+            errors.push("First deadline: it must be in the future.".into());
+            None
+        }
+        Ok(Some(at)) => Some(Some(at)),
+        Ok(None) => Some(None),
+        Err(e) => {
+            errors.push(e);
+            None
+        }
+    };
+    if deadline == Some(None) && matches!(schedule, Some(Schedule::EveryDays(_))) {
+        errors.push("First deadline: a schedule of every N days needs a first deadline.".into());
+    }
+    let setup = setup_from_form(engine, &pairs)
+        .map_err(|e| errors.extend(e))
+        .ok();
+    if let (true, Some(name), Some(schedule), Some(deadline), Some(setup)) =
+        (errors.is_empty(), &name, schedule, deadline, &setup)
+    {
+        let spec = GameSpec {
+            zine: zine.id,
+            name,
+            engine,
+            setup,
+            first_deadline: deadline,
+            schedule,
+        };
+        match turns::create_game_as(&state.pool, now, &spec, &mut turns::OsEntropy, &gm.actor())
+            .await
+        {
+            Ok(game) => {
+                let to = format!("/gm/games/{}?done=game-created", game.0);
+                return Ok(Redirect::to(&to).into_response());
+            }
+            Err(LifecycleError::Store(StoreError::AlreadyExists { what })) => {
+                errors.push(format!("There is already {what}."));
+            }
+            Err(error @ (LifecycleError::Game(_) | LifecycleError::NoPlayers)) => {
+                errors.push(format!("The game could not be created: {error}."));
+            }
+            Err(error) => return Err(lifecycle_error(error)),
+        }
+    }
+    let html = new_game_page(&state, &gm, zine, Some(engine), Some(&pairs), errors).await?;
+    Ok((StatusCode::UNPROCESSABLE_ENTITY, Html(html)).into_response())
+}

@@ -1,0 +1,260 @@
+//! A zine's subscribers as the GM keeps them: added one by one or imported from CSV, edited,
+//! unsubscribed or subscribed again. Every change is audited with the GM's name, in the
+//! change's transaction.
+
+use std::collections::BTreeSet;
+
+use chrono::{DateTime, Utc};
+use serde_json::{Value, json};
+use store::subscribers::{NewSubscriber, Subscriber, SubscriberStatus};
+use store::zines::Zine;
+use store::{DisplayName, EmailAddress, PgPool, StoreError};
+
+/// The most rows one CSV import takes.
+pub const MAX_IMPORT_ROWS: usize = 5000;
+
+/// The address and name as typed, checked; the errors in words for the form.
+pub fn parse_subscriber(
+    email: &str,
+    name: &str,
+) -> Result<(EmailAddress, DisplayName), Vec<String>> {
+    let email = EmailAddress::parse(email).map_err(|e| format!("Address: {e}."));
+    let name = DisplayName::parse(name).map_err(|e| format!("Name: {e}."));
+    match (email, name) {
+        (Ok(email), Ok(name)) => Ok((email, name)),
+        (email, name) => Err([email.err(), name.err()].into_iter().flatten().collect()),
+    }
+}
+
+async fn audit(
+    db: &mut sqlx::PgConnection,
+    actor: &str,
+    action: &str,
+    details: Value,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    store::audit::append(
+        db,
+        &store::audit::NewAuditEntry {
+            actor,
+            action,
+            game_id: None,
+            details,
+        },
+        now,
+    )
+    .await?;
+    Ok(())
+}
+
+/// Adds a subscriber; `AlreadyExists` when the address subscribes already (any letter case).
+pub async fn add(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    zine: &Zine,
+    email: EmailAddress,
+    display_name: DisplayName,
+    actor: &str,
+) -> Result<Subscriber, StoreError> {
+    let mut tx = pool.begin().await?;
+    let new = NewSubscriber {
+        zine_id: zine.id,
+        email,
+        display_name,
+    };
+    let added = store::subscribers::insert(&mut *tx, &new, now).await?;
+    let details =
+        json!({ "zine": zine.id.0, "subscriber": added.id.0, "email": added.email.as_str() });
+    audit(&mut tx, actor, "subscriber.add", details, now).await?;
+    tx.commit().await?;
+    Ok(added)
+}
+
+/// Changes a subscriber's address and name; `AlreadyExists` when the address is another's.
+pub async fn edit(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    subscriber: &Subscriber,
+    email: &EmailAddress,
+    name: &DisplayName,
+    actor: &str,
+) -> Result<(), StoreError> {
+    let mut tx = pool.begin().await?;
+    store::subscribers::update(&mut *tx, subscriber.id, email, name).await?;
+    let details = json!({
+        "subscriber": subscriber.id.0,
+        "email_before": subscriber.email.as_str(), "email": email.as_str(),
+        "name_before": subscriber.display_name.as_str(), "name": name.as_str(),
+    });
+    audit(&mut tx, actor, "subscriber.edit", details, now).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Unsubscribes a subscriber, or subscribes them again.
+pub async fn set_status(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    subscriber: &Subscriber,
+    status: SubscriberStatus,
+    actor: &str,
+) -> Result<(), StoreError> {
+    let action = match status {
+        SubscriberStatus::Active => "subscriber.resubscribe",
+        SubscriberStatus::Unsubscribed => "subscriber.unsubscribe",
+        SubscriberStatus::Excluded => "subscriber.exclude",
+    };
+    let mut tx = pool.begin().await?;
+    store::subscribers::set_status(&mut *tx, subscriber.id, status).await?;
+    let details = json!({ "subscriber": subscriber.id.0, "email": subscriber.email.as_str(), "status_before": subscriber.status.as_str() });
+    audit(&mut tx, actor, action, details, now).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// What a CSV import did, row by row.
+pub struct ImportReport {
+    pub added: usize,
+    pub problems: Vec<RowProblem>,
+}
+
+pub struct RowProblem {
+    /// The line in the file (1-based).
+    pub line: u64,
+    pub row: String,
+    pub problem: String,
+}
+
+/// Spreadsheets run cells that start with these as formulas: exported cells get a leading `'`,
+/// which an import takes off again.
+const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// A cell as exported: one a spreadsheet would run as a formula gets a leading `'`.
+pub fn csv_cell_out(text: &str) -> String {
+    if text.starts_with(FORMULA_STARTS) {
+        format!("'{text}")
+    } else {
+        text.to_owned()
+    }
+}
+
+/// A cell as imported: the `'` an export put before a formula-like cell is taken off.
+fn csv_cell_in(text: &str) -> &str {
+    match text.strip_prefix('\'') {
+        Some(rest) if rest.starts_with(FORMULA_STARTS) => rest,
+        _ => text,
+    }
+}
+
+/// Reads `email,name` rows (a first row `email,name` is a header), adds the good ones and
+/// reports every other row with its line and why. All in one transaction with its audit entry.
+pub async fn import(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    zine: &Zine,
+    data: &[u8],
+    actor: &str,
+) -> Result<ImportReport, StoreError> {
+    let mut report = ImportReport {
+        added: 0,
+        problems: Vec::new(),
+    };
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(data);
+    let mut tx = pool.begin().await?;
+    let mut seen = BTreeSet::new();
+    for (index, record) in reader.records().enumerate() {
+        let record = match record {
+            Ok(record) => record,
+            Err(error) => {
+                let line = error.position().map_or(0, csv::Position::line);
+                report.problems.push(RowProblem {
+                    line,
+                    row: String::new(),
+                    problem: format!("not readable as CSV: {error}"),
+                });
+                continue;
+            }
+        };
+        let line = record.position().map_or(0, csv::Position::line);
+        let row = record.iter().collect::<Vec<_>>().join(",");
+        let problem = |problem: String| RowProblem {
+            line,
+            row: row.clone(),
+            problem,
+        };
+        if index == 0
+            && record
+                .get(0)
+                .is_some_and(|cell| cell.eq_ignore_ascii_case("email"))
+        {
+            continue;
+        }
+        if record.iter().all(str::is_empty) {
+            continue;
+        }
+        if index >= MAX_IMPORT_ROWS {
+            report.problems.push(problem(format!(
+                "not read: an import takes at most {MAX_IMPORT_ROWS} rows"
+            )));
+            break;
+        }
+        let (Some(email), Some(name), None) = (record.get(0), record.get(1), record.get(2)) else {
+            report.problems.push(problem(format!(
+                "expected 2 columns (email,name), found {}",
+                record.len()
+            )));
+            continue;
+        };
+        let (email, display_name) = match parse_subscriber(csv_cell_in(email), csv_cell_in(name)) {
+            Ok(parsed) => parsed,
+            Err(errors) => {
+                report.problems.push(problem(errors.join(" ")));
+                continue;
+            }
+        };
+        if !seen.insert(email.as_str().to_lowercase()) {
+            report.problems.push(problem(
+                "this address is on an earlier row of the file".into(),
+            ));
+            continue;
+        }
+        if store::subscribers::find_by_email(&mut *tx, zine.id, &email)
+            .await?
+            .is_some()
+        {
+            report
+                .problems
+                .push(problem("already a subscriber of this zine".into()));
+            continue;
+        }
+        let new = NewSubscriber {
+            zine_id: zine.id,
+            email,
+            display_name,
+        };
+        store::subscribers::insert(&mut *tx, &new, now).await?;
+        report.added += 1;
+    }
+    let details =
+        json!({ "zine": zine.id.0, "added": report.added, "rejected_rows": report.problems.len() });
+    audit(&mut tx, actor, "subscriber.import", details, now).await?;
+    tx.commit().await?;
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formula_cells_round_trip() {
+        for text in ["=1+1", "+x", "-3", "@SUM", "plain", "'quoted"] {
+            assert_eq!(csv_cell_in(&csv_cell_out(text)), text);
+        }
+        assert_eq!(csv_cell_out("=HYPERLINK()"), "'=HYPERLINK()");
+    }
+}

@@ -1,0 +1,177 @@
+//! The GM's actions on a running game and its deadline settings, each written to the audit log.
+
+use chrono::{DateTime, Duration, Utc};
+use serde_json::json;
+use store::PgPool;
+use store::games::GameId;
+use store::status::GameStatus;
+
+use super::resolve::resolve_open_turn_now;
+use super::{LifecycleError, ScheduleSettings, game_secret};
+
+/// What the GM can do to a running game. Every action is written to the audit log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GmAction {
+    /// Resolve the open turn now, whatever its deadline.
+    ResolveNow,
+    /// Move the open turn's deadline later (or set one, counted from now, if it had none).
+    Extend(Duration),
+    /// Stop the clock: no turn resolves while paused; orders are still taken.
+    Pause,
+    /// Start the clock again. A deadline that passed during the pause is moved to `now`
+    /// plus the time that was left when the game was paused, so no player loses time.
+    Resume,
+    /// End the game now: no further turn, the open one is abandoned, and every sealed seed is
+    /// revealed so that every published turn can be checked.
+    End,
+}
+
+impl GmAction {
+    fn name(self) -> &'static str {
+        match self {
+            GmAction::ResolveNow => "game.resolve_now",
+            GmAction::Extend(_) => "game.extend",
+            GmAction::Pause => "game.pause",
+            GmAction::Resume => "game.resume",
+            GmAction::End => "game.end",
+        }
+    }
+}
+
+/// Carries out a GM action, audited as done by `actor`.
+pub async fn gm_action(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    game: GameId,
+    action: GmAction,
+    actor: &str,
+    mail_domain: &str,
+) -> Result<(), LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let stored = store::games::lock_for_gm(&mut tx, game)
+        .await?
+        .ok_or(LifecycleError::GameNotFound(game.0))?;
+    match stored.status {
+        GameStatus::Finished => return Err(LifecycleError::GameOver(game.0)),
+        GameStatus::Paused if action == GmAction::ResolveNow => {
+            return Err(LifecycleError::Paused(game.0));
+        }
+        _ => {}
+    }
+    let open = store::turns::lock_open_of_game(&mut tx, game).await?;
+    let mut details = json!({ "status_before": stored.status });
+    match action {
+        GmAction::ResolveNow | GmAction::Extend(_) => {
+            let turn = open.ok_or(LifecycleError::NoOpenTurn(game.0))?;
+            let new_deadline = match action {
+                GmAction::Extend(by) => turn.deadline.unwrap_or(now) + by,
+                _ => now,
+            };
+            store::turns::set_deadline(&mut *tx, turn.id, new_deadline).await?;
+            details = json!({ "turn": turn.number, "deadline_before": turn.deadline, "deadline": new_deadline });
+        }
+        GmAction::Pause => {
+            // Keep the time left, so that resuming gives it back.
+            let left = open
+                .and_then(|turn| turn.deadline)
+                .map(|deadline| (deadline - now).num_seconds().max(0));
+            store::games::pause(&mut *tx, game, left).await?;
+            if let (Some(turn), Some(left)) = (open, left) {
+                details = json!({ "turn": turn.number, "time_left_seconds": left });
+            }
+        }
+        GmAction::Resume => {
+            store::games::resume(&mut *tx, game).await?;
+            if let (Some(turn), Some(left)) = (open, stored.paused_seconds_left)
+                && let Some(deadline) = turn.deadline
+                && deadline <= now + Duration::seconds(left)
+            {
+                let new_deadline = now + Duration::seconds(left);
+                store::turns::set_deadline(&mut *tx, turn.id, new_deadline).await?;
+                details = json!({ "turn": turn.number, "deadline_before": deadline, "deadline": new_deadline });
+            }
+        }
+        GmAction::End => {
+            let secret = game_secret(&stored.secret_seed, game)?;
+            if let Some(turn) = open {
+                store::turns::abandon(&mut *tx, turn.id).await?;
+            }
+            let last = u32::try_from(store::turns::last_number(&mut *tx, game).await?).unwrap_or(0);
+            let sealed: Vec<(u32, String)> = (0..=last)
+                .map(|n| (n, secret.sealed_seed(n).to_hex()))
+                .collect();
+            store::games::finish_game(&mut tx, game, &sealed).await?;
+        }
+    }
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor,
+            action: action.name(),
+            game_id: Some(game.0),
+            details,
+        },
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    if action == GmAction::ResolveNow {
+        resolve_open_turn_now(pool, game, now, mail_domain).await?;
+    }
+    Ok(())
+}
+
+/// A game's deadline settings.
+pub async fn schedule_of(pool: &PgPool, game: GameId) -> Result<ScheduleSettings, LifecycleError> {
+    let stored = store::games::schedule(pool, game)
+        .await?
+        .ok_or(LifecycleError::GameNotFound(game.0))?;
+    Ok(ScheduleSettings::from_json(&stored)?)
+}
+
+/// Replaces a game's deadline settings, audited as done by `actor`. They apply from the next
+/// deadline on: the open turn keeps its deadline (the GM moves it with `extend`), unless it has
+/// none and the new schedule gives one, which it then gets (the first slot after `now`).
+pub async fn set_schedule(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    game: GameId,
+    settings: &ScheduleSettings,
+    actor: &str,
+) -> Result<(), LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let stored = store::games::lock_for_gm(&mut tx, game)
+        .await?
+        .ok_or(LifecycleError::GameNotFound(game.0))?;
+    if stored.status == GameStatus::Finished {
+        return Err(LifecycleError::GameOver(game.0));
+    }
+    store::games::set_schedule(&mut *tx, game, &settings.to_json()).await?;
+    let open = store::turns::lock_open_of_game(&mut tx, game).await?;
+    let mut deadline_set = None;
+    if let Some(turn) = open
+        && turn.deadline.is_none()
+        && let Some(deadline) = settings.deadlines().next_deadline(None, now)
+    {
+        store::turns::set_deadline(&mut *tx, turn.id, deadline).await?;
+        deadline_set = Some(deadline);
+    }
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor,
+            action: "game.schedule",
+            game_id: Some(game.0),
+            details: json!({
+                "schedule": settings.to_json(),
+                "described": settings.to_string(),
+                "before": stored.schedule,
+                "open_turn_deadline_set": deadline_set,
+            }),
+        },
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}

@@ -1,0 +1,364 @@
+//! Taking orders and press for a game's open turn, by mail or on the web.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use engine::ParsedOrders;
+use games::{AnyOrders, AnyState, EngineKind};
+use store::PgPool;
+use store::games::GameId;
+use store::orders::{NewOrders, NewPress, SavedOrders};
+use store::players::{PlayerRowId, TokenHolder};
+use store::status::{GameStatus, PlayerStatus, Source};
+use store::subscribers::PlayerLock;
+use store::turns::TurnId;
+
+use super::{LifecycleError, ScheduleSettings, StateCache, player_id};
+
+/// Takes one player's orders for the game's open turn: stored raw and parsed, superseding any
+/// earlier set, with the press they carry. Returns how the engine read them, for the
+/// confirmation. The state is read for this call alone: a batch of mail or a web request
+/// shares its reading through [`OpenTurns`] and a [`StateCache`].
+pub async fn submit_orders(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    game: GameId,
+    player: PlayerRowId,
+    text: &str,
+    source: Source,
+) -> Result<ParsedOrders<AnyOrders>, LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let lock = store::subscribers::lock_player(&mut tx, player.0).await?;
+    let Some(engine_player) = store::players::engine_player_id(&mut *tx, player, game).await?
+    else {
+        return Err(LifecycleError::inconsistent(
+            game,
+            format!("player row {} is not in this game", player.0),
+        ));
+    };
+    let orders = Submission {
+        game,
+        engine_player,
+        text,
+        source,
+    };
+    let mut open_turns = OpenTurns::default();
+    match submit_orders_in(&mut tx, &mut open_turns, &lock, now, &orders).await {
+        Ok(parsed) => {
+            tx.commit().await?;
+            Ok(parsed)
+        }
+        Err(error) => {
+            // Release the turn's row lock now, not when the pool next reuses the connection:
+            // a worker looking for due turns skips locked ones.
+            tx.rollback().await?;
+            Err(error)
+        }
+    }
+}
+
+/// What became of a set of orders sent from the web form.
+#[derive(Debug)]
+pub enum Checked {
+    /// Read without an error and stored as the player's current set.
+    Saved(ParsedOrders<AnyOrders>),
+    /// At least one line has an error: nothing was stored (the player fixes the set and sends
+    /// it whole again); the reading says where.
+    Refused(ParsedOrders<AnyOrders>),
+}
+
+/// The web form's orders: like [`submit_orders`], but a set with an error is stored nowhere,
+/// so that a player at a form never has half their orders stand.
+pub async fn submit_checked_orders(
+    pool: &PgPool,
+    states: &StateCache,
+    now: DateTime<Utc>,
+    holder: &TokenHolder,
+    text: &str,
+) -> Result<Checked, LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let lock = store::subscribers::lock_player(&mut tx, holder.player_id.0).await?;
+    let submission = Submission {
+        game: holder.game_id,
+        engine_player: holder.engine_player_id,
+        text,
+        source: Source::Web,
+    };
+    let mut open_turns = OpenTurns::new(states.clone());
+    match submit_orders_in(&mut tx, &mut open_turns, &lock, now, &submission).await {
+        Ok(parsed) if parsed.errors.is_empty() => {
+            tx.commit().await?;
+            Ok(Checked::Saved(parsed))
+        }
+        Ok(parsed) => {
+            tx.rollback().await?;
+            Ok(Checked::Refused(parsed))
+        }
+        Err(error) => {
+            tx.rollback().await?;
+            Err(error)
+        }
+    }
+}
+
+/// Press sent from the web form for the game's open turn.
+pub async fn send_press(
+    pool: &PgPool,
+    states: &StateCache,
+    now: DateTime<Utc>,
+    holder: &TokenHolder,
+    text: &str,
+) -> Result<(), LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let mut open_turns = OpenTurns::new(states.clone());
+    let press = press_for_open_turn(
+        &mut tx,
+        &mut open_turns,
+        now,
+        holder.game_id,
+        holder.player_id,
+        text,
+        Source::Web,
+    )
+    .await?;
+    store::orders::save_press_many(&mut *tx, &[press]).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// A game's open turn as orders are checked against it, share-locked by the transaction that
+/// looked it up: resolution, which locks it for update, waits until that transaction ends, so
+/// the turn stays open and its state unchanged until then.
+#[derive(Debug)]
+pub struct OpenTurn {
+    pub id: TurnId,
+    pub number: u32,
+    pub state: Arc<AnyState>,
+    /// When orders close (the deadline and its grace period), if a deadline is set.
+    pub closes: Option<DateTime<Utc>>,
+}
+
+/// The open turns one transaction has looked up and share-locked, by game, so that a batch of
+/// messages looks each game's turn up once (and its state comes from the process's
+/// [`StateCache`]). Valid only in that transaction, and only while the lookups stand: after a
+/// rollback to a savepoint, [`OpenTurns::forget`] (the locks taken inside it were released).
+#[derive(Debug, Default)]
+pub struct OpenTurns {
+    states: StateCache,
+    by_game: HashMap<GameId, LookedUp>,
+}
+
+/// What the look-up of one game's open turn found.
+#[derive(Debug, Clone)]
+enum LookedUp {
+    NoOpenTurn,
+    Open(Arc<OpenTurn>),
+    /// Its stored state or schedule could not be read: only this game's messages fail.
+    Unreadable(String),
+}
+
+impl OpenTurns {
+    pub fn new(states: StateCache) -> OpenTurns {
+        OpenTurns {
+            states,
+            by_game: HashMap::new(),
+        }
+    }
+
+    /// The game's open turn, share-locked; `None` when the game has none.
+    pub async fn get(
+        &mut self,
+        tx: &mut sqlx::PgConnection,
+        game: GameId,
+    ) -> Result<Option<Arc<OpenTurn>>, LifecycleError> {
+        if !self.by_game.contains_key(&game) {
+            self.fetch(tx, &[game]).await?;
+        }
+        match self.by_game.get(&game) {
+            Some(LookedUp::Open(turn)) => Ok(Some(turn.clone())),
+            Some(LookedUp::Unreadable(reason)) => {
+                Err(LifecycleError::inconsistent(game, reason.clone()))
+            }
+            Some(LookedUp::NoOpenTurn) | None => Ok(None),
+        }
+    }
+
+    /// Looks up and share-locks the open turns of `games` not looked up yet, in one statement.
+    pub async fn fetch(
+        &mut self,
+        tx: &mut sqlx::PgConnection,
+        games: &[GameId],
+    ) -> Result<(), LifecycleError> {
+        let mut wanted: Vec<i64> = games
+            .iter()
+            .filter(|game| !self.by_game.contains_key(game))
+            .map(|game| game.0)
+            .collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        if wanted.is_empty() {
+            return Ok(());
+        }
+        let rows = store::turns::share_open_turns(&mut *tx, &wanted).await?;
+        for game in wanted {
+            self.by_game.insert(GameId(game), LookedUp::NoOpenTurn);
+        }
+        for row in rows {
+            let game = row.game_id;
+            let looked_up = match self.read(tx, row).await {
+                Ok(turn) => LookedUp::Open(Arc::new(turn)),
+                // The database failing fails the batch; one game's unreadable data fails only
+                // that game's messages.
+                Err(error @ LifecycleError::Store(_)) => return Err(error),
+                Err(error) => LookedUp::Unreadable(error.to_string()),
+            };
+            self.by_game.insert(game, looked_up);
+        }
+        Ok(())
+    }
+
+    async fn read(
+        &self,
+        tx: &mut sqlx::PgConnection,
+        row: store::turns::OpenTurnRow,
+    ) -> Result<OpenTurn, LifecycleError> {
+        let closes = match row.deadline {
+            Some(deadline) => Some(ScheduleSettings::from_json(&row.schedule)?.closes_at(deadline)),
+            None => None,
+        };
+        let engine: EngineKind = row.engine.parse()?;
+        let state = self
+            .states
+            .open_turn_state(&mut *tx, row.game_id, row.id, engine)
+            .await?;
+        Ok(OpenTurn {
+            id: row.id,
+            number: super::turn_number(row.number, row.game_id)?,
+            state,
+            closes,
+        })
+    }
+
+    /// Forgets every lookup (their locks may have been released by a rollback).
+    pub fn forget(&mut self) {
+        self.by_game.clear();
+    }
+}
+
+/// One player's set of orders, as [`submit_orders_in`] takes it.
+#[derive(Debug, Clone, Copy)]
+pub struct Submission<'a> {
+    pub game: GameId,
+    /// The engine's id of the player in that game (the locked player row's).
+    pub engine_player: i64,
+    pub text: &'a str,
+    pub source: Source,
+}
+
+/// [`submit_orders`] inside the caller's transaction (mail: with the message's other effects),
+/// which holds the lock of the player's subscriber: one player's submissions are taken one
+/// after the other, so the check against later orders and the save below are one step.
+pub async fn submit_orders_in(
+    tx: &mut sqlx::PgConnection,
+    open_turns: &mut OpenTurns,
+    lock: &PlayerLock,
+    now: DateTime<Utc>,
+    orders: &Submission<'_>,
+) -> Result<ParsedOrders<AnyOrders>, LifecycleError> {
+    let player = PlayerRowId(lock.player());
+    let game = orders.game;
+    // The turn row is only share-locked, so that other players' orders go in parallel while
+    // resolution, which locks it for update, waits.
+    let turn = open_turns
+        .get(&mut *tx, game)
+        .await?
+        .ok_or(LifecycleError::NoOpenTurn(game.0))?;
+    // Once the deadline and its grace period are over, orders are locked, even before the
+    // worker has resolved the turn.
+    if let Some(closes) = turn.closes
+        && closes <= now
+    {
+        return Err(LifecycleError::DeadlinePassed(closes));
+    }
+    let parsed = turn
+        .state
+        .parse_orders(player_id(orders.engine_player), orders.text);
+    let stored = parsed.orders.to_json()?;
+    // Mail is processed by several workers, so a later message may be processed first: the
+    // player's lock makes the save's check for a later set and the save one step. The press
+    // the orders carry is saved by the same statement.
+    let saved = store::orders::save_orders(
+        &mut *tx,
+        &NewOrders {
+            game_id: game,
+            turn_id: turn.id,
+            player_id: player,
+            raw_text: orders.text,
+            parsed: &stored,
+            source: orders.source,
+        },
+        &parsed.press,
+        now,
+    )
+    .await?;
+    if let SavedOrders::LaterStand(_) = saved {
+        return Err(LifecycleError::LaterOrdersStand);
+    }
+    Ok(parsed)
+}
+
+/// Whether this player row may send orders, press and messages (by mail or on the web); `Err`
+/// says why not.
+pub fn may_play(holder: &TokenHolder) -> Result<(), String> {
+    if holder.status != PlayerStatus::Active {
+        return Err(format!(
+            "you are no longer playing in {} ({}).",
+            holder.game_name, holder.status
+        ));
+    }
+    match holder.game_status {
+        GameStatus::Running | GameStatus::Paused => Ok(()),
+        GameStatus::Finished => Err(format!("{} is over.", holder.game_name)),
+        other => Err(format!("{} is not running ({other}).", holder.game_name)),
+    }
+}
+
+/// The game's current state (after its last resolved turn), from which each viewer's view is
+/// drawn: the POSITION mail and the player pages read it here.
+pub async fn game_state<'e>(
+    db: impl sqlx::PgExecutor<'e>,
+    game: GameId,
+) -> Result<AnyState, LifecycleError> {
+    let (engine, state) = store::games::engine_and_state(db, game)
+        .await?
+        .ok_or(LifecycleError::GameNotFound(game.0))?;
+    let engine: EngineKind = engine.parse()?;
+    Ok(engine.parse_state_text(&state)?)
+}
+
+/// Press sent on its own (a PRESS command) for the game's open turn, share-locked through
+/// `open_turns`: the row to save, with the transaction's other press, by
+/// [`store::orders::save_press_many`] before it commits.
+pub async fn press_for_open_turn(
+    tx: &mut sqlx::PgConnection,
+    open_turns: &mut OpenTurns,
+    now: DateTime<Utc>,
+    game: GameId,
+    player: PlayerRowId,
+    text: &str,
+    source: Source,
+) -> Result<NewPress, LifecycleError> {
+    let turn = open_turns
+        .get(tx, game)
+        .await?
+        .ok_or(LifecycleError::NoOpenTurn(game.0))?;
+    Ok(NewPress {
+        game_id: game,
+        turn_id: turn.id,
+        player_id: player,
+        text: text.to_owned(),
+        source,
+        received_at: now,
+    })
+}

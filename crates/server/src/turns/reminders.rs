@@ -1,0 +1,107 @@
+//! Reminders before a deadline, to each active player who has not sent orders yet.
+
+use chrono::{DateTime, Duration, Utc};
+use store::PgPool;
+use store::games::GameId;
+use store::outbox::{Headers, NewOutbound};
+use store::turns::RemindableTurn;
+
+use super::{LifecycleError, ScheduleSettings};
+use crate::letters;
+
+/// One reminder round: the mails queued for one offset of one turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReminderRound {
+    pub game: GameId,
+    pub turn: u32,
+    pub before_deadline: Duration,
+    pub mails_queued: usize,
+}
+
+/// Queues every reminder that is due: for each open turn of a running game and each of its
+/// reminder offsets whose moment (deadline minus offset) has come, a mail to each active player
+/// who has no orders in yet, with their reply address. Each (turn, offset) round is done once,
+/// recorded in `turn_reminders` in the transaction that queues its mail; an offset whose moment
+/// came before the turn opened is skipped (the position mail that opened the turn said it all).
+pub async fn send_due_reminders(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    mail_domain: &str,
+) -> Result<Vec<ReminderRound>, LifecycleError> {
+    let mut rounds = Vec::new();
+    for turn in store::turns::remindable_turns(pool, now).await? {
+        let settings = ScheduleSettings::from_json(&turn.schedule)?;
+        for offset in settings.reminders() {
+            let moment = turn.deadline - *offset;
+            let minutes = i32::try_from(offset.num_minutes()).unwrap_or(i32::MAX);
+            if moment > now || moment < turn.opened_at || turn.done_minutes.contains(&minutes) {
+                continue;
+            }
+            if let Some(round) = remind(pool, now, mail_domain, &turn, *offset).await? {
+                rounds.push(round);
+            }
+        }
+    }
+    Ok(rounds)
+}
+
+async fn remind(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    mail_domain: &str,
+    turn: &RemindableTurn,
+    offset: Duration,
+) -> Result<Option<ReminderRound>, LifecycleError> {
+    let minutes = i32::try_from(offset.num_minutes()).unwrap_or(i32::MAX);
+    let mut tx = pool.begin().await?;
+    // The turn's lock keeps a resolution and a reminder round of one turn apart.
+    if !store::turns::lock_open_turn(&mut tx, turn.id).await?
+        || !store::turns::claim_reminder_round(&mut *tx, turn.id, minutes, now).await?
+    {
+        return Ok(None);
+    }
+    let game_name = store::games::name(&mut *tx, turn.game_id)
+        .await?
+        .ok_or(LifecycleError::GameNotFound(turn.game_id.0))?;
+    let number = u32::try_from(turn.number).unwrap_or_default();
+    let mut queued = 0;
+    for player in store::players::players_without_orders(&mut *tx, turn.game_id, turn.id).await? {
+        let letter = letters::turns::reminder(
+            &player.display_name,
+            &game_name,
+            number,
+            turn.deadline,
+            turn.deadline - now,
+            &player.reply_token,
+            mail_domain,
+        );
+        let headers = Headers::reply_to(letters::reply_address(&player.reply_token, mail_domain));
+        let new = NewOutbound {
+            message_id: &format!(
+                "<reminder.{}.{minutes}.{}@{mail_domain}>",
+                turn.id.0, player.id.0
+            ),
+            idempotency_key: &format!("reminder:{}:{minutes}:{}", turn.id.0, player.id.0),
+            to_address: &player.email,
+            subject: &letter.subject,
+            body_text: &letter.body,
+            body_html: None,
+            headers: &headers,
+        };
+        queued += usize::from(store::outbox::enqueue(&mut *tx, &new, now).await?);
+    }
+    store::turns::count_reminder_round(
+        &mut *tx,
+        turn.id,
+        minutes,
+        i32::try_from(queued).unwrap_or(i32::MAX),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Some(ReminderRound {
+        game: turn.game_id,
+        turn: number,
+        before_deadline: offset,
+        mails_queued: queued,
+    }))
+}

@@ -1,0 +1,415 @@
+//! Resolving every turn whose deadline has passed: the engine's resolution, the published
+//! report, the revealed seed, the next turn and the queued mail, in one transaction per turn.
+
+use chrono::{DateTime, Utc};
+use engine::{Player, PlayerId};
+use games::{AnyState, EngineKind};
+use serde_json::json;
+use store::PgPool;
+use store::games::{GameForTurn, GameId};
+use store::outbox::{Headers, NewOutbound};
+use store::players::NewPlayer;
+use store::status::{PlayerStatus, SubscriberStatus};
+use store::turns::{DueTurn, NewReport, NewTurn, TurnId};
+
+use super::create::{Entropy, OsEntropy, new_reply_token};
+use super::{LifecycleError, ScheduleSettings, game_secret, player_id, recorded_input};
+use crate::{fault, letters};
+
+/// Whether a resolution mails what it publishes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mailing<'a> {
+    /// The report to every subscriber and each player's position, Message-IDs at this domain.
+    Queue { domain: &'a str },
+    /// Published on the web only: the demo game, whose subscribers' addresses are examples.
+    WebOnly,
+}
+
+/// One turn resolved by this call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResolvedTurn {
+    pub game: GameId,
+    pub turn: u32,
+    pub finished: bool,
+    pub mails_queued: usize,
+}
+
+/// Resolves, publishes and mails every turn whose deadline is at or before `now`, one
+/// transaction per turn. Several processes may run this at once: each turn is done once.
+/// A turn whose resolution fails is rolled back, recorded (audit log, tracing, the turn's
+/// `resolve_error`) and put off with a growing delay, so it cannot hold up the other games'
+/// turns; only an error in claiming a turn stops the round.
+pub async fn resolve_due(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    mail_domain: &str,
+) -> Result<Vec<ResolvedTurn>, LifecycleError> {
+    let mut done = Vec::new();
+    loop {
+        let mut tx = pool.begin().await?;
+        let Some(due) = store::turns::claim_due_turn(&mut tx, now).await? else {
+            return Ok(done);
+        };
+        let (turn, game) = (due.id, due.game_id);
+        match resolve_claimed(
+            &mut tx,
+            &due,
+            now,
+            Mailing::Queue {
+                domain: mail_domain,
+            },
+        )
+        .await
+        {
+            Ok(resolved) => {
+                tx.commit().await?;
+                fault::point("after_commit").await;
+                done.push(resolved);
+            }
+            Err(error) => {
+                tx.rollback().await?;
+                put_off_failed_turn(pool, turn, game, &error, now).await?;
+            }
+        }
+    }
+}
+
+/// Resolves the game's open turn now, whatever its deadline and grace period, unless a worker
+/// got to it first (then it is done already).
+pub(crate) async fn resolve_open_turn_now(
+    pool: &PgPool,
+    game: GameId,
+    now: DateTime<Utc>,
+    mail_domain: &str,
+) -> Result<(), LifecycleError> {
+    let mut tx = pool.begin().await?;
+    if let Some(due) = store::turns::claim_open_turn(&mut tx, game).await? {
+        resolve_claimed(
+            &mut tx,
+            &due,
+            now,
+            Mailing::Queue {
+                domain: mail_domain,
+            },
+        )
+        .await?;
+        tx.commit().await?;
+        fault::point("after_commit").await;
+    }
+    Ok(())
+}
+
+/// Records a turn's failed resolution and when it will be tried again.
+async fn put_off_failed_turn(
+    pool: &PgPool,
+    turn: TurnId,
+    game: GameId,
+    error: &LifecycleError,
+    now: DateTime<Utc>,
+) -> Result<(), LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let Some(failures_before) = store::turns::lock_open_turn_failures(&mut tx, turn).await? else {
+        return Ok(());
+    };
+    let retry_at = now + crate::outbox::backoff(failures_before);
+    let error = error.to_string();
+    store::turns::record_resolve_failure(&mut *tx, turn, &error, retry_at).await?;
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor: "system",
+            action: "turn.resolve_failed",
+            game_id: Some(game.0),
+            details: json!({
+                "turn_id": turn.0,
+                "error": error,
+                "failures": failures_before + 1,
+                "retry_at": retry_at,
+            }),
+        },
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    tracing::error!(
+        game = game.0,
+        turn = turn.0,
+        failures = failures_before + 1,
+        %retry_at,
+        error = %error,
+        "resolving a due turn failed; the other due turns go on, this one is retried later"
+    );
+    Ok(())
+}
+
+/// Resolves, publishes and mails a turn this transaction holds locked; the caller commits.
+pub(crate) async fn resolve_claimed(
+    tx: &mut sqlx::PgConnection,
+    due: &DueTurn,
+    now: DateTime<Utc>,
+    mailing: Mailing<'_>,
+) -> Result<ResolvedTurn, LifecycleError> {
+    let game = store::games::game_for_turn(&mut *tx, due.game_id).await?;
+    let engine: EngineKind = game.engine.parse()?;
+    let state = engine.parse_state_text(&game.state)?;
+    let secret = game_secret(&game.secret_seed, game.id)?;
+    let number = super::turn_number(due.number, game.id)?;
+    if state.turn() != number {
+        return Err(LifecycleError::inconsistent(
+            game.id,
+            format!("the state is not at turn {number}"),
+        ));
+    }
+
+    fault::point("after_claim").await;
+    let settings = ScheduleSettings::from_json(&game.schedule)?;
+
+    // Who plays this turn: a subscriber who is no longer active leaves; in an engine where
+    // every subscriber plays, a new subscriber joins (BARMY-02, BARMY-GM-11). Both are recorded
+    // with the turn, so `gm verify` replays the same input.
+    store::players::retire_lapsed_subscribers(&mut *tx, game.id).await?;
+    let leaving: Vec<i64> = store::players::of_game(&mut *tx, game.id)
+        .await?
+        .iter()
+        .filter(|p| p.status != PlayerStatus::Active)
+        .map(|p| p.engine_player_id)
+        .collect();
+    store::turns::set_leaving(&mut *tx, due.id, &leaving).await?;
+    if enrols_every_subscriber(engine) {
+        let joining = enrol_new_subscribers(&mut *tx, game.id, number + 1, &mut OsEntropy).await?;
+        let joining = serde_json::to_value(&joining)
+            .map_err(|e| LifecycleError::inconsistent(game.id, e.to_string()))?;
+        store::turns::set_joining(&mut *tx, due.id, &joining).await?;
+    }
+    let (input, press) = recorded_input(&mut *tx, engine, game.id, due.id).await?;
+
+    let joining = input.joining.len();
+    let resolved = state.resolve(input, &press, &mut secret.turn_dice(number))?;
+    fault::point("after_resolve").await;
+    let seed = secret.turn_seed(number);
+    store::turns::mark_resolved(&mut *tx, due.id, &seed.to_hex(), now).await?;
+    let text = resolved.report.to_text();
+    let report_json = serde_json::to_value(&resolved.report)
+        .map_err(|e| LifecycleError::inconsistent(game.id, e.to_string()))?;
+    store::turns::publish_report(
+        &mut *tx,
+        &NewReport {
+            turn_id: due.id,
+            text: &text,
+            markdown: &resolved.report.to_markdown(),
+            html: &resolved.report.to_html(),
+            report: &report_json,
+        },
+        now,
+    )
+    .await?;
+    fault::point("after_publish").await;
+    let new_state = resolved.state.to_json()?;
+    store::games::set_state(&mut *tx, game.id, &new_state).await?;
+
+    let outcome = resolved.state.outcome();
+    if outcome.finished {
+        // Every fact is public now: reveal every sealed seed, so anyone can check every turn.
+        let sealed: Vec<(u32, String)> = (0..=number)
+            .map(|n| (n, secret.sealed_seed(n).to_hex()))
+            .collect();
+        store::games::finish_game(&mut *tx, game.id, &sealed).await?;
+    } else {
+        let next = resolved.state.turn();
+        store::turns::open_turn(
+            &mut *tx,
+            &NewTurn {
+                game_id: game.id,
+                number: next,
+                deadline: settings.deadlines().next_deadline(due.deadline, now),
+                seed_commitment: &secret.turn_seed(next).commitment(),
+                sealed_commitment: &secret.sealed_seed(next).commitment(),
+                state_before: &new_state,
+            },
+            now,
+        )
+        .await?;
+    }
+
+    let queued = match mailing {
+        Mailing::Queue { domain } => {
+            queue_publication(
+                &mut *tx,
+                &game,
+                due,
+                number,
+                &text,
+                &seed.to_hex(),
+                &resolved.state,
+                now,
+                domain,
+            )
+            .await?
+        }
+        Mailing::WebOnly => 0,
+    };
+    fault::point("after_mail_queued").await;
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor: "system",
+            action: "turn.resolve",
+            game_id: Some(game.id.0),
+            details: json!({
+                "turn": number,
+                "seed": seed.to_hex(),
+                "finished": outcome.finished,
+                "mails": queued,
+                "joining": joining,
+                "leaving": leaving.len(),
+            }),
+        },
+        now,
+    )
+    .await?;
+    Ok(ResolvedTurn {
+        game: game.id,
+        turn: number,
+        finished: outcome.finished,
+        mails_queued: usize::try_from(queued).unwrap_or(usize::MAX),
+    })
+}
+
+/// Queues a turn's publication: the report to every subscriber of the zine (readers too), and
+/// each player their own position with their personal reply address. Returns how many mails.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one publication's parts, all needed"
+)]
+async fn queue_publication(
+    tx: &mut sqlx::PgConnection,
+    game: &GameForTurn,
+    due: &DueTurn,
+    number: u32,
+    text: &str,
+    seed_hex: &str,
+    state: &AnyState,
+    now: DateTime<Utc>,
+    domain: &str,
+) -> Result<u64, LifecycleError> {
+    // Publication: the report to every subscriber of the zine (readers too), and each player
+    // their own position with their personal reply address. Queued in this transaction, once.
+    // The report's body is stored once and shared by every copy; the copies are one message,
+    // with one Message-ID, which the outbox sends to many subscribers at a time.
+    let report = letters::turns::report(&game.name, number, text, seed_hex);
+    let report_body = store::outbox::insert_shared_body(&mut *tx, &report.body, None, now).await?;
+    let no_headers = Headers::default();
+    let report_id = letters::turns::report_message_id(due.id.0, domain);
+    let readers: Vec<(String, String)> = store::subscribers::list_for_zine(&mut *tx, game.zine_id)
+        .await?
+        .into_iter()
+        .filter(|s| s.status == SubscriberStatus::Active)
+        .map(|s| {
+            (
+                format!("report:{}:{}", due.id.0, s.id.0),
+                s.email.as_str().to_owned(),
+            )
+        })
+        .collect();
+    let reports: Vec<NewOutbound> = readers
+        .iter()
+        .map(|(key, to)| NewOutbound {
+            message_id: &report_id,
+            idempotency_key: key,
+            to_address: to,
+            subject: &report.subject,
+            body_text: "",
+            body_html: None,
+            headers: &no_headers,
+        })
+        .collect();
+    let mut queued =
+        store::outbox::enqueue_many(&mut *tx, &reports, Some(report_body), now).await?;
+
+    // Read again: this turn's joiners get their position too.
+    let players = store::players::of_game(&mut *tx, game.id).await?;
+    let active: Vec<_> = players
+        .iter()
+        .filter(|p| p.status == PlayerStatus::Active)
+        .collect();
+    let ids: Vec<PlayerId> = active
+        .iter()
+        .map(|p| player_id(p.engine_player_id))
+        .collect();
+    let views = state.private_lines(&ids);
+    let position_subject = letters::turns::position_subject(&game.name, number);
+    let positions: Vec<(String, String, String, Headers)> = active
+        .iter()
+        .zip(views)
+        .map(|(player, lines)| {
+            (
+                format!("<position.{}.{}@{domain}>", due.id.0, player.id.0),
+                format!("position:{}:{}", due.id.0, player.id.0),
+                letters::turns::position_body(&lines, &player.reply_token, domain),
+                Headers::reply_to(letters::reply_address(&player.reply_token, domain)),
+            )
+        })
+        .collect();
+    let positions: Vec<NewOutbound> = active
+        .iter()
+        .zip(&positions)
+        .map(|(player, (message_id, key, body, headers))| NewOutbound {
+            message_id,
+            idempotency_key: key,
+            to_address: &player.email,
+            subject: &position_subject,
+            body_text: body,
+            body_html: None,
+            headers,
+        })
+        .collect();
+    queued += store::outbox::enqueue_many(&mut *tx, &positions, None, now).await?;
+    Ok(queued)
+}
+
+/// Engines in which every subscriber of the zine plays, whether they asked or not (BARMY-02):
+/// a new subscriber joins at the next turn (BARMY-GM-11). The others take players by sign-up.
+fn enrols_every_subscriber(engine: EngineKind) -> bool {
+    matches!(engine, EngineKind::Barmy)
+}
+
+/// Makes every active subscriber of the zine who has never played the game a player from turn
+/// `first_turn`, with a fresh reply token, as `create_game` does. Returns them as the engine's
+/// joiners, in the order of their engine ids.
+async fn enrol_new_subscribers(
+    tx: &mut sqlx::PgConnection,
+    game: GameId,
+    first_turn: u32,
+    entropy: &mut impl Entropy,
+) -> Result<Vec<Player>, LifecycleError> {
+    let newcomers = store::players::unenrolled_subscribers(&mut *tx, game).await?;
+    if newcomers.is_empty() {
+        return Ok(Vec::new());
+    }
+    let last = store::players::max_engine_player_id(&mut *tx, game).await?;
+    let mut joining = Vec::with_capacity(newcomers.len());
+    for (newcomer, id) in newcomers.iter().zip(last.saturating_add(1)..) {
+        let engine_id = u64::try_from(id)
+            .map_err(|_| LifecycleError::inconsistent(game, "negative player id"))?;
+        joining.push((newcomer, engine_id, new_reply_token(entropy)));
+    }
+    let rows: Vec<NewPlayer<'_>> = joining
+        .iter()
+        .map(|(newcomer, engine_id, token)| NewPlayer {
+            game_id: game,
+            subscriber_id: newcomer.subscriber_id,
+            display_name: &newcomer.display_name,
+            engine_player_id: *engine_id,
+            reply_token: token,
+            joined_turn: first_turn,
+        })
+        .collect();
+    store::players::insert_many(&mut *tx, &rows).await?;
+    Ok(joining
+        .into_iter()
+        .map(|(newcomer, engine_id, _)| Player {
+            id: PlayerId(engine_id),
+            name: newcomer.display_name.clone(),
+        })
+        .collect())
+}

@@ -1,0 +1,222 @@
+//! Orders and press: each player's current set for a turn, and the press published under its
+//! report. Parsed orders are JSON to the store.
+
+use chrono::{DateTime, Utc};
+use sqlx::PgExecutor;
+
+use crate::StoreError;
+use crate::games::GameId;
+use crate::players::PlayerRowId;
+use crate::status::Source;
+use crate::turns::TurnId;
+
+/// One player's complete orders for a turn; supersedes their previous set.
+#[derive(Debug, Clone)]
+pub struct NewOrders<'a> {
+    pub game_id: GameId,
+    pub turn_id: TurnId,
+    pub player_id: PlayerRowId,
+    pub raw_text: &'a str,
+    pub parsed: &'a serde_json::Value,
+    pub source: Source,
+}
+
+/// Saves a player's orders, and the press they carry, unless a set received later stands.
+pub async fn save_orders(
+    tx: &mut sqlx::PgConnection,
+    new: &NewOrders<'_>,
+    press: &[String],
+    now: DateTime<Utc>,
+) -> Result<SavedOrders, StoreError> {
+    // One statement: the check for a later set, the superseding of an earlier one, the insert
+    // and the press. The insert reads the superseding's count, so it runs after it (and the
+    // unique index on current orders never sees two).
+    let later: Option<DateTime<Utc>> = sqlx::query_scalar(
+        "WITH current AS (SELECT id, received_at FROM orders \
+                          WHERE turn_id = $2 AND player_id = $3 AND superseded_at IS NULL), \
+              later AS (SELECT max(received_at) AS at FROM current WHERE received_at > $7), \
+              superseded AS (UPDATE orders SET superseded_at = $7 \
+                             WHERE id IN (SELECT id FROM current) \
+                               AND NOT EXISTS (SELECT 1 FROM later WHERE at IS NOT NULL) \
+                             RETURNING id), \
+              saved AS (INSERT INTO orders (game_id, turn_id, player_id, raw_text, parsed, source, received_at) \
+                        SELECT $1, $2, $3, $4, $5, $6, $7 FROM (SELECT count(*) FROM superseded) AS done \
+                        WHERE NOT EXISTS (SELECT 1 FROM later WHERE at IS NOT NULL)), \
+              press_saved AS (INSERT INTO press (game_id, turn_id, player_id, text, source, received_at) \
+                        SELECT $1, $2, $3, p.text, $6, $7 FROM unnest($8::text[]) WITH ORDINALITY AS p(text, n) \
+                        WHERE NOT EXISTS (SELECT 1 FROM later WHERE at IS NOT NULL) ORDER BY p.n) \
+         SELECT at FROM later",
+    )
+    .bind(new.game_id)
+    .bind(new.turn_id)
+    .bind(new.player_id)
+    .bind(new.raw_text)
+    .bind(new.parsed)
+    .bind(new.source)
+    .bind(now)
+    .bind(press)
+    .fetch_one(&mut *tx)
+    .await?;
+    if let Some(later) = later {
+        return Ok(SavedOrders::LaterStand(later));
+    }
+    Ok(SavedOrders::Saved)
+}
+
+/// What [`save_orders`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SavedOrders {
+    /// Saved as the player's current set, superseding any earlier one.
+    Saved,
+    /// Not saved: a set received later (at this time) stands.
+    LaterStand(DateTime<Utc>),
+}
+
+/// Press to save with [`save_press_many`].
+#[derive(Debug, Clone)]
+pub struct NewPress {
+    pub game_id: GameId,
+    pub turn_id: TurnId,
+    pub player_id: PlayerRowId,
+    pub text: String,
+    pub source: Source,
+    pub received_at: DateTime<Utc>,
+}
+
+/// Saves press, in order, in one statement.
+pub async fn save_press_many<'e>(
+    db: impl PgExecutor<'e>,
+    press: &[NewPress],
+) -> Result<(), StoreError> {
+    if press.is_empty() {
+        return Ok(());
+    }
+    let games: Vec<i64> = press.iter().map(|p| p.game_id.0).collect();
+    let turns: Vec<i64> = press.iter().map(|p| p.turn_id.0).collect();
+    let players: Vec<i64> = press.iter().map(|p| p.player_id.0).collect();
+    let texts: Vec<&str> = press.iter().map(|p| p.text.as_str()).collect();
+    let sources: Vec<&str> = press.iter().map(|p| p.source.as_str()).collect();
+    let times: Vec<DateTime<Utc>> = press.iter().map(|p| p.received_at).collect();
+    sqlx::query(
+        "INSERT INTO press (game_id, turn_id, player_id, text, source, received_at) \
+         SELECT p.game_id, p.turn_id, p.player_id, p.text, p.source, p.received_at \
+         FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::timestamptz[]) \
+           WITH ORDINALITY AS p(game_id, turn_id, player_id, text, source, received_at, n) ORDER BY p.n",
+    )
+    .bind(games)
+    .bind(turns)
+    .bind(players)
+    .bind(texts)
+    .bind(sources)
+    .bind(times)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// The orders that count for a turn: each player's last set not superseded.
+pub async fn current_orders<'e>(
+    db: impl PgExecutor<'e>,
+    turn: TurnId,
+) -> Result<Vec<(i64, serde_json::Value)>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT p.engine_player_id, o.parsed FROM orders o JOIN players p ON p.id = o.player_id \
+         WHERE o.turn_id = $1 AND o.superseded_at IS NULL ORDER BY p.engine_player_id",
+    )
+    .bind(turn)
+    .fetch_all(db)
+    .await?)
+}
+
+/// A turn's press in the order received.
+pub async fn turn_press<'e>(
+    db: impl PgExecutor<'e>,
+    turn: TurnId,
+) -> Result<Vec<(i64, String)>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT p.engine_player_id, x.text FROM press x JOIN players p ON p.id = x.player_id \
+         WHERE x.turn_id = $1 ORDER BY x.received_at, x.id",
+    )
+    .bind(turn)
+    .fetch_all(db)
+    .await?)
+}
+
+/// The raw text of a player's current orders for the open turn, if any.
+pub async fn current_raw_orders<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+    player: PlayerRowId,
+) -> Result<Option<String>, StoreError> {
+    Ok(sqlx::query_scalar(
+        "SELECT o.raw_text FROM orders o JOIN turns t ON t.id = o.turn_id \
+         WHERE t.game_id = $1 AND t.status = 'open' AND o.player_id = $2 AND o.superseded_at IS NULL",
+    )
+    .bind(game)
+    .bind(player)
+    .fetch_optional(db)
+    .await?)
+}
+
+/// A turn's press with who sent it, in the order received.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PressEntry {
+    pub display_name: String,
+    pub text: String,
+    pub source: Source,
+    pub received_at: DateTime<Utc>,
+}
+
+pub async fn press_entries<'e>(
+    db: impl PgExecutor<'e>,
+    turn: TurnId,
+) -> Result<Vec<PressEntry>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT p.display_name, x.text, x.source, x.received_at FROM press x JOIN players p ON p.id = x.player_id \
+         WHERE x.turn_id = $1 ORDER BY x.received_at, x.id",
+    )
+    .bind(turn)
+    .fetch_all(db)
+    .await?)
+}
+
+/// One set of a player's orders that counted for a resolved turn.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PastOrders {
+    pub turn_number: i32,
+    pub raw_text: String,
+    pub source: Source,
+    pub received_at: DateTime<Utc>,
+}
+
+/// A player's own orders of every resolved turn, newest turn first (the player pages' history).
+pub async fn past_orders_of_player<'e>(
+    db: impl PgExecutor<'e>,
+    player: PlayerRowId,
+) -> Result<Vec<PastOrders>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT t.number AS turn_number, o.raw_text, o.source, o.received_at \
+         FROM orders o JOIN turns t ON t.id = o.turn_id \
+         WHERE o.player_id = $1 AND o.superseded_at IS NULL AND t.status IN ('resolved', 'published') \
+         ORDER BY t.number DESC",
+    )
+    .bind(player)
+    .fetch_all(db)
+    .await?)
+}
+
+/// The press a player has sent for the game's open turn, in the order received.
+pub async fn open_turn_press_of_player<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+    player: PlayerRowId,
+) -> Result<Vec<String>, StoreError> {
+    Ok(sqlx::query_scalar(
+        "SELECT x.text FROM press x JOIN turns t ON t.id = x.turn_id \
+         WHERE t.game_id = $1 AND t.status = 'open' AND x.player_id = $2 ORDER BY x.received_at, x.id",
+    )
+    .bind(game)
+    .bind(player)
+    .fetch_all(db)
+    .await?)
+}

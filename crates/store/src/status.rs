@@ -1,0 +1,186 @@
+//! The status columns, as enums. The database keeps them as `text` with a `CHECK` of the same
+//! values; these types are the only way the service reads or writes them, so a status is never
+//! a string compared in several places.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::Serialize;
+use sqlx::encode::IsNull;
+use sqlx::error::BoxDynError;
+use sqlx::postgres::{PgArgumentBuffer, PgTypeInfo, PgValueRef};
+use sqlx::{Decode, Encode, Postgres, Type};
+
+/// A status that is not one of its column's values.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {column} {value:?}")]
+pub struct UnknownStatus {
+    pub column: &'static str,
+    pub value: String,
+}
+
+/// An enum stored as its lower-case name in a `text` column.
+macro_rules! status {
+    (
+        $(#[$meta:meta])*
+        $name:ident, $column:literal {
+            $( $(#[$variant_meta:meta])* $variant:ident = $text:literal ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+        #[serde(rename_all = "lowercase")]
+        pub enum $name {
+            $( $(#[$variant_meta])* $variant ),+
+        }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text),+
+                }
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = UnknownStatus;
+            fn from_str(text: &str) -> Result<Self, Self::Err> {
+                match text {
+                    $($text => Ok($name::$variant),)+
+                    other => Err(UnknownStatus { column: $column, value: other.to_owned() }),
+                }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl Type<Postgres> for $name {
+            fn type_info() -> PgTypeInfo {
+                <&str as Type<Postgres>>::type_info()
+            }
+            fn compatible(ty: &PgTypeInfo) -> bool {
+                <&str as Type<Postgres>>::compatible(ty)
+            }
+        }
+
+        impl Encode<'_, Postgres> for $name {
+            fn encode_by_ref(&self, buf: &mut PgArgumentBuffer) -> Result<IsNull, BoxDynError> {
+                <&str as Encode<Postgres>>::encode(self.as_str(), buf)
+            }
+        }
+
+        impl<'r> Decode<'r, Postgres> for $name {
+            fn decode(value: PgValueRef<'r>) -> Result<Self, BoxDynError> {
+                Ok(<&str as Decode<Postgres>>::decode(value)?.parse()?)
+            }
+        }
+    };
+}
+
+status! {
+    /// `subscribers.status`.
+    SubscriberStatus, "subscriber status" {
+        Active = "active",
+        Unsubscribed = "unsubscribed",
+        /// Removed by the editor; cannot resubscribe by themselves.
+        Excluded = "excluded",
+    }
+}
+
+status! {
+    /// `games.status`.
+    GameStatus, "game status" {
+        /// Made, not started (no game is left here today: a game starts when it is made).
+        Setup = "setup",
+        Running = "running",
+        /// The GM stopped the clock: nothing resolves, orders are still taken.
+        Paused = "paused",
+        Finished = "finished",
+    }
+}
+
+impl GameStatus {
+    /// Whether players may still send orders, press and messages.
+    pub fn takes_orders(self) -> bool {
+        matches!(self, GameStatus::Running | GameStatus::Paused)
+    }
+}
+
+status! {
+    /// `players.status`.
+    PlayerStatus, "player status" {
+        Active = "active",
+        Resigned = "resigned",
+        Excluded = "excluded",
+    }
+}
+
+status! {
+    /// `turns.status`.
+    TurnStatus, "turn status" {
+        /// Taking orders.
+        Open = "open",
+        /// Abandoned when the GM ended the game.
+        Locked = "locked",
+        Resolved = "resolved",
+        Published = "published",
+    }
+}
+
+status! {
+    /// `inbound_messages.status`.
+    InboundStatus, "inbound message status" {
+        /// Stored, not processed yet.
+        New = "new",
+        Processed = "processed",
+        /// Processing failed; the error is kept and `gm inbox retry` runs it again.
+        Failed = "failed",
+        /// Not acted on (automated, unreadable): the reason is kept.
+        Dropped = "dropped",
+    }
+}
+
+status! {
+    /// `outbound_messages.status`.
+    OutboundStatus, "outbound message status" {
+        Queued = "queued",
+        Sent = "sent",
+        Failed = "failed",
+    }
+}
+
+status! {
+    /// How orders or press reached Admiralty (`orders.source`, `press.source`).
+    Source, "source" {
+        Email = "email",
+        Web = "web",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_status_reads_back_its_own_name() {
+        for status in GameStatus::ALL {
+            assert_eq!(status.as_str().parse::<GameStatus>(), Ok(*status));
+        }
+        for status in OutboundStatus::ALL {
+            assert_eq!(status.to_string().parse::<OutboundStatus>(), Ok(*status));
+        }
+        assert_eq!(
+            "Running".parse::<GameStatus>(),
+            Err(UnknownStatus {
+                column: "game status",
+                value: "Running".into()
+            })
+        );
+    }
+}

@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""The shape the code keeps (issue 16), checked on every ./scripts/test run:
+
+1. no file in crates/server/src is longer than 600 lines;
+2. no SQL outside the `store` crate's source: no sqlx query calls and no SQL statements in the
+   production code of any other crate (tests and benchmark programs may query to check);
+3. no import circles between the modules of a crate: for each module, its child modules may use
+   one another only one way round (a child using its parent's items, or a parent its child's,
+   is not a circle).
+
+Prints each breach and exits 1 if there is any.
+"""
+
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent
+MAX_SERVER_LINES = 600
+
+SQL_CALL = re.compile(r"\bsqlx::(query|query_as|query_scalar|query_with|raw_sql)\b|\bquery(_as|_scalar)?!\s*\(")
+SQL_TEXT = re.compile(
+    r'"\s*(SELECT\s+[\w*(]|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|WITH\s+\w+\s+AS\s*\(|'
+    r"CREATE\s+(TABLE|INDEX)\s|ALTER\s+TABLE\s|SET\s+LOCAL\s)",
+    re.IGNORECASE,
+)
+
+
+def production_text(path: Path) -> str:
+    """The file's text up to its first `#[cfg(test)]` (test modules come last by convention)."""
+    text = path.read_text(encoding="utf-8")
+    cut = text.find("#[cfg(test)]")
+    return text if cut < 0 else text[:cut]
+
+
+def strip_comments(text: str) -> str:
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def check_lengths(problems: list) -> None:
+    for path in sorted((ROOT / "crates/server/src").rglob("*.rs")):
+        lines = path.read_text(encoding="utf-8").count("\n")
+        if lines > MAX_SERVER_LINES:
+            problems.append(
+                f"{path.relative_to(ROOT)}: {lines} lines (at most {MAX_SERVER_LINES} in server/src)"
+            )
+
+
+def check_sql(problems: list) -> None:
+    for crate in sorted((ROOT / "crates").iterdir()):
+        if crate.name == "store" or not (crate / "src").is_dir():
+            continue
+        for path in sorted((crate / "src").rglob("*.rs")):
+            text = strip_comments(production_text(path))
+            for number, line in enumerate(text.splitlines(), start=1):
+                if SQL_CALL.search(line) or SQL_TEXT.search(line):
+                    problems.append(
+                        f"{path.relative_to(ROOT)}:{number}: SQL outside store: {line.strip()}"
+                    )
+
+
+def module_of(src: Path, path: Path) -> tuple:
+    """`src/a/b.rs` and `src/a/b/mod.rs` are ('a', 'b'); lib.rs and main.rs are ()."""
+    parts = list(path.relative_to(src).with_suffix("").parts)
+    if parts and parts[-1] == "mod":
+        parts.pop()
+    if parts in (["lib"], ["main"]):
+        return ()
+    return tuple(parts)
+
+
+def expand_use(tree: str) -> list:
+    """`a::{b, c::{d, e}}` -> ['a::b', 'a::c::d', 'a::c::e']."""
+    tree = re.sub(r"\s+", "", tree)
+    brace = tree.find("{")
+    if brace < 0:
+        return [tree]
+    prefix, inner = tree[:brace], tree[brace + 1 : tree.rfind("}")]
+    items, depth, start = [], 0, 0
+    for index, char in enumerate(inner):
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            items.append(inner[start:index])
+            start = index + 1
+    items.append(inner[start:])
+    out = []
+    for item in items:
+        if item:
+            out.extend(prefix + path for path in expand_use(item))
+    return out
+
+
+def references(text: str, here: tuple) -> set:
+    """Absolute module paths this module's code names (crate::, super::, self:: paths)."""
+    text = strip_comments(text)
+    paths = []
+    for statement in re.findall(r"\buse\s+([^;]+);", text):
+        paths.extend(expand_use(statement))
+    paths.extend(re.findall(r"\b(?:crate|super|self)(?:::\w+)+", text))
+    found = set()
+    for path in paths:
+        parts = [p for p in re.split(r"::", path.split(" as ")[0]) if p]
+        if not parts:
+            continue
+        if parts[0] == "crate":
+            absolute = parts[1:]
+        elif parts[0] in ("super", "self"):
+            base = list(here)
+            while parts and parts[0] in ("super", "self"):
+                if parts.pop(0) == "super" and base:
+                    base.pop()
+            absolute = base + parts
+        else:
+            continue
+        found.add(tuple(absolute))
+    return found
+
+
+def strongly_connected(graph: dict) -> list:
+    """Tarjan's algorithm: the components with more than one node."""
+    index, low, stack, on_stack, result = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(node):
+        index[node] = low[node] = counter[0]
+        counter[0] += 1
+        stack.append(node)
+        on_stack.add(node)
+        for successor in sorted(graph.get(node, ())):
+            if successor not in index:
+                visit(successor)
+                low[node] = min(low[node], low[successor])
+            elif successor in on_stack:
+                low[node] = min(low[node], index[successor])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                result.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return result
+
+
+def check_circles(problems: list) -> None:
+    for crate in sorted((ROOT / "crates").iterdir()):
+        src = crate / "src"
+        if not src.is_dir():
+            continue
+        modules = {}
+        for path in src.rglob("*.rs"):
+            modules[module_of(src, path)] = path
+        known = set(modules)
+        # Edges between siblings: module -> the modules of its parent it uses.
+        siblings = {}
+        for module, path in modules.items():
+            for target in references(production_text(path), module):
+                while target and target not in known:
+                    target = target[:-1]
+                if not target or target == module:
+                    continue
+                common = 0
+                while (
+                    common < min(len(module), len(target))
+                    and module[common] == target[common]
+                ):
+                    common += 1
+                if common == len(module) or common == len(target):
+                    continue  # a parent and its descendant
+                parent = module[:common]
+                edge_from, edge_to = module[: common + 1], target[: common + 1]
+                siblings.setdefault(parent, {}).setdefault(edge_from, set()).add(edge_to)
+        for parent, graph in sorted(siblings.items()):
+            for component in strongly_connected(graph):
+                names = ", ".join("::".join(m) for m in component)
+                where = "::".join(parent) or "the crate root"
+                problems.append(f"crates/{crate.name}: modules of {where} import one another in a circle: {names}")
+
+
+def main() -> int:
+    problems = []
+    check_lengths(problems)
+    check_sql(problems)
+    check_circles(problems)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if problems:
+        print(f"structure: {len(problems)} problem(s)", file=sys.stderr)
+        return 1
+    print("structure: server files within 600 lines, no SQL outside store, no import circles")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
