@@ -224,9 +224,7 @@ pub(super) async fn run_add_gm(database: &DatabaseArgs, name: &str) -> anyhow::R
         .context("reading the password from standard input")?;
     let password = password.trim_end_matches(['\r', '\n']).to_owned();
     // Refused before any connection is made.
-    if password.chars().count() < crate::web::password::MIN_PASSWORD_CHARS {
-        return Err(crate::web::password::PasswordError::TooShort.into());
-    }
+    crate::secrets::check_new(&password)?;
     let pool = connect(database).await?;
     crate::accounts::add_gm(&pool, clock()?.now(), &name, password, "cli")
         .await
