@@ -30,7 +30,7 @@ use crate::helpers::{TestApp, trafalgar};
 use crate::inbox::{DOMAIN, count, game, message, outbound, reply_address_of};
 use crate::kill::Serving;
 use crate::outbox::free_port;
-use crate::players::{NELSON, fleet, logged_in, login_mails};
+use crate::players::{NELSON, VILLENEUVE, fleet, logged_in, login_mails};
 
 /// The process's resident memory, in MiB.
 fn vm_rss_mib(pid: u32) -> f64 {
@@ -567,6 +567,18 @@ async fn the_gms_unsubscribe_revokes_and_a_resubscribed_player_gets_new_tokens()
     gm.submit(&status, &[("status", "unsubscribed")]).await;
     assert_eq!(player.get(&page).await.status(), StatusCode::SEE_OTHER);
     assert!(!token_authenticates(pool, &old, "gm-unsub-1").await);
+    // Nor is a private message relayed to the address that unsubscribed.
+    let villeneuve = token_of(pool, fleet.barmy, VILLENEUVE).await;
+    let tell = format!(
+        "From: <{VILLENEUVE}>\r\nTo: orders+{villeneuve}@{DOMAIN}\r\nMessage-ID: <tell-1@b.example>\r\n\
+         Subject: Re\r\nContent-Type: text/plain\r\n\r\nTELL Horatio Nelson: surrender?\r\n"
+    );
+    ingest(pool, tell.as_bytes(), trafalgar()).await;
+    let (body, _) = last_mail_to(pool, NELSON).await;
+    assert!(
+        !body.contains("surrender?"),
+        "a TELL reached an unsubscribed address"
+    );
 
     gm.submit(&status, &[("status", "active")]).await;
     let new = token_of(pool, fleet.barmy, NELSON).await;

@@ -226,13 +226,15 @@ pub async fn player_rows_of_subscriber<'e>(
     )
 }
 
-/// The players of a game with their subscribers' addresses, for relaying private messages.
+/// The players of a game with their subscribers' addresses, for relaying private messages:
+/// only those whose subscription is active (an address that unsubscribed was promised no more
+/// mail, even before its player leaves the game at the next resolution).
 pub async fn player_rows_of_game<'e>(
     db: impl PgExecutor<'e>,
     game: GameId,
 ) -> Result<Vec<TokenHolder>, StoreError> {
     Ok(sqlx::query_as(token_holder_select!(
-        "WHERE g.id = $1 ORDER BY p.engine_player_id"
+        "WHERE g.id = $1 AND s.status = 'active' ORDER BY p.engine_player_id"
     ))
     .bind(game)
     .fetch_all(db)
