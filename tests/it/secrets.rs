@@ -654,3 +654,62 @@ async fn a_resigned_game_takes_no_orders_but_the_players_other_games_do() {
     );
     fleet.app.stop().await;
 }
+
+/// Item 2: an unknown name costs one argon2 check through the gate, as a known one does (so
+/// its answer is no faster, and a flood of made-up names is held by the gate like any other);
+/// a login refused because the gate is busy was not checked, so it is not counted as a failure.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_unknown_name_costs_a_check_through_the_same_gate() {
+    use server::accounts::{Login, log_in};
+    use server::secrets::{Gate, Limits};
+
+    let db = TestDatabase::migrated().await;
+    let pool = db.pool.clone();
+    add_gm(&pool, "nelson").await;
+    let gate = std::sync::Arc::new(Gate::new(1, 0));
+    let limits = Limits::default();
+    let login = |name: &str, password: &str| {
+        let (pool, gate, name, password) = (
+            pool.clone(),
+            gate.clone(),
+            name.to_owned(),
+            password.to_owned(),
+        );
+        async move {
+            log_in(&pool, &gate, &limits, trafalgar(), &name, password)
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(login("villeneuve", "a guess").await, Login::Wrong);
+    assert_eq!(gate.runs(), 1, "an unknown name skipped the check");
+    assert_eq!(login("nelson", "a guess").await, Login::Wrong);
+    assert_eq!(gate.runs(), 2);
+    assert!(matches!(login("nelson", PASSWORD).await, Login::In { .. }));
+    let failures = "SELECT count(*) FROM login_failures";
+    assert_eq!(
+        count(&pool, failures).await,
+        2,
+        "the good login was counted"
+    );
+
+    // One worker, no queue: of 12 made-up names at once, those that found the gate busy were
+    // neither checked nor counted.
+    let tasks: Vec<_> = (0..12)
+        .map(|n| tokio::spawn(login(&format!("made-up-{n}"), "a guess")))
+        .collect();
+    let mut outcomes = Vec::new();
+    for task in tasks {
+        outcomes.push(task.await.unwrap());
+    }
+    let wrong = outcomes.iter().filter(|o| **o == Login::Wrong).count();
+    let busy = outcomes.iter().filter(|o| **o == Login::Busy).count();
+    assert_eq!(wrong + busy, 12, "{outcomes:?}");
+    assert!(
+        busy > 0,
+        "a one-worker gate refused none of 12: {outcomes:?}"
+    );
+    assert_eq!(gate.runs(), 3 + wrong as u64);
+    assert_eq!(count(&pool, failures).await, 2 + wrong as i64);
+    db.drop_database().await;
+}
