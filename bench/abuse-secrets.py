@@ -298,10 +298,9 @@ def probe_password(smtp_port, pid):
     result("password_guesses_sent", guesses)
     result("password_guesses_per_minute", f"{guesses / elapsed * 60:.0f}")
     result("password_guesses_gm_cpu_seconds", f"{cpu:.1f}")
-    failures = sql(
-        "SELECT count(*) FROM audit_log WHERE action = 'subscriber.password_failed'"
-    )
-    result("password_guesses_checked_audited", failures[0][0] if failures else "n/a")
+    has_table = sql("SELECT to_regclass('password_failures') IS NOT NULL")[0][0] == "t"
+    failures = sql("SELECT count(*) FROM password_failures")[0][0] if has_table else "n/a"
+    result("password_failures_recorded", failures)
     locked_mail = sql(
         "SELECT count(*) FROM outbound_messages WHERE to_address = 'nelson@example.org' "
         "AND idempotency_key LIKE 'lockout:%'"
