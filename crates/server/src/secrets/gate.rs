@@ -158,7 +158,7 @@ mod tests {
             }));
         }
         // Two run, three wait: a sixth web request is refused at once, mail still waits.
-        while gate.waiting.load(Ordering::Acquire) < 3 {
+        while gate.waiting.load(Ordering::Acquire) < 3 || running.load(Ordering::Acquire) < 2 {
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
         assert_eq!(gate.run(Wait::Queue, |_| ()).await, Err(Busy));
