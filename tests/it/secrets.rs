@@ -172,8 +172,9 @@ async fn concurrent_logins_hold_bounded_memory_and_reuse_it() {
 }
 
 /// Item 7: the GM login limit (5 failures a name per 15 minutes) holds against 30 attempts at
-/// once: at most 5 are checked (401, or 303 had the right one been among them), the rest are
-/// refused unchecked (429), although the right password is among them.
+/// once: at most 5 wrong passwords are checked (401), the rest are refused unchecked (429). The
+/// right password among them gets in only if it was among the attempts checked (as it would one
+/// at a time); a login that succeeds is not a failure, so it leaves its place to one more.
 #[tokio::test]
 async fn concurrent_gm_logins_are_checked_no_more_than_the_limit() {
     let app = TestApp::spawn().await;
@@ -183,11 +184,16 @@ async fn concurrent_gm_logins_are_checked_no_more_than_the_limit() {
         .collect();
     attempts.insert(15, ("nelson".to_owned(), PASSWORD.to_owned()));
     let statuses = logins_at_once(&app.url(""), attempts).await;
-    let checked = statuses
+    let failed = statuses
         .iter()
-        .filter(|s| [StatusCode::UNAUTHORIZED, StatusCode::SEE_OTHER].contains(s))
+        .filter(|s| **s == StatusCode::UNAUTHORIZED)
         .count();
-    assert!(checked <= 5, "{checked} attempts checked: {statuses:?}");
+    assert!(
+        failed <= 5,
+        "{failed} wrong passwords checked: {statuses:?}"
+    );
+    let failures = count(&app.db.pool, "SELECT count(*) FROM login_failures").await;
+    assert!(failures <= 5, "{failures} failures counted");
     assert!(
         statuses.iter().all(|s| [
             StatusCode::UNAUTHORIZED,
