@@ -547,7 +547,8 @@ async fn unsubscribe_by_mail_revokes_reply_tokens_and_web_sessions() {
 }
 
 /// Item 11: the GM's unsubscribe revokes the same, and a subscriber subscribed again by the GM
-/// gets new reply tokens: the old ones stay dead, the new ones work.
+/// gets new reply tokens: the old ones stay dead, the new ones work. A changed address ends the
+/// web sessions (given to the old address).
 #[tokio::test]
 async fn the_gms_unsubscribe_revokes_and_a_resubscribed_player_gets_new_tokens() {
     let fleet = fleet().await;
@@ -595,6 +596,17 @@ async fn the_gms_unsubscribe_revokes_and_a_resubscribed_player_gets_new_tokens()
     assert_eq!(player.get(&page).await.status(), StatusCode::SEE_OTHER);
     let mut again = logged_in(app, NELSON).await;
     assert_eq!(again.get(&page).await.status(), StatusCode::OK);
+    // A new address ends the sessions given to the old one; the tokens stay.
+    gm.submit(
+        &format!("/gm/subscribers/{subscriber}"),
+        &[("email", "nelson@nile.example"), ("name", "Horatio Nelson")],
+    )
+    .await;
+    assert_eq!(again.get(&page).await.status(), StatusCode::SEE_OTHER);
+    assert_eq!(
+        token_of(pool, fleet.barmy, "nelson@nile.example").await,
+        new
+    );
     fleet.app.stop().await;
 }
 
