@@ -23,7 +23,10 @@ pub const PASSWORD: &str = "kiss me hardy, 1805";
 
 /// A GM account, made as `gm admin add-gm` does.
 pub async fn add_gm(pool: &PgPool, name: &str) {
-    let hash = server::web::password::hash(PASSWORD).unwrap();
+    let gate = server::secrets::gate();
+    let hash = server::secrets::hash_new(gate, server::secrets::Wait::Always, PASSWORD.into())
+        .await
+        .unwrap();
     let name = store::accounts::GmName::parse(name).unwrap();
     store::accounts::insert_gm(pool, &name, &hash, crate::helpers::trafalgar())
         .await

@@ -32,5 +32,6 @@ mod migrations;
 mod outbox;
 mod pipe;
 mod players;
+mod secrets;
 mod subscribers;
 mod turns;

@@ -1,7 +1,7 @@
 use store::testing::TestDatabase;
 
 /// Every table the schema must have, with sqlx's own bookkeeping.
-const TABLES: [&str; 18] = [
+const TABLES: [&str; 19] = [
     "_sqlx_migrations",
     "audit_log",
     "games",
@@ -12,6 +12,7 @@ const TABLES: [&str; 18] = [
     "orders",
     "outbound_bodies",
     "outbound_messages",
+    "password_failures",
     "players",
     "press",
     "published_reports",

@@ -1,12 +1,13 @@
 //! GM accounts: made from the command line (`gm admin add-gm`) or beside the demo zine, each
-//! audited. The password is hashed off the async threads (argon2 is tens of milliseconds).
+//! audited; and their logins. Every password is hashed and checked through the process's
+//! [`secrets::Gate`] (argon2 is tens of milliseconds and 19 MiB).
 
 use chrono::{DateTime, Utc};
 use serde_json::json;
 use store::PgPool;
-use store::accounts::GmName;
+use store::accounts::{GmAccountId, GmName};
 
-use crate::web::password::{PasswordError, hash_gm_password};
+use crate::secrets::{self, Gate, Limits, PasswordError, Wait};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AccountError {
@@ -14,8 +15,6 @@ pub enum AccountError {
     Password(#[from] PasswordError),
     #[error(transparent)]
     Store(#[from] store::StoreError),
-    #[error("hashing the password stopped: {0}")]
-    Hashing(String),
 }
 
 impl From<sqlx::Error> for AccountError {
@@ -24,8 +23,8 @@ impl From<sqlx::Error> for AccountError {
     }
 }
 
-/// Creates a GM account with `password` (at least `MIN_PASSWORD_CHARS`), audited as done by
-/// `actor`. A name taken already is `Store(AlreadyExists)`.
+/// Creates a GM account with `password` (at least the process's `password_min_chars`),
+/// audited as done by `actor`. A name taken already is `Store(AlreadyExists)`.
 pub async fn add_gm(
     pool: &PgPool,
     now: DateTime<Utc>,
@@ -33,9 +32,7 @@ pub async fn add_gm(
     password: String,
     actor: &str,
 ) -> Result<(), AccountError> {
-    let hash = tokio::task::spawn_blocking(move || hash_gm_password(&password))
-        .await
-        .map_err(|e| AccountError::Hashing(e.to_string()))??;
+    let hash = secrets::hash_new(secrets::gate(), Wait::Always, password).await?;
     let mut tx = pool.begin().await?;
     store::accounts::insert_gm(&mut *tx, name, &hash, now).await?;
     store::audit::append(
@@ -51,4 +48,75 @@ pub async fn add_gm(
     .await?;
     tx.commit().await?;
     Ok(())
+}
+
+/// What a login came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Login {
+    /// The password matched: the account (the login is audited).
+    In { id: GmAccountId, name: String },
+    /// No such name, or the wrong password: one answer for both.
+    Wrong,
+    /// The name typed had its failures for the window already: nothing was checked.
+    LockedOut,
+    /// Every password check is busy: nothing was checked, nothing counted.
+    Busy,
+}
+
+/// Checks a GM login. The attempt is counted before the password is checked, in one step with
+/// the count of the name's failures ([`store::accounts::reserve_login_attempt`]), so no more
+/// than `limits.gm_login_max_failures` attempts a window are ever checked, however many arrive
+/// at once; it is withdrawn if the password matches or was never checked. An unknown name is
+/// counted and checked like a known one (the same argon2 work, through the same gate).
+pub async fn log_in(
+    pool: &PgPool,
+    gate: &Gate,
+    limits: &Limits,
+    now: DateTime<Utc>,
+    name: &str,
+    password: String,
+) -> Result<Login, AccountError> {
+    let mut tx = pool.begin().await?;
+    let attempt = store::accounts::reserve_login_attempt(
+        &mut tx,
+        name,
+        now - limits.gm_login_window(),
+        limits.gm_login_max_failures,
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    let Some(attempt) = attempt else {
+        return Ok(Login::LockedOut);
+    };
+    let account = store::accounts::gm_credentials(pool, name).await?;
+    let stored = account.as_ref().map(|a| a.password_hash.clone());
+    let matched = match secrets::verify(gate, Wait::Queue, stored, password).await {
+        Ok(matched) => matched,
+        Err(secrets::Busy) => {
+            store::accounts::withdraw_login_attempt(pool, attempt).await?;
+            return Ok(Login::Busy);
+        }
+    };
+    let (true, Some(account)) = (matched, account) else {
+        return Ok(Login::Wrong);
+    };
+    let mut tx = pool.begin().await?;
+    store::accounts::withdraw_login_attempt(&mut *tx, attempt).await?;
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor: &format!("gm:{}", account.name),
+            action: "gm.login",
+            game_id: None,
+            details: json!({}),
+        },
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Login::In {
+        id: account.id,
+        name: account.name,
+    })
 }

@@ -7,6 +7,8 @@ use std::str::FromStr;
 use clap::{Args, ValueEnum};
 use thiserror::Error;
 
+use crate::secrets;
+
 /// Largest inbound message by default (10 MiB), for every door: SMTP, webhook, `gm ingest`.
 pub const DEFAULT_MAIL_MAX_BYTES: usize = 10 * 1024 * 1024;
 
@@ -40,6 +42,59 @@ impl DatabaseArgs {
         match self.database_url.as_deref() {
             Some(url) if !url.trim().is_empty() => Ok(url),
             _ => Err(MissingDatabaseUrl),
+        }
+    }
+}
+
+/// The limits on guessing secrets and on the work of checking passwords (`crate::secrets`).
+/// Global: mail is checked by `gm serve`, `gm ingest` and `gm inbox retry` alike.
+#[derive(Debug, Clone, Args)]
+pub struct SecretArgs {
+    /// Password hashes (argon2id, 19 MiB each) computed at once; default: one per core.
+    #[arg(long, env = "ADMIRALTY_PASSWORD_WORKERS", global = true, value_parser = clap::value_parser!(u16).range(1..))]
+    pub password_workers: Option<u16>,
+
+    /// Web logins that may wait for a password check beyond those running; more get 503.
+    #[arg(long, env = "ADMIRALTY_PASSWORD_QUEUE", global = true, default_value_t = secrets::DEFAULT_PASSWORD_QUEUE)]
+    pub password_queue: usize,
+
+    /// The shortest password accepted: GM accounts and mail PASSWORD (at least 8).
+    #[arg(long, env = "ADMIRALTY_PASSWORD_MIN_CHARS", global = true, default_value_t = secrets::DEFAULT_PASSWORD_MIN_CHARS as u16, value_parser = clap::value_parser!(u16).range(8..))]
+    pub password_min_chars: u16,
+
+    /// Failed GM logins per name within the window; then the name is locked for the window.
+    #[arg(long, env = "ADMIRALTY_GM_LOGIN_MAX_FAILURES", global = true, default_value_t = secrets::DEFAULT_GM_LOGIN_MAX_FAILURES, value_parser = clap::value_parser!(i64).range(1..))]
+    pub gm_login_max_failures: i64,
+
+    /// The GM login limit's window, in minutes.
+    #[arg(long, env = "ADMIRALTY_GM_LOGIN_WINDOW_MINUTES", global = true, default_value_t = secrets::DEFAULT_GM_LOGIN_WINDOW_MINUTES, value_parser = clap::value_parser!(i64).range(1..))]
+    pub gm_login_window_minutes: i64,
+
+    /// Failed mail PASSWORDs per subscriber within the window; then their password is not
+    /// checked until the window has passed, and they are mailed once to say so.
+    #[arg(long, env = "ADMIRALTY_MAIL_PASSWORD_MAX_FAILURES", global = true, default_value_t = secrets::DEFAULT_MAIL_PASSWORD_MAX_FAILURES, value_parser = clap::value_parser!(i64).range(1..))]
+    pub mail_password_max_failures: i64,
+
+    /// The mail password lock-out's window, in minutes.
+    #[arg(long, env = "ADMIRALTY_MAIL_PASSWORD_WINDOW_MINUTES", global = true, default_value_t = secrets::DEFAULT_MAIL_PASSWORD_WINDOW_MINUTES, value_parser = clap::value_parser!(i64).range(1..))]
+    pub mail_password_window_minutes: i64,
+
+    /// Login-link mails one address may be sent in an hour (the player pages' login).
+    #[arg(long, env = "ADMIRALTY_LOGIN_LINKS_PER_HOUR", global = true, default_value_t = secrets::DEFAULT_LOGIN_LINKS_PER_HOUR, value_parser = clap::value_parser!(i64).range(1..))]
+    pub login_links_per_hour: i64,
+}
+
+impl SecretArgs {
+    pub fn limits(&self) -> secrets::Limits {
+        secrets::Limits {
+            password_workers: self.password_workers.map(usize::from),
+            password_queue: self.password_queue,
+            password_min_chars: usize::from(self.password_min_chars),
+            gm_login_max_failures: self.gm_login_max_failures,
+            gm_login_window_minutes: self.gm_login_window_minutes,
+            mail_password_max_failures: self.mail_password_max_failures,
+            mail_password_window_minutes: self.mail_password_window_minutes,
+            login_links_per_hour: self.login_links_per_hour,
         }
     }
 }

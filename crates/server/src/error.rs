@@ -37,6 +37,9 @@ pub enum AppError {
     Conflict(String),
     #[error("too many attempts")]
     TooManyRequests(String),
+    /// Every password check is busy (the argon2 gate and its queue are full): nothing was done.
+    #[error("busy")]
+    Busy,
 }
 
 #[derive(askama::Template)]
@@ -93,6 +96,20 @@ impl IntoResponse for AppError {
             AppError::Conflict(message) => error_page(StatusCode::CONFLICT, "Not done", message),
             AppError::TooManyRequests(message) => {
                 error_page(StatusCode::TOO_MANY_REQUESTS, "Too many attempts", message)
+            }
+            AppError::Busy => {
+                let mut response = error_page(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "Busy",
+                    "Admiralty is checking too many passwords at this moment, so yours was not \
+                     checked (and does not count as a failed login). Wait a few seconds and try \
+                     again.",
+                );
+                response.headers_mut().insert(
+                    axum::http::header::RETRY_AFTER,
+                    axum::http::HeaderValue::from_static("5"),
+                );
+                response
             }
             AppError::Store(_) | AppError::Render(_) => {
                 tracing::error!(error = ?self, "request failed");

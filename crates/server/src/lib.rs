@@ -17,6 +17,7 @@ pub mod outbox;
 pub mod public_cache;
 mod routes;
 pub mod schedule;
+pub mod secrets;
 pub mod smtp;
 mod state;
 pub mod subscriptions;

@@ -1,6 +1,7 @@
 //! Players log in by a link mailed to them: no password to remember. An address gets at most
-//! [`LINKS_PER_HOUR`] link mails an hour (the rest are audited, not sent); a link works once,
-//! for [`LINK_LIFETIME`].
+//! `login_links_per_hour` link mails an hour (a setting, see [`crate::secrets::Limits`]; the
+//! rest are audited, not sent), counted under a lock on the address so that requests arriving
+//! together cannot each see room for one more; a link works once, for [`LINK_LIFETIME`].
 
 use chrono::{DateTime, Duration, Utc};
 use serde_json::{Value, json};
@@ -14,8 +15,6 @@ use crate::web::session::token_hash;
 
 /// How long a mailed link works.
 pub const LINK_LIFETIME: Duration = Duration::minutes(30);
-/// Link mails one address may be sent in an hour.
-pub const LINKS_PER_HOUR: i64 = 3;
 /// The outbox's idempotency keys of link mails start with this (the rate limit counts them).
 const LINK_MAIL_KIND: &str = "login:";
 
@@ -41,12 +40,13 @@ async fn audit(
 }
 
 /// Mails one link per active subscription of the address (a subscriber of two zines logs in to
-/// either), unless the address had its [`LINKS_PER_HOUR`] already; an address with no active
+/// either), unless the address had its `links_per_hour` already; an address with no active
 /// subscription gets nothing. Whoever asked is told the same either way.
 pub async fn mail_links(
     pool: &PgPool,
     now: DateTime<Utc>,
     email: &EmailAddress,
+    links_per_hour: i64,
     base_url: &str,
     mail_domain: &str,
 ) -> Result<(), StoreError> {
@@ -55,6 +55,9 @@ pub async fn mail_links(
         return Ok(());
     }
     let mut tx = pool.begin().await?;
+    // Held until the link mail is queued and committed: the count below sees every link mail
+    // sent before, and no other request for the address counts until this one is done.
+    store::login_links::lock_address(&mut tx, email.as_str()).await?;
     let recent = store::outbox::count_sent_to_since(
         &mut *tx,
         LINK_MAIL_KIND,
@@ -63,7 +66,7 @@ pub async fn mail_links(
     )
     .await?;
     let subscriber_ids: Vec<i64> = subscriptions.iter().map(|s| s.id.0).collect();
-    if recent >= LINKS_PER_HOUR {
+    if recent >= links_per_hour {
         let details = json!({ "subscribers": subscriber_ids, "links_last_hour": recent });
         audit(&mut tx, "web", "player.login_link_refused", details, now).await?;
         tx.commit().await?;

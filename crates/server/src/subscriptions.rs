@@ -10,6 +10,9 @@ use store::subscribers::{NewSubscriber, Subscriber, SubscriberStatus};
 use store::zines::Zine;
 use store::{DisplayName, EmailAddress, PgPool, StoreError};
 
+use crate::secrets;
+use crate::turns::OsEntropy;
+
 /// The most rows one CSV import takes.
 pub const MAX_IMPORT_ROWS: usize = 5000;
 
@@ -81,17 +84,31 @@ pub async fn edit(
 ) -> Result<(), StoreError> {
     let mut tx = pool.begin().await?;
     store::subscribers::update(&mut *tx, subscriber.id, email, name).await?;
+    // Sessions and login links were given to the old address.
+    let moved = !subscriber
+        .email
+        .as_str()
+        .eq_ignore_ascii_case(email.as_str());
+    let revoked = if moved {
+        secrets::end_logins(&mut tx, subscriber.id).await?
+    } else {
+        secrets::Revoked::default()
+    };
     let details = json!({
         "subscriber": subscriber.id.0,
         "email_before": subscriber.email.as_str(), "email": email.as_str(),
         "name_before": subscriber.display_name.as_str(), "name": name.as_str(),
+        "revoked": revoked,
     });
     audit(&mut tx, actor, "subscriber.edit", details, now).await?;
     tx.commit().await?;
     Ok(())
 }
 
-/// Unsubscribes a subscriber, or subscribes them again.
+/// Unsubscribes (or excludes) a subscriber, or subscribes them again. Either way what they held
+/// is revoked ([`secrets::revoke_subscriber`]): web sessions, login links, and their reply
+/// tokens, replaced by new ones (so a subscriber subscribed again gets new tokens, and the
+/// addresses in mails sent before the change name no one).
 pub async fn set_status(
     pool: &PgPool,
     now: DateTime<Utc>,
@@ -106,7 +123,11 @@ pub async fn set_status(
     };
     let mut tx = pool.begin().await?;
     store::subscribers::set_status(&mut *tx, subscriber.id, status).await?;
-    let details = json!({ "subscriber": subscriber.id.0, "email": subscriber.email.as_str(), "status_before": subscriber.status.as_str() });
+    let revoked = secrets::revoke_subscriber(&mut tx, subscriber.id, &mut OsEntropy).await?;
+    let details = json!({
+        "subscriber": subscriber.id.0, "email": subscriber.email.as_str(),
+        "status_before": subscriber.status.as_str(), "revoked": revoked,
+    });
     audit(&mut tx, actor, action, details, now).await?;
     tx.commit().await?;
     Ok(())

@@ -1,5 +1,6 @@
 //! GM accounts: a login name and an argon2 password hash (hashed by the server; the store
-//! never sees a password), and the failed logins that rate-limit guessing.
+//! never sees a password), and the failed logins that rate-limit guessing, counted before the
+//! check.
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -103,32 +104,72 @@ pub async fn set_gm_password<'e>(
     Ok(result.rows_affected() == 1)
 }
 
-/// Notes a failed login for the name typed, existing or not.
-pub async fn record_login_failure<'e>(
-    db: impl PgExecutor<'e>,
+/// The first key of the advisory locks that serialise the login attempts of one name typed
+/// (the two-key form, so they cannot meet the subscribers' locks, class `0x4144`).
+const LOGIN_NAME_LOCK: i32 = 0x4147;
+
+/// A login attempt, counted as a failure until it is withdrawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoginAttempt(i64);
+
+/// The name typed as the failures table keeps it: trimmed, at most 200 characters.
+fn typed(name: &str) -> String {
+    name.trim().chars().take(200).collect()
+}
+
+/// Reserves a login attempt for the name typed (existing or not) before its password is
+/// checked: under a lock on the name (any letter case) held to the end of `tx`, counts its
+/// failures since `since` and, with fewer than `max`, records this attempt as one more. So
+/// concurrent attempts are each counted before any is checked, and no more than `max` are
+/// checked in the window however many arrive at once. `None`: the name has its `max` already.
+/// A login that succeeds withdraws its attempt ([`withdraw_login_attempt`]).
+pub async fn reserve_login_attempt(
+    tx: &mut sqlx::PgConnection,
     name: &str,
+    since: DateTime<Utc>,
+    max: i64,
     now: DateTime<Utc>,
+) -> Result<Option<LoginAttempt>, StoreError> {
+    let name = typed(name);
+    sqlx::query("SELECT pg_advisory_xact_lock($1, hashtext(lower($2)))")
+        .bind(LOGIN_NAME_LOCK)
+        .bind(&name)
+        .execute(&mut *tx)
+        .await?;
+    if login_failures_since(&mut *tx, &name, since).await? >= max {
+        return Ok(None);
+    }
+    let id =
+        sqlx::query_scalar("INSERT INTO login_failures (name, at) VALUES ($1, $2) RETURNING id")
+            .bind(name)
+            .bind(now)
+            .fetch_one(&mut *tx)
+            .await?;
+    Ok(Some(LoginAttempt(id)))
+}
+
+/// Withdraws an attempt that did not fail: the password matched, or it was never checked.
+pub async fn withdraw_login_attempt<'e>(
+    db: impl PgExecutor<'e>,
+    attempt: LoginAttempt,
 ) -> Result<(), StoreError> {
-    let name: String = name.trim().chars().take(200).collect();
-    sqlx::query("INSERT INTO login_failures (name, at) VALUES ($1, $2)")
-        .bind(name)
-        .bind(now)
+    sqlx::query("DELETE FROM login_failures WHERE id = $1")
+        .bind(attempt.0)
         .execute(db)
         .await?;
     Ok(())
 }
 
-/// Failed logins for this name (in any letter case) since `since`.
+/// Failed (and reserved) logins for this name (in any letter case) since `since`.
 pub async fn login_failures_since<'e>(
     db: impl PgExecutor<'e>,
     name: &str,
     since: DateTime<Utc>,
 ) -> Result<i64, StoreError> {
-    let name: String = name.trim().chars().take(200).collect();
     Ok(sqlx::query_scalar(
         "SELECT count(*) FROM login_failures WHERE lower(name) = lower($1) AND at >= $2",
     )
-    .bind(name)
+    .bind(typed(name))
     .bind(since)
     .fetch_one(db)
     .await?)

@@ -62,6 +62,36 @@ pub async fn consume<'e>(
     .await?)
 }
 
+/// The first key of the advisory locks that serialise the link mails of one address (the
+/// two-key form; see `subscribers::SUBSCRIBER_LOCK`).
+const LINK_ADDRESS_LOCK: i32 = 0x414C;
+
+/// Locks, until the transaction ends, the login links of one address (any letter case): the
+/// hourly limit's count and the link mail it allows are then one step, however many requests
+/// for the address arrive at once.
+pub async fn lock_address(tx: &mut sqlx::PgConnection, email: &str) -> Result<(), StoreError> {
+    sqlx::query("SELECT pg_advisory_xact_lock($1, hashtext(lower($2)))")
+        .bind(LINK_ADDRESS_LOCK)
+        .bind(email)
+        .execute(&mut *tx)
+        .await?;
+    Ok(())
+}
+
+/// Forgets a subscriber's links, used or not (their subscription ended); returns how many.
+pub async fn delete_of_subscriber<'e>(
+    db: impl PgExecutor<'e>,
+    subscriber: SubscriberId,
+) -> Result<u64, StoreError> {
+    Ok(
+        sqlx::query("DELETE FROM login_links WHERE subscriber_id = $1")
+            .bind(subscriber)
+            .execute(db)
+            .await?
+            .rows_affected(),
+    )
+}
+
 /// Forgets links that expired before `now`; returns how many.
 pub async fn delete_expired<'e>(
     db: impl PgExecutor<'e>,

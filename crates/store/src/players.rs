@@ -164,21 +164,23 @@ macro_rules! token_holder_select {
 
 /// Every player row of the subscriber who holds reply token `token` (one per game), newest game
 /// first: the token's own row is the one whose `reply_token` is `token`. Empty for an unknown
-/// token.
+/// token, and for the token of a subscriber who is not active (unsubscribed or excluded): such
+/// a token proves nothing.
 pub async fn player_rows_of_token<'e>(
     db: impl PgExecutor<'e>,
     token: &str,
 ) -> Result<Vec<TokenHolder>, StoreError> {
     Ok(sqlx::query_as(token_holder_select!(
-        "WHERE s.id = (SELECT subscriber_id FROM players WHERE reply_token = $1) ORDER BY g.id DESC"
+        "WHERE s.id = (SELECT subscriber_id FROM players WHERE reply_token = $1) \
+         AND s.status = 'active' ORDER BY g.id DESC"
     ))
     .bind(token)
     .fetch_all(db)
     .await?)
 }
 
-/// [`player_rows_of_token`] for many tokens in one statement: each token found, with its
-/// holder's player rows, newest game first.
+/// [`player_rows_of_token`] for many tokens in one statement: each token found (of an active
+/// subscriber), with its holder's player rows, newest game first.
 pub async fn player_rows_of_tokens<'e>(
     db: impl PgExecutor<'e>,
     tokens: &[String],
@@ -188,7 +190,7 @@ pub async fn player_rows_of_tokens<'e>(
     }
     let rows: Vec<TokenHolder> = sqlx::query_as(token_holder_select!(
         "WHERE s.id = ANY (SELECT subscriber_id FROM players WHERE reply_token = ANY($1)) \
-         ORDER BY s.id, g.id DESC"
+         AND s.status = 'active' ORDER BY s.id, g.id DESC"
     ))
     .bind(tokens)
     .fetch_all(db)
@@ -224,17 +226,58 @@ pub async fn player_rows_of_subscriber<'e>(
     )
 }
 
-/// The players of a game with their subscribers' addresses, for relaying private messages.
+/// The players of a game with their subscribers' addresses, for relaying private messages:
+/// only those whose subscription is active (an address that unsubscribed was promised no more
+/// mail, even before its player leaves the game at the next resolution).
 pub async fn player_rows_of_game<'e>(
     db: impl PgExecutor<'e>,
     game: GameId,
 ) -> Result<Vec<TokenHolder>, StoreError> {
     Ok(sqlx::query_as(token_holder_select!(
-        "WHERE g.id = $1 ORDER BY p.engine_player_id"
+        "WHERE g.id = $1 AND s.status = 'active' ORDER BY p.engine_player_id"
     ))
     .bind(game)
     .fetch_all(db)
     .await?)
+}
+
+/// The player rows of a subscriber, oldest first: the rows [`replace_reply_tokens`] takes
+/// new tokens for.
+pub async fn rows_of_subscriber<'e>(
+    db: impl PgExecutor<'e>,
+    subscriber: SubscriberId,
+) -> Result<Vec<PlayerRowId>, StoreError> {
+    Ok(
+        sqlx::query_scalar("SELECT id FROM players WHERE subscriber_id = $1 ORDER BY id")
+            .bind(subscriber)
+            .fetch_all(db)
+            .await?,
+    )
+}
+
+/// Gives player rows new reply tokens (`tokens[i]` for `rows[i]`): the old ones, in every
+/// mail sent so far, then name no one.
+pub async fn replace_reply_tokens<'e>(
+    db: impl PgExecutor<'e>,
+    rows: &[PlayerRowId],
+    tokens: &[String],
+) -> Result<u64, StoreError> {
+    if rows.len() != tokens.len() {
+        return Err(StoreError::invalid_row(
+            "players.reply_token",
+            "one new token per player row",
+        ));
+    }
+    let ids: Vec<i64> = rows.iter().map(|row| row.0).collect();
+    Ok(sqlx::query(
+        "UPDATE players p SET reply_token = t.token \
+         FROM unnest($1::bigint[], $2::text[]) AS t(id, token) WHERE p.id = t.id",
+    )
+    .bind(ids)
+    .bind(tokens)
+    .execute(db)
+    .await?
+    .rows_affected())
 }
 
 /// Players whose subscription is no longer active leave the game: `excluded` subscribers are

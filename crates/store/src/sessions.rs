@@ -66,7 +66,9 @@ struct SessionRow {
     expires_at: DateTime<Utc>,
 }
 
-/// The session whose token hashes to `token_hash`, if it has not expired by `now`.
+/// The session whose token hashes to `token_hash`, if it has not expired by `now`, and, for a
+/// subscriber's session, only while the subscription is active: a subscriber unsubscribed or
+/// excluded (by mail, by the GM, or any other way) is logged out at once.
 pub async fn find_live<'e>(
     db: impl PgExecutor<'e>,
     token_hash: &[u8; 32],
@@ -75,7 +77,9 @@ pub async fn find_live<'e>(
     let row: Option<SessionRow> = sqlx::query_as(
         "SELECT s.gm_account_id, g.name AS gm_name, s.subscriber_id, s.csrf_token, s.expires_at \
          FROM web_sessions s LEFT JOIN gm_accounts g ON g.id = s.gm_account_id \
-         WHERE s.token_hash = $1 AND s.expires_at > $2",
+         LEFT JOIN subscribers sub ON sub.id = s.subscriber_id \
+         WHERE s.token_hash = $1 AND s.expires_at > $2 \
+         AND (s.subscriber_id IS NULL OR sub.status = 'active')",
     )
     .bind(token_hash.as_slice())
     .bind(now)
@@ -109,6 +113,20 @@ pub async fn delete<'e>(
         .execute(db)
         .await?;
     Ok(result.rows_affected() == 1)
+}
+
+/// Ends every session of a subscriber (their subscription ended); returns how many.
+pub async fn delete_of_subscriber<'e>(
+    db: impl PgExecutor<'e>,
+    subscriber: SubscriberId,
+) -> Result<u64, StoreError> {
+    Ok(
+        sqlx::query("DELETE FROM web_sessions WHERE subscriber_id = $1")
+            .bind(subscriber)
+            .execute(db)
+            .await?
+            .rows_affected(),
+    )
 }
 
 /// Forgets sessions that expired before `now`; returns how many.

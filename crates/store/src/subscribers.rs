@@ -170,6 +170,57 @@ pub async fn with_password_by_email<'e>(
     .await?)
 }
 
+/// Of `subscribers`, those with at least `max` failed mail passwords since `since`: their
+/// password is not checked (locked out) until the oldest of those leaves the window.
+pub async fn password_locked<'e>(
+    db: impl PgExecutor<'e>,
+    subscribers: &[SubscriberId],
+    since: DateTime<Utc>,
+    max: i64,
+) -> Result<Vec<SubscriberId>, StoreError> {
+    let ids: Vec<i64> = subscribers.iter().map(|s| s.0).collect();
+    Ok(sqlx::query_scalar(
+        "SELECT subscriber_id FROM password_failures WHERE subscriber_id = ANY($1) AND at >= $2 \
+         GROUP BY subscriber_id HAVING count(*) >= $3 ORDER BY subscriber_id",
+    )
+    .bind(ids)
+    .bind(since)
+    .bind(max)
+    .fetch_all(db)
+    .await?)
+}
+
+/// Records a failed mail password for each of `subscribers` (forgetting their failures before
+/// `since`, which count no more); returns each one's failures since `since`, this one included.
+pub async fn record_password_failures(
+    tx: &mut sqlx::PgConnection,
+    subscribers: &[SubscriberId],
+    since: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Result<Vec<(SubscriberId, i64)>, StoreError> {
+    let ids: Vec<i64> = subscribers.iter().map(|s| s.0).collect();
+    sqlx::query("DELETE FROM password_failures WHERE subscriber_id = ANY($1) AND at < $2")
+        .bind(&ids)
+        .bind(since)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query(
+        "INSERT INTO password_failures (subscriber_id, at) SELECT unnest($1::bigint[]), $2",
+    )
+    .bind(&ids)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    Ok(sqlx::query_as(
+        "SELECT subscriber_id, count(*) FROM password_failures \
+         WHERE subscriber_id = ANY($1) AND at >= $2 GROUP BY subscriber_id ORDER BY subscriber_id",
+    )
+    .bind(&ids)
+    .bind(since)
+    .fetch_all(&mut *tx)
+    .await?)
+}
+
 /// Stores a subscriber's new password hash (PHC string, never the password).
 pub async fn set_password_hash<'e>(
     db: impl PgExecutor<'e>,

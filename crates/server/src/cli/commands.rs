@@ -224,9 +224,7 @@ pub(super) async fn run_add_gm(database: &DatabaseArgs, name: &str) -> anyhow::R
         .context("reading the password from standard input")?;
     let password = password.trim_end_matches(['\r', '\n']).to_owned();
     // Refused before any connection is made.
-    if password.chars().count() < crate::web::password::MIN_PASSWORD_CHARS {
-        return Err(crate::web::password::PasswordError::TooShort.into());
-    }
+    crate::secrets::check_new(&password)?;
     let pool = connect(database).await?;
     crate::accounts::add_gm(&pool, clock()?.now(), &name, password, "cli")
         .await
@@ -269,7 +267,12 @@ pub(super) async fn run_migrate(database: &DatabaseArgs, args: MigrateArgs) -> a
                     crate::demo::DEMO_GAME_NAME
                 );
                 // A demo GM only beside the demo zine, so that a real database never gets one.
-                let password = crate::web::random_hex(8);
+                // 16 hex digits, or more when ADMIRALTY_PASSWORD_MIN_CHARS asks for more.
+                let bytes = crate::secrets::limits()
+                    .password_min_chars
+                    .div_ceil(2)
+                    .max(8);
+                let password = crate::web::random_hex(bytes);
                 let name = store::accounts::GmName::parse(DEMO_GM)?;
                 match crate::accounts::add_gm(&pool, clock.now(), &name, password.clone(), "system")
                     .await

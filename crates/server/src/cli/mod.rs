@@ -10,7 +10,7 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 
 use crate::clock::{Clock, service_clock};
-use crate::config::{DatabaseArgs, LogArgs, ServeArgs};
+use crate::config::{DatabaseArgs, LogArgs, SecretArgs, ServeArgs};
 
 /// Admiralty's game master: runs play-by-email naval wargames for zines.
 ///
@@ -25,6 +25,9 @@ pub struct Cli {
 
     #[command(flatten)]
     pub log: LogArgs,
+
+    #[command(flatten)]
+    pub secrets: SecretArgs,
 
     #[command(subcommand)]
     pub command: Command,
@@ -246,6 +249,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         return commands::run_adjudicate(args);
     }
     crate::telemetry::init(&cli.log)?;
+    crate::secrets::configure(cli.secrets.limits());
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async move {
         match cli.command {

@@ -13,7 +13,8 @@ use store::status::{PlayerStatus, Source, SubscriberStatus};
 use super::identify::{Proof, Sender};
 use super::{Batch, audit};
 use crate::letters::{self, replies};
-use crate::turns::{self, LifecycleError};
+use crate::secrets::{self, PasswordError, Wait};
+use crate::turns::{self, LifecycleError, OsEntropy};
 
 /// What every command may need: the message's transaction and batch, and who sent it.
 pub(super) struct Context<'a, 'c> {
@@ -93,13 +94,20 @@ async fn password(
     if cx.sender.proof != Proof::ReplyToken {
         return Ok(None);
     }
-    let secret = secret.to_owned();
-    // Argon2 takes tens of milliseconds of CPU: not on the async threads.
-    let hash = tokio::task::spawn_blocking(move || crate::web::password::hash(&secret))
-        .await
-        .map_err(|e| e.to_string())
-        .and_then(|hashed| hashed.map_err(|e| e.to_string()))
-        .map_err(|reason| LifecycleError::Inconsistent { game: 0, reason })?;
+    // Argon2 is 19 MiB and tens of milliseconds: through the process's gate, off the async
+    // threads; mail waits its turn.
+    let hash = match secrets::hash_new(secrets::gate(), Wait::Always, secret.to_owned()).await {
+        Ok(hash) => hash,
+        Err(PasswordError::TooShort(min)) => {
+            return Ok(Some(letters::passwords::too_short(line, min)));
+        }
+        Err(error) => {
+            return Err(LifecycleError::Inconsistent {
+                game: 0,
+                reason: error.to_string(),
+            });
+        }
+    };
     store::subscribers::set_password_hash(&mut *cx.tx, cx.sender.subscriber, &hash).await?;
     audit(
         cx.tx,
@@ -190,11 +198,12 @@ async fn unsubscribe(cx: &mut Context<'_, '_>) -> Result<String, LifecycleError>
         store::players::set_status(&mut *cx.tx, holder.player_id, PlayerStatus::Resigned).await?;
         left.push(holder.game_name.clone());
     }
+    let revoked = secrets::revoke_subscriber(cx.tx, sender.subscriber, &mut OsEntropy).await?;
     audit(
         cx.tx,
         "subscriber.unsubscribe",
         None,
-        json!({ "subscriber": sender.subscriber.0, "resigned_from": left, "via": "mail" }),
+        json!({ "subscriber": sender.subscriber.0, "resigned_from": left, "via": "mail", "revoked": revoked }),
         cx.now,
     )
     .await?;

@@ -1,11 +1,16 @@
 //! Who wrote a message: the personal reply token, else the subscribed From address with a
 //! matching PASSWORD line. A From: header alone proves nothing.
 
+use chrono::{DateTime, Utc};
 use mail::Reading;
+use serde_json::json;
+use store::outbox::{AutoSubmitted, Headers, NewOutbound};
 use store::players::TokenHolder;
 use store::subscribers::SubscriberId;
 
 use super::Batch;
+use crate::letters::{self, passwords};
+use crate::secrets::{self, Wait};
 use crate::turns::LifecycleError;
 
 /// Who a message is from, once proven: a subscriber, with the games they play.
@@ -29,12 +34,15 @@ pub(super) enum Proof {
 }
 
 /// Proves who wrote: the reply token, else the From address with a matching PASSWORD.
-/// `Err` says why not, for the reply.
+/// `Err` says why not, for the reply. A token proves something only while its subscriber is
+/// active (`store::players::player_rows_of_token`).
 pub(super) async fn identify(
     tx: &mut sqlx::PgConnection,
     batch: &Batch,
     reading: &Reading,
     from: &str,
+    now: DateTime<Utc>,
+    domain: &str,
 ) -> Result<Result<Sender, String>, LifecycleError> {
     if let Some(token) = &reading.token {
         let games = match batch.holders_by_token.get(token.as_str()) {
@@ -64,24 +72,15 @@ pub(super) async fn identify(
             "Admiralty could not tell which game and player your message is for.".into(),
         ));
     };
-    let candidates = store::subscribers::with_password_by_email(&mut *tx, from).await?;
     let password = password.expose_secret().to_owned();
-    // Argon2 takes tens of milliseconds of CPU: not on the async threads.
-    let matching = tokio::task::spawn_blocking(move || {
-        candidates
-            .into_iter()
-            .find(|(_, hash)| crate::web::password::verify(hash, &password))
-            .map(|(id, _)| id)
-    })
-    .await
-    .map_err(|e| LifecycleError::Inconsistent {
-        game: 0,
-        reason: format!("the password check stopped: {e}"),
-    })?;
-    let Some(subscriber) = matching else {
+    let Some(subscriber) = check_password(tx, reading, from, password, now, domain).await? else {
         return Ok(Err(
             "the password does not match the one set for this address (or none is set).".into(),
         ));
+    };
+    let subscriber = match subscriber {
+        Ok(subscriber) => subscriber,
+        Err(locked) => return Ok(Err(locked)),
     };
     let games = store::players::player_rows_of_subscriber(&mut *tx, subscriber).await?;
     let mut playing = games.iter().filter(|g| crate::turns::may_play(g).is_ok());
@@ -99,6 +98,116 @@ pub(super) async fn identify(
         default,
         proof: Proof::Password,
     }))
+}
+
+/// The subscription of `from` whose password `password` is: `None` when none matches (or none
+/// is set), `Some(Err(why))` when every subscription of the address with a password is locked
+/// out. Each subscription is locked out after `mail_password_max_failures` failures within the
+/// window: its password is then not checked at all, and its subscriber is mailed once. The
+/// count and the check are one step: the batch holds the lock of every subscriber of the From
+/// address (`super::lock_senders`), so no other message from it is checked meanwhile.
+async fn check_password(
+    tx: &mut sqlx::PgConnection,
+    reading: &Reading,
+    from: &str,
+    password: String,
+    now: DateTime<Utc>,
+    domain: &str,
+) -> Result<Option<Result<SubscriberId, String>>, LifecycleError> {
+    let limits = secrets::limits();
+    let since = now - limits.mail_password_window();
+    let candidates = store::subscribers::with_password_by_email(&mut *tx, from).await?;
+    let ids: Vec<SubscriberId> = candidates.iter().map(|(id, _)| *id).collect();
+    let locked = store::subscribers::password_locked(
+        &mut *tx,
+        &ids,
+        since,
+        limits.mail_password_max_failures,
+    )
+    .await?;
+    let open: Vec<(SubscriberId, String)> = candidates
+        .into_iter()
+        .filter(|(id, _)| !locked.contains(id))
+        .collect();
+    if open.is_empty() && !locked.is_empty() {
+        return Ok(Some(Err(passwords::locked(
+            limits.mail_password_window_minutes,
+        ))));
+    }
+    for (subscriber, stored) in &open {
+        // Argon2 is 19 MiB and tens of milliseconds: through the process's gate, off the
+        // async threads. Mail waits its turn (the inbox workers bound how many wait).
+        let matched = secrets::verify(
+            secrets::gate(),
+            Wait::Always,
+            Some(stored.clone()),
+            password.clone(),
+        )
+        .await
+        .map_err(|e| LifecycleError::Inconsistent {
+            game: 0,
+            reason: format!("the password check stopped: {e}"),
+        })?;
+        if matched {
+            return Ok(Some(Ok(*subscriber)));
+        }
+    }
+    if open.is_empty() {
+        return Ok(None);
+    }
+    let ids: Vec<SubscriberId> = open.iter().map(|(id, _)| *id).collect();
+    let counts = store::subscribers::record_password_failures(tx, &ids, since, now).await?;
+    for (subscriber, failures) in counts {
+        if failures == limits.mail_password_max_failures {
+            lock_out(tx, reading, subscriber, failures, now, domain).await?;
+        }
+    }
+    Ok(None)
+}
+
+/// A subscriber's password just got locked: tell them, once, by mail, and audit it.
+async fn lock_out(
+    tx: &mut sqlx::PgConnection,
+    reading: &Reading,
+    subscriber: SubscriberId,
+    failures: i64,
+    now: DateTime<Utc>,
+    domain: &str,
+) -> Result<(), LifecycleError> {
+    let Some(found) = store::subscribers::find(&mut *tx, subscriber).await? else {
+        return Ok(());
+    };
+    let window = secrets::limits().mail_password_window_minutes;
+    let inbound = reading.mail.message_id.clone().unwrap_or_default();
+    let (key, message_id) =
+        letters::queued_ids("lockout", &format!("{inbound}|{}", subscriber.0), domain);
+    let letter = passwords::locked_out(found.email.as_str(), failures, window);
+    let headers = Headers {
+        auto_submitted: Some(AutoSubmitted::AutoGenerated),
+        ..Headers::default()
+    };
+    store::outbox::enqueue(
+        &mut *tx,
+        &NewOutbound {
+            message_id: &message_id,
+            idempotency_key: &key,
+            to_address: found.email.as_str(),
+            subject: &letter.subject,
+            body_text: &letter.body,
+            body_html: None,
+            headers: &headers,
+        },
+        now,
+    )
+    .await?;
+    super::audit(
+        tx,
+        "subscriber.password_locked",
+        None,
+        json!({ "subscriber": subscriber.0, "failures": failures, "window_minutes": window }),
+        now,
+    )
+    .await
 }
 
 impl Sender {

@@ -373,7 +373,7 @@ async fn process(
     let Some(from) = reading.mail.from.as_ref().map(|m| m.address.clone()) else {
         return Ok(Outcome::Dropped("no From address to answer".into()));
     };
-    let sender = match identify::identify(tx, batch, reading, &from).await? {
+    let sender = match identify::identify(tx, batch, reading, &from, now, domain).await? {
         Ok(sender) => sender,
         Err(why) => {
             // A From: header alone authorises nothing: explain how to authenticate.
@@ -398,9 +398,15 @@ async fn process(
         domain,
     )
     .await?;
+    // After UNSUBSCRIBE the personal addresses are dead: the answer carries none.
+    let unsubscribed = reading
+        .commands
+        .any(|command| matches!(command, mail::commands::Command::Unsubscribe));
     let reply = Reply {
         to: &sender.email,
-        holder: sender.default.as_ref().or(sender.games.first()),
+        holder: (!unsubscribed)
+            .then(|| sender.default.as_ref().or(sender.games.first()))
+            .flatten(),
         subject: &subject,
         body: &body,
     };

@@ -1,10 +1,9 @@
-//! What every logged-in page needs, whoever logs in: password hashing, sessions in Postgres
+//! What every logged-in page needs, whoever logs in: sessions in Postgres
 //! behind a cookie, and CSRF tokens on every form. The GM console (`/gm/...`) is built on it,
 //! and so are the player pages (`/login`, `/me/...`, with magic-link logins): a session belongs
 //! to a [`store::sessions::Principal`].
 
 pub mod csrf;
-pub mod password;
 pub mod session;
 
 /// `bytes` random bytes from the operating system, as lower-case hex.

@@ -1,26 +1,23 @@
 //! Logging in and out. The login form has no session yet, so its CSRF token is a double
-//! submit: a random token in a short-lived cookie and in the form, which must agree. Failures
-//! are counted per name typed (existing or not) and limited; an unknown name costs the same
-//! argon2 time as a wrong password, and both get the same answer, so nothing tells which names
-//! exist.
+//! submit: a random token in a short-lived cookie and in the form, which must agree. The login
+//! itself is `accounts::log_in`: failures counted per name typed (existing or not) before the
+//! check, an unknown name costing the same argon2 work as a wrong password, both with the
+//! same answer, so nothing tells which names exist; when every password check is busy the
+//! answer is a 503 page saying to try again.
 
 use askama::Template;
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use chrono::Duration;
 use serde::Deserialize;
 use store::sessions::Principal;
 
 use super::Gm;
+use crate::accounts::{self, Login};
+use crate::secrets;
 use crate::web::csrf::{self, CsrfForm};
-use crate::web::password;
 use crate::web::session::{self, CurrentSession};
 use crate::{AppError, AppState};
-
-/// Failed logins allowed per name within [`FAILURE_WINDOW`].
-pub(crate) const MAX_FAILURES: i64 = 5;
-pub(crate) const FAILURE_WINDOW: Duration = Duration::minutes(15);
 
 #[derive(Template)]
 #[template(path = "gm/login.html")]
@@ -85,54 +82,41 @@ pub(crate) async fn post_login(
     let now = state.clock.now();
     let next = super::safe_next(form.next.as_deref());
     let name = form.name.trim().to_owned();
-    let failures =
-        store::accounts::login_failures_since(&state.pool, &name, now - FAILURE_WINDOW).await?;
-    if failures >= MAX_FAILURES {
-        return Err(AppError::TooManyRequests(format!(
-            "Too many failed logins for this name: wait {} minutes and try again.",
-            FAILURE_WINDOW.num_minutes()
-        )));
-    }
-    let credentials = store::accounts::gm_credentials(&state.pool, &name).await?;
-    let password = form.password;
-    // argon2 takes a while on purpose: keep it off the async workers.
-    let checked = tokio::task::spawn_blocking(move || match credentials {
-        Some(account) if password::verify(&account.password_hash, &password) => Some(account),
-        Some(_) => None,
-        None => {
-            password::verify_nothing(&password);
-            None
-        }
-    })
-    .await
-    .ok()
-    .flatten();
-    let Some(account) = checked else {
-        store::accounts::record_login_failure(&state.pool, &name, now).await?;
-        return login_page(
-            &state,
-            StatusCode::UNAUTHORIZED,
-            next,
-            name,
-            Some("Wrong name or password.".to_owned()),
-        );
-    };
-    let principal = Principal::Gm {
-        id: account.id,
-        name: account.name.clone(),
-    };
-    let session_cookie = session::start(&state, &principal, now).await?;
-    store::audit::append(
+    let limits = secrets::limits();
+    let login = accounts::log_in(
         &state.pool,
-        &store::audit::NewAuditEntry {
-            actor: &format!("gm:{}", account.name),
-            action: "gm.login",
-            game_id: None,
-            details: serde_json::json!({}),
-        },
+        secrets::gate(),
+        &limits,
         now,
+        &name,
+        form.password,
     )
-    .await?;
+    .await
+    .map_err(|error| match error {
+        accounts::AccountError::Store(error) => AppError::Store(error),
+        accounts::AccountError::Password(_) => AppError::Busy,
+    })?;
+    let (id, account) = match login {
+        Login::In { id, name } => (id, name),
+        Login::Wrong => {
+            return login_page(
+                &state,
+                StatusCode::UNAUTHORIZED,
+                next,
+                name,
+                Some("Wrong name or password.".to_owned()),
+            );
+        }
+        Login::LockedOut => {
+            return Err(AppError::TooManyRequests(format!(
+                "Too many failed logins for this name: wait {} minutes and try again.",
+                limits.gm_login_window().num_minutes()
+            )));
+        }
+        Login::Busy => return Err(AppError::Busy),
+    };
+    let principal = Principal::Gm { id, name: account };
+    let session_cookie = session::start(&state, &principal, now).await?;
     let mut response = Redirect::to(&next).into_response();
     let headers = response.headers_mut();
     headers.append(header::SET_COOKIE, session_cookie);

@@ -1,8 +1,8 @@
 //! Players log in by a link mailed to them: no password to remember. Asking for a link always
 //! gets the same answer, so the form tells nobody who is subscribed; an address gets at most
-//! [`crate::logins::LINKS_PER_HOUR`] link mails an hour (the rest are audited, not sent). Opening the link shows
-//! a "Log in" button, and only pressing it (a POST with a CSRF token) uses the link: mail
-//! scanners that fetch every link in a message use nothing.
+//! `ADMIRALTY_LOGIN_LINKS_PER_HOUR` link mails an hour (the rest are audited, not sent).
+//! Opening the link shows a "Log in" button, and only pressing it (a POST with a CSRF token)
+//! uses the link: mail scanners that fetch every link in a message use nothing.
 
 use askama::Template;
 use axum::extract::{Path, State};
@@ -81,6 +81,7 @@ pub(crate) async fn post_login(
         &state.pool,
         state.clock.now(),
         &email,
+        crate::secrets::limits().login_links_per_hour,
         state.base_url.as_str(),
         &state.mail_domain,
     )
