@@ -456,6 +456,10 @@ fn raw_mailbox(value: &str) -> Option<Mailbox> {
 /// and a reply to it could never be delivered.
 fn deliverable(address: &str) -> bool {
     address.len() <= 254
+        // An RFC 2047 encoded word run into the address (`=?UTF-8?Q?Chlo=E9?=chloe@...`) is a
+        // display name without its angle brackets: written back in a reply's To:, it reads as
+        // a name and a different address than the one the reply goes to.
+        && !address.contains("=?")
         && address.rsplit_once('@').is_some_and(|(local, domain)| {
             !local.is_empty() && local.len() <= 64 && !domain.is_empty()
         })
