@@ -11,6 +11,7 @@ mod error;
 pub mod fault;
 pub mod inbox;
 pub mod letters;
+pub mod limits;
 pub mod logins;
 pub mod mailroom;
 pub mod outbox;

@@ -161,6 +161,24 @@ pub struct IngestArgs {
     /// Domain of Admiralty's addresses (`orders+TOKEN@DOMAIN`).
     #[arg(long, env = "ADMIRALTY_MAIL_DOMAIN", default_value = "localhost")]
     pub mail_domain: String,
+
+    /// The sender of outbound mail, as `gm serve` has it: never answered.
+    #[arg(long, env = "ADMIRALTY_MAIL_FROM")]
+    pub mail_from: Option<String>,
+
+    #[command(flatten)]
+    pub limits: crate::config::Limits,
+}
+
+impl IngestArgs {
+    /// What processing inbound mail needs of these settings.
+    pub fn inbox_settings(&self) -> crate::inbox::Settings {
+        crate::inbox::Settings {
+            domain: self.mail_domain.clone(),
+            mail_from: self.mail_from.clone(),
+            limits: self.limits,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Args)]
