@@ -420,6 +420,56 @@ async fn tell_relays_are_limited_per_sender_and_per_recipient_and_said_so() {
     db.drop_database().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn workers_relaying_at_once_never_exceed_a_recipients_budget() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let game = five_players(pool).await;
+    // Three players each fill a batch of their own with TELLs to John: the batches share no
+    // sender, so nothing but the budgets keeps them apart.
+    let mut messages = Vec::new();
+    for (engine_id, address) in [
+        (3, "anne@example.org"),
+        (4, "mary@example.org"),
+        (5, "jack@example.org"),
+    ] {
+        let to = reply_address_of(pool, game, engine_id).await;
+        for n in 0..32 {
+            let id = format!("{engine_id}-tell-{n}");
+            messages.push(from_player(&id, address, &to, &tells("John Smith", 1)));
+        }
+    }
+    store_all(pool, &messages).await;
+    let mut holder = pool.begin().await.unwrap();
+    sqlx::query("LOCK TABLE outbound_messages IN ACCESS EXCLUSIVE MODE")
+        .execute(&mut *holder)
+        .await
+        .unwrap();
+    let workers_pool = store::connect(&db.url, 8).await.unwrap();
+    let workers: Vec<_> = (0..3)
+        .map(|_| {
+            let pool = workers_pool.clone();
+            tokio::spawn(async move {
+                inbox::process_pending(&pool, &StateCache::default(), trafalgar(), DOMAIN).await
+            })
+        })
+        .collect();
+    until_waiting(pool, 3).await;
+    holder.rollback().await.unwrap();
+    for worker in workers {
+        worker.await.unwrap().unwrap();
+    }
+    assert_eq!(
+        count(
+            pool,
+            "SELECT count(*) FROM outbound_messages WHERE to_address = 'john@example.org'"
+        )
+        .await,
+        TELLS_RECEIVED_PER_HOUR
+    );
+    db.drop_database().await;
+}
+
 /// The press of the subscriber at `email`: entries and characters.
 async fn press_of(pool: &PgPool, email: &str) -> (i64, i64) {
     sqlx::query_as(
