@@ -188,11 +188,11 @@ impl Default for Limits {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Args)]
 pub struct PressLimits {
     /// Characters of press one player may have printed with one turn's report, in all.
-    #[arg(long, env = "ADMIRALTY_PRESS_CHARS_PER_TURN", default_value_t = PressLimits::DEFAULT.chars_per_turn)]
+    #[arg(long = "press-chars-per-turn", env = "ADMIRALTY_PRESS_CHARS_PER_TURN", default_value_t = PressLimits::DEFAULT.chars_per_turn)]
     pub chars_per_turn: u32,
 
     /// Press entries one player may have printed with one turn's report.
-    #[arg(long, env = "ADMIRALTY_PRESS_ENTRIES_PER_TURN", default_value_t = PressLimits::DEFAULT.entries_per_turn)]
+    #[arg(long = "press-entries-per-turn", env = "ADMIRALTY_PRESS_ENTRIES_PER_TURN", default_value_t = PressLimits::DEFAULT.entries_per_turn)]
     pub entries_per_turn: u32,
 }
 
