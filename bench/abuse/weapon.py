@@ -226,6 +226,7 @@ def probes(db, sink, port, env, gm_path):
     big = "PRESS " + ("Rule Britannia " * 14000)[:200000] + "\r\n"
     send(port, from_player("gravina@example.org", token, 1000, big), "gravina@example.org",
          f"orders+{token}@{DOMAIN}")
+    settle(db, sink)
     many = "\r\n\r\n".join(f"PRESS Gravina's bulletin number {n}." for n in range(101)) + "\r\n"
     send(port, from_player("gravina@example.org", token, 1001, many), "gravina@example.org",
          f"orders+{token}@{DOMAIN}")
@@ -243,6 +244,23 @@ def probes(db, sink, port, env, gm_path):
     print(f"10 press stored for one player: {entries} entries, {chars} characters; "
           f"report mailed to {len(reports)} subscribers, largest {biggest} bytes, "
           f"{bulletins} of the 101 entries in it")
+
+    # 8. Everyone: 350 forgeries, each from a mailbox of a domain of its own.
+    mark = len(sink.snapshot())
+    def spray(thread):
+        with smtplib.SMTP("127.0.0.1", port, timeout=30) as smtp:
+            for n in range(thread, 350, 5):
+                smtp.sendmail("x@attacker.example", [f"orders@{DOMAIN}"],
+                              forged(f"someone@site{n}.example", n, tag="w"))
+    threads = [threading.Thread(target=spray, args=(t,)) for t in range(5)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    settle(db, sink)
+    got = received(sink, mark, lambda r: r.startswith("someone@site"))
+    total = len([m for m in sink.snapshot() if not m[0].endswith("@example.org")])
+    print(f"8  350 forgeries from 350 domains: {len(got)} refusals; refusals so far in this run: {total}")
 
 
 PSQL = next((p for p in ["/usr/lib/postgresql/17/bin/psql", "/usr/lib/postgresql/16/bin/psql",

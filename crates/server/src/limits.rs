@@ -37,8 +37,9 @@ pub enum PressVerdict {
     Cut { kept: u32, sent: u32 },
     /// Not printed: the turn's entries were all used.
     TooManyEntries,
-    /// Not printed: the turn's characters were all used.
-    NoCharactersLeft,
+    /// Not printed: it did not fit, and the characters left (`left`) are too few to print a
+    /// cut of it worth reading.
+    NoRoom { left: u32 },
 }
 
 /// One press entry as the limits let it be printed.
@@ -52,6 +53,10 @@ pub struct AdmittedPress {
 /// The mark a cut press ends with (counted in its characters), so readers see it was cut.
 pub const CUT_MARK: char = '…';
 
+/// Fewest characters a cut press keeps: with less room left, press that does not fit is
+/// refused rather than printed as a stub.
+pub const SHORTEST_CUT: u32 = 40;
+
 /// Admits `text` as one more press entry of a player who has used `used` of the turn's press,
 /// and counts what is printed in `used`.
 pub fn admit_press(used: &mut PressUsed, limits: &PressLimits, text: &str) -> AdmittedPress {
@@ -62,13 +67,13 @@ pub fn admit_press(used: &mut PressUsed, limits: &PressLimits, text: &str) -> Ad
         };
     }
     let left = limits.chars_per_turn.saturating_sub(used.chars);
-    if left == 0 {
+    let sent = chars_of(text);
+    if sent > left && left < SHORTEST_CUT.min(limits.chars_per_turn).max(1) {
         return AdmittedPress {
             text: None,
-            verdict: PressVerdict::NoCharactersLeft,
+            verdict: PressVerdict::NoRoom { left },
         };
     }
-    let sent = chars_of(text);
     let (kept_text, verdict) = if sent <= left {
         (text.to_owned(), PressVerdict::Kept)
     } else {
@@ -293,37 +298,58 @@ mod tests {
 
     #[test]
     fn press_is_kept_then_cut_then_refused() {
+        let limits = PressLimits {
+            chars_per_turn: 100,
+            entries_per_turn: 4,
+        };
         let mut used = PressUsed::default();
-        let first = admit_press(&mut used, &PRESS, "Steady, lads.");
+        let first = admit_press(&mut used, &limits, "Steady, lads.");
         assert_eq!(first.verdict, PressVerdict::Kept);
         assert_eq!(first.text.as_deref(), Some("Steady, lads."));
-        // 7 characters left: cut after a word in the second half of the room, marked.
-        let second = admit_press(&mut used, &PRESS, "The Channel is ours");
-        assert_eq!(second.text.as_deref(), Some("The…"));
-        assert_eq!(second.verdict, PressVerdict::Cut { kept: 4, sent: 19 });
+        // 87 characters left: cut after the last word that fits, marked.
+        let long = "The Channel is ours, and the herring are nervous; ".repeat(3);
+        let second = admit_press(&mut used, &limits, &long);
+        let kept =
+            "The Channel is ours, and the herring are nervous; The Channel is ours, and the…";
+        assert_eq!(second.text.as_deref(), Some(kept));
+        assert_eq!(
+            second.verdict,
+            PressVerdict::Cut {
+                kept: 79,
+                sent: 150
+            }
+        );
         assert_eq!(
             used,
             PressUsed {
                 entries: 2,
-                chars: 17
+                chars: 92
             }
         );
-        let third = admit_press(&mut used, &PRESS, "Abcdefghij");
-        assert_eq!(third.text.as_deref(), Some("Ab…"));
-        assert_eq!(used.chars, PRESS.chars_per_turn);
+        // Eight characters left: what fits is printed, what does not is refused, not a stub.
         assert_eq!(
-            admit_press(&mut used, &PRESS, "more").verdict,
+            admit_press(&mut used, &limits, "Too long for the room").verdict,
+            PressVerdict::NoRoom { left: 8 }
+        );
+        assert_eq!(used.entries, 2, "refused press is not counted");
+        assert_eq!(
+            admit_press(&mut used, &limits, "Huzzah!!").verdict,
+            PressVerdict::Kept
+        );
+        assert_eq!(used.chars, limits.chars_per_turn);
+        assert_eq!(
+            admit_press(&mut used, &limits, "").verdict,
+            PressVerdict::Kept,
+            "an empty press takes an entry"
+        );
+        assert_eq!(
+            admit_press(&mut used, &limits, "more").verdict,
             PressVerdict::TooManyEntries
         );
-        let mut full = PressUsed {
-            entries: 0,
-            chars: 20,
-        };
-        assert_eq!(
-            admit_press(&mut full, &PRESS, "x").verdict,
-            PressVerdict::NoCharactersLeft
-        );
-        assert_eq!(full.entries, 0, "refused press is not counted");
+        // With a room smaller than the shortest cut, a cut may still be as long as the room.
+        let mut tiny = PressUsed::default();
+        let admitted = admit_press(&mut tiny, &PRESS, "Abcdefghij Abcdefghij Abcdefghij");
+        assert_eq!(admitted.text.as_deref(), Some("Abcdefghij…"));
     }
 
     #[test]

@@ -197,13 +197,14 @@ pub fn press(game: &str, sent: &str, admitted: &AdmittedPress, limits: &PressLim
             beginning(sent),
             limits.entries_per_turn
         ),
-        (PressVerdict::NoCharactersLeft | PressVerdict::Kept | PressVerdict::Cut { .. }, _) => {
-            format!(
-                "Press for {game} NOT accepted (\"{}\"): your press for this turn already has the \
-                 {} characters a player may have printed.\n  {rule}",
-                beginning(sent),
-                limits.chars_per_turn
-            )
+        (PressVerdict::NoRoom { left }, _) => format!(
+            "Press for {game} NOT accepted (\"{}\"): only {left} of the {} characters of press a \
+             player may have printed with this turn's report are left.\n  {rule}",
+            beginning(sent),
+            limits.chars_per_turn
+        ),
+        (PressVerdict::Kept | PressVerdict::Cut { .. }, None) => {
+            format!("Press for {game} NOT accepted.\n  {rule}")
         }
     }
 }

@@ -507,10 +507,10 @@ pub(crate) async fn post_press(
                     );
                     return refused(&state, &player, &holder, refuse(why)).await;
                 }
-                PressVerdict::NoCharactersLeft => {
+                PressVerdict::NoRoom { left } => {
                     let why = format!(
-                        "Your press was not accepted: your press for this turn already has the \
-                         {} characters a player may have printed.",
+                        "Your press was not accepted: only {left} of the {} characters of press \
+                         a player may have printed with this turn's report are left.",
                         limits.chars_per_turn
                     );
                     return refused(&state, &player, &holder, refuse(why)).await;
