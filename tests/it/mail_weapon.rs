@@ -17,7 +17,8 @@ use store::testing::TestDatabase;
 use crate::helpers::trafalgar;
 use crate::inbox::{DOMAIN, barmy_game, count, outbound, reply_address_of};
 
-/// The default limits these tests count against (`server::config::Limits::DEFAULT`).
+/// The documented defaults these tests count against (the README's configuration table,
+/// `server::config::Limits::DEFAULT`): a default changed without its documentation fails them.
 const REFUSALS_PER_HOUR: i64 = 3;
 const REFUSALS_PER_DOMAIN_PER_HOUR: i64 = 30;
 const REFUSALS_IN_ALL_PER_HOUR: i64 = 300;
