@@ -219,6 +219,16 @@ def probes(db, sink, port, env, gm_path):
     settle(db, sink)
     got = received(sink, mark, lambda r: r == "villeneuve@example.org")
     print(f"9  300 TELLs from one player to another: {len(got)} relayed")
+    # 9. One TELL of 100,000 characters, from a player whose budget is untouched.
+    token = psql(db, "SELECT p.reply_token FROM players p JOIN subscribers s ON s.id = p.subscriber_id "
+                     "WHERE s.email = 'collingwood@example.org'")
+    mark = len(sink.snapshot())
+    send(port, from_player("collingwood@example.org", token, 2000,
+                           "TELL Pierre Villeneuve: " + "parley " * 14286 + "\r\n"),
+         "collingwood@example.org", f"orders+{token}@{DOMAIN}")
+    settle(db, sink)
+    got = received(sink, mark, lambda r: r == "villeneuve@example.org")
+    print(f"9  one TELL of 100,000 characters: {len(got)} relayed, {sum(m[1] for m in got)} bytes")
 
     # 10. Press: one 200,000-character press, then 101 entries, from Gravina.
     token = psql(db, "SELECT p.reply_token FROM players p JOIN subscribers s ON s.id = p.subscriber_id "

@@ -24,6 +24,7 @@ const REFUSALS_PER_DOMAIN_PER_HOUR: i64 = 30;
 const REFUSALS_IN_ALL_PER_HOUR: i64 = 300;
 const TELLS_PER_HOUR: i64 = 20;
 const TELLS_RECEIVED_PER_HOUR: i64 = 30;
+const TELL_MAX_CHARS: usize = 3000;
 const PRESS_CHARS_PER_TURN: i64 = 3000;
 const PRESS_ENTRIES_PER_TURN: i64 = 10;
 
@@ -402,13 +403,24 @@ async fn tell_relays_are_limited_per_sender_and_per_recipient_and_said_so() {
         .await,
         30 + 16 - TELLS_RECEIVED_PER_HOUR
     );
-    // Jack may still tell Anne.
+    // Jack may still tell Anne, but not at any length.
     let jack = reply_address_of(pool, game, 5).await;
     ingest(
         pool,
         &from_player("jack-1", "jack@example.org", &jack, &tells("Anne Bonny", 1)),
     )
     .await;
+    let long = format!("TELL Anne Bonny: {}\r\n", "a".repeat(TELL_MAX_CHARS + 1));
+    ingest(
+        pool,
+        &from_player("jack-2", "jack@example.org", &jack, &long),
+    )
+    .await;
+    let reply = last_to(pool, "jack@example.org").await;
+    assert!(
+        reply.contains("NOT relayed: it has 3001 characters"),
+        "{reply}"
+    );
     assert_eq!(
         count(
             pool,

@@ -160,6 +160,10 @@ pub struct Limits {
     #[arg(long, env = "ADMIRALTY_TELLS_RECEIVED_PER_HOUR", default_value_t = Limits::DEFAULT.tells_received_per_hour)]
     pub tells_received_per_hour: u32,
 
+    /// Characters of one private message (TELL): a longer one is not relayed.
+    #[arg(long, env = "ADMIRALTY_TELL_MAX_CHARS", default_value_t = Limits::DEFAULT.tell_max_chars)]
+    pub tell_max_chars: u32,
+
     #[command(flatten)]
     pub press: PressLimits,
 }
@@ -173,6 +177,7 @@ impl Limits {
         refusals_in_all_per_hour: 300,
         tells_per_hour: 20,
         tells_received_per_hour: 30,
+        tell_max_chars: 3000,
         press: PressLimits::DEFAULT,
     };
 }

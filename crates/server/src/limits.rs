@@ -395,6 +395,7 @@ mod tests {
             refusals_in_all_per_hour: 5,
             tells_per_hour: 2,
             tells_received_per_hour: 3,
+            tell_max_chars: 100,
             press: PressLimits::DEFAULT,
         }
     }

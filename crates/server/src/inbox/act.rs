@@ -43,6 +43,7 @@ pub(super) async fn act(
         received,
         now,
         settings,
+        tells_spent: None,
     };
     let mut helped = false;
     for command in &commands.commands {

@@ -117,6 +117,18 @@ fn describe(details: &mut serde_json::Value, why: &Stopped) {
     }
 }
 
+/// Audits a TELL that a budget stopped (`tell.suppressed`), with which budget.
+pub(super) async fn audit_tell_over(
+    tx: &mut sqlx::PgConnection,
+    game: i64,
+    mut details: serde_json::Value,
+    over: &Over,
+    now: DateTime<Utc>,
+) -> Result<(), LifecycleError> {
+    describe(&mut details, &Stopped::Over(*over));
+    audit(tx, "tell.suppressed", Some(game), details, now).await
+}
+
 /// A TELL to relay: the mail, who asked for it, and what the audit entry names if it is
 /// stopped.
 pub(super) struct Relay<'a> {
@@ -165,12 +177,8 @@ pub(super) async fn relay_tell(
         return Ok(Relayed::Queued);
     }
     if let Err(over) = budgets.take_tell(relay.sender, &to) {
-        let mut details = json!({
-            "from_player": relay.from_player,
-            "to_player": relay.to_player,
-        });
-        describe(&mut details, &Stopped::Over(over));
-        audit(tx, "tell.suppressed", Some(relay.game), details, now).await?;
+        let details = json!({ "from_player": relay.from_player, "to_player": relay.to_player });
+        audit_tell_over(tx, relay.game, details, &over, now).await?;
         return Ok(Relayed::Over(over));
     }
     let tag = BudgetTag {

@@ -14,6 +14,7 @@ use super::budget::{self, Relay, Relayed};
 use super::identify::{Proof, Sender};
 use super::{Batch, Settings, audit};
 use crate::letters::{self, replies};
+use crate::limits::{Budgeted, Over};
 use crate::turns::{self, LifecycleError};
 
 /// What every command may need: the message's transaction and batch, and who sent it.
@@ -26,6 +27,9 @@ pub(super) struct Context<'a, 'c> {
     pub received: DateTime<Utc>,
     pub now: DateTime<Utc>,
     pub settings: &'a Settings,
+    /// Set once a TELL of this message was over the sender's hourly budget: the message's
+    /// later TELLs are refused without looking their recipients up.
+    pub tells_spent: Option<Over>,
 }
 
 /// Carries out one command (not HELP, which the caller answers once); returns its paragraph of
@@ -223,8 +227,27 @@ async fn tell(
     to: &str,
     text: &str,
 ) -> Result<String, LifecycleError> {
-    let players = store::players::player_rows_of_game(&mut *cx.tx, from.game_id).await?;
     let wanted = to.trim();
+    let max = cx.settings.limits.tell_max_chars;
+    let length = text.chars().count();
+    if length > usize::try_from(max).unwrap_or(usize::MAX) {
+        audit(
+            cx.tx,
+            "tell.suppressed",
+            Some(from.game_id.0),
+            json!({ "from_player": from.player_id.0, "to": wanted, "limit": "ADMIRALTY_TELL_MAX_CHARS",
+                    "allowed": max, "characters": length }),
+            cx.now,
+        )
+        .await?;
+        return Ok(replies::tell_too_long(line, wanted, length, max));
+    }
+    if let Some(over) = cx.tells_spent {
+        let details = json!({ "from_player": from.player_id.0, "to": wanted });
+        budget::audit_tell_over(cx.tx, from.game_id.0, details, &over, cx.now).await?;
+        return Ok(replies::tell_not_relayed(line, wanted, &over));
+    }
+    let players = store::players::player_rows_of_game(&mut *cx.tx, from.game_id).await?;
     let recipient = players.iter().find(|p| {
         p.display_name.trim().eq_ignore_ascii_case(wanted)
             || wanted.parse::<i64>().is_ok_and(|n| n == p.engine_player_id)
@@ -274,7 +297,12 @@ async fn tell(
                 "Line {line}: your private message was relayed to {} (your address is not shown).",
                 recipient.display_name
             ),
-            Relayed::Over(over) => replies::tell_not_relayed(line, &recipient.display_name, &over),
+            Relayed::Over(over) => {
+                if over.budget == Budgeted::TellsSent {
+                    cx.tells_spent = Some(over);
+                }
+                replies::tell_not_relayed(line, &recipient.display_name, &over)
+            }
             Relayed::Unanswerable => format!(
                 "Line {line}: your message was not relayed: Admiralty cannot write to {}'s \
                  address. Tell the GM.",

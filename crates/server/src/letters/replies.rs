@@ -236,6 +236,14 @@ pub fn tell_not_relayed(line: usize, recipient: &str, over: &Over) -> String {
     format!("Line {line}: your message to {recipient} was NOT relayed: {why}. Send it again later.")
 }
 
+/// A TELL too long to relay.
+pub fn tell_too_long(line: usize, recipient: &str, length: usize, max: u32) -> String {
+    format!(
+        "Line {line}: your message to {recipient} was NOT relayed: it has {length} characters, \
+         and Admiralty relays private messages of at most {max}. Shorten it and send it again."
+    )
+}
+
 /// A private message relayed by TELL, from Admiralty's address, so that no one learns
 /// another's address.
 pub fn relayed_tell(sender: &str, game: &str, text: &str) -> Letter {
