@@ -66,6 +66,8 @@ async fn ingest(pool: &PgPool, raw: &[u8]) -> Outcome {
     // Many of these messages prove no sender: room for all their refusals.
     let mut settings = inbox::Settings::from(DOMAIN);
     settings.limits.refusals_per_hour = 1000;
+    settings.limits.refusals_per_domain_per_hour = 1000;
+    settings.limits.refusals_in_all_per_hour = 1000;
     let ingested = inbox::ingest(pool, raw, "smtp", trafalgar(), settings)
         .await
         .unwrap_or_else(|e| panic!("ingest failed: {e}"));
