@@ -509,10 +509,11 @@ async fn resign_and_unsubscribe_by_mail_take_effect_and_are_audited() {
 async fn replies_to_one_address_are_rate_limited_and_the_rest_audited() {
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
-    game(pool).await;
+    let game = game(pool).await;
+    let fred = reply_address_of(pool, game, 1).await;
     let total = inbox::REPLIES_PER_HOUR + 5;
     for n in 0..total {
-        let raw = plain_message(&format!("flood-{n}"), "robot@example.net", "hello\r\n");
+        let raw = message(&format!("flood-{n}"), &fred, "", "STATUS\r\n");
         inbox::ingest(pool, &raw, "smtp", trafalgar(), DOMAIN)
             .await
             .unwrap();
@@ -520,7 +521,7 @@ async fn replies_to_one_address_are_rate_limited_and_the_rest_audited() {
     assert_eq!(
         count(
             pool,
-            "SELECT count(*) FROM outbound_messages WHERE to_address = 'robot@example.net'"
+            "SELECT count(*) FROM outbound_messages WHERE to_address = 'fred@example.org'"
         )
         .await,
         inbox::REPLIES_PER_HOUR
@@ -528,7 +529,8 @@ async fn replies_to_one_address_are_rate_limited_and_the_rest_audited() {
     assert_eq!(
         count(
             pool,
-            "SELECT count(*) FROM audit_log WHERE action = 'inbound.reply_suppressed'"
+            "SELECT count(*) FROM audit_log WHERE action = 'inbound.reply_suppressed' \
+             AND details->>'limit' = 'ADMIRALTY_REPLIES_PER_HOUR'"
         )
         .await,
         5
@@ -783,24 +785,18 @@ async fn store_in_order(pool: &PgPool, messages: &[Vec<u8>], start: chrono::Date
 async fn replies_queued_together_count_against_the_limit_in_the_order_of_their_messages() {
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
-    game(pool).await;
+    let game = game(pool).await;
+    let fred = reply_address_of(pool, game, 1).await;
     // Three replies went out earlier in the hour.
     for n in 0..3 {
-        let raw = plain_message(&format!("early-{n}"), "robot@example.net", "hello\r\n");
+        let raw = message(&format!("early-{n}"), &fred, "", "STATUS\r\n");
         inbox::ingest(pool, &raw, "smtp", trafalgar(), DOMAIN)
             .await
             .unwrap();
     }
-    // Then one batch, the address written in two letter cases: only the first 17 are answered.
+    // Then one batch: only the first 17 are answered.
     let batch: Vec<Vec<u8>> = (0..20)
-        .map(|n| {
-            let from = if n % 2 == 0 {
-                "robot@example.net"
-            } else {
-                "Robot@Example.NET"
-            };
-            plain_message(&format!("late-{n:02}"), from, "hello\r\n")
-        })
+        .map(|n| message(&format!("late-{n:02}"), &fred, "", "STATUS\r\n"))
         .collect();
     let later = trafalgar() + Duration::minutes(10);
     store_in_order(pool, &batch, later).await;
@@ -816,13 +812,13 @@ async fn replies_queued_together_count_against_the_limit_in_the_order_of_their_m
     assert_eq!(
         count(
             pool,
-            "SELECT count(*) FROM outbound_messages WHERE lower(to_address) = 'robot@example.net'"
+            "SELECT count(*) FROM outbound_messages WHERE lower(to_address) = 'fred@example.org'"
         )
         .await,
         inbox::REPLIES_PER_HOUR
     );
     let suppressed: Vec<(String, i64)> = sqlx::query_as(
-        "SELECT details->>'message_id', (details->>'replies_last_hour')::bigint FROM audit_log \
+        "SELECT details->>'message_id', (details->>'sent_last_hour')::bigint FROM audit_log \
          WHERE action = 'inbound.reply_suppressed' ORDER BY 1",
     )
     .fetch_all(pool)

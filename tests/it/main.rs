@@ -28,6 +28,7 @@ mod inbox;
 mod kill;
 mod lifecycle;
 mod mail_doors;
+mod mail_weapon;
 mod migrations;
 mod outbox;
 mod pipe;

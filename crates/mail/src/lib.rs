@@ -32,6 +32,8 @@
 //! [`commands::parse_with`] once the token has told it the game.
 //!
 //! # The modules
+//! - [`address`]: [`address::MailboxKey`], one mailbox however its address is spelled (letter
+//!   case, quotes, `+tags`): what the server's limits on mail count by.
 //! - [`inbound`]: [`inbound::parse`]`(&[u8]) -> Result<`[`InboundMail`]`, `[`MailError`]`>`:
 //!   Message-ID, From (address and name), To, Cc, Delivered-To, Reply-To, Subject, Date,
 //!   In-Reply-To, References, Return-Path, every raw header, the body text (text/plain
@@ -119,6 +121,7 @@
 
 mod html;
 
+pub mod address;
 pub mod commands;
 pub mod inbound;
 pub mod loops;

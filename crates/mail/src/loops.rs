@@ -9,6 +9,7 @@ use std::fmt;
 
 use serde::{Serialize, Serializer};
 
+use crate::address::MailboxKey;
 use crate::inbound::{InboundMail, ReturnPath};
 
 /// What Admiralty writes in the `X-Loop` header of everything it sends; a message that comes
@@ -83,19 +84,6 @@ impl Serialize for Automation {
         serializer.collect_str(self)
     }
 }
-
-/// Local parts of addresses that belong to mail systems, not people.
-const SYSTEM_LOCAL_PARTS: &[&str] = &[
-    "mailer-daemon",
-    "postmaster",
-    "noreply",
-    "no-reply",
-    "no_reply",
-    "donotreply",
-    "do-not-reply",
-    "bounce",
-    "bounces",
-];
 
 /// Subjects that only auto-responders and mail systems write.
 const AUTOMATED_SUBJECTS: &[&str] = &[
@@ -200,14 +188,10 @@ fn automation(mail: &InboundMail) -> Option<Automation> {
     None
 }
 
+/// Whether the address is a mail system's, however it is spelled (`"postmaster"@`,
+/// `MAILER-DAEMON+x@`): see [`MailboxKey::is_system`].
 fn is_system(address: &str) -> bool {
-    let local = address.rsplit_once('@').map_or(address, |(local, _)| local);
-    let local = local
-        .split('+')
-        .next()
-        .unwrap_or(local)
-        .to_ascii_lowercase();
-    SYSTEM_LOCAL_PARTS.contains(&local.as_str())
+    MailboxKey::parse(address).is_some_and(|key| key.is_system())
 }
 
 #[cfg(test)]
@@ -270,6 +254,8 @@ mod tests {
         let cases = [
             "From: Mail Delivery System <MAILER-DAEMON@mx.example.com>\r\nTo: orders@example.org",
             "From: postmaster@example.com\r\nTo: orders@example.org",
+            "From: \"postmaster\"@example.com\r\nTo: orders@example.org",
+            "From: Postmaster+x@Example.com\r\nTo: orders@example.org",
             "From: fred@example.com\r\nReturn-Path: <>\r\nTo: orders@example.org",
             "From: fred@example.com\r\nReturn-Path: <MAILER-DAEMON@example.com>",
             "To: orders@example.org\r\nSubject: no sender",

@@ -10,6 +10,7 @@
 
 use std::time::{Duration, Instant, UNIX_EPOCH};
 
+use mail::address::MailboxKey;
 use mail::outbound::{AutoSubmitted, Outgoing};
 use mail::{Mailbox, commands, inbound, quotes};
 use proptest::prelude::*;
@@ -82,6 +83,33 @@ proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(raw in proptest::collection::vec(any::<u8>(), 0..2048)) {
         let _ = mail::read(&raw, "orders");
+    }
+
+    /// However a mailbox's address is spelled, the limits count it as one.
+    #[test]
+    fn every_spelling_of_a_mailbox_has_one_key(
+        local in "[a-zA-Z0-9][a-zA-Z0-9._-]{0,20}",
+        domain in "[a-zA-Z0-9-]{1,12}\\.[a-zA-Z]{2,6}",
+        tag in "[a-zA-Z0-9+._-]{0,10}",
+    ) {
+        let plain = MailboxKey::parse(&format!("{local}@{domain}")).unwrap();
+        for spelling in [
+            format!("{}@{}", local.to_uppercase(), domain.to_uppercase()),
+            format!("{local}+{tag}@{domain}"),
+            format!("\"{local}\"@{domain}"),
+            format!("\"{local}+{tag}\"@{domain}."),
+            format!("<{local}@{domain}>"),
+        ] {
+            let key = MailboxKey::parse(&spelling);
+            prop_assert_eq!(key.as_ref(), Some(&plain), "{}", spelling);
+        }
+    }
+
+    #[test]
+    fn any_address_text_is_read_without_panic(address in "\\PC{0,80}") {
+        if let Some(key) = MailboxKey::parse(&address) {
+            prop_assert_eq!(format!("{}@{}", key.local(), key.domain()), key.as_str());
+        }
     }
 
     #[test]

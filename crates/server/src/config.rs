@@ -177,6 +177,96 @@ pub struct ServeArgs {
     /// How many workers process inbound mail at once.
     #[arg(long, env = "ADMIRALTY_INBOX_WORKERS", default_value_t = 2)]
     pub inbox_workers: usize,
+
+    #[command(flatten)]
+    pub limits: Limits,
+}
+
+/// What one sender may make Admiralty send or print (issue 17): each an hourly budget of mail,
+/// or a turn's press. A mailbox is counted however its address is spelled
+/// (`mail::address::MailboxKey`). `0` allows none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Args)]
+pub struct Limits {
+    /// Answers (confirmations and refusals) one mailbox may get in an hour.
+    #[arg(long, env = "ADMIRALTY_REPLIES_PER_HOUR", default_value_t = Limits::DEFAULT.replies_per_hour)]
+    pub replies_per_hour: u32,
+
+    /// Answers one mail domain may get in an hour, to all its mailboxes together.
+    #[arg(long, env = "ADMIRALTY_REPLIES_PER_DOMAIN_PER_HOUR", default_value_t = Limits::DEFAULT.replies_per_domain_per_hour)]
+    pub replies_per_domain_per_hour: u32,
+
+    /// Refusals (answers to mail that proved no sender) one mailbox may get in an hour.
+    #[arg(long, env = "ADMIRALTY_REFUSALS_PER_HOUR", default_value_t = Limits::DEFAULT.refusals_per_hour)]
+    pub refusals_per_hour: u32,
+
+    /// Refusals one mail domain may get in an hour.
+    #[arg(long, env = "ADMIRALTY_REFUSALS_PER_DOMAIN_PER_HOUR", default_value_t = Limits::DEFAULT.refusals_per_domain_per_hour)]
+    pub refusals_per_domain_per_hour: u32,
+
+    /// Refusals Admiralty sends in an hour, to everyone together.
+    #[arg(long, env = "ADMIRALTY_REFUSALS_IN_ALL_PER_HOUR", default_value_t = Limits::DEFAULT.refusals_in_all_per_hour)]
+    pub refusals_in_all_per_hour: u32,
+
+    /// Private messages (TELL) relayed for one player (subscriber) in an hour.
+    #[arg(long, env = "ADMIRALTY_TELLS_PER_HOUR", default_value_t = Limits::DEFAULT.tells_per_hour)]
+    pub tells_per_hour: u32,
+
+    /// Private messages (TELL) relayed to one mailbox in an hour, from everyone together.
+    #[arg(long, env = "ADMIRALTY_TELLS_RECEIVED_PER_HOUR", default_value_t = Limits::DEFAULT.tells_received_per_hour)]
+    pub tells_received_per_hour: u32,
+
+    /// Characters of one private message (TELL): a longer one is not relayed.
+    #[arg(long, env = "ADMIRALTY_TELL_MAX_CHARS", default_value_t = Limits::DEFAULT.tell_max_chars)]
+    pub tell_max_chars: u32,
+
+    #[command(flatten)]
+    pub press: PressLimits,
+}
+
+impl Limits {
+    pub const DEFAULT: Limits = Limits {
+        replies_per_hour: 20,
+        replies_per_domain_per_hour: 5000,
+        refusals_per_hour: 3,
+        refusals_per_domain_per_hour: 30,
+        refusals_in_all_per_hour: 300,
+        tells_per_hour: 20,
+        tells_received_per_hour: 30,
+        tell_max_chars: 3000,
+        press: PressLimits::DEFAULT,
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits::DEFAULT
+    }
+}
+
+/// How much press one player may have printed with one turn's report, whatever way it came
+/// (PRESS lines, press in orders, the web form).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Args)]
+pub struct PressLimits {
+    /// Characters of press one player may have printed with one turn's report, in all.
+    #[arg(long = "press-chars-per-turn", env = "ADMIRALTY_PRESS_CHARS_PER_TURN", default_value_t = PressLimits::DEFAULT.chars_per_turn)]
+    pub chars_per_turn: u32,
+
+    /// Press entries one player may have printed with one turn's report.
+    #[arg(long = "press-entries-per-turn", env = "ADMIRALTY_PRESS_ENTRIES_PER_TURN", default_value_t = PressLimits::DEFAULT.entries_per_turn)]
+    pub entries_per_turn: u32,
+}
+
+impl PressLimits {
+    pub const DEFAULT: PressLimits = PressLimits {
+        chars_per_turn: 3000,
+        entries_per_turn: 10,
+    };
+}
+
+impl Default for PressLimits {
+    fn default() -> Self {
+        PressLimits::DEFAULT
+    }
 }
 
 /// A listening address, or `off`.

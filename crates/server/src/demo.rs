@@ -13,8 +13,9 @@ use store::subscribers::NewSubscriber;
 use store::zines::ZineId;
 use store::{DisplayName, EmailAddress, PgPool, ZineSlug};
 
+use crate::entropy::Entropy;
 use crate::schedule::Schedule;
-use crate::turns::create::{Entropy, GameSpec, create_game_in};
+use crate::turns::create::{GameSpec, create_game_in};
 use crate::turns::resolve::Mailing;
 use crate::turns::{LifecycleError, OpenTurns, StateCache, Submission, submit_orders_in};
 
@@ -139,6 +140,7 @@ async fn seed_demo_game(
             engine_player: player.engine_player_id,
             text: &text,
             source: Source::Web,
+            press_limits: crate::config::PressLimits::DEFAULT,
         };
         // Sent a minute before the deadline, which is now.
         let sent = now - chrono::Duration::minutes(1);

@@ -32,7 +32,7 @@ pub async fn retry_inbound(
     now: DateTime<Utc>,
     which: Retry,
     actor: &str,
-    mail_domain: &str,
+    mail: impl Into<crate::inbox::Settings>,
 ) -> Result<Retried, LifecycleError> {
     let mut tx = pool.begin().await?;
     let requeued = match which {
@@ -57,7 +57,7 @@ pub async fn retry_inbound(
         .await?;
     }
     tx.commit().await?;
-    let processed = crate::inbox::process_pending(pool, states, now, mail_domain).await?;
+    let processed = crate::inbox::process_pending(pool, states, now, mail).await?;
     Ok(Retried {
         requeued,
         processed,

@@ -4,7 +4,7 @@ use store::PgPool;
 use tokio::sync::Notify;
 
 use crate::clock::Clock;
-use crate::config::BaseUrl;
+use crate::config::{BaseUrl, Limits};
 use crate::public_cache::PublicCache;
 use crate::turns::StateCache;
 
@@ -23,6 +23,11 @@ pub struct AppState {
     pub mail_domain: String,
     /// The open turns' parsed states, shared with the inbox workers of the same process.
     pub states: StateCache,
+    /// What one sender may make Admiralty send or print (the web press form's limits, and
+    /// the inbox's when the console retries a message).
+    pub limits: Limits,
+    /// `ADMIRALTY_MAIL_FROM`, when set: never answered.
+    pub mail_from: Option<String>,
 }
 
 /// The webhook door's settings.
@@ -45,6 +50,24 @@ impl AppState {
             mail_domain: "localhost".to_owned(),
             public_cache: Arc::new(PublicCache::default()),
             states: StateCache::default(),
+            limits: Limits::DEFAULT,
+            mail_from: None,
+        }
+    }
+
+    /// The limits, and the sender never answered, that `gm serve` was given.
+    pub fn with_limits(mut self, limits: Limits, mail_from: Option<String>) -> Self {
+        self.limits = limits;
+        self.mail_from = mail_from;
+        self
+    }
+
+    /// What processing inbound mail needs of this state's settings.
+    pub fn inbox_settings(&self) -> crate::inbox::Settings {
+        crate::inbox::Settings {
+            domain: self.mail_domain.clone(),
+            mail_from: self.mail_from.clone(),
+            limits: self.limits,
         }
     }
 

@@ -10,8 +10,8 @@ use store::subscribers::{NewSubscriber, Subscriber, SubscriberStatus};
 use store::zines::Zine;
 use store::{DisplayName, EmailAddress, PgPool, StoreError};
 
+use crate::entropy::OsEntropy;
 use crate::secrets;
-use crate::turns::OsEntropy;
 
 /// The most rows one CSV import takes.
 pub const MAX_IMPORT_ROWS: usize = 5000;

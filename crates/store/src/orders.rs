@@ -114,6 +114,23 @@ pub async fn save_press_many<'e>(
     Ok(())
 }
 
+/// How many press entries a player has for a turn, and how many characters they hold in all:
+/// what the turn's press limits count.
+pub async fn press_used<'e>(
+    db: impl PgExecutor<'e>,
+    turn: TurnId,
+    player: PlayerRowId,
+) -> Result<(i64, i64), StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT count(*), coalesce(sum(char_length(text)), 0)::bigint FROM press \
+         WHERE turn_id = $1 AND player_id = $2",
+    )
+    .bind(turn)
+    .bind(player)
+    .fetch_one(db)
+    .await?)
+}
+
 /// The orders that count for a turn: each player's last set not superseded.
 pub async fn current_orders<'e>(
     db: impl PgExecutor<'e>,

@@ -5,8 +5,11 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sqlx::PgExecutor;
 
+use std::collections::{HashMap, HashSet};
+
 use crate::StoreError;
-use crate::status::OutboundStatus;
+use crate::status::{Budget, OutboundStatus};
+use crate::subscribers::SubscriberId;
 
 /// The headers a queued message carries besides From, To, Subject, Date and Message-ID. Stored
 /// as JSON (`{"Reply-To": ...}`), read back into this type when the message is leased.
@@ -100,7 +103,7 @@ pub async fn enqueue<'e>(
 }
 
 /// How many messages whose idempotency key starts with `kind` went to `address` (any letter
-/// case) since `since`: the reply rate limit counts with it.
+/// case) since `since`: the login-link limit counts with it.
 pub async fn count_sent_to_since<'e>(
     db: impl PgExecutor<'e>,
     kind: &str,
@@ -118,94 +121,174 @@ pub async fn count_sent_to_since<'e>(
     .await?)
 }
 
-/// What [`enqueue_many_within_limit`] did with a message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Limited {
-    Queued,
-    /// A message with the same idempotency key was queued before.
-    AlreadyQueued,
-    /// Not queued: this many messages of the kind went to the address since the given time.
-    OverLimit(i64),
+/// The first key of the advisory lock of the hourly budgets (two-key form; the second key is
+/// 0): see [`lock_budgets`].
+const BUDGET_LOCK: i32 = 0x4d42;
+
+/// Locks, until the transaction ends, every hourly budget (replies, refusals, relayed TELLs),
+/// so that counting what a budget has left and queueing within it are one step: another
+/// transaction counts only once this one has committed what it queued. One lock for all the
+/// budgets, not one per recipient: a transaction takes it once, whenever it first needs it,
+/// and so can never wait for a second budget lock while holding the first. Callers take it as
+/// late as they can (a batch of mail takes it to queue its replies, after its messages were
+/// acted on), so it is held for a few statements.
+pub async fn lock_budgets(tx: &mut sqlx::PgConnection) -> Result<(), StoreError> {
+    sqlx::query("SELECT pg_advisory_xact_lock($1, 0)")
+        .bind(BUDGET_LOCK)
+        .execute(&mut *tx)
+        .await?;
+    Ok(())
 }
 
-/// Queues `messages` in order, each as [`enqueue`] would, unless `limit` or more messages whose
-/// idempotency key starts with `kind` went to its address (any letter case) since `since`,
-/// those this call queues for the same address before it included. Returns what was done with
-/// each message, in order. Two statements whatever the number of messages: one reads the
-/// counts and the keys already queued, the other inserts. The caller holds the lock of the
-/// recipients it acts for, so no one else queues to them in between.
-pub async fn enqueue_many_within_limit(
-    db: &mut sqlx::PgConnection,
-    messages: &[NewOutbound<'_>],
-    kind: &str,
-    limit: i64,
-    since: DateTime<Utc>,
-    now: DateTime<Utc>,
-) -> Result<Vec<Limited>, StoreError> {
-    if messages.is_empty() {
-        return Ok(Vec::new());
+/// Whom a mail that counts in a budget counts against.
+#[derive(Debug, Clone, Copy)]
+pub struct BudgetTag<'a> {
+    pub budget: Budget,
+    /// The recipient's mailbox, normalised (`mail::address::MailboxKey`).
+    pub mailbox: &'a str,
+    /// The recipient's domain, normalised.
+    pub domain: &'a str,
+    /// For a TELL, the subscriber who sent it.
+    pub from_subscriber: Option<SubscriberId>,
+}
+
+/// What went out within the budgets since a time, as [`budget_counts`] reads it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BudgetCounts {
+    /// Mail of each budget to each mailbox asked about.
+    pub by_mailbox: HashMap<(String, Budget), i64>,
+    /// Mail of each budget to each domain asked about.
+    pub by_domain: HashMap<(String, Budget), i64>,
+    /// TELLs relayed for each subscriber asked about.
+    pub tells_by_sender: HashMap<SubscriberId, i64>,
+    /// Refusals to anyone.
+    pub refusals: i64,
+    /// The idempotency keys asked about that are queued already.
+    pub queued: HashSet<String>,
+}
+
+impl BudgetCounts {
+    pub fn mailbox(&self, mailbox: &str, budget: Budget) -> i64 {
+        self.by_mailbox
+            .get(&(mailbox.to_owned(), budget))
+            .copied()
+            .unwrap_or(0)
     }
-    let addresses: Vec<&str> = messages.iter().map(|m| m.to_address).collect();
-    let keys: Vec<&str> = messages.iter().map(|m| m.idempotency_key).collect();
-    // Rows with an address: that address, PostgreSQL's lower case of it (the same as the
-    // index's, which may differ from Rust's outside ASCII) and its count; rows without: a key
-    // queued already. The kind is a FILTER, not a WHERE condition, so that the planner walks
-    // the recipient's few rows rather than every key of the kind (a prefix range of the keys'
-    // index, which it may otherwise AND in).
-    let rows: Vec<(Option<String>, String, i64)> = sqlx::query_as(
-        "SELECT a.address, lower(a.address), \
-                (SELECT count(*) FILTER (WHERE starts_with(o.idempotency_key, $3)) \
-                 FROM outbound_messages o \
-                 WHERE lower(o.to_address) = lower(a.address) AND o.created_at >= $2) \
-         FROM unnest($1::text[]) AS a(address) \
-         UNION ALL SELECT NULL, idempotency_key, 0 FROM outbound_messages WHERE idempotency_key = ANY($4)",
+
+    pub fn domain(&self, domain: &str, budget: Budget) -> i64 {
+        self.by_domain
+            .get(&(domain.to_owned(), budget))
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+/// Counts, in one statement, the mail of each budget that went to `mailboxes` and `domains`
+/// (normalised, as [`BudgetTag`] has them) since `since`, the TELLs relayed for `senders`, the
+/// refusals to anyone, and which of `keys` are queued already. The caller holds
+/// [`lock_budgets`] when it queues by these counts.
+pub async fn budget_counts(
+    db: &mut sqlx::PgConnection,
+    mailboxes: &[&str],
+    domains: &[&str],
+    senders: &[SubscriberId],
+    keys: &[&str],
+    since: DateTime<Utc>,
+) -> Result<BudgetCounts, StoreError> {
+    let senders: Vec<i64> = senders.iter().map(|s| s.0).collect();
+    let rows: Vec<(String, String, Option<Budget>, i64)> = sqlx::query_as(
+        "SELECT 'mailbox', to_mailbox, budget, count(*) FROM outbound_messages \
+         WHERE to_mailbox = ANY($1) AND budget IS NOT NULL AND created_at >= $5 GROUP BY to_mailbox, budget \
+         UNION ALL SELECT 'domain', to_domain, budget, count(*) FROM outbound_messages \
+         WHERE to_domain = ANY($2) AND budget IS NOT NULL AND created_at >= $5 GROUP BY to_domain, budget \
+         UNION ALL SELECT 'sender', from_subscriber::text, budget, count(*) FROM outbound_messages \
+         WHERE from_subscriber = ANY($3) AND budget = 'tell' AND created_at >= $5 GROUP BY from_subscriber, budget \
+         UNION ALL SELECT 'all', '', 'refusal', count(*) FROM outbound_messages \
+         WHERE budget = 'refusal' AND created_at >= $5 \
+         UNION ALL SELECT 'queued', idempotency_key, NULL, 0 FROM outbound_messages WHERE idempotency_key = ANY($4)",
     )
-    .bind(&addresses)
+    .bind(mailboxes)
+    .bind(domains)
+    .bind(&senders)
+    .bind(keys)
     .bind(since)
-    .bind(kind)
-    .bind(&keys)
     .fetch_all(&mut *db)
     .await?;
-    let mut lowered = std::collections::HashMap::new();
-    let mut recent = std::collections::HashMap::new();
-    let mut queued_keys = std::collections::HashSet::new();
-    for (address, key_or_lowered, count) in rows {
-        match address {
-            Some(address) => {
-                recent.insert(key_or_lowered.clone(), count);
-                lowered.insert(address, key_or_lowered);
+    let mut counts = BudgetCounts::default();
+    for (scope, key, budget, count) in rows {
+        match (scope.as_str(), budget) {
+            ("mailbox", Some(budget)) => {
+                counts.by_mailbox.insert((key, budget), count);
             }
-            None => {
-                queued_keys.insert(key_or_lowered);
+            ("domain", Some(budget)) => {
+                counts.by_domain.insert((key, budget), count);
+            }
+            ("sender", Some(_)) => {
+                let id = key
+                    .parse()
+                    .map_err(|e| StoreError::invalid_row("outbound_messages.from_subscriber", e))?;
+                counts.tells_by_sender.insert(SubscriberId(id), count);
+            }
+            ("all", _) => counts.refusals = count,
+            _ => {
+                counts.queued.insert(key);
             }
         }
     }
-    let mut outcomes = Vec::with_capacity(messages.len());
-    let mut to_queue = Vec::new();
-    for message in messages {
-        let address = lowered
-            .get(message.to_address)
-            .cloned()
-            .unwrap_or_else(|| message.to_address.to_owned());
-        let count = recent.entry(address).or_insert(0);
-        let outcome = if queued_keys.contains(message.idempotency_key) {
-            if *count >= limit {
-                Limited::OverLimit(*count)
-            } else {
-                Limited::AlreadyQueued
-            }
-        } else if *count >= limit {
-            Limited::OverLimit(*count)
-        } else {
-            *count += 1;
-            queued_keys.insert(message.idempotency_key.to_owned());
-            to_queue.push(message.clone());
-            Limited::Queued
-        };
-        outcomes.push(outcome);
+    Ok(counts)
+}
+
+/// Queues mail that counts in a budget, each as [`enqueue`] would (unless a message with the
+/// same idempotency key is queued already), recording whom it counts against. One statement.
+/// Returns how many this call queued.
+pub async fn enqueue_budgeted(
+    db: &mut sqlx::PgConnection,
+    messages: &[(NewOutbound<'_>, BudgetTag<'_>)],
+    now: DateTime<Utc>,
+) -> Result<u64, StoreError> {
+    if messages.is_empty() {
+        return Ok(0);
     }
-    enqueue_many(db, &to_queue, None, now).await?;
-    Ok(outcomes)
+    fn column<'a>(
+        messages: &'a [(NewOutbound<'_>, BudgetTag<'_>)],
+        field: impl Fn(&'a NewOutbound<'_>, &'a BudgetTag<'_>) -> &'a str,
+    ) -> Vec<&'a str> {
+        messages.iter().map(|(m, t)| field(m, t)).collect()
+    }
+    let html: Vec<Option<&str>> = messages.iter().map(|(m, _)| m.body_html).collect();
+    let headers: Vec<String> = messages
+        .iter()
+        .map(|(m, _)| serde_json::to_string(m.headers))
+        .collect::<Result<_, _>>()
+        .map_err(|e| StoreError::invalid_row("outbound_messages.headers", e))?;
+    let senders: Vec<Option<i64>> = messages
+        .iter()
+        .map(|(_, t)| t.from_subscriber.map(|s| s.0))
+        .collect();
+    Ok(sqlx::query(
+        "INSERT INTO outbound_messages (message_id, idempotency_key, to_address, subject, body_text, \
+         body_html, headers, budget, to_mailbox, to_domain, from_subscriber, next_attempt_at, created_at) \
+         SELECT m, k, t, s, b, h, hd::jsonb, bu, mb, dm, fs, $12, $12 \
+         FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], \
+                     $8::text[], $9::text[], $10::text[], $11::bigint[]) \
+           AS x(m, k, t, s, b, h, hd, bu, mb, dm, fs) \
+         ON CONFLICT (idempotency_key) DO NOTHING",
+    )
+    .bind(column(messages, |m, _| m.message_id))
+    .bind(column(messages, |m, _| m.idempotency_key))
+    .bind(column(messages, |m, _| m.to_address))
+    .bind(column(messages, |m, _| m.subject))
+    .bind(column(messages, |m, _| m.body_text))
+    .bind(html)
+    .bind(headers)
+    .bind(column(messages, |_, t| t.budget.as_str()))
+    .bind(column(messages, |_, t| t.mailbox))
+    .bind(column(messages, |_, t| t.domain))
+    .bind(senders)
+    .bind(now)
+    .execute(&mut *db)
+    .await?
+    .rows_affected())
 }
 
 /// Stores a body that many messages share (see [`enqueue_many`]); returns its id.

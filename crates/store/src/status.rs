@@ -156,6 +156,18 @@ status! {
 }
 
 status! {
+    /// `outbound_messages.budget`: the hourly limit a mail counts against (issue 17).
+    Budget, "budget" {
+        /// A confirmation: the answer to an authenticated message.
+        Reply = "reply",
+        /// The answer to a message that proved no sender.
+        Refusal = "refusal",
+        /// A private message relayed by TELL.
+        Tell = "tell",
+    }
+}
+
+status! {
     /// How orders or press reached Admiralty (`orders.source`, `press.source`).
     Source, "source" {
         Email = "email",

@@ -69,7 +69,7 @@ pub(super) async fn run_ingest(database: &DatabaseArgs, args: PipeArgs) -> anyho
     let outcome = async {
         let pool = connect(database).await?;
         let now = clock()?.now();
-        let outcome = crate::inbox::ingest(&pool, &raw, "pipe", now, &args.ingest.mail_domain)
+        let outcome = crate::inbox::ingest(&pool, &raw, "pipe", now, args.ingest.inbox_settings())
             .await
             .context("storing and processing the message")?;
         pool.close().await;
@@ -100,7 +100,7 @@ pub(super) async fn run_inbox_retry(
         clock()?.now(),
         crate::mailroom::Retry::AllFailed,
         "gm",
-        &args.mail_domain,
+        args.inbox_settings(),
     )
     .await
     .context("requeueing failed messages and processing the inbound queue")?;

@@ -164,6 +164,24 @@ pub struct IngestArgs {
     /// Domain of Admiralty's addresses (`orders+TOKEN@DOMAIN`).
     #[arg(long, env = "ADMIRALTY_MAIL_DOMAIN", default_value = "localhost")]
     pub mail_domain: String,
+
+    /// The sender of outbound mail, as `gm serve` has it: never answered.
+    #[arg(long, env = "ADMIRALTY_MAIL_FROM")]
+    pub mail_from: Option<String>,
+
+    #[command(flatten)]
+    pub limits: crate::config::Limits,
+}
+
+impl IngestArgs {
+    /// What processing inbound mail needs of these settings.
+    pub fn inbox_settings(&self) -> crate::inbox::Settings {
+        crate::inbox::Settings {
+            domain: self.mail_domain.clone(),
+            mail_from: self.mail_from.clone(),
+            limits: self.limits,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Args)]
@@ -284,4 +302,55 @@ async fn connect(database: &DatabaseArgs) -> anyhow::Result<store::PgPool> {
         .await
         .map_err(anyhow::Error::from)
         .context("connecting to the database (DATABASE_URL)")
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::{Cli, Command, InboxCommand};
+    use crate::config::Limits;
+
+    #[test]
+    fn the_limits_are_settings_of_every_command_that_processes_mail() {
+        let serve = Cli::try_parse_from([
+            "gm",
+            "serve",
+            "--refusals-per-hour",
+            "7",
+            "--press-chars-per-turn",
+            "100",
+        ])
+        .unwrap();
+        let Command::Serve(args) = serve.command else {
+            panic!("not serve");
+        };
+        assert_eq!(args.limits.refusals_per_hour, 7);
+        assert_eq!(args.limits.press.chars_per_turn, 100);
+        assert_eq!(
+            args.limits.replies_per_hour,
+            Limits::DEFAULT.replies_per_hour
+        );
+        let ingest = Cli::try_parse_from([
+            "gm",
+            "ingest",
+            "--tells-per-hour",
+            "2",
+            "--mail-from",
+            "GM <gm@example.org>",
+        ])
+        .unwrap();
+        let Command::Ingest(args) = ingest.command else {
+            panic!("not ingest");
+        };
+        let settings = args.ingest.inbox_settings();
+        assert_eq!(settings.limits.tells_per_hour, 2);
+        assert_eq!(settings.mail_from.as_deref(), Some("GM <gm@example.org>"));
+        let retry =
+            Cli::try_parse_from(["gm", "inbox", "retry", "--press-entries-per-turn", "3"]).unwrap();
+        let Command::Inbox(InboxCommand::Retry(args)) = retry.command else {
+            panic!("not inbox retry");
+        };
+        assert_eq!(args.limits.press.entries_per_turn, 3);
+    }
 }

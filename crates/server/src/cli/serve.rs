@@ -32,7 +32,8 @@ pub(super) async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyho
     let address = listener.local_addr().context("reading the bound address")?;
     let clock = clock()?;
     let mut state = AppState::new(pool.clone(), clock.clone(), args.base_url.clone())
-        .with_mail_domain(args.mail_domain.clone());
+        .with_mail_domain(args.mail_domain.clone())
+        .with_limits(args.limits, args.mail_from.clone());
     let stored = Arc::new(tokio::sync::Notify::new());
     if let Some(secret) = &args.webhook_secret {
         if secret.chars().count() < 16 {
@@ -50,7 +51,7 @@ pub(super) async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyho
             pool.clone(),
             state.states.clone(),
             clock.clone(),
-            args.mail_domain.clone(),
+            state.inbox_settings(),
             stored.clone(),
             std::time::Duration::from_secs(30),
         )));

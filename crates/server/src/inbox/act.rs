@@ -6,9 +6,9 @@ use mail::Reading;
 use mail::commands::Command;
 use store::status::Source;
 
-use super::Batch;
 use super::commands::{self, Context};
 use super::identify::Sender;
+use super::{Batch, Settings};
 use crate::letters::replies;
 use crate::turns::{self, LifecycleError};
 
@@ -21,7 +21,7 @@ pub(super) async fn act(
     sender: &Sender,
     received: DateTime<Utc>,
     now: DateTime<Utc>,
-    domain: &str,
+    settings: &Settings,
 ) -> Result<(String, String), LifecycleError> {
     let commands = &reading.commands;
     let mut out = Vec::new();
@@ -33,7 +33,8 @@ pub(super) async fn act(
     }
     out.extend(commands.problems.iter().map(replies::problem));
     // Orders first, then the commands: press written with the orders comes before PRESS lines.
-    let ordered_games = take_orders(tx, batch, reading, sender, received, &mut out).await?;
+    let ordered_games =
+        take_orders(tx, batch, reading, sender, received, settings, &mut out).await?;
     let mut context = Context {
         tx,
         batch,
@@ -41,7 +42,8 @@ pub(super) async fn act(
         sender,
         received,
         now,
-        domain,
+        settings,
+        tells_spent: None,
     };
     let mut helped = false;
     for command in &commands.commands {
@@ -81,8 +83,10 @@ async fn take_orders(
     reading: &Reading,
     sender: &Sender,
     received: DateTime<Utc>,
+    settings: &Settings,
     out: &mut Vec<String>,
 ) -> Result<Vec<String>, LifecycleError> {
+    let press_limits = settings.limits.press;
     let commands = &reading.commands;
     let mut ordered_games = Vec::new();
     for game in commands.order_games() {
@@ -117,12 +121,21 @@ async fn take_orders(
             engine_player: holder.engine_player_id,
             text: &orders.text,
             source: Source::Email,
+            press_limits,
         };
         match turns::submit_orders_in(tx, &mut batch.open_turns, &lock, received, &submission).await
         {
-            Ok(parsed) => {
+            Ok(taken) => {
                 ordered_games.push(holder.game_name.clone());
-                out.push(replies::orders_confirmation(holder, &parsed, &orders));
+                out.push(replies::orders_confirmation(holder, &taken.parsed, &orders));
+                for (sent, admitted) in taken.parsed.press.iter().zip(&taken.press) {
+                    out.push(replies::press(
+                        &holder.game_name,
+                        sent,
+                        admitted,
+                        &press_limits,
+                    ));
+                }
             }
             Err(
                 error @ (LifecycleError::DeadlinePassed(_)

@@ -10,11 +10,14 @@ use store::outbox::{Headers, NewOutbound};
 use store::players::TokenHolder;
 use store::status::{PlayerStatus, Source, SubscriberStatus};
 
+use super::budget::{self, Relay, Relayed};
 use super::identify::{Proof, Sender};
-use super::{Batch, audit};
+use super::{Batch, Settings, audit};
+use crate::entropy::OsEntropy;
 use crate::letters::{self, replies};
+use crate::limits::{Budgeted, Over};
 use crate::secrets::{self, PasswordError, Wait};
-use crate::turns::{self, LifecycleError, OsEntropy};
+use crate::turns::{self, LifecycleError};
 
 /// What every command may need: the message's transaction and batch, and who sent it.
 pub(super) struct Context<'a, 'c> {
@@ -25,7 +28,10 @@ pub(super) struct Context<'a, 'c> {
     /// When the message arrived: press counts as of then.
     pub received: DateTime<Utc>,
     pub now: DateTime<Utc>,
-    pub domain: &'a str,
+    pub settings: &'a Settings,
+    /// Set once a TELL of this message was over the sender's hourly budget: the message's
+    /// later TELLs are refused without looking their recipients up.
+    pub tells_spent: Option<Over>,
 }
 
 /// Carries out one command (not HELP, which the caller answers once); returns its paragraph of
@@ -126,22 +132,34 @@ async fn press(
     holder: &TokenHolder,
     text: &str,
 ) -> Result<String, LifecycleError> {
+    let lock = match cx
+        .batch
+        .senders
+        .player(holder.player_id.0, holder.subscriber_id.0)
+    {
+        Some(lock) => lock,
+        None => store::subscribers::lock_player(&mut *cx.tx, holder.player_id.0).await?,
+    };
+    let limits = cx.settings.limits.press;
     match turns::press_for_open_turn(
         cx.tx,
         &mut cx.batch.open_turns,
+        &lock,
         cx.received,
         holder.game_id,
-        holder.player_id,
         text,
         Source::Email,
+        limits,
     )
     .await
     {
-        Ok(press) => {
-            cx.batch.press.push(press);
-            Ok(format!(
-                "Press accepted for {}, to be published with the report: \"{text}\"",
-                holder.game_name
+        Ok(taken) => {
+            cx.batch.press.extend(taken.press);
+            Ok(replies::press(
+                &holder.game_name,
+                text,
+                &taken.admitted,
+                &limits,
             ))
         }
         Err(error @ LifecycleError::NoOpenTurn(_)) => {
@@ -219,8 +237,27 @@ async fn tell(
     to: &str,
     text: &str,
 ) -> Result<String, LifecycleError> {
-    let players = store::players::player_rows_of_game(&mut *cx.tx, from.game_id).await?;
     let wanted = to.trim();
+    let max = cx.settings.limits.tell_max_chars;
+    let length = text.chars().count();
+    if length > usize::try_from(max).unwrap_or(usize::MAX) {
+        audit(
+            cx.tx,
+            "tell.suppressed",
+            Some(from.game_id.0),
+            json!({ "from_player": from.player_id.0, "to": wanted, "limit": "ADMIRALTY_TELL_MAX_CHARS",
+                    "allowed": max, "characters": length }),
+            cx.now,
+        )
+        .await?;
+        return Ok(replies::tell_too_long(line, wanted, length, max));
+    }
+    if let Some(over) = cx.tells_spent {
+        let details = json!({ "from_player": from.player_id.0, "to": wanted });
+        budget::audit_tell_over(cx.tx, from.game_id.0, details, &over, cx.now).await?;
+        return Ok(replies::tell_not_relayed(line, wanted, &over));
+    }
+    let players = store::players::player_rows_of_game(&mut *cx.tx, from.game_id).await?;
     let recipient = players.iter().find(|p| {
         p.display_name.trim().eq_ignore_ascii_case(wanted)
             || wanted.parse::<i64>().is_ok_and(|n| n == p.engine_player_id)
@@ -244,13 +281,13 @@ async fn tell(
         ));
     }
     let inbound_id = cx.reading.mail.message_id.clone().unwrap_or_default();
+    let domain = cx.settings.domain.as_str();
     let (key, message_id) =
-        letters::queued_ids("tell", &format!("{inbound_id}|tell|{line}"), cx.domain);
+        letters::queued_ids("tell", &format!("{inbound_id}|tell|{line}"), domain);
     let letter = replies::relayed_tell(&from.display_name, &from.game_name, text);
-    let headers = Headers::reply_to(letters::reply_address(&recipient.reply_token, cx.domain));
-    store::outbox::enqueue(
-        &mut *cx.tx,
-        &NewOutbound {
+    let headers = Headers::reply_to(letters::reply_address(&recipient.reply_token, domain));
+    let relay = Relay {
+        mail: NewOutbound {
             message_id: &message_id,
             idempotency_key: &key,
             to_address: &recipient.email,
@@ -259,11 +296,28 @@ async fn tell(
             body_html: None,
             headers: &headers,
         },
-        cx.now,
+        sender: from.subscriber_id,
+        game: from.game_id.0,
+        from_player: from.player_id.0,
+        to_player: recipient.player_id.0,
+    };
+    Ok(
+        match budget::relay_tell(cx.tx, &relay, cx.settings, cx.now).await? {
+            Relayed::Queued => format!(
+                "Line {line}: your private message was relayed to {} (your address is not shown).",
+                recipient.display_name
+            ),
+            Relayed::Over(over) => {
+                if over.budget == Budgeted::TellsSent {
+                    cx.tells_spent = Some(over);
+                }
+                replies::tell_not_relayed(line, &recipient.display_name, &over)
+            }
+            Relayed::Unanswerable => format!(
+                "Line {line}: your message was not relayed: Admiralty cannot write to {}'s \
+                 address. Tell the GM.",
+                recipient.display_name
+            ),
+        },
     )
-    .await?;
-    Ok(format!(
-        "Line {line}: your private message was relayed to {} (your address is not shown).",
-        recipient.display_name
-    ))
 }

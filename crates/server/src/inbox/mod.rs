@@ -5,6 +5,7 @@
 //! processing fails keeps its error and can be run again (`gm inbox retry`).
 
 mod act;
+mod budget;
 mod commands;
 mod identify;
 
@@ -19,13 +20,16 @@ use sha2::{Digest, Sha256};
 use store::PgPool;
 use store::inbox::{self, Claimed, Stored};
 use store::orders::NewPress;
-use store::outbox::{AutoSubmitted, Headers, NewOutbound};
+use store::outbox::{AutoSubmitted, Headers};
 use store::players::TokenHolder;
+use store::status::Budget;
 use store::subscribers::SendersLock;
 use tokio::sync::Notify;
 
 use crate::clock::Clock;
+use crate::config::Limits;
 use crate::letters::{self, REPLY_LOCAL_PART};
+use crate::limits::Unanswerable;
 use crate::turns::{LifecycleError, OpenTurns, StateCache};
 
 /// The Message-ID a message is stored under: its own, or a digest of its bytes when it has none,
@@ -47,26 +51,69 @@ pub enum Ingested {
     Duplicate(inbox::InboundId),
 }
 
+/// What processing inbound mail needs besides the database: Admiralty's addresses, and the
+/// limits on what a sender can make it send or print. A domain alone stands for the default
+/// limits (tests and tools); `gm` gives the configured ones.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    /// Domain of Admiralty's addresses (`orders+TOKEN@domain`).
+    pub domain: String,
+    /// `ADMIRALTY_MAIL_FROM`, when set: never answered, like Admiralty's own addresses.
+    pub mail_from: Option<String>,
+    pub limits: Limits,
+}
+
+impl Settings {
+    /// The addresses never answered.
+    fn unanswerable(&self) -> Unanswerable {
+        Unanswerable::new(REPLY_LOCAL_PART, &self.domain, self.mail_from.as_deref())
+    }
+}
+
+impl From<&str> for Settings {
+    fn from(domain: &str) -> Self {
+        Settings {
+            domain: domain.to_owned(),
+            mail_from: None,
+            limits: Limits::DEFAULT,
+        }
+    }
+}
+
+impl From<String> for Settings {
+    fn from(domain: String) -> Self {
+        Settings::from(domain.as_str())
+    }
+}
+
+impl From<&Settings> for Settings {
+    fn from(settings: &Settings) -> Self {
+        settings.clone()
+    }
+}
+
 /// Stores one raw message (the first thing done with any message), then processes the queue.
 pub async fn ingest(
     pool: &PgPool,
     raw: &[u8],
     via: &str,
     now: DateTime<Utc>,
-    domain: &str,
+    settings: impl Into<Settings>,
 ) -> Result<Ingested, LifecycleError> {
     let stored = inbox::store_raw(pool, &storage_key(raw), raw, via, now).await?;
-    process_pending(pool, &StateCache::default(), now, domain).await?;
+    process_pending(pool, &StateCache::default(), now, settings).await?;
     Ok(match stored {
         Stored::New(id) => Ingested::Stored(id),
         Stored::Duplicate(id) => Ingested::Duplicate(id),
     })
 }
 
-/// Replies (confirmations and refusals) one address may get in an hour; more are not sent, so
-/// a misbehaving robot or a forged sender cannot make Admiralty flood a mailbox. What the
-/// messages do is still done, and each suppressed reply is audited.
-pub const REPLIES_PER_HOUR: i64 = 20;
+/// Replies (confirmations and refusals) one mailbox may get in an hour by default
+/// (`ADMIRALTY_REPLIES_PER_HOUR`); more are not sent, so a misbehaving robot or a forged sender
+/// cannot make Admiralty flood a mailbox. What the messages do is still done, and each
+/// suppressed reply is audited. Refusals, domains and TELLs have budgets of their own
+/// ([`Limits`]).
+pub const REPLIES_PER_HOUR: i64 = Limits::DEFAULT.replies_per_hour as i64;
 
 /// A worker of `gm serve`: processes the inbound queue whenever a door stores a message (or
 /// every `poll` in case a wake-up was missed, e.g. a message stored by `gm ingest`). Several
@@ -75,12 +122,13 @@ pub async fn worker(
     pool: PgPool,
     states: StateCache,
     clock: Arc<dyn Clock>,
-    domain: String,
+    settings: impl Into<Settings>,
     stored: Arc<Notify>,
     poll: Duration,
 ) {
+    let settings = settings.into();
     loop {
-        match process_pending(&pool, &states, clock.now(), &domain).await {
+        match process_pending(&pool, &states, clock.now(), &settings).await {
             Ok(0) => {}
             Ok(count) => tracing::debug!(count, "inbound messages processed"),
             Err(error) => tracing::error!(%error, "processing inbound mail failed; will retry"),
@@ -99,8 +147,9 @@ pub async fn process_pending(
     pool: &PgPool,
     states: &StateCache,
     now: DateTime<Utc>,
-    domain: &str,
+    settings: impl Into<Settings>,
 ) -> Result<usize, LifecycleError> {
+    let settings = &settings.into();
     let mut count = 0;
     // Whether each message of the next batch gets its own savepoint (after a failure).
     let mut careful = false;
@@ -129,9 +178,9 @@ pub async fn process_pending(
                 // rolls back to it and records the error on the stored message instead.
                 let mut effects = sqlx::Acquire::begin(&mut *tx).await?;
                 let mut outcome =
-                    process(&mut effects, &mut batch, message, reading, now, domain).await;
+                    process(&mut effects, &mut batch, message, reading, now, settings).await;
                 if outcome.is_ok()
-                    && let Err(error) = batch.write_put_off(&mut effects, now).await
+                    && let Err(error) = batch.write_put_off(&mut effects, now, settings).await
                 {
                     outcome = Err(error);
                 }
@@ -147,7 +196,7 @@ pub async fn process_pending(
                 }
                 outcome
             } else {
-                process(&mut tx, &mut batch, message, reading, now, domain).await
+                process(&mut tx, &mut batch, message, reading, now, settings).await
             };
             outcomes.push(match outcome {
                 Ok(Outcome::Dropped(reason)) => inbox::Outcome::dropped(message.id, reason),
@@ -158,7 +207,7 @@ pub async fn process_pending(
         }
         // Without savepoints, what the batch's messages put off is written together, here.
         let queued = if outcomes.len() == claimed.len() && !careful {
-            batch.write_put_off(&mut tx, now).await
+            batch.write_put_off(&mut tx, now, settings).await
         } else {
             Ok(())
         };
@@ -191,8 +240,10 @@ struct Batch {
     replies: Vec<PendingReply>,
 }
 
-/// A reply waiting to be queued, with what its audit entry needs if the rate limit stops it.
+/// A reply waiting to be queued, with what its audit entry needs if a limit stops it.
 struct PendingReply {
+    /// A confirmation, or a refusal (whose budget is tighter).
+    budget: Budget,
     inbound_id: String,
     game: Option<i64>,
     message_id: String,
@@ -205,6 +256,9 @@ struct PendingReply {
 
 /// An answer to a message, for [`Batch::queue_reply`].
 struct Reply<'a> {
+    /// `Budget::Reply` for a confirmation, `Budget::Refusal` for the answer to mail that
+    /// proved no sender.
+    budget: Budget,
     to: &'a str,
     /// The player whose personal address goes in Reply-To.
     holder: Option<&'a TokenHolder>,
@@ -249,8 +303,8 @@ impl Batch {
     }
 
     /// Puts the answer to a message with the batch's replies (see [`Batch::write_put_off`]):
-    /// queued once however often the message is processed, and no more than
-    /// [`REPLIES_PER_HOUR`] an hour to one address.
+    /// queued once however often the message is processed, and within its recipient's hourly
+    /// budgets.
     fn queue_reply(&mut self, reading: &Reading, reply: &Reply<'_>, domain: &str) {
         let inbound_id = reading.mail.message_id.clone().unwrap_or_default();
         let (key, message_id) =
@@ -263,6 +317,7 @@ impl Batch {
             auto_submitted: Some(AutoSubmitted::AutoReplied),
         };
         self.replies.push(PendingReply {
+            budget: reply.budget,
             inbound_id,
             game: reply.holder.map(|h| h.game_id.0),
             message_id,
@@ -275,49 +330,16 @@ impl Batch {
     }
 
     /// Writes what the messages put off: saves their press, and queues their replies within
-    /// the rate limit, auditing each reply that it stops.
+    /// their recipients' budgets, auditing each reply that a limit stops.
     async fn write_put_off(
         &mut self,
         tx: &mut sqlx::PgConnection,
         now: DateTime<Utc>,
+        settings: &Settings,
     ) -> Result<(), LifecycleError> {
         store::orders::save_press_many(&mut *tx, &std::mem::take(&mut self.press)).await?;
         let replies = std::mem::take(&mut self.replies);
-        let new: Vec<NewOutbound<'_>> = replies
-            .iter()
-            .map(|reply| NewOutbound {
-                message_id: &reply.message_id,
-                idempotency_key: &reply.key,
-                to_address: &reply.to,
-                subject: &reply.subject,
-                body_text: &reply.body,
-                body_html: None,
-                headers: &reply.headers,
-            })
-            .collect();
-        let since = now - chrono::Duration::hours(1);
-        let outcomes = store::outbox::enqueue_many_within_limit(
-            &mut *tx,
-            &new,
-            "reply:",
-            REPLIES_PER_HOUR,
-            since,
-            now,
-        )
-        .await?;
-        for (reply, outcome) in replies.iter().zip(outcomes) {
-            if let store::outbox::Limited::OverLimit(recent) = outcome {
-                audit(
-                    tx,
-                    "inbound.reply_suppressed",
-                    reply.game,
-                    json!({ "message_id": reply.inbound_id, "to": reply.to, "replies_last_hour": recent }),
-                    now,
-                )
-                .await?;
-            }
-        }
-        Ok(())
+        budget::queue_replies(tx, &replies, settings, now).await
     }
 }
 
@@ -353,8 +375,9 @@ async fn process(
     claimed: &Claimed,
     reading: Result<&Reading, &mail::MailError>,
     now: DateTime<Utc>,
-    domain: &str,
+    settings: &Settings,
 ) -> Result<Outcome, LifecycleError> {
+    let domain = settings.domain.as_str();
     let reading = match reading {
         Ok(reading) => reading,
         Err(error) => return Ok(Outcome::Dropped(format!("unreadable: {error}"))),
@@ -376,9 +399,26 @@ async fn process(
     let sender = match identify::identify(tx, batch, reading, &from, now, domain).await? {
         Ok(sender) => sender,
         Err(why) => {
-            // A From: header alone authorises nothing: explain how to authenticate.
+            // Mail that proves no sender and claims to come from Admiralty itself, or from a
+            // mail system, is a forgery or a loop: it is not answered at all.
+            if mail::address::MailboxKey::parse(&from)
+                .is_none_or(|key| settings.unanswerable().contains(&key))
+            {
+                let reason = format!("proves no sender, and {from} is never answered");
+                audit(
+                    tx,
+                    "inbound.drop",
+                    None,
+                    json!({ "message_id": reading.mail.message_id, "reason": reason }),
+                    now,
+                )
+                .await?;
+                return Ok(Outcome::Dropped(reason));
+            }
+            // A From: header alone authorises nothing: say briefly how to authenticate.
             let body = letters::replies::refusal(&why, domain);
             let reply = Reply {
+                budget: Budget::Refusal,
                 to: &from,
                 holder: None,
                 subject: letters::replies::REFUSAL_SUBJECT,
@@ -395,7 +435,7 @@ async fn process(
         &sender,
         claimed.received_at,
         now,
-        domain,
+        settings,
     )
     .await?;
     // After UNSUBSCRIBE the personal addresses are dead: the answer carries none.
@@ -403,6 +443,7 @@ async fn process(
         .commands
         .any(|command| matches!(command, mail::commands::Command::Unsubscribe));
     let reply = Reply {
+        budget: Budget::Reply,
         to: &sender.email,
         holder: (!unsubscribed)
             .then(|| sender.default.as_ref().or(sender.games.first()))

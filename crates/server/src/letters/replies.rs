@@ -8,17 +8,19 @@ use store::players::TokenHolder;
 use store::status::PlayerStatus;
 
 use super::{Letter, REPLY_LOCAL_PART, deadline};
+use crate::config::PressLimits;
+use crate::limits::{AdmittedPress, Budgeted, Over, PressVerdict};
 
-/// The body of the answer to mail that proved no sender: how to authenticate, then the help.
+/// The body of the answer to mail that proved no sender: why, and how to authenticate, in a
+/// few lines. Its From: may be forged, so the answer is kept short (no HELP) and says so: it
+/// may reach someone who never wrote.
 pub fn refusal(why: &str, domain: &str) -> String {
     format!(
         "Admiralty changed nothing: {why}\n\n\
-         Every mail Admiralty sends you carries your personal reply address \
-         ({REPLY_LOCAL_PART}+...@{domain}): reply to one of those mails, keeping the address, \
-         and your orders will be accepted. If you cannot reply to one, write from your \
-         subscribed address with a line PASSWORD <your password> (set it by replying to \
-         any mail from Admiralty with PASSWORD <new password>).\n\n{}",
-        mail::HELP
+         To play, reply to a mail from Admiralty keeping its personal reply address \
+         ({REPLY_LOCAL_PART}+...@{domain}), or write from your subscribed address with a \
+         line PASSWORD <your password>.\n\
+         If you did not write to Admiralty, someone else used your address: ignore this.\n"
     )
 }
 
@@ -172,6 +174,75 @@ pub fn password_set(line: usize, email: &str) -> String {
 /// Said when a message carried nothing to act on.
 pub const NOTHING_TO_DO: &str = "Your message held no orders and no commands, so nothing was \
      changed. Send HELP for the list of commands.";
+
+/// What became of one press entry, for the confirmation: what is printed, and when not all
+/// of it is, why, with the limits.
+pub fn press(game: &str, sent: &str, admitted: &AdmittedPress, limits: &PressLimits) -> String {
+    let rule = format!(
+        "Each player may have at most {} characters of press, in at most {} entries, printed \
+         with each turn's report.",
+        limits.chars_per_turn, limits.entries_per_turn
+    );
+    match (admitted.verdict, admitted.text.as_deref()) {
+        (PressVerdict::Kept, Some(text)) => {
+            format!("Press accepted for {game}, to be published with the report: \"{text}\"")
+        }
+        (PressVerdict::Cut { kept, sent }, Some(text)) => format!(
+            "Press for {game} was CUT to {kept} of its {sent} characters, and will be published \
+             with the report as: \"{text}\"\n  {rule}"
+        ),
+        (PressVerdict::TooManyEntries, _) => format!(
+            "Press for {game} NOT accepted (\"{}\"): you have sent the {} press entries a player \
+             may have printed with this turn's report.\n  {rule}",
+            beginning(sent),
+            limits.entries_per_turn
+        ),
+        (PressVerdict::NoRoom { left }, _) => format!(
+            "Press for {game} NOT accepted (\"{}\"): only {left} of the {} characters of press a \
+             player may have printed with this turn's report are left.\n  {rule}",
+            beginning(sent),
+            limits.chars_per_turn
+        ),
+        (PressVerdict::Kept | PressVerdict::Cut { .. }, None) => {
+            format!("Press for {game} NOT accepted.\n  {rule}")
+        }
+    }
+}
+
+/// The first words of a text that was not used, to say which one it was.
+fn beginning(text: &str) -> String {
+    const SHOWN: usize = 40;
+    let mut shown: String = text.chars().take(SHOWN).collect();
+    if text.chars().nth(SHOWN).is_some() {
+        shown.push('…');
+    }
+    shown
+}
+
+/// A TELL that its budgets stopped.
+pub fn tell_not_relayed(line: usize, recipient: &str, over: &Over) -> String {
+    let why = match over.budget {
+        Budgeted::TellsReceived => format!(
+            "{recipient} has been sent the {} private messages an hour that Admiralty relays to \
+             one player",
+            over.allowed
+        ),
+        _ => format!(
+            "Admiralty relays at most {} private messages an hour for one player, and yours \
+             are sent",
+            over.allowed
+        ),
+    };
+    format!("Line {line}: your message to {recipient} was NOT relayed: {why}. Send it again later.")
+}
+
+/// A TELL too long to relay.
+pub fn tell_too_long(line: usize, recipient: &str, length: usize, max: u32) -> String {
+    format!(
+        "Line {line}: your message to {recipient} was NOT relayed: it has {length} characters, \
+         and Admiralty relays private messages of at most {max}. Shorten it and send it again."
+    )
+}
 
 /// A private message relayed by TELL, from Admiralty's address, so that no one learns
 /// another's address.

@@ -22,8 +22,7 @@ use store::subscribers::SubscriberId;
 
 pub use gate::{Busy, Gate, Wait};
 
-use crate::turns::Entropy;
-use crate::turns::create::new_reply_token;
+use crate::entropy::{Entropy, new_reply_token};
 
 /// Password checks queued beyond the running ones before web logins are refused.
 pub const DEFAULT_PASSWORD_QUEUE: usize = 8;

@@ -13,6 +13,7 @@ use store::turns::NewTurn;
 use store::zines::ZineId;
 
 use super::{LifecycleError, ScheduleSettings};
+use crate::entropy::{Entropy, new_reply_token};
 use crate::schedule::Schedule;
 
 /// A game the GM starts.
@@ -24,29 +25,6 @@ pub struct GameSpec<'a> {
     pub setup: &'a Value,
     pub first_deadline: Option<DateTime<Utc>>,
     pub schedule: Schedule,
-}
-
-/// Where randomness comes from: the operating system in service, a fixed stream in tests.
-pub trait Entropy {
-    fn fill(&mut self, bytes: &mut [u8]);
-}
-
-/// The operating system's randomness.
-pub struct OsEntropy;
-
-impl Entropy for OsEntropy {
-    fn fill(&mut self, bytes: &mut [u8]) {
-        // The OS generator failing is not something a game can carry on from.
-        #[allow(clippy::expect_used, reason = "no randomness, no secure game")]
-        getrandom::fill(bytes).expect("the operating system's random number generator failed");
-    }
-}
-
-/// A fresh, unguessable reply token: the secret part of a player's `orders+TOKEN` address.
-pub(crate) fn new_reply_token(entropy: &mut impl Entropy) -> String {
-    let mut token = [0u8; 20];
-    entropy.fill(&mut token);
-    hex::encode(token)
 }
 
 /// Starts a game with every active subscriber of the zine as a player (BARMY-02), and opens

@@ -25,12 +25,13 @@ use store::StoreError;
 use store::games::GameId;
 use store::turns::TurnId;
 
+pub use crate::entropy::{Entropy, OsEntropy};
 pub use crate::schedule::{Schedule, ScheduleError, ScheduleSettings, Weekly};
-pub use create::{Entropy, GameSpec, OsEntropy, create_game, create_game_as};
+pub use create::{GameSpec, create_game, create_game_as};
 pub use gm::{GmAction, gm_action, schedule_of, set_schedule};
 pub use orders::{
-    Checked, OpenTurn, OpenTurns, Submission, game_state, may_play, press_for_open_turn,
-    send_press, submit_checked_orders, submit_orders, submit_orders_in,
+    Checked, OpenTurn, OpenTurns, PressTaken, Submission, Taken, game_state, may_play,
+    press_for_open_turn, send_press, submit_checked_orders, submit_orders, submit_orders_in,
 };
 pub use reminders::{ReminderRound, send_due_reminders};
 pub use resolve::{ResolvedTurn, resolve_due};

@@ -15,10 +15,12 @@ use store::subscribers::PlayerLock;
 use store::turns::TurnId;
 
 use super::{LifecycleError, ScheduleSettings, StateCache, player_id};
+use crate::config::PressLimits;
+use crate::limits::{self, AdmittedPress, PressUsed};
 
 /// Takes one player's orders for the game's open turn: stored raw and parsed, superseding any
-/// earlier set, with the press they carry. Returns how the engine read them, for the
-/// confirmation. The state is read for this call alone: a batch of mail or a web request
+/// earlier set, with the press they carry (within the default press limits). Returns how the
+/// engine read them. The state is read for this call alone: a batch of mail or a web request
 /// shares its reading through [`OpenTurns`] and a [`StateCache`].
 pub async fn submit_orders(
     pool: &PgPool,
@@ -42,12 +44,13 @@ pub async fn submit_orders(
         engine_player,
         text,
         source,
+        press_limits: PressLimits::DEFAULT,
     };
     let mut open_turns = OpenTurns::default();
     match submit_orders_in(&mut tx, &mut open_turns, &lock, now, &orders).await {
-        Ok(parsed) => {
+        Ok(taken) => {
             tx.commit().await?;
-            Ok(parsed)
+            Ok(taken.parsed)
         }
         Err(error) => {
             // Release the turn's row lock now, not when the pool next reuses the connection:
@@ -61,8 +64,9 @@ pub async fn submit_orders(
 /// What became of a set of orders sent from the web form.
 #[derive(Debug)]
 pub enum Checked {
-    /// Read without an error and stored as the player's current set.
-    Saved(ParsedOrders<AnyOrders>),
+    /// Read without an error and stored as the player's current set, with what the press
+    /// limits let of its press.
+    Saved(Taken),
     /// At least one line has an error: nothing was stored (the player fixes the set and sends
     /// it whole again); the reading says where.
     Refused(ParsedOrders<AnyOrders>),
@@ -76,6 +80,7 @@ pub async fn submit_checked_orders(
     now: DateTime<Utc>,
     holder: &TokenHolder,
     text: &str,
+    press_limits: PressLimits,
 ) -> Result<Checked, LifecycleError> {
     let mut tx = pool.begin().await?;
     let lock = store::subscribers::lock_player(&mut tx, holder.player_id.0).await?;
@@ -84,16 +89,17 @@ pub async fn submit_checked_orders(
         engine_player: holder.engine_player_id,
         text,
         source: Source::Web,
+        press_limits,
     };
     let mut open_turns = OpenTurns::new(states.clone());
     match submit_orders_in(&mut tx, &mut open_turns, &lock, now, &submission).await {
-        Ok(parsed) if parsed.errors.is_empty() => {
+        Ok(taken) if taken.parsed.errors.is_empty() => {
             tx.commit().await?;
-            Ok(Checked::Saved(parsed))
+            Ok(Checked::Saved(taken))
         }
-        Ok(parsed) => {
+        Ok(taken) => {
             tx.rollback().await?;
-            Ok(Checked::Refused(parsed))
+            Ok(Checked::Refused(taken.parsed))
         }
         Err(error) => {
             tx.rollback().await?;
@@ -102,29 +108,36 @@ pub async fn submit_checked_orders(
     }
 }
 
-/// Press sent from the web form for the game's open turn.
+/// Press sent from the web form for the game's open turn, within the press limits; returns
+/// what of it is printed. The player's lock is held, as mail's workers hold it, so that two
+/// forms, or a form and a message, cannot both count the same room.
 pub async fn send_press(
     pool: &PgPool,
     states: &StateCache,
     now: DateTime<Utc>,
     holder: &TokenHolder,
     text: &str,
-) -> Result<(), LifecycleError> {
+    limits: PressLimits,
+) -> Result<AdmittedPress, LifecycleError> {
     let mut tx = pool.begin().await?;
+    let lock = store::subscribers::lock_player(&mut tx, holder.player_id.0).await?;
     let mut open_turns = OpenTurns::new(states.clone());
-    let press = press_for_open_turn(
+    let taken = press_for_open_turn(
         &mut tx,
         &mut open_turns,
+        &lock,
         now,
         holder.game_id,
-        holder.player_id,
         text,
         Source::Web,
+        limits,
     )
     .await?;
-    store::orders::save_press_many(&mut *tx, &[press]).await?;
+    if let Some(press) = &taken.press {
+        store::orders::save_press_many(&mut *tx, std::slice::from_ref(press)).await?;
+    }
     tx.commit().await?;
-    Ok(())
+    Ok(taken.admitted)
 }
 
 /// A game's open turn as orders are checked against it, share-locked by the transaction that
@@ -147,6 +160,9 @@ pub struct OpenTurn {
 pub struct OpenTurns {
     states: StateCache,
     by_game: HashMap<GameId, LookedUp>,
+    /// The press each player has for a turn, counting what this transaction admitted: read
+    /// once per player, under the player's lock.
+    press_used: HashMap<(TurnId, PlayerRowId), PressUsed>,
 }
 
 /// What the look-up of one game's open turn found.
@@ -163,6 +179,7 @@ impl OpenTurns {
         OpenTurns {
             states,
             by_game: HashMap::new(),
+            press_used: HashMap::new(),
         }
     }
 
@@ -240,9 +257,28 @@ impl OpenTurns {
         })
     }
 
-    /// Forgets every lookup (their locks may have been released by a rollback).
+    /// The press `player` has for `turn`, with what this transaction admitted. The caller
+    /// holds the player's lock.
+    pub async fn press_used(
+        &mut self,
+        tx: &mut sqlx::PgConnection,
+        turn: TurnId,
+        player: &PlayerLock,
+    ) -> Result<PressUsed, LifecycleError> {
+        let key = (turn, PlayerRowId(player.player()));
+        if let Some(used) = self.press_used.get(&key) {
+            return Ok(*used);
+        }
+        let used = PressUsed::counted(store::orders::press_used(&mut *tx, key.0, key.1).await?);
+        self.press_used.insert(key, used);
+        Ok(used)
+    }
+
+    /// Forgets every lookup (their locks may have been released by a rollback, and what
+    /// they admitted with them).
     pub fn forget(&mut self) {
         self.by_game.clear();
+        self.press_used.clear();
     }
 }
 
@@ -254,6 +290,16 @@ pub struct Submission<'a> {
     pub engine_player: i64,
     pub text: &'a str,
     pub source: Source,
+    /// How much of the press the orders carry may be printed.
+    pub press_limits: PressLimits,
+}
+
+/// A set of orders taken: how the engine read it, and what of the press it carries is printed
+/// (one entry for each of `parsed.press`, in order).
+#[derive(Debug)]
+pub struct Taken {
+    pub parsed: ParsedOrders<AnyOrders>,
+    pub press: Vec<AdmittedPress>,
 }
 
 /// [`submit_orders`] inside the caller's transaction (mail: with the message's other effects),
@@ -265,7 +311,7 @@ pub async fn submit_orders_in(
     lock: &PlayerLock,
     now: DateTime<Utc>,
     orders: &Submission<'_>,
-) -> Result<ParsedOrders<AnyOrders>, LifecycleError> {
+) -> Result<Taken, LifecycleError> {
     let player = PlayerRowId(lock.player());
     let game = orders.game;
     // The turn row is only share-locked, so that other players' orders go in parallel while
@@ -285,6 +331,13 @@ pub async fn submit_orders_in(
         .state
         .parse_orders(player_id(orders.engine_player), orders.text);
     let stored = parsed.orders.to_json()?;
+    let mut used = open_turns.press_used(&mut *tx, turn.id, lock).await?;
+    let press: Vec<AdmittedPress> = parsed
+        .press
+        .iter()
+        .map(|text| limits::admit_press(&mut used, &orders.press_limits, text))
+        .collect();
+    let printed: Vec<String> = press.iter().filter_map(|p| p.text.clone()).collect();
     // Mail is processed by several workers, so a later message may be processed first: the
     // player's lock makes the save's check for a later set and the save one step. The press
     // the orders carry is saved by the same statement.
@@ -298,14 +351,15 @@ pub async fn submit_orders_in(
             parsed: &stored,
             source: orders.source,
         },
-        &parsed.press,
+        &printed,
         now,
     )
     .await?;
     if let SavedOrders::LaterStand(_) = saved {
         return Err(LifecycleError::LaterOrdersStand);
     }
-    Ok(parsed)
+    open_turns.press_used.insert((turn.id, player), used);
+    Ok(Taken { parsed, press })
 }
 
 /// Whether this player row may send orders, press and messages (by mail or on the web); `Err`
@@ -337,28 +391,46 @@ pub async fn game_state<'e>(
     Ok(engine.parse_state_text(&state)?)
 }
 
-/// Press sent on its own (a PRESS command) for the game's open turn, share-locked through
-/// `open_turns`: the row to save, with the transaction's other press, by
-/// [`store::orders::save_press_many`] before it commits.
+/// Press sent on its own (a PRESS command, the web form) for the game's open turn,
+/// share-locked through `open_turns`, as the press limits let it be printed: the row to save
+/// (with the transaction's other press, by [`store::orders::save_press_many`] before it
+/// commits), if any. The caller holds the player's lock.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one press entry and where it goes"
+)]
 pub async fn press_for_open_turn(
     tx: &mut sqlx::PgConnection,
     open_turns: &mut OpenTurns,
+    lock: &PlayerLock,
     now: DateTime<Utc>,
     game: GameId,
-    player: PlayerRowId,
     text: &str,
     source: Source,
-) -> Result<NewPress, LifecycleError> {
+    limits: PressLimits,
+) -> Result<PressTaken, LifecycleError> {
     let turn = open_turns
         .get(tx, game)
         .await?
         .ok_or(LifecycleError::NoOpenTurn(game.0))?;
-    Ok(NewPress {
+    let mut used = open_turns.press_used(&mut *tx, turn.id, lock).await?;
+    let admitted = limits::admit_press(&mut used, &limits, text);
+    let player = PlayerRowId(lock.player());
+    open_turns.press_used.insert((turn.id, player), used);
+    let press = admitted.text.clone().map(|text| NewPress {
         game_id: game,
         turn_id: turn.id,
         player_id: player,
-        text: text.to_owned(),
+        text,
         source,
         received_at: now,
-    })
+    });
+    Ok(PressTaken { press, admitted })
+}
+
+/// Press taken for the open turn: the row to save, if any is printed, and what was admitted.
+#[derive(Debug, Clone)]
+pub struct PressTaken {
+    pub press: Option<NewPress>,
+    pub admitted: AdmittedPress,
 }

@@ -12,8 +12,8 @@ use store::players::NewPlayer;
 use store::status::{PlayerStatus, SubscriberStatus};
 use store::turns::{DueTurn, NewReport, NewTurn, TurnId};
 
-use super::create::{Entropy, OsEntropy, new_reply_token};
 use super::{LifecycleError, ScheduleSettings, game_secret, player_id, recorded_input};
+use crate::entropy::{Entropy, OsEntropy, new_reply_token};
 use crate::{fault, letters};
 
 /// Whether a resolution mails what it publishes.

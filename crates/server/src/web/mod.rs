@@ -9,7 +9,7 @@ pub mod session;
 /// `bytes` random bytes from the operating system, as lower-case hex.
 pub(crate) fn random_hex(bytes: usize) -> String {
     let mut buffer = vec![0u8; bytes];
-    crate::turns::Entropy::fill(&mut crate::turns::OsEntropy, &mut buffer);
+    crate::entropy::Entropy::fill(&mut crate::entropy::OsEntropy, &mut buffer);
     hex::encode(buffer)
 }
 

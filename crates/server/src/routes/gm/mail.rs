@@ -107,7 +107,7 @@ pub(crate) async fn post_inbox_retry(
         state.clock.now(),
         Retry::One(InboundId(id)),
         &gm.actor(),
-        &state.mail_domain,
+        state.inbox_settings(),
     )
     .await
     .map_err(|e| match e {

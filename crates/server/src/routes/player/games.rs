@@ -15,6 +15,7 @@ use store::games::GameId;
 use store::players::TokenHolder;
 
 use super::{Player, notice, when};
+use crate::limits::PressVerdict;
 use crate::routes::boards;
 use crate::turns::{self, LifecycleError};
 use crate::web::csrf::CsrfForm;
@@ -223,6 +224,8 @@ struct GamePage {
     current: Option<CurrentOrders>,
     orders_text: String,
     press_sent: Vec<String>,
+    /// The press limits, and what this player has left of them this turn.
+    press_room: String,
     history: Vec<PastOrdersView>,
     form: FormState,
 }
@@ -296,10 +299,28 @@ async fn game_page(
         order_help,
         orders_text: form.orders.clone().or(raw).unwrap_or_default(),
         current,
+        press_room: press_room(&state.limits.press, &press_sent),
         press_sent,
         history,
         form,
     })
+}
+
+/// The press limits, as the press form states them, with what is left of them.
+fn press_room(limits: &crate::config::PressLimits, sent: &[String]) -> String {
+    let chars: usize = sent.iter().map(|p| p.chars().count()).sum();
+    let chars_left = usize::try_from(limits.chars_per_turn)
+        .unwrap_or(usize::MAX)
+        .saturating_sub(chars);
+    let entries_left = usize::try_from(limits.entries_per_turn)
+        .unwrap_or(usize::MAX)
+        .saturating_sub(sent.len());
+    format!(
+        "Each player may have at most {} characters of press, in at most {} entries, printed \
+         with each turn's report (press in your orders counts too); longer press is cut. You \
+         have {chars_left} characters and {entries_left} entries left this turn.",
+        limits.chars_per_turn, limits.entries_per_turn
+    )
 }
 
 #[derive(Debug, Deserialize)]
@@ -372,12 +393,18 @@ pub(crate) async fn post_orders(
         state.clock.now(),
         &holder,
         &text,
+        state.limits.press,
     )
     .await;
     let parsed = match outcome {
-        Ok(turns::Checked::Saved(_)) => {
+        Ok(turns::Checked::Saved(taken)) => {
+            let done = if taken.press.iter().all(|p| p.verdict == PressVerdict::Kept) {
+                "orders"
+            } else {
+                "orders-press-cut"
+            };
             return Ok(
-                Redirect::to(&format!("{}?done=orders", game_url(holder.game_id))).into_response(),
+                Redirect::to(&format!("{}?done={done}", game_url(holder.game_id))).into_response(),
             );
         }
         Ok(turns::Checked::Refused(parsed)) => parsed,
@@ -457,17 +484,39 @@ pub(crate) async fn post_press(
     if let Err(why) = turns::may_play(&holder) {
         return refused(&state, &player, &holder, refuse(why)).await;
     }
+    let limits = state.limits.press;
     match turns::send_press(
         &state.pool,
         &state.states,
         state.clock.now(),
         &holder,
         &text,
+        limits,
     )
     .await
     {
-        Ok(()) => {
-            Ok(Redirect::to(&format!("{}?done=press", game_url(holder.game_id))).into_response())
+        Ok(admitted) => {
+            let done = match admitted.verdict {
+                PressVerdict::Kept => "press",
+                PressVerdict::Cut { .. } => "press-cut",
+                PressVerdict::TooManyEntries => {
+                    let why = format!(
+                        "Your press was not accepted: you have sent the {} press entries a \
+                         player may have printed with this turn's report.",
+                        limits.entries_per_turn
+                    );
+                    return refused(&state, &player, &holder, refuse(why)).await;
+                }
+                PressVerdict::NoRoom { left } => {
+                    let why = format!(
+                        "Your press was not accepted: only {left} of the {} characters of press \
+                         a player may have printed with this turn's report are left.",
+                        limits.chars_per_turn
+                    );
+                    return refused(&state, &player, &holder, refuse(why)).await;
+                }
+            };
+            Ok(Redirect::to(&format!("{}?done={done}", game_url(holder.game_id))).into_response())
         }
         Err(error @ LifecycleError::NoOpenTurn(_)) => {
             let why = format!("Your press was not accepted: {error}.");

@@ -93,6 +93,12 @@ fn notice(code: Option<&str>) -> Option<&'static str> {
             "Your orders were received. They stand unless you send a new set before the deadline: the last set received counts."
         }
         "press" => "Your press was received: it is published with the turn's report.",
+        "press-cut" => {
+            "Your press was longer than the room this turn's report has left for your press, so it was cut: below is how it will be printed."
+        }
+        "orders-press-cut" => {
+            "Your orders were received. The press in them was more than this turn's report has room for from you, so some of it was cut or left out: below is your press as it will be printed."
+        }
         _ => return None,
     })
 }
