@@ -359,12 +359,23 @@ async fn mail_passwords_lock_out_after_five_failures_and_the_subscriber_is_told(
         trafalgar(),
     )
     .await;
-    for n in 0..7 {
+    // Three orders without a password, a minute apart, use up the hour's refusals to Fred's
+    // mailbox (3, ADMIRALTY_REFUSALS_PER_HOUR); then seven wrong guesses, a minute apart: the
+    // fifth locks the password and is the last counted. The right password comes when the
+    // five failures are still within the lock's hour but the first refusals have left the
+    // budget's hour, so the refusal to it is sent and can be read.
+    for n in 0..3 {
+        let at = trafalgar() + Duration::minutes(n);
+        ingest(pool, &from_fred(&format!("bare-{n}"), "G13, K19\r\n"), at).await;
+    }
+    for n in 3..10 {
         let body = format!("PASSWORD wrong guess {n}\r\nG13, K19\r\n");
-        ingest(pool, &from_fred(&format!("guess-{n}"), &body), trafalgar()).await;
+        let at = trafalgar() + Duration::minutes(n);
+        ingest(pool, &from_fred(&format!("guess-{n}"), &body), at).await;
     }
     let body = format!("PASSWORD {right}\r\nG13, K19\r\n");
-    ingest(pool, &from_fred("right-1", &body), trafalgar()).await;
+    let right_at = trafalgar() + Duration::seconds(62 * 60 + 30);
+    ingest(pool, &from_fred("right-1", &body), right_at).await;
     assert_eq!(
         count(pool, "SELECT count(*) FROM orders").await,
         0,
@@ -383,11 +394,11 @@ async fn mail_passwords_lock_out_after_five_failures_and_the_subscriber_is_told(
         mails.iter().all(|(_, body, _)| !body.contains(right)),
         "a password was repeated"
     );
-    // An hour later the right password works again.
+    // An hour after the last counted guess the right password works again.
     ingest(
         pool,
         &from_fred("right-2", &body),
-        trafalgar() + Duration::minutes(61),
+        trafalgar() + Duration::minutes(7 + 61),
     )
     .await;
     assert_eq!(count(pool, "SELECT count(*) FROM orders").await, 1);
