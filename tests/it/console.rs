@@ -214,7 +214,7 @@ pub async fn populate(pool: &PgPool) -> i64 {
 }
 
 /// Every GET page of the console, for a database made by [`populate`].
-fn pages(game: i64) -> Vec<String> {
+pub(crate) fn pages(game: i64) -> Vec<String> {
     [
         "/gm",
         "/gm/zines",
@@ -239,7 +239,7 @@ fn pages(game: i64) -> Vec<String> {
 }
 
 /// Every form of the console, with fields that would succeed.
-fn forms(game: i64) -> Vec<(String, Vec<(&'static str, &'static str)>)> {
+pub(crate) fn forms(game: i64) -> Vec<(String, Vec<(&'static str, &'static str)>)> {
     vec![
         (
             "/gm/zines".into(),

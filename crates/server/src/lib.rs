@@ -38,6 +38,10 @@ pub use state::{AppState, Webhook};
 /// The whole HTTP application. Tests build it directly.
 pub fn app(state: AppState) -> Router {
     routes::router(&state)
+        .layer(axum::middleware::from_fn(web::input::refuse_nul_in_address))
+        .layer(axum::middleware::from_fn(
+            web::headers::default_page_headers,
+        ))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }

@@ -11,6 +11,7 @@ mod player;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
+use axum::middleware;
 use axum::routing::{get, post};
 
 use crate::AppState;
@@ -40,8 +41,13 @@ pub(crate) fn router(state: &AppState) -> Router<AppState> {
             get(archive::get_board),
         )
         .route("/static/admiralty.css", get(archive::get_style_sheet))
-        .nest("/gm", gm::router())
-        .merge(player::router())
+        // Forms are refused whole when they hold a NUL (the webhook, outside, reads no body
+        // before its token is checked).
+        .nest(
+            "/gm",
+            gm::router().layer(middleware::from_fn(crate::web::input::refuse_nul_in_forms)),
+        )
+        .merge(player::router().layer(middleware::from_fn(crate::web::input::refuse_nul_in_forms)))
         .fallback(not_found);
     // The webhook door exists only when a shared secret is configured.
     match &state.webhook {
