@@ -180,6 +180,18 @@ impl Drop for Busy {
 #[error("the request body was not received in time")]
 pub struct BodyTimedOut;
 
+/// Whether reading a body failed because it was not received in time.
+pub fn is_body_timeout(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(error);
+    while let Some(error) = cause {
+        if error.is::<BodyTimedOut>() {
+            return true;
+        }
+        cause = error.source();
+    }
+    false
+}
+
 /// A request body that must arrive whole before its deadline.
 struct DeadlineBody<B> {
     inner: B,
@@ -254,7 +266,7 @@ mod tests {
         )
         .await
         .unwrap();
-        assert!(read.is_err());
+        assert!(is_body_timeout(&read.unwrap_err()));
         let whole = DeadlineBody::new(http_body_full(b"hello"), Duration::from_millis(20));
         assert!(!whole.is_end_stream());
         let bytes = axum::body::to_bytes(axum::body::Body::new(whole), 100)

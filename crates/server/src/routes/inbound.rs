@@ -1,12 +1,17 @@
 //! The webhook door for inbound mail: a mail provider (or a script) POSTs one raw RFC 5322
 //! message to `/inbound/mail` with `Authorization: Bearer <ADMIRALTY_WEBHOOK_SECRET>`. It is
 //! stored before the answer, then processed by the inbox workers like mail from the other doors.
+//!
+//! The token is checked before a byte of the body is read (a wrong one costs the server
+//! nothing but the request's head), in constant time whatever its length: both sides are
+//! hashed to 32 bytes first, and those are compared with `subtle`.
 
-use axum::body::Bytes;
+use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
+use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use crate::AppState;
@@ -15,26 +20,53 @@ use crate::inbox::storage_key;
 pub(crate) async fn post_inbound_mail(
     State(state): State<AppState>,
     headers: HeaderMap,
-    body: Bytes,
+    body: Body,
 ) -> Response {
     let Some(webhook) = &state.webhook else {
         // Not routed without a secret; kept so the handler never runs unprotected.
         return (StatusCode::NOT_FOUND, "Not found\n").into_response();
     };
-    let presented = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .unwrap_or_default();
-    // Constant time, so the secret cannot be guessed a byte at a time from response times.
-    if !bool::from(presented.as_bytes().ct_eq(webhook.secret.as_bytes())) {
+    if !bearer_matches(&headers, &webhook.secret) {
         return (
             StatusCode::UNAUTHORIZED,
-            [(header::WWW_AUTHENTICATE, "Bearer")],
+            [
+                (header::WWW_AUTHENTICATE, "Bearer"),
+                (header::CONNECTION, "close"),
+            ],
             "Unauthorized: send the shared secret as Authorization: Bearer <secret>\n",
         )
             .into_response();
     }
+    let too_large = || {
+        (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "Too large: the message is over {} bytes\n",
+                webhook.max_bytes
+            ),
+        )
+            .into_response()
+    };
+    let announced = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if announced.is_some_and(|n| n > u64::try_from(webhook.max_bytes).unwrap_or(u64::MAX)) {
+        return too_large();
+    }
+    let body = match axum::body::to_bytes(body, webhook.max_bytes).await {
+        Ok(body) => body,
+        Err(error) => {
+            if crate::doors::http::is_body_timeout(&error) {
+                return (
+                    StatusCode::REQUEST_TIMEOUT,
+                    "Request timeout: the body was not received in time\n",
+                )
+                    .into_response();
+            }
+            return too_large();
+        }
+    };
     if body.is_empty() {
         return (
             StatusCode::BAD_REQUEST,
@@ -65,5 +97,50 @@ pub(crate) async fn post_inbound_mail(
             )
                 .into_response()
         }
+    }
+}
+
+/// Whether the request carries `Authorization: Bearer <secret>`. Both sides are hashed first,
+/// so the comparison takes the same time whatever the presented token's length (a plain
+/// constant-time comparison of slices still returns early on a length mismatch).
+fn bearer_matches(headers: &HeaderMap, secret: &str) -> bool {
+    let presented = headers
+        .get(header::AUTHORIZATION)
+        .map(|v| v.as_bytes())
+        .and_then(|v| v.strip_prefix(b"Bearer "))
+        .unwrap_or_default();
+    let presented = Sha256::digest(presented);
+    let expected = Sha256::digest(secret.as_bytes());
+    bool::from(presented.as_slice().ct_eq(expected.as_slice()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(value: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::AUTHORIZATION, value.parse().unwrap());
+        headers
+    }
+
+    #[test]
+    fn only_the_exact_bearer_token_matches() {
+        let secret = "a-long-shared-secret-0123";
+        assert!(bearer_matches(
+            &with("Bearer a-long-shared-secret-0123"),
+            secret
+        ));
+        for wrong in [
+            "Bearer a-long-shared-secret-012",
+            "Bearer a-long-shared-secret-01234",
+            "Bearer A-long-shared-secret-0123",
+            "bearer a-long-shared-secret-0123",
+            "Bearer ",
+            "a-long-shared-secret-0123",
+        ] {
+            assert!(!bearer_matches(&with(wrong), secret), "{wrong}");
+        }
+        assert!(!bearer_matches(&HeaderMap::new(), secret));
     }
 }

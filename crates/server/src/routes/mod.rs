@@ -10,7 +10,6 @@ mod inbound;
 mod player;
 
 use axum::Router;
-use axum::extract::DefaultBodyLimit;
 use axum::middleware;
 use axum::routing::{get, post};
 
@@ -51,10 +50,8 @@ pub(crate) fn router(state: &AppState) -> Router<AppState> {
         .fallback(not_found);
     // The webhook door exists only when a shared secret is configured.
     match &state.webhook {
-        Some(webhook) => router.route(
-            "/inbound/mail",
-            post(inbound::post_inbound_mail).layer(DefaultBodyLimit::max(webhook.max_bytes)),
-        ),
+        // The handler reads the body itself, after the token (and within the size limit).
+        Some(_) => router.route("/inbound/mail", post(inbound::post_inbound_mail)),
         None => router,
     }
 }
