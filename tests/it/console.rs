@@ -176,10 +176,14 @@ pub async fn populate(pool: &PgPool) -> i64 {
     let now = crate::helpers::trafalgar();
     let inbound = match store::inbox::store_raw(
         pool,
-        "<m1@example.org>",
-        b"Subject: x\r\n\r\nhi",
+        &store::inbox::NewInbound {
+            message_id: "<m1@example.org>",
+            body_sha256: &server::inbox::body_sha256(b"Subject: x\r\n\r\nhi"),
+            raw: b"Subject: x\r\n\r\nhi",
+            envelope_recipients: &[],
+            received_at: now,
+        },
         "pipe",
-        now,
     )
     .await
     .unwrap()

@@ -139,6 +139,7 @@ async fn seed_demo_game(
             engine_player: player.engine_player_id,
             text: &text,
             source: Source::Web,
+            with_press: true,
         };
         // Sent a minute before the deadline, which is now.
         let sent = now - chrono::Duration::minutes(1);

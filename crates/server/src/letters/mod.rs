@@ -1,8 +1,10 @@
 //! Every mail Admiralty writes, composed in one place: what a turn publishes ([`turns`]: the
 //! report, each player's position, reminders) and the answers to players' mail ([`replies`]:
-//! confirmations, refusals, relayed messages, login links). The callers decide when a mail is
+//! confirmations, refusals, relayed messages, login links; [`copies`]: what a re-sent copy's
+//! confirmation says). The callers decide when a mail is
 //! due and queue it; here is only what it says and how it is addressed.
 
+pub mod copies;
 pub mod replies;
 pub mod turns;
 

@@ -2,12 +2,16 @@
 //! message to `/inbound/mail` with `Authorization: Bearer <ADMIRALTY_WEBHOOK_SECRET>`. It is
 //! stored before the answer, then processed by the inbox workers like mail from the other doors.
 //!
+//! The envelope recipient the provider delivered to may be given as the `X-Original-To` header
+//! or the `recipient` query parameter (each may repeat): a reply token found only there (a Bcc,
+//! a forwarding rule) authenticates the message as one in its headers would.
+//!
 //! The token is checked before a byte of the body is read (a wrong one costs the server
 //! nothing but the request's head), in constant time whatever its length: both sides are
 //! hashed to 32 bytes first, and those are compared with `subtle`.
 
 use axum::body::Body;
-use axum::extract::State;
+use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
@@ -15,10 +19,10 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use crate::AppState;
-use crate::inbox::storage_key;
 
 pub(crate) async fn post_inbound_mail(
     State(state): State<AppState>,
+    RawQuery(query): RawQuery,
     headers: HeaderMap,
     body: Body,
 ) -> Response {
@@ -74,8 +78,9 @@ pub(crate) async fn post_inbound_mail(
         )
             .into_response();
     }
+    let recipients = envelope_recipients(&headers, query.as_deref());
     let now = state.clock.now();
-    match store::inbox::store_raw(&state.pool, &storage_key(&body), &body, "webhook", now).await {
+    match crate::inbox::store(&state.pool, &body, &recipients, "webhook", now).await {
         Ok(stored) => {
             webhook.stored.notify_one();
             let (id, duplicate) = match stored {
@@ -98,6 +103,34 @@ pub(crate) async fn post_inbound_mail(
                 .into_response()
         }
     }
+}
+
+/// Most envelope recipients taken from one request, and the longest.
+const MAX_RECIPIENTS: usize = 100;
+const MAX_RECIPIENT_LENGTH: usize = 320;
+
+/// The envelope recipients the caller names: `X-Original-To` headers and `recipient` query
+/// parameters.
+fn envelope_recipients(headers: &HeaderMap, query: Option<&str>) -> Vec<String> {
+    let from_headers = headers
+        .get_all("x-original-to")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|v| v.trim().to_owned());
+    let from_query = query
+        .and_then(|q| serde_urlencoded::from_str::<Vec<(String, String)>>(q).ok())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|(name, _)| name == "recipient")
+        .map(|(_, value)| value.trim().to_owned());
+    from_headers
+        .chain(from_query)
+        .filter(|r| {
+            !r.is_empty() && r.len() <= MAX_RECIPIENT_LENGTH && !r.chars().any(char::is_control)
+        })
+        .take(MAX_RECIPIENTS)
+        .collect()
 }
 
 /// Whether the request carries `Authorization: Bearer <secret>`. Both sides are hashed first,
@@ -142,5 +175,25 @@ mod tests {
             assert!(!bearer_matches(&with(wrong), secret), "{wrong}");
         }
         assert!(!bearer_matches(&HeaderMap::new(), secret));
+    }
+
+    #[test]
+    fn envelope_recipients_come_from_the_header_and_the_query() {
+        let mut headers = HeaderMap::new();
+        headers.append("x-original-to", "orders+abc@x.example".parse().unwrap());
+        headers.append("x-original-to", "a@x.example, b@x.example".parse().unwrap());
+        let found = envelope_recipients(
+            &headers,
+            Some("recipient=orders%2Bdef%40x.example&other=1&recipient=a%0D%0Abad"),
+        );
+        assert_eq!(
+            found,
+            [
+                "orders+abc@x.example",
+                "a@x.example",
+                "b@x.example",
+                "orders+def@x.example"
+            ]
+        );
     }
 }

@@ -15,9 +15,10 @@ const GROUP_MAX_BYTES: usize = 8 << 20;
 /// A message handed to the writer, and where to tell its session whether it is stored.
 pub(super) struct ToStore {
     pub key: String,
+    /// See [`crate::inbox::body_sha256`].
+    pub body_sha256: [u8; 32],
     pub raw: Vec<u8>,
     /// The envelope's recipients (RCPT TO) that the listener accepted.
-    #[allow(dead_code, reason = "stored with the message in the next commit")]
     pub recipients: Vec<String>,
     pub received_at: DateTime<Utc>,
     pub told: oneshot::Sender<bool>,
@@ -48,7 +49,9 @@ async fn store_group(pool: &PgPool, group: &[ToStore]) -> Vec<bool> {
         .iter()
         .map(|message| NewInbound {
             message_id: &message.key,
+            body_sha256: &message.body_sha256,
             raw: &message.raw,
+            envelope_recipients: &message.recipients,
             received_at: message.received_at,
         })
         .collect();

@@ -314,6 +314,7 @@ impl Session {
         let (told, stored) = oneshot::channel();
         let message = ToStore {
             key: inbox::storage_key(&raw),
+            body_sha256: inbox::body_sha256(&raw),
             raw,
             recipients,
             received_at: self.clock.now(),

@@ -42,6 +42,7 @@ pub async fn submit_orders(
         engine_player,
         text,
         source,
+        with_press: true,
     };
     let mut open_turns = OpenTurns::default();
     match submit_orders_in(&mut tx, &mut open_turns, &lock, now, &orders).await {
@@ -84,6 +85,7 @@ pub async fn submit_checked_orders(
         engine_player: holder.engine_player_id,
         text,
         source: Source::Web,
+        with_press: true,
     };
     let mut open_turns = OpenTurns::new(states.clone());
     match submit_orders_in(&mut tx, &mut open_turns, &lock, now, &submission).await {
@@ -254,6 +256,9 @@ pub struct Submission<'a> {
     pub engine_player: i64,
     pub text: &'a str,
     pub source: Source,
+    /// Whether the press written with the orders is saved (not for a re-sent copy of mail
+    /// whose press was saved already).
+    pub with_press: bool,
 }
 
 /// [`submit_orders`] inside the caller's transaction (mail: with the message's other effects),
@@ -298,7 +303,11 @@ pub async fn submit_orders_in(
             parsed: &stored,
             source: orders.source,
         },
-        &parsed.press,
+        if orders.with_press {
+            &parsed.press
+        } else {
+            &[]
+        },
         now,
     )
     .await?;
