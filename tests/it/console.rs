@@ -179,10 +179,14 @@ pub async fn populate(pool: &PgPool) -> i64 {
     let now = crate::helpers::trafalgar();
     let inbound = match store::inbox::store_raw(
         pool,
-        "<m1@example.org>",
-        b"Subject: x\r\n\r\nhi",
+        &store::inbox::NewInbound {
+            message_id: "<m1@example.org>",
+            body_sha256: &server::inbox::body_sha256(b"Subject: x\r\n\r\nhi"),
+            raw: b"Subject: x\r\n\r\nhi",
+            envelope_recipients: &[],
+            received_at: now,
+        },
         "pipe",
-        now,
     )
     .await
     .unwrap()
@@ -217,7 +221,7 @@ pub async fn populate(pool: &PgPool) -> i64 {
 }
 
 /// Every GET page of the console, for a database made by [`populate`].
-fn pages(game: i64) -> Vec<String> {
+pub(crate) fn pages(game: i64) -> Vec<String> {
     [
         "/gm",
         "/gm/zines",
@@ -242,7 +246,7 @@ fn pages(game: i64) -> Vec<String> {
 }
 
 /// Every form of the console, with fields that would succeed.
-fn forms(game: i64) -> Vec<(String, Vec<(&'static str, &'static str)>)> {
+pub(crate) fn forms(game: i64) -> Vec<(String, Vec<(&'static str, &'static str)>)> {
     vec![
         (
             "/gm/zines".into(),

@@ -108,7 +108,7 @@ fn words(text: &str) -> BTreeSet<String> {
 }
 
 /// Same-site links of a page: `href` and `src` attributes (HTML, SVG and Atom alike), as paths.
-fn links(body: &str, base: &str) -> Vec<String> {
+pub(crate) fn links(body: &str, base: &str) -> Vec<String> {
     let mut found = Vec::new();
     for attribute in ["href=\"", "src=\""] {
         for piece in body.split(attribute).skip(1) {

@@ -659,9 +659,7 @@ async fn a_message_that_fails_is_undone_alone_and_the_rest_of_its_batch_is_proce
     ];
     for (minute, raw) in messages.iter().enumerate() {
         let at = trafalgar() + Duration::minutes(minute as i64);
-        store::inbox::store_raw(pool, &inbox::storage_key(raw), raw, "smtp", at)
-            .await
-            .unwrap();
+        inbox::store(pool, raw, &[], "smtp", at).await.unwrap();
     }
     let processed = inbox::process_pending(
         pool,
@@ -725,7 +723,7 @@ async fn a_players_mail_waits_while_another_worker_acts_for_that_player() {
         "",
         "G13, K19\r\n",
     );
-    store::inbox::store_raw(pool, &inbox::storage_key(&raw), &raw, "smtp", trafalgar())
+    inbox::store(pool, &raw, &[], "smtp", trafalgar())
         .await
         .unwrap();
     let worker = tokio::spawn({
@@ -775,9 +773,7 @@ async fn a_players_mail_waits_while_another_worker_acts_for_that_player() {
 async fn store_in_order(pool: &PgPool, messages: &[Vec<u8>], start: chrono::DateTime<chrono::Utc>) {
     for (minute, raw) in messages.iter().enumerate() {
         let at = start + Duration::minutes(minute as i64);
-        store::inbox::store_raw(pool, &inbox::storage_key(raw), raw, "smtp", at)
-            .await
-            .unwrap();
+        inbox::store(pool, raw, &[], "smtp", at).await.unwrap();
     }
 }
 
@@ -881,7 +877,7 @@ async fn an_open_turns_state_is_read_once_per_process_not_once_per_message() {
     let states = turns::StateCache::default();
     let store_message = |id: &'static str, to: String, body: &'static str| async move {
         let raw = message(id, &to, "", body);
-        store::inbox::store_raw(pool, &inbox::storage_key(&raw), &raw, "pipe", trafalgar())
+        inbox::store(pool, &raw, &[], "pipe", trafalgar())
             .await
             .unwrap();
     };

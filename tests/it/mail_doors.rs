@@ -30,10 +30,7 @@ async fn start_mail_doors(pool: &PgPool, clock: Arc<ManualClock>, max_bytes: usi
         listener,
         pool.clone(),
         clock.clone(),
-        SmtpSettings {
-            domain: DOMAIN.to_owned(),
-            max_bytes,
-        },
+        SmtpSettings::new(DOMAIN, max_bytes),
         stored.clone(),
     ));
     for _ in 0..2 {
@@ -514,10 +511,7 @@ async fn start_listener(pool: &PgPool) -> String {
         listener,
         pool.clone(),
         Arc::new(ManualClock::new(trafalgar())),
-        SmtpSettings {
-            domain: DOMAIN.to_owned(),
-            max_bytes: 100_000,
-        },
+        SmtpSettings::new(DOMAIN, 100_000),
         Arc::new(Notify::new()),
     ));
     address

@@ -54,7 +54,7 @@ async fn ingest(pool: &PgPool, raw: &[u8]) {
 
 async fn store_all(pool: &PgPool, messages: &[Vec<u8>]) {
     for raw in messages {
-        store::inbox::store_raw(pool, &inbox::storage_key(raw), raw, "smtp", trafalgar())
+        inbox::store(pool, raw, &[], "smtp", trafalgar())
             .await
             .unwrap();
     }
@@ -333,8 +333,10 @@ async fn five_players(pool: &PgPool) -> GameId {
     .await
 }
 
-fn tells(to: &str, n: usize) -> String {
-    (0..n)
+/// `n` TELL lines to `to`, numbered from `first`: each message's text differs (a message with
+/// the same text as one already processed is a re-sent copy, whose TELLs are not relayed again).
+fn tells(to: &str, first: usize, n: usize) -> String {
+    (first..first + n)
         .map(|k| format!("TELL {to}: parley {k}?\r\n\r\n"))
         .collect()
 }
@@ -351,7 +353,7 @@ async fn tell_relays_are_limited_per_sender_and_per_recipient_and_said_so() {
             &format!("fred-tell-{m}"),
             "fred@example.org",
             &fred,
-            &tells("John Smith", 10),
+            &tells("John Smith", 10 * m, 10),
         );
         ingest(pool, &raw).await;
     }
@@ -379,7 +381,7 @@ async fn tell_relays_are_limited_per_sender_and_per_recipient_and_said_so() {
             &format!("other-tell-{n}"),
             address,
             &to,
-            &tells("John Smith", 8),
+            &tells("John Smith", 0, 8),
         );
         ingest(pool, &raw).await;
     }
@@ -407,7 +409,12 @@ async fn tell_relays_are_limited_per_sender_and_per_recipient_and_said_so() {
     let jack = reply_address_of(pool, game, 5).await;
     ingest(
         pool,
-        &from_player("jack-1", "jack@example.org", &jack, &tells("Anne Bonny", 1)),
+        &from_player(
+            "jack-1",
+            "jack@example.org",
+            &jack,
+            &tells("Anne Bonny", 0, 1),
+        ),
     )
     .await;
     let long = format!("TELL Anne Bonny: {}\r\n", "a".repeat(TELL_MAX_CHARS + 1));
@@ -449,7 +456,7 @@ async fn workers_relaying_at_once_never_exceed_a_recipients_budget() {
         let to = reply_address_of(pool, game, engine_id).await;
         for n in 0..32 {
             let id = format!("{engine_id}-tell-{n}");
-            messages.push(from_player(&id, address, &to, &tells("John Smith", 1)));
+            messages.push(from_player(&id, address, &to, &tells("John Smith", n, 1)));
         }
     }
     store_all(pool, &messages).await;

@@ -19,6 +19,7 @@ mod cli;
 mod console;
 mod crawl;
 mod demo;
+mod doors;
 mod faults;
 mod feeds;
 mod health;

@@ -424,12 +424,12 @@ async fn concurrent_workers_check_no_more_mail_passwords_than_the_limit() {
     for n in 0..40 {
         let body = format!("PASSWORD wrong guess {n}\r\nG13, K19\r\n");
         let raw = from_fred(&format!("many-{n}"), &body);
-        store::inbox::store_raw(pool, &inbox::storage_key(&raw), &raw, "smtp", trafalgar())
+        inbox::store(pool, &raw, &[], "smtp", trafalgar())
             .await
             .unwrap();
     }
     let raw = from_fred("many-right", &format!("PASSWORD {right}\r\nG13, K19\r\n"));
-    store::inbox::store_raw(pool, &inbox::storage_key(&raw), &raw, "smtp", trafalgar())
+    inbox::store(pool, &raw, &[], "smtp", trafalgar())
         .await
         .unwrap();
     let states = server::turns::StateCache::default();

@@ -92,10 +92,7 @@ async fn main() {
         listener,
         pool.clone(),
         clock.clone(),
-        SmtpSettings {
-            domain: DOMAIN.to_owned(),
-            max_bytes: 1 << 20,
-        },
+        SmtpSettings::new(DOMAIN, 1 << 20),
         stored.clone(),
     ));
     let states = server::turns::StateCache::default();

@@ -180,6 +180,100 @@ pub struct ServeArgs {
 
     #[command(flatten)]
     pub limits: Limits,
+
+    #[command(flatten)]
+    pub doors: Box<DoorArgs>,
+}
+
+/// The network doors' limits against clients that never finish (see `doors`).
+#[derive(Debug, Clone, Args)]
+pub struct DoorArgs {
+    /// Seconds a client has to send a request's headers (and an idle kept-alive connection
+    /// waits for its next request).
+    #[arg(
+        long,
+        env = "ADMIRALTY_HTTP_HEADER_TIMEOUT_SECONDS",
+        default_value_t = 10
+    )]
+    pub http_header_timeout_seconds: u64,
+
+    /// Seconds a client has to send a request's whole body.
+    #[arg(
+        long,
+        env = "ADMIRALTY_HTTP_BODY_TIMEOUT_SECONDS",
+        default_value_t = 60
+    )]
+    pub http_body_timeout_seconds: u64,
+
+    /// Largest request head (request line and headers), in bytes.
+    #[arg(long, env = "ADMIRALTY_HTTP_MAX_HEADER_BYTES", default_value_t = 65536)]
+    pub http_max_header_bytes: usize,
+
+    /// Most HTTP connections held at once; beyond it the slowest is closed.
+    #[arg(long, env = "ADMIRALTY_HTTP_MAX_CONNECTIONS", default_value_t = 4096)]
+    pub http_max_connections: usize,
+
+    /// Most HTTP connections held for one client address (an IPv6 /64); beyond it that
+    /// client's slowest is closed.
+    #[arg(
+        long,
+        env = "ADMIRALTY_HTTP_MAX_CONNECTIONS_PER_PEER",
+        default_value_t = 256
+    )]
+    pub http_max_connections_per_peer: usize,
+
+    /// Most SMTP sessions at once; a client beyond it waits for a free one (or an idle session
+    /// is closed), then is refused with 421.
+    #[arg(long, env = "ADMIRALTY_SMTP_MAX_SESSIONS", default_value_t = 1000)]
+    pub smtp_max_sessions: usize,
+
+    /// Most SMTP sessions for one client address (an IPv6 /64).
+    #[arg(
+        long,
+        env = "ADMIRALTY_SMTP_MAX_SESSIONS_PER_PEER",
+        default_value_t = 100
+    )]
+    pub smtp_max_sessions_per_peer: usize,
+
+    /// Bytes of unfinished messages all SMTP sessions together may hold in memory; a message
+    /// that would go beyond it is refused with 452 (try again later).
+    #[arg(long, env = "ADMIRALTY_SMTP_MAX_BUFFERED_BYTES", default_value_t = 256 * 1024 * 1024)]
+    pub smtp_max_buffered_bytes: usize,
+
+    /// Seconds an SMTP session may last in all, whatever it does.
+    #[arg(long, env = "ADMIRALTY_SMTP_SESSION_SECONDS", default_value_t = 600)]
+    pub smtp_session_seconds: u64,
+
+    /// Seconds an SMTP client may stay silent.
+    #[arg(long, env = "ADMIRALTY_SMTP_IDLE_SECONDS", default_value_t = 300)]
+    pub smtp_idle_seconds: u64,
+
+    /// When the SMTP listener is full (for a client address or in all), a session silent for
+    /// this many seconds is closed to make room for a new one.
+    #[arg(long, env = "ADMIRALTY_SMTP_SHED_IDLE_SECONDS", default_value_t = 5)]
+    pub smtp_shed_idle_seconds: u64,
+
+    /// Seconds a new SMTP client beyond the caps waits for room before it is refused with
+    /// 421 (as many may wait as may be served).
+    #[arg(
+        long,
+        env = "ADMIRALTY_SMTP_ADMISSION_WAIT_SECONDS",
+        default_value_t = 30
+    )]
+    pub smtp_admission_wait_seconds: u64,
+
+    /// Seconds a stopping `gm serve` lets open connections finish before closing them.
+    #[arg(long, env = "ADMIRALTY_SHUTDOWN_GRACE_SECONDS", default_value_t = 10)]
+    pub shutdown_grace_seconds: u64,
+}
+
+impl DoorArgs {
+    /// Descriptors the doors may hold at most: HTTP connections, SMTP sessions and as many
+    /// waiting for room.
+    pub fn descriptors_needed(&self) -> u64 {
+        let sockets = self.http_max_connections + 2 * self.smtp_max_sessions;
+        u64::try_from(sockets).unwrap_or(u64::MAX)
+    }
 }
 
 /// What one sender may make Admiralty send or print (issue 17): each an hourly budget of mail,

@@ -141,6 +141,7 @@ async fn seed_demo_game(
             text: &text,
             source: Source::Web,
             press_limits: crate::config::PressLimits::DEFAULT,
+            with_press: true,
         };
         // Sent a minute before the deadline, which is now.
         let sent = now - chrono::Duration::minutes(1);

@@ -111,6 +111,17 @@ impl IntoResponse for AppError {
                 );
                 response
             }
+            // A text PostgreSQL cannot hold (a NUL byte) that got past the doors' checks: the
+            // request's fault, not the server's.
+            AppError::Store(store::StoreError::Database(sqlx::Error::Database(db)))
+                if matches!(db.code().as_deref(), Some("22021" | "22P05")) =>
+            {
+                error_page(
+                    StatusCode::BAD_REQUEST,
+                    "Bad request",
+                    "The request holds a character that cannot be stored (a NUL byte). Remove it and try again.",
+                )
+            }
             AppError::Store(_) | AppError::Render(_) => {
                 tracing::error!(error = ?self, "request failed");
                 (

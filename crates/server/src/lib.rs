@@ -7,6 +7,7 @@ pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod demo;
+pub mod doors;
 pub mod entropy;
 mod error;
 pub mod fault;
@@ -41,27 +42,37 @@ pub use state::{AppState, Webhook};
 /// The whole HTTP application. Tests build it directly.
 pub fn app(state: AppState) -> Router {
     routes::router(&state)
+        .layer(axum::middleware::from_fn(web::input::refuse_nul_in_address))
+        .layer(axum::middleware::from_fn(
+            web::headers::default_page_headers,
+        ))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }
 
 /// Serves `app(state)` on `listener` until `shutdown` completes, then lets requests in flight
-/// finish.
+/// finish (for at most [`DEFAULT_SHUTDOWN_GRACE`]), with the default limits of
+/// [`doors::http::HttpLimits`].
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    use axum::serve::ListenerExt;
-    // Responses go out as soon as they are written (no Nagle delay on a partial segment).
-    let listener = listener.tap_io(|tcp| {
-        if let Err(error) = tcp.set_nodelay(true) {
-            tracing::debug!(%error, "cannot set TCP_NODELAY");
-        }
-    });
-    axum::serve(listener, app(state))
-        .with_graceful_shutdown(shutdown)
-        .await
+    let stop = doors::Stop::on(shutdown, DEFAULT_SHUTDOWN_GRACE);
+    serve_with(listener, state, doors::http::HttpLimits::default(), stop).await
+}
+
+/// How long a stopping process lets its connections finish, unless configured.
+pub const DEFAULT_SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Serves `app(state)` on `listener` within `limits` until `stop` closes the door.
+pub async fn serve_with(
+    listener: TcpListener,
+    state: AppState,
+    limits: doors::http::HttpLimits,
+    stop: doors::Stop,
+) -> std::io::Result<()> {
+    doors::http::serve(listener, app(state), limits, stop).await
 }
 
 /// Completes on SIGINT (Ctrl-C) or SIGTERM.

@@ -17,67 +17,99 @@ pub struct InboundId(pub i64);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stored {
     New(InboundId),
-    /// A message with this Message-ID was stored before: this delivery has no effect.
+    /// The same message (its Message-ID and body) was stored before: this delivery has no
+    /// effect.
     Duplicate(InboundId),
 }
 
+/// A message to store: [`store_raw`] one, [`store_many`] a group.
+#[derive(Debug, Clone, Copy)]
+pub struct NewInbound<'a> {
+    /// Its Message-ID (or, without one, a digest of its bytes).
+    pub message_id: &'a str,
+    /// SHA-256 of its body: with the Message-ID, what a second delivery of it is the same as.
+    pub body_sha256: &'a [u8],
+    pub raw: &'a [u8],
+    /// The envelope recipients the door accepted (none when it did not say).
+    pub envelope_recipients: &'a [String],
+    pub received_at: DateTime<Utc>,
+}
+
+/// Envelope recipients as one text per message (unnest takes no ragged arrays); an address
+/// holds no line break, and one that does is dropped.
+fn joined_recipients(recipients: &[String]) -> String {
+    recipients
+        .iter()
+        .filter(|r| !r.is_empty() && !r.contains(['\n', '\r', '\0']))
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Stores one message unless the same one (its Message-ID and body) is stored already.
 pub async fn store_raw<'e>(
     db: impl PgExecutor<'e> + Copy,
-    message_id: &str,
-    raw: &[u8],
+    message: &NewInbound<'_>,
     via: &str,
-    now: DateTime<Utc>,
 ) -> Result<Stored, StoreError> {
     let inserted: Option<i64> = sqlx::query_scalar(
-        "INSERT INTO inbound_messages (message_id, raw, received_via, received_at) VALUES ($1, $2, $3, $4) \
-         ON CONFLICT (message_id) DO NOTHING RETURNING id",
+        "INSERT INTO inbound_messages (message_id, body_sha256, raw, envelope_recipients, received_via, received_at) \
+         SELECT $1, $2, $3, string_to_array($4, E'\\n'), $5, $6 \
+         WHERE NOT EXISTS (SELECT 1 FROM inbound_messages o WHERE o.message_id = $1 AND o.body_sha256 IS NULL) \
+         ON CONFLICT (message_id, body_sha256) DO NOTHING RETURNING id",
     )
-    .bind(message_id)
-    .bind(raw)
+    .bind(message.message_id)
+    .bind(message.body_sha256)
+    .bind(message.raw)
+    .bind(joined_recipients(message.envelope_recipients))
     .bind(via)
-    .bind(now)
+    .bind(message.received_at)
     .fetch_optional(db)
     .await?;
     if let Some(id) = inserted {
         return Ok(Stored::New(InboundId(id)));
     }
-    let id: i64 = sqlx::query_scalar("SELECT id FROM inbound_messages WHERE message_id = $1")
-        .bind(message_id)
-        .fetch_one(db)
-        .await?;
+    let id: i64 = sqlx::query_scalar(
+        "SELECT id FROM inbound_messages WHERE message_id = $1 \
+         AND (body_sha256 = $2 OR body_sha256 IS NULL) ORDER BY id LIMIT 1",
+    )
+    .bind(message.message_id)
+    .bind(message.body_sha256)
+    .fetch_one(db)
+    .await?;
     Ok(Stored::Duplicate(InboundId(id)))
 }
 
-/// A message to store with [`store_many`].
-#[derive(Debug, Clone, Copy)]
-pub struct NewInbound<'a> {
-    /// The key a message delivered twice is stored once under (its Message-ID).
-    pub message_id: &'a str,
-    pub raw: &'a [u8],
-    pub received_at: DateTime<Utc>,
-}
-
-/// Stores many messages in one statement (so one commit), each unless a message with its
-/// Message-ID is stored already, this call's included: [`store_raw`] for a group of messages
-/// that arrived together. Either every message is stored, or none.
+/// Stores many messages in one statement (so one commit), each unless the same message (its
+/// Message-ID and body) is stored already, this call's included: [`store_raw`] for a group of
+/// messages that arrived together. Either every message is stored, or none.
 pub async fn store_many<'e>(
     db: impl PgExecutor<'e>,
     messages: &[NewInbound<'_>],
     via: &str,
 ) -> Result<(), StoreError> {
     let ids: Vec<&str> = messages.iter().map(|m| m.message_id).collect();
+    let digests: Vec<&[u8]> = messages.iter().map(|m| m.body_sha256).collect();
     let raws: Vec<&[u8]> = messages.iter().map(|m| m.raw).collect();
+    let recipients: Vec<String> = messages
+        .iter()
+        .map(|m| joined_recipients(m.envelope_recipients))
+        .collect();
     let times: Vec<DateTime<Utc>> = messages.iter().map(|m| m.received_at).collect();
     sqlx::query(
-        "INSERT INTO inbound_messages (message_id, raw, received_via, received_at) \
-         SELECT m.message_id, m.raw, $3, m.received_at \
-         FROM unnest($1::text[], $2::bytea[], $4::timestamptz[]) WITH ORDINALITY AS m(message_id, raw, received_at, n) \
-         ORDER BY m.n ON CONFLICT (message_id) DO NOTHING",
+        "INSERT INTO inbound_messages (message_id, body_sha256, raw, envelope_recipients, received_via, received_at) \
+         SELECT m.message_id, m.digest, m.raw, string_to_array(m.recipients, E'\\n'), $6, m.received_at \
+         FROM unnest($1::text[], $2::bytea[], $3::bytea[], $4::text[], $5::timestamptz[]) \
+              WITH ORDINALITY AS m(message_id, digest, raw, recipients, received_at, n) \
+         WHERE NOT EXISTS (SELECT 1 FROM inbound_messages o WHERE o.message_id = m.message_id AND o.body_sha256 IS NULL) \
+         ORDER BY m.n ON CONFLICT (message_id, body_sha256) DO NOTHING",
     )
     .bind(ids)
+    .bind(digests)
     .bind(raws)
-    .bind(via)
+    .bind(recipients)
     .bind(times)
+    .bind(via)
     .execute(db)
     .await?;
     Ok(())
@@ -88,6 +120,8 @@ pub async fn store_many<'e>(
 pub struct Claimed {
     pub id: InboundId,
     pub raw: Vec<u8>,
+    /// The envelope recipients its door accepted.
+    pub envelope_recipients: Vec<String>,
     pub attempts: i32,
     /// When the message arrived: orders count as of then, not as of processing.
     pub received_at: DateTime<Utc>,
@@ -111,7 +145,7 @@ pub async fn claim_batch(
     limit: i64,
 ) -> Result<Vec<Claimed>, StoreError> {
     Ok(sqlx::query_as(
-        "SELECT id, raw, attempts, received_at FROM inbound_messages WHERE status = 'new' \
+        "SELECT id, raw, envelope_recipients, attempts, received_at FROM inbound_messages WHERE status = 'new' \
          ORDER BY received_at, id LIMIT $1 FOR UPDATE SKIP LOCKED",
     )
     .bind(limit)
@@ -125,15 +159,27 @@ pub struct Outcome {
     id: InboundId,
     status: InboundStatus,
     error: Option<String>,
+    /// Whose message it was and the SHA-256 of what they wrote, once acted on.
+    acted: Option<(i64, Vec<u8>)>,
 }
 
 impl Outcome {
-    /// Acted on and answered.
+    /// Answered (a refusal, or a message that asked only for information).
     pub fn processed(id: InboundId) -> Outcome {
         Outcome {
             id,
             status: InboundStatus::Processed,
             error: None,
+            acted: None,
+        }
+    }
+
+    /// Acted on for `subscriber`, who wrote the text with this SHA-256: a copy of it re-sent
+    /// later is found by [`earlier_copy`].
+    pub fn acted(id: InboundId, subscriber: i64, text_sha256: &[u8]) -> Outcome {
+        Outcome {
+            acted: Some((subscriber, text_sha256.to_vec())),
+            ..Outcome::processed(id)
         }
     }
 
@@ -143,6 +189,7 @@ impl Outcome {
             id,
             status: InboundStatus::Dropped,
             error: Some(reason),
+            acted: None,
         }
     }
 
@@ -152,6 +199,7 @@ impl Outcome {
             id,
             status: InboundStatus::Failed,
             error: Some(error),
+            acted: None,
         }
     }
 }
@@ -167,18 +215,57 @@ pub async fn finish_many<'e>(
     let ids: Vec<i64> = outcomes.iter().map(|o| o.id.0).collect();
     let statuses: Vec<&str> = outcomes.iter().map(|o| o.status.as_str()).collect();
     let errors: Vec<Option<&str>> = outcomes.iter().map(|o| o.error.as_deref()).collect();
+    let senders: Vec<Option<i64>> = outcomes
+        .iter()
+        .map(|o| o.acted.as_ref().map(|a| a.0))
+        .collect();
+    let texts: Vec<Option<&[u8]>> = outcomes
+        .iter()
+        .map(|o| o.acted.as_ref().map(|a| a.1.as_slice()))
+        .collect();
     sqlx::query(
         "UPDATE inbound_messages m SET status = o.status, error = o.error, \
-                attempts = m.attempts + 1, processed_at = $4 \
-         FROM unnest($1::bigint[], $2::text[], $3::text[]) AS o(id, status, error) WHERE m.id = o.id",
+                attempts = m.attempts + 1, processed_at = $4, \
+                sender_subscriber_id = o.sender, text_sha256 = o.text \
+         FROM unnest($1::bigint[], $2::text[], $3::text[], $5::bigint[], $6::bytea[]) \
+              AS o(id, status, error, sender, text) WHERE m.id = o.id",
     )
     .bind(ids)
     .bind(statuses)
     .bind(errors)
     .bind(now)
+    .bind(senders)
+    .bind(texts)
     .execute(db)
     .await?;
     Ok(())
+}
+
+/// An earlier message acted on for `subscriber` with the same text (SHA-256) that arrived
+/// before `received_at` while the same turns were open: no turn of any of the subscriber's games
+/// opened between the two. Its id and arrival, the latest if several.
+pub async fn earlier_copy(
+    tx: &mut sqlx::PgConnection,
+    subscriber: i64,
+    text_sha256: &[u8],
+    received_at: DateTime<Utc>,
+    this: InboundId,
+) -> Result<Option<(InboundId, DateTime<Utc>)>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT m.id, m.received_at FROM inbound_messages m \
+         WHERE m.sender_subscriber_id = $1 AND m.text_sha256 = $2 AND m.id <> $4 \
+           AND m.received_at <= $3 \
+           AND NOT EXISTS (SELECT 1 FROM turns t JOIN players p ON p.game_id = t.game_id \
+                           WHERE p.subscriber_id = $1 AND t.opened_at > m.received_at \
+                             AND t.opened_at <= $3) \
+         ORDER BY m.received_at DESC, m.id DESC LIMIT 1",
+    )
+    .bind(subscriber)
+    .bind(text_sha256)
+    .bind(received_at)
+    .bind(this)
+    .fetch_optional(&mut *tx)
+    .await?)
 }
 
 /// Puts every failed message back in the queue; returns how many.

@@ -69,9 +69,16 @@ pub(super) async fn run_ingest(database: &DatabaseArgs, args: PipeArgs) -> anyho
     let outcome = async {
         let pool = connect(database).await?;
         let now = clock()?.now();
-        let outcome = crate::inbox::ingest(&pool, &raw, "pipe", now, args.ingest.inbox_settings())
-            .await
-            .context("storing and processing the message")?;
+        let outcome = crate::inbox::ingest_with_envelope(
+            &pool,
+            &raw,
+            &args.recipients,
+            "pipe",
+            now,
+            args.ingest.inbox_settings(),
+        )
+        .await
+        .context("storing and processing the message")?;
         pool.close().await;
         anyhow::Ok(outcome)
     }

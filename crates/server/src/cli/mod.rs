@@ -191,6 +191,11 @@ pub struct PipeArgs {
     /// Largest message taken, in bytes: the SMTP listener's and the webhook's limit.
     #[arg(long, env = "ADMIRALTY_MAIL_MAX_BYTES", default_value_t = crate::config::DEFAULT_MAIL_MAX_BYTES)]
     pub mail_max_bytes: usize,
+    /// The envelope recipient the MTA delivered the message to (may repeat): a reply token
+    /// found only there authenticates it. Postfix's pipe(8): `--recipient ${original_recipient}`;
+    /// local(8) (aliases, .forward) sets ORIGINAL_RECIPIENT, read when no option is given.
+    #[arg(long = "recipient", env = "ORIGINAL_RECIPIENT")]
+    pub recipients: Vec<String>,
 }
 
 /// A failure after which the same command may succeed if run again: `gm` exits with sysexits'

@@ -9,7 +9,7 @@ use tokio::net::TcpListener;
 use super::{clock, connect};
 use crate::clock::Clock;
 use crate::config::{DatabaseArgs, ServeArgs};
-use crate::{AppState, serve, shutdown_signal};
+use crate::{AppState, serve_with, shutdown_signal};
 
 pub(super) async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyhow::Result<()> {
     let pool = connect(database).await?;
@@ -26,6 +26,23 @@ pub(super) async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyho
         );
     }
 
+    // The doors' caps, not the kernel's default soft limit, decide how many connections are
+    // held.
+    if let Some(limit) = crate::doors::raise_open_file_limit() {
+        let needed = args.doors.descriptors_needed() + u64::from(database.db_max_connections) + 64;
+        if limit < needed {
+            tracing::warn!(
+                limit,
+                needed,
+                "the open-file limit is below what the connection caps allow: lower \
+                 ADMIRALTY_HTTP_MAX_CONNECTIONS or ADMIRALTY_SMTP_MAX_SESSIONS, or raise the hard limit"
+            );
+        }
+    }
+    let stop = crate::doors::Stop::on(
+        shutdown_signal(),
+        std::time::Duration::from_secs(args.doors.shutdown_grace_seconds),
+    );
     let listener = TcpListener::bind(args.bind)
         .await
         .with_context(|| format!("listening on {} (ADMIRALTY_BIND)", args.bind))?;
@@ -46,6 +63,7 @@ pub(super) async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyho
         });
     }
     let mut inbound = Vec::new();
+    let mut smtp_door = None;
     for _ in 0..args.inbox_workers.max(1) {
         inbound.push(tokio::spawn(crate::inbox::worker(
             pool.clone(),
@@ -64,15 +82,15 @@ pub(super) async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyho
             .local_addr()
             .context("reading the SMTP listener's address")?;
         tracing::info!(%address, "SMTP listener for inbound mail");
-        inbound.push(tokio::spawn(crate::smtp::run(
+        let mut settings = crate::smtp::SmtpSettings::new(&args.mail_domain, args.mail_max_bytes);
+        settings.limits = smtp_limits(&args.doors);
+        smtp_door = Some(tokio::spawn(crate::smtp::serve(
             smtp,
             pool.clone(),
             clock.clone(),
-            crate::smtp::SmtpSettings {
-                domain: args.mail_domain.clone(),
-                max_bytes: args.mail_max_bytes,
-            },
+            settings,
             stored.clone(),
+            stop.clone(),
         )));
     }
     tracing::info!(%address, base_url = %args.base_url, "serving");
@@ -101,7 +119,12 @@ pub(super) async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyho
             None
         }
     };
-    let served = serve(listener, state, shutdown_signal()).await;
+    // HTTP and SMTP stop taking connections at the same moment, and close what is left when
+    // the grace period is over.
+    let served = serve_with(listener, state, http_limits(&args.doors), stop).await;
+    if let Some(smtp) = smtp_door {
+        let _ = smtp.await;
+    }
     // Stopping mid-resolution is safe: the turn's transaction rolls back and is redone later;
     // a message being sent stays leased and is retried, with the same Message-ID.
     deadlines.abort();
@@ -178,5 +201,31 @@ async fn outbox_worker(pool: store::PgPool, clock: Arc<dyn Clock>, relay: crate:
                 tracing::error!(error = %error, "delivering outbound mail failed; will retry")
             }
         }
+    }
+}
+
+/// The HTTP door's limits, from the settings.
+fn http_limits(doors: &crate::config::DoorArgs) -> crate::doors::http::HttpLimits {
+    use std::time::Duration;
+    crate::doors::http::HttpLimits {
+        header_timeout: Duration::from_secs(doors.http_header_timeout_seconds.max(1)),
+        body_timeout: Duration::from_secs(doors.http_body_timeout_seconds.max(1)),
+        max_header_bytes: doors.http_max_header_bytes,
+        max_connections: doors.http_max_connections.max(1),
+        max_connections_per_peer: doors.http_max_connections_per_peer.max(1),
+    }
+}
+
+/// The SMTP listener's limits, from the settings.
+fn smtp_limits(doors: &crate::config::DoorArgs) -> crate::smtp::SmtpLimits {
+    use std::time::Duration;
+    crate::smtp::SmtpLimits {
+        max_sessions: doors.smtp_max_sessions.max(1),
+        max_sessions_per_peer: doors.smtp_max_sessions_per_peer.max(1),
+        max_buffered_bytes: doors.smtp_max_buffered_bytes,
+        session_lifetime: Duration::from_secs(doors.smtp_session_seconds.max(1)),
+        idle_timeout: Duration::from_secs(doors.smtp_idle_seconds.max(1)),
+        shed_after_idle: Duration::from_secs(doors.smtp_shed_idle_seconds),
+        admission_wait: Duration::from_secs(doors.smtp_admission_wait_seconds),
     }
 }

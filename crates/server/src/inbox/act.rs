@@ -1,5 +1,7 @@
 //! Carrying out an authenticated message: its orders for each game it names, then its
-//! commands, each adding a paragraph to the confirmation.
+//! commands, each adding a paragraph to the confirmation. A re-sent copy of a message already
+//! carried out (see `copies`) is carried out again without what would be done twice: its press
+//! (PRESS lines, and press written with the orders) and its TELLs.
 
 use chrono::{DateTime, Utc};
 use mail::Reading;
@@ -12,6 +14,12 @@ use super::{Batch, Settings};
 use crate::letters::replies;
 use crate::turns::{self, LifecycleError};
 
+/// When a message arrived, and when the message it is a re-sent copy of did.
+pub(super) struct Arrival {
+    pub received: DateTime<Utc>,
+    pub copy_of: Option<DateTime<Utc>>,
+}
+
 /// Carries out the commands and orders of an authenticated message; returns the
 /// confirmation's subject and text.
 pub(super) async fn act(
@@ -19,28 +27,34 @@ pub(super) async fn act(
     batch: &mut Batch,
     reading: &Reading,
     sender: &Sender,
-    received: DateTime<Utc>,
+    arrival: Arrival,
     now: DateTime<Utc>,
     settings: &Settings,
 ) -> Result<(String, String), LifecycleError> {
+    let Arrival { received, copy_of } = arrival;
     let commands = &reading.commands;
     let mut out = Vec::new();
     if let Some(default) = &sender.default {
         out.push(replies::heading(default));
+    }
+    if let Some(earlier) = copy_of {
+        out.push(crate::letters::copies::copy_note(earlier));
     }
     if reading.mail.truncated.any() {
         out.push(replies::truncated());
     }
     out.extend(commands.problems.iter().map(replies::problem));
     // Orders first, then the commands: press written with the orders comes before PRESS lines.
+    let arrival = Arrival { received, copy_of };
     let ordered_games =
-        take_orders(tx, batch, reading, sender, received, settings, &mut out).await?;
+        take_orders(tx, batch, reading, sender, &arrival, settings, &mut out).await?;
     let mut context = Context {
         tx,
         batch,
         reading,
         sender,
         received,
+        copy_of,
         now,
         settings,
         tells_spent: None,
@@ -76,16 +90,17 @@ pub(super) async fn act(
 }
 
 /// Takes the message's orders, game by game; returns the names of the games whose orders were
-/// taken.
+/// taken. A copy's orders are taken without the press written with them.
 async fn take_orders(
     tx: &mut sqlx::PgConnection,
     batch: &mut Batch,
     reading: &Reading,
     sender: &Sender,
-    received: DateTime<Utc>,
+    arrival: &Arrival,
     settings: &Settings,
     out: &mut Vec<String>,
 ) -> Result<Vec<String>, LifecycleError> {
+    let received = arrival.received;
     let press_limits = settings.limits.press;
     let commands = &reading.commands;
     let mut ordered_games = Vec::new();
@@ -122,6 +137,7 @@ async fn take_orders(
             text: &orders.text,
             source: Source::Email,
             press_limits,
+            with_press: arrival.copy_of.is_none(),
         };
         match turns::submit_orders_in(tx, &mut batch.open_turns, &lock, received, &submission).await
         {

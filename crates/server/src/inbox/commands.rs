@@ -27,6 +27,9 @@ pub(super) struct Context<'a, 'c> {
     pub sender: &'a Sender,
     /// When the message arrived: press counts as of then.
     pub received: DateTime<Utc>,
+    /// When the message this one is a re-sent copy of arrived: its press and TELLs were sent
+    /// then, and are not again.
+    pub copy_of: Option<DateTime<Utc>>,
     pub now: DateTime<Utc>,
     pub settings: &'a Settings,
     /// Set once a TELL of this message was over the sender's hourly budget: the message's
@@ -41,6 +44,14 @@ pub(super) async fn carry_out(
     command: &CommandLine,
 ) -> Result<Option<String>, LifecycleError> {
     let line = command.line;
+    if let Some(earlier) = cx.copy_of
+        && matches!(
+            command.command,
+            Command::Press { .. } | Command::Tell { .. }
+        )
+    {
+        return Ok(Some(letters::copies::not_again(line, earlier)));
+    }
     let target = cx.sender.game(command.game.as_deref());
     let answer = match &command.command {
         Command::Help | Command::Game { .. } => return Ok(None),
@@ -280,7 +291,7 @@ async fn tell(
             "Line {line}: your message was not relayed: it was addressed to yourself."
         ));
     }
-    let inbound_id = cx.reading.mail.message_id.clone().unwrap_or_default();
+    let inbound_id = cx.batch.message_key(cx.reading);
     let domain = cx.settings.domain.as_str();
     let (key, message_id) =
         letters::queued_ids("tell", &format!("{inbound_id}|tell|{line}"), domain);

@@ -73,7 +73,8 @@ pub(super) async fn identify(
         ));
     };
     let password = password.expose_secret().to_owned();
-    let Some(subscriber) = check_password(tx, reading, from, password, now, domain).await? else {
+    let inbound = batch.message_key(reading);
+    let Some(subscriber) = check_password(tx, &inbound, from, password, now, domain).await? else {
         return Ok(Err(
             "the password does not match the one set for this address (or none is set).".into(),
         ));
@@ -108,7 +109,7 @@ pub(super) async fn identify(
 /// address (`super::lock_senders`), so no other message from it is checked meanwhile.
 async fn check_password(
     tx: &mut sqlx::PgConnection,
-    reading: &Reading,
+    inbound: &str,
     from: &str,
     password: String,
     now: DateTime<Utc>,
@@ -159,7 +160,7 @@ async fn check_password(
     let counts = store::subscribers::record_password_failures(tx, &ids, since, now).await?;
     for (subscriber, failures) in counts {
         if failures == limits.mail_password_max_failures {
-            lock_out(tx, reading, subscriber, failures, now, domain).await?;
+            lock_out(tx, inbound, subscriber, failures, now, domain).await?;
         }
     }
     Ok(None)
@@ -168,7 +169,7 @@ async fn check_password(
 /// A subscriber's password just got locked: tell them, once, by mail, and audit it.
 async fn lock_out(
     tx: &mut sqlx::PgConnection,
-    reading: &Reading,
+    inbound: &str,
     subscriber: SubscriberId,
     failures: i64,
     now: DateTime<Utc>,
@@ -178,7 +179,6 @@ async fn lock_out(
         return Ok(());
     };
     let window = secrets::limits().mail_password_window_minutes;
-    let inbound = reading.mail.message_id.clone().unwrap_or_default();
     let (key, message_id) =
         letters::queued_ids("lockout", &format!("{inbound}|{}", subscriber.0), domain);
     let letter = passwords::locked_out(found.email.as_str(), failures, window);

@@ -7,6 +7,7 @@
 mod act;
 mod budget;
 mod commands;
+mod copies;
 mod identify;
 
 use std::collections::HashMap;
@@ -31,6 +32,8 @@ use crate::config::Limits;
 use crate::letters::{self, REPLY_LOCAL_PART};
 use crate::limits::Unanswerable;
 use crate::turns::{LifecycleError, OpenTurns, StateCache};
+
+pub use copies::body_sha256;
 
 /// The Message-ID a message is stored under: its own, or a digest of its bytes when it has none,
 /// so that the same bytes delivered twice are still stored once.
@@ -100,7 +103,41 @@ pub async fn ingest(
     now: DateTime<Utc>,
     settings: impl Into<Settings>,
 ) -> Result<Ingested, LifecycleError> {
-    let stored = inbox::store_raw(pool, &storage_key(raw), raw, via, now).await?;
+    ingest_with_envelope(pool, raw, &[], via, now, settings).await
+}
+
+/// Stores one raw message as the doors do (once however often it is delivered), without
+/// processing it.
+pub async fn store(
+    pool: &PgPool,
+    raw: &[u8],
+    envelope_recipients: &[String],
+    via: &str,
+    now: DateTime<Utc>,
+) -> Result<Stored, store::StoreError> {
+    let key = storage_key(raw);
+    let body = body_sha256(raw);
+    let message = inbox::NewInbound {
+        message_id: &key,
+        body_sha256: &body,
+        raw,
+        envelope_recipients,
+        received_at: now,
+    };
+    inbox::store_raw(pool, &message, via).await
+}
+
+/// [`ingest`], with the envelope recipients the door was given (a reply token found only
+/// there authenticates the message too).
+pub async fn ingest_with_envelope(
+    pool: &PgPool,
+    raw: &[u8],
+    envelope_recipients: &[String],
+    via: &str,
+    now: DateTime<Utc>,
+    settings: impl Into<Settings>,
+) -> Result<Ingested, LifecycleError> {
+    let stored = store(pool, raw, envelope_recipients, via, now).await?;
     process_pending(pool, &StateCache::default(), now, settings).await?;
     Ok(match stored {
         Stored::New(id) => Ingested::Stored(id),
@@ -162,15 +199,13 @@ pub async fn process_pending(
         // Each message was stored with a durable commit before anyone was told so; this
         // transaction only records what was done with them (see the store's note).
         inbox::commit_without_flush(&mut tx).await?;
-        let readings: Vec<_> = claimed
-            .iter()
-            .map(|claimed| mail::read(&claimed.raw, REPLY_LOCAL_PART))
-            .collect();
+        let readings: Vec<_> = claimed.iter().map(read).collect();
         let senders = lock_senders(&mut tx, &readings).await?;
         let mut batch = Batch::look_up(&mut tx, states, senders, &readings).await?;
         let mut outcomes = Vec::with_capacity(claimed.len());
         for (message, reading) in claimed.iter().zip(&readings) {
             let reading = reading.as_ref();
+            batch.current = Some(message.id);
             // A message's effects and its outcome commit together, so a crash never leaves a
             // message acted on but still queued.
             let outcome = if careful {
@@ -201,6 +236,15 @@ pub async fn process_pending(
             outcomes.push(match outcome {
                 Ok(Outcome::Dropped(reason)) => inbox::Outcome::dropped(message.id, reason),
                 Ok(Outcome::Answered) => inbox::Outcome::processed(message.id),
+                Ok(Outcome::Acted { subscriber, text }) => {
+                    batch.acted.push(copies::Acted {
+                        id: message.id,
+                        subscriber,
+                        text,
+                        received_at: message.received_at,
+                    });
+                    inbox::Outcome::acted(message.id, subscriber.0, &text)
+                }
                 Err(_) if !careful => break,
                 Err(error) => inbox::Outcome::failed(message.id, error.to_string()),
             });
@@ -226,6 +270,19 @@ pub async fn process_pending(
     }
 }
 
+/// Reads a stored message; a reply token in the envelope counts when the headers carry none
+/// (a Bcc, or a forwarding rule, delivers to `orders+TOKEN@` with `To:` someone else).
+fn read(claimed: &Claimed) -> Result<Reading, mail::MailError> {
+    let mut reading = mail::read(&claimed.raw, REPLY_LOCAL_PART)?;
+    if reading.token.is_none() {
+        reading.token = mail::reply_token(
+            claimed.envelope_recipients.iter().map(String::as_str),
+            REPLY_LOCAL_PART,
+        );
+    }
+    Ok(reading)
+}
+
 /// What the messages of one batch share within its transaction: the locks of their senders,
 /// what was looked up for all of them at once, and the replies waiting to be queued together.
 struct Batch {
@@ -238,6 +295,11 @@ struct Batch {
     /// PRESS commands' press, saved together with the replies.
     press: Vec<NewPress>,
     replies: Vec<PendingReply>,
+    /// The message being processed: what it queues is keyed by it (two messages may share a
+    /// Message-ID).
+    current: Option<inbox::InboundId>,
+    /// The messages acted on so far in this batch, for [`copies::earlier_copy`].
+    acted: Vec<copies::Acted>,
 }
 
 /// A reply waiting to be queued, with what its audit entry needs if a limit stops it.
@@ -299,6 +361,8 @@ impl Batch {
             open_turns,
             press: Vec::new(),
             replies: Vec::new(),
+            current: None,
+            acted: Vec::new(),
         })
     }
 
@@ -307,8 +371,11 @@ impl Batch {
     /// budgets.
     fn queue_reply(&mut self, reading: &Reading, reply: &Reply<'_>, domain: &str) {
         let inbound_id = reading.mail.message_id.clone().unwrap_or_default();
-        let (key, message_id) =
-            letters::queued_ids("reply", &format!("{inbound_id}|{}", reply.to), domain);
+        let (key, message_id) = letters::queued_ids(
+            "reply",
+            &format!("{}|{}", self.message_key(reading), reply.to),
+            domain,
+        );
         let headers = Headers {
             reply_to: reply
                 .holder
@@ -327,6 +394,16 @@ impl Batch {
             body: reply.body.to_owned(),
             headers,
         });
+    }
+
+    /// What names the message being processed in the keys of what it queues: its Message-ID
+    /// and its row.
+    pub(super) fn message_key(&self, reading: &Reading) -> String {
+        let message_id = reading.mail.message_id.as_deref().unwrap_or_default();
+        match self.current {
+            Some(id) => format!("{message_id}#{}", id.0),
+            None => message_id.to_owned(),
+        }
     }
 
     /// Writes what the messages put off: saves their press, and queues their replies within
@@ -366,7 +443,13 @@ async fn lock_senders(
 enum Outcome {
     /// Nothing sent: a loop or bulk mail, or unreadable. The reason is kept.
     Dropped(String),
+    /// Answered, nothing acted on (mail that proved no sender).
     Answered,
+    /// Acted on for a subscriber, who wrote this text (its SHA-256).
+    Acted {
+        subscriber: store::subscribers::SubscriberId,
+        text: [u8; 32],
+    },
 }
 
 async fn process(
@@ -428,12 +511,43 @@ async fn process(
             return Ok(Outcome::Answered);
         }
     };
+    let text = copies::text_sha256(reading);
+    let copy_of = if copies::would_repeat(reading) {
+        copies::earlier_copy(
+            tx,
+            batch,
+            claimed.id,
+            sender.subscriber,
+            &text,
+            claimed.received_at,
+        )
+        .await?
+    } else {
+        None
+    };
+    if let Some((earlier, _)) = copy_of {
+        audit(
+            tx,
+            "inbound.copy",
+            sender.default.as_ref().map(|h| h.game_id.0),
+            json!({
+                "message_id": reading.mail.message_id,
+                "copy_of": earlier.0,
+                "subscriber": sender.subscriber.0,
+            }),
+            now,
+        )
+        .await?;
+    }
     let (subject, body) = act::act(
         tx,
         batch,
         reading,
         &sender,
-        claimed.received_at,
+        act::Arrival {
+            received: claimed.received_at,
+            copy_of: copy_of.map(|(_, at)| at),
+        },
         now,
         settings,
     )
@@ -452,7 +566,10 @@ async fn process(
         body: &body,
     };
     batch.queue_reply(reading, &reply, domain);
-    Ok(Outcome::Answered)
+    Ok(Outcome::Acted {
+        subscriber: sender.subscriber,
+        text,
+    })
 }
 
 async fn audit(

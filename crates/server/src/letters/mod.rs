@@ -1,9 +1,10 @@
 //! Every mail Admiralty writes, composed in one place: what a turn publishes ([`turns`]: the
 //! report, each player's position, reminders) and the answers to players' mail ([`replies`]:
-//! confirmations, refusals, relayed messages, login links), and about mail passwords
-//! ([`passwords`]). The callers decide when a mail is due and queue it; here is only what it
-//! says and how it is addressed.
+//! confirmations, refusals, relayed messages, login links), about mail passwords
+//! ([`passwords`]), and what a re-sent copy's confirmation says ([`copies`]). The callers
+//! decide when a mail is due and queue it; here is only what it says and how it is addressed.
 
+pub mod copies;
 pub mod passwords;
 pub mod replies;
 pub mod turns;

@@ -10,7 +10,7 @@ mod inbound;
 mod player;
 
 use axum::Router;
-use axum::extract::DefaultBodyLimit;
+use axum::middleware;
 use axum::routing::{get, post};
 
 use crate::AppState;
@@ -40,15 +40,18 @@ pub(crate) fn router(state: &AppState) -> Router<AppState> {
             get(archive::get_board),
         )
         .route("/static/admiralty.css", get(archive::get_style_sheet))
-        .nest("/gm", gm::router())
-        .merge(player::router())
+        // Forms are refused whole when they hold a NUL (the webhook, outside, reads no body
+        // before its token is checked).
+        .nest(
+            "/gm",
+            gm::router().layer(middleware::from_fn(crate::web::input::refuse_nul_in_forms)),
+        )
+        .merge(player::router().layer(middleware::from_fn(crate::web::input::refuse_nul_in_forms)))
         .fallback(not_found);
     // The webhook door exists only when a shared secret is configured.
     match &state.webhook {
-        Some(webhook) => router.route(
-            "/inbound/mail",
-            post(inbound::post_inbound_mail).layer(DefaultBodyLimit::max(webhook.max_bytes)),
-        ),
+        // The handler reads the body itself, after the token (and within the size limit).
+        Some(_) => router.route("/inbound/mail", post(inbound::post_inbound_mail)),
         None => router,
     }
 }

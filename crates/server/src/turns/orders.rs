@@ -45,6 +45,7 @@ pub async fn submit_orders(
         text,
         source,
         press_limits: PressLimits::DEFAULT,
+        with_press: true,
     };
     let mut open_turns = OpenTurns::default();
     match submit_orders_in(&mut tx, &mut open_turns, &lock, now, &orders).await {
@@ -90,6 +91,7 @@ pub async fn submit_checked_orders(
         text,
         source: Source::Web,
         press_limits,
+        with_press: true,
     };
     let mut open_turns = OpenTurns::new(states.clone());
     match submit_orders_in(&mut tx, &mut open_turns, &lock, now, &submission).await {
@@ -292,10 +294,13 @@ pub struct Submission<'a> {
     pub source: Source,
     /// How much of the press the orders carry may be printed.
     pub press_limits: PressLimits,
+    /// Whether the press written with the orders is saved (not for a re-sent copy of mail
+    /// whose press was saved already).
+    pub with_press: bool,
 }
 
 /// A set of orders taken: how the engine read it, and what of the press it carries is printed
-/// (one entry for each of `parsed.press`, in order).
+/// (one entry for each of `parsed.press`, in order; none when the press is not saved).
 #[derive(Debug)]
 pub struct Taken {
     pub parsed: ParsedOrders<AnyOrders>,
@@ -332,11 +337,15 @@ pub async fn submit_orders_in(
         .parse_orders(player_id(orders.engine_player), orders.text);
     let stored = parsed.orders.to_json()?;
     let mut used = open_turns.press_used(&mut *tx, turn.id, lock).await?;
-    let press: Vec<AdmittedPress> = parsed
-        .press
-        .iter()
-        .map(|text| limits::admit_press(&mut used, &orders.press_limits, text))
-        .collect();
+    let press: Vec<AdmittedPress> = if orders.with_press {
+        parsed
+            .press
+            .iter()
+            .map(|text| limits::admit_press(&mut used, &orders.press_limits, text))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let printed: Vec<String> = press.iter().filter_map(|p| p.text.clone()).collect();
     // Mail is processed by several workers, so a later message may be processed first: the
     // player's lock makes the save's check for a later set and the save one step. The press

@@ -4,6 +4,8 @@
 //! to a [`store::sessions::Principal`].
 
 pub mod csrf;
+pub(crate) mod headers;
+pub(crate) mod input;
 pub mod session;
 
 /// `bytes` random bytes from the operating system, as lower-case hex.

@@ -169,13 +169,18 @@ pub(crate) fn notice(code: Option<&str>) -> Option<&'static str> {
     })
 }
 
-/// `/gm/...` paths only: where a login may send the GM afterwards (no open redirect).
+/// `/gm/...` paths only: where a login may send the GM afterwards (no open redirect). A plain
+/// path of printable ASCII, so that it is always a valid `Location` (a control character,
+/// a space or a non-ASCII letter there made the redirect fail with a 500); anything else sends
+/// the GM to the console's front page.
 pub(crate) fn safe_next(next: Option<&str>) -> String {
     match next {
         Some(path)
             if (path == "/gm" || path.starts_with("/gm/") || path.starts_with("/gm?"))
+                && path.bytes().all(|b| b.is_ascii_graphic())
                 && !path.contains("//")
                 && !path.contains('\\')
+                && !path.contains("/..")
                 && !path.starts_with("/gm/login")
                 && !path.starts_with("/gm/logout") =>
         {
@@ -217,6 +222,14 @@ mod tests {
             "/gm//evil",
             "/gm/login",
             "/gm/\\evil",
+            "/gm/\r\nSet-Cookie: x=1",
+            "/gm/\n",
+            "/gm/\t",
+            "/gm/\u{7f}",
+            "/gm/\0",
+            "/gm/é",
+            "/gm/ x",
+            "/gm/../../evil",
             "",
         ] {
             assert_eq!(safe_next(Some(bad)), "/gm", "{bad}");

@@ -1,0 +1,330 @@
+//! One SMTP session, bounded every way a client could stretch it: a command line is at most
+//! 4 KiB, a message is read in pieces of at most 8 KiB and held only within the listener's
+//! shared memory budget (beyond it the message is refused with 452: try again later), a client
+//! may stay silent for the idle timeout and keep the session for its lifetime, no longer (a
+//! NOOP every few minutes does not keep it open), and a stop closes it between two commands.
+
+use std::io;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use mailin::{Action, SessionBuilder};
+use tokio::io::{AsyncBufRead, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
+use tokio::time::Sleep;
+
+use super::SmtpSettings;
+use super::groups::ToStore;
+use super::wire::{
+    Collector, LineRead, Normalised, announce_size, lock, normalise_command, read_bounded_line,
+    starts_with_ignore_case, write_response,
+};
+use crate::clock::Clock;
+use crate::doors::Stop;
+use crate::doors::admission::Ticket;
+use crate::inbox;
+
+/// Longest command line accepted; RFC 5321 allows 512 octets, clients sometimes send more.
+const MAX_COMMAND_LINE: usize = 4096;
+/// A message is read in pieces of at most this many bytes (a longer line in several).
+const DATA_CHUNK: usize = 8192;
+
+/// What a session needs besides its connection.
+pub(super) struct Session {
+    pub to_store: mpsc::Sender<ToStore>,
+    pub clock: Arc<dyn Clock>,
+    pub settings: Arc<SmtpSettings>,
+    pub stored: Arc<Notify>,
+    /// The listener's memory budget for messages being received, in bytes.
+    pub buffers: Arc<Semaphore>,
+    pub stop: Stop,
+}
+
+/// Why a session ends before its client is done.
+enum Ended {
+    Idle,
+    Lifetime,
+    Shed,
+    Stopping,
+}
+
+impl Ended {
+    fn reply(&self) -> &'static [u8] {
+        match self {
+            Ended::Idle => b"421 4.4.2 idle too long, closing\r\n",
+            Ended::Lifetime => {
+                b"421 4.4.2 this session has lasted too long, closing; please reconnect\r\n"
+            }
+            Ended::Shed => b"421 4.3.2 too many sessions: closing this idle one\r\n",
+            Ended::Stopping => b"421 4.3.2 the service is stopping; please try again later\r\n",
+        }
+    }
+}
+
+/// How receiving one message ended.
+enum Received {
+    /// The message, with the share of the memory budget it holds until it is stored.
+    Message(Vec<u8>, Option<OwnedSemaphorePermit>),
+    /// Larger than the size limit: read to its end and dropped.
+    TooBig,
+    /// Would have taken the listener beyond its memory budget: read to its end and dropped.
+    NoRoom,
+}
+
+impl Session {
+    pub async fn serve(
+        self,
+        stream: TcpStream,
+        peer: SocketAddr,
+        ticket: &Ticket,
+    ) -> io::Result<()> {
+        let (read, mut write) = stream.into_split();
+        let mut read = BufReader::new(read);
+        let collector = Collector::new(&self.settings.domain);
+        let envelope = collector.envelope.clone();
+        let mut session =
+            SessionBuilder::new(self.settings.domain.clone()).build(peer.ip(), collector);
+        let lifetime = tokio::time::sleep(self.settings.limits.session_lifetime);
+        tokio::pin!(lifetime);
+        write_response(&mut write, &session.greeting()).await?;
+        let mut line = Vec::new();
+        loop {
+            let read_line = self
+                .next_line(
+                    &mut read,
+                    &mut line,
+                    MAX_COMMAND_LINE,
+                    lifetime.as_mut(),
+                    ticket,
+                    true,
+                )
+                .await;
+            match read_line {
+                Err(ended) => {
+                    write.write_all(ended.reply()).await?;
+                    return Ok(());
+                }
+                Ok(read) => match read? {
+                    LineRead::Eof => return Ok(()),
+                    LineRead::Partial => {
+                        write.write_all(b"500 5.5.6 line too long\r\n").await?;
+                        return Ok(());
+                    }
+                    LineRead::Line => {}
+                },
+            }
+            let command = match normalise_command(&line, self.settings.max_bytes) {
+                Normalised::Command(command, reverse_path) => {
+                    if let Some(path) = reverse_path {
+                        lock(&envelope).reverse_path = path;
+                    }
+                    command
+                }
+                Normalised::Refuse(reply) => {
+                    write.write_all(reply.as_bytes()).await?;
+                    continue;
+                }
+            };
+            let is_ehlo = starts_with_ignore_case(&command, b"EHLO");
+            let reply = session.process(&command);
+            if is_ehlo && reply.code == 250 {
+                let text = announce_size(&reply.buffer()?, self.settings.max_bytes);
+                write.write_all(&text).await?;
+            } else {
+                write_response(&mut write, &reply).await?;
+            }
+            if reply.action == Action::Close {
+                return Ok(());
+            }
+            if reply.code != 354 {
+                ticket.idle();
+                continue;
+            }
+            ticket.busy();
+            let reverse_path = lock(&envelope).reverse_path.clone();
+            let received = self
+                .receive(
+                    &mut read,
+                    &mut line,
+                    lifetime.as_mut(),
+                    ticket,
+                    &reverse_path,
+                )
+                .await;
+            let received = match received {
+                Err(ended) => {
+                    write.write_all(ended.reply()).await?;
+                    return Ok(());
+                }
+                Ok(received) => received?,
+            };
+            // mailin back to its state after a message; its 250 is sent once the message is
+            // stored.
+            let reply = session.process(b".\r\n");
+            match received {
+                Received::TooBig => {
+                    let text = format!(
+                        "552 5.3.4 the message is larger than {} bytes; nothing was stored\r\n",
+                        self.settings.max_bytes
+                    );
+                    write.write_all(text.as_bytes()).await?;
+                }
+                Received::NoRoom => {
+                    write
+                        .write_all(b"452 4.3.1 too much mail is being received at once; nothing was stored, please try again later\r\n")
+                        .await?;
+                }
+                Received::Message(raw, held) => {
+                    let recipients = std::mem::take(&mut lock(&envelope).recipients);
+                    if !self.store(raw, recipients).await {
+                        write
+                            .write_all(
+                                b"451 4.3.0 the message could not be stored; please try again later\r\n",
+                            )
+                            .await?;
+                        return Ok(());
+                    }
+                    drop(held);
+                    crate::fault::point("smtp_stored_before_reply").await;
+                    write_response(&mut write, &reply).await?;
+                }
+            }
+            ticket.idle();
+        }
+    }
+
+    /// Reads the next line within the session's bounds. Between commands a stop ends the
+    /// session; while a message is received it may finish (until the stop's grace is over,
+    /// when the listener drops the session).
+    async fn next_line(
+        &self,
+        read: &mut (impl AsyncBufRead + Unpin),
+        line: &mut Vec<u8>,
+        limit: usize,
+        lifetime: Pin<&mut Sleep>,
+        ticket: &Ticket,
+        between_commands: bool,
+    ) -> Result<io::Result<LineRead>, Ended> {
+        let idle = self.settings.limits.idle_timeout;
+        tokio::select! {
+            biased;
+            () = self.stop.draining(), if between_commands => Err(Ended::Stopping),
+            () = ticket.shed() => Err(Ended::Shed),
+            () = lifetime => Err(Ended::Lifetime),
+            read = tokio::time::timeout(idle, read_bounded_line(read, line, limit)) => {
+                read.map_err(|_| Ended::Idle)
+            }
+        }
+    }
+
+    /// Reads a message to its end (`.` alone on a line), undoing dot-stuffing, in pieces: it
+    /// is kept only while it stays within the size limit (counted as the client sent it, so a
+    /// message of exactly the announced SIZE is accepted) and the memory budget.
+    async fn receive(
+        &self,
+        read: &mut (impl AsyncBufRead + Unpin),
+        line: &mut Vec<u8>,
+        mut lifetime: Pin<&mut Sleep>,
+        ticket: &Ticket,
+        reverse_path: &str,
+    ) -> Result<io::Result<Received>, Ended> {
+        let max_bytes = self.settings.max_bytes;
+        // The envelope sender goes first, as a delivering MTA would write it: the mail crate
+        // reads an empty Return-Path as a bounce, which is never answered.
+        let mut message = Vec::new();
+        let mut held = None;
+        let mut refused = None;
+        let return_path = format!("Return-Path: <{reverse_path}>\r\n");
+        if !self.keep(&mut message, &mut held, return_path.as_bytes()) {
+            refused = Some(Received::NoRoom);
+        }
+        let mut size = 0usize;
+        let mut at_line_start = true;
+        loop {
+            let piece = match self
+                .next_line(read, line, DATA_CHUNK, lifetime.as_mut(), ticket, false)
+                .await?
+            {
+                Ok(LineRead::Eof) => {
+                    return Ok(Err(io::ErrorKind::UnexpectedEof.into()));
+                }
+                Ok(piece) => piece,
+                Err(error) => return Ok(Err(error)),
+            };
+            if at_line_start && (line.as_slice() == b".\r\n" || line.as_slice() == b".\n") {
+                break;
+            }
+            let content = if at_line_start && line.first() == Some(&b'.') {
+                line.get(1..).unwrap_or_default()
+            } else {
+                line.as_slice()
+            };
+            at_line_start = matches!(piece, LineRead::Line);
+            if refused.is_some() {
+                continue;
+            }
+            size += content.len();
+            if size > max_bytes {
+                refused = Some(Received::TooBig);
+            } else if !self.keep(&mut message, &mut held, content) {
+                refused = Some(Received::NoRoom);
+            }
+            if refused.is_some() {
+                message = Vec::new();
+                held = None;
+            }
+        }
+        Ok(Ok(refused.unwrap_or(Received::Message(message, held))))
+    }
+
+    /// Appends `bytes` to `message` if the memory budget has room for what that allocates;
+    /// `held` is the message's share of the budget.
+    fn keep(
+        &self,
+        message: &mut Vec<u8>,
+        held: &mut Option<OwnedSemaphorePermit>,
+        bytes: &[u8],
+    ) -> bool {
+        let needed = message.len() + bytes.len();
+        if needed > message.capacity() {
+            let capacity = needed
+                .max(message.capacity() * 2)
+                .min(needed.max(self.settings.max_bytes + 1024));
+            let more = capacity - message.capacity();
+            let Ok(more_permits) = u32::try_from(more) else {
+                return false;
+            };
+            let Ok(permit) = self.buffers.clone().try_acquire_many_owned(more_permits) else {
+                return false;
+            };
+            match held {
+                Some(held) => held.merge(permit),
+                None => *held = Some(permit),
+            }
+            message.reserve_exact(capacity - message.len());
+        }
+        message.extend_from_slice(bytes);
+        true
+    }
+
+    /// Hands the message to the group writer and waits until it is stored.
+    async fn store(&self, raw: Vec<u8>, recipients: Vec<String>) -> bool {
+        let (told, stored) = oneshot::channel();
+        let message = ToStore {
+            key: inbox::storage_key(&raw),
+            body_sha256: inbox::body_sha256(&raw),
+            raw,
+            recipients,
+            received_at: self.clock.now(),
+            told,
+        };
+        // A writer gone (the listener shutting down) stored nothing.
+        let is_stored = self.to_store.send(message).await.is_ok() && stored.await.unwrap_or(false);
+        if is_stored {
+            self.stored.notify_one();
+        }
+        is_stored
+    }
+}
