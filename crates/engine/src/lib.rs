@@ -265,6 +265,16 @@ pub enum TurnError {
     BadState(String),
 }
 
+/// A GM's switch as set for one game: where the rules text is silent or a ruling could go either
+/// way, the game's setup chooses, and the game's public page says what was chosen.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ruling {
+    /// The rule's stable ID in the rules catalogue (`SALVO-TORP-01`, `FOREVER-GM-43`, ...).
+    pub rule: String,
+    /// What this game does, in words.
+    pub text: String,
+}
+
 /// The one interface of all five rule engines. Associated types are stored by the service as
 /// JSON, which is all it knows of them.
 pub trait Engine {
@@ -322,6 +332,13 @@ pub trait Engine {
 
     /// How to write orders for this game, for HELP and the order form.
     fn order_help(state: &Self::State) -> String;
+
+    /// The GM's switches this setup chose, each in words with its rule ID, for the game's
+    /// public page (every switch, whether or not it differs from its default).
+    fn rulings(setup: &Self::Setup) -> Vec<Ruling> {
+        let _ = setup;
+        Vec::new()
+    }
 }
 
 /// Places by score, best first; equal scores share a place (standard competition ranking).

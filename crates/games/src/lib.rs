@@ -162,6 +162,14 @@ impl EngineKind {
         })
     }
 
+    /// The switches a stored setup chose, in words with their rule IDs (`Engine::rulings`).
+    pub fn rulings(self, setup: &Value) -> Result<Vec<engine::Ruling>, GameError> {
+        dispatch!(self, E => {
+            let setup: <E as Engine>::Setup = from_json(self, "setup", setup)?;
+            Ok(E::rulings(&setup))
+        })
+    }
+
     /// Starts a game from the GM's settings (as [`EngineKind::parse_setup`] stores them) and
     /// the player list, with turn 0's dice.
     pub fn new_game(

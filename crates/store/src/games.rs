@@ -168,6 +168,18 @@ pub async fn engine_and_state<'e>(
     )
 }
 
+/// A game's setup (the GM's settings), if the game exists. It may name hidden things (fleets
+/// before they are revealed): callers show only what the engine draws from it.
+pub async fn setup<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+) -> Result<Option<serde_json::Value>, StoreError> {
+    Ok(sqlx::query_scalar("SELECT setup FROM games WHERE id = $1")
+        .bind(game)
+        .fetch_optional(db)
+        .await?)
+}
+
 /// A game's name, if the game exists.
 pub async fn name<'e>(db: impl PgExecutor<'e>, game: GameId) -> Result<Option<String>, StoreError> {
     Ok(sqlx::query_scalar("SELECT name FROM games WHERE id = $1")

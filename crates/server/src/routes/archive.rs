@@ -134,6 +134,21 @@ pub(crate) async fn find_game(
     Ok((zine, game))
 }
 
+/// The switches the game's setup chose (none for a setup the engine cannot read: an old row
+/// is still shown, without them).
+async fn rulings_of(
+    state: &AppState,
+    game: &store::archive::PublicGame,
+) -> Result<Vec<engine::Ruling>, AppError> {
+    let Ok(engine) = game.engine.parse::<EngineKind>() else {
+        return Ok(Vec::new());
+    };
+    let Some(setup) = store::games::setup(&state.pool, game.id).await? else {
+        return Ok(Vec::new());
+    };
+    Ok(engine.rulings(&setup).unwrap_or_default())
+}
+
 fn when(at: DateTime<Utc>) -> String {
     at.format("%Y-%m-%d %H:%M UTC").to_string()
 }
@@ -289,6 +304,8 @@ struct GamePage {
     turns: Vec<SeedView>,
     feed_url: String,
     history_url: String,
+    /// The GM's switches for this game, in words with their rule IDs.
+    rulings: Vec<engine::Ruling>,
 }
 
 pub(crate) async fn get_game(
@@ -301,7 +318,9 @@ pub(crate) async fn get_game(
         let (zine, game) = find_game(&state, &slug, &game).await?;
         let turns = store::archive::published_turns(&state.pool, game.id).await?;
         let base = game_path(&zine, game.id);
+        let rulings = rulings_of(&state, &game).await?;
         Ok(GamePage {
+            rulings,
             game: GameSummary::new(&zine, &game),
             finished: game.status == GameStatus::Finished,
             open_turn: game.open_turn,
