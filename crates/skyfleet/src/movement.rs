@@ -41,7 +41,11 @@ pub struct Moved {
 /// Where an aim point is.
 pub fn aim_point(state: &State, aim: Aim, from: Pose) -> Option<Angle> {
     match aim {
-        Aim::Unit(id) => state.unit(id).and_then(|u| bearing(from.at, u.at)),
+        // A wing still aboard has no place of its own to face (SKY-ADM-09).
+        Aim::Unit(id) => state
+            .unit(id)
+            .filter(|u| u.place != Place::Aboard)
+            .and_then(|u| bearing(from.at, u.at)),
         Aim::Point(point) => bearing(from.at, point),
         Aim::Bearing(angle) => Some(angle),
     }
