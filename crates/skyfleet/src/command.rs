@@ -156,11 +156,12 @@ impl Battle<'_> {
             .elevation
             .saturating_add(2)
             .min(self.state.rules.max_elevation);
-        if let Some(island) = self
-            .state
-            .terrain
-            .island_in_the_way(unit.at, unit.radius, target)
-        {
+        if let Some(island) = self.state.terrain.island_on_the_way_up_or_down(
+            unit.at,
+            unit.radius,
+            unit.elevation,
+            target,
+        ) {
             return Err(format!("it would rise into island {island}"));
         }
         Ok(target)

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::geometry::{Angle, Length, Point, within};
 use crate::state::{
-    BoardSize, DamageControl, Edge, Module, OverIsland, Place, Rules, Side, Standing, State, Status, TurnRecord, Unit, UnitId,
-    Weapon,
+    BoardSize, DamageControl, Edge, Module, OverIsland, Place, Rules, Side, Standing, State,
+    Status, TurnRecord, Unit, UnitId, Weapon,
 };
 use crate::tables::{Class, ModuleKind, Mount, Size, WeaponKind, squash};
 use crate::terrain::{Area, Band, Island, Shape, Terrain};

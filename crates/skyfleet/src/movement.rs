@@ -515,11 +515,14 @@ pub fn plan_move(state: &State, unit: &Unit, plan: &MovePlan, walk: Walk) -> Wal
                     problems.push(MoveProblem::AboveCeiling { step: index });
                 }
                 let target = wanted.min(u32::from(max_elevation)) as u8;
+                // Every level on the way up, not only the last (SKY-ISL-01).
                 if obstacles
-                    && let Some(island) =
-                        state
-                            .terrain
-                            .island_in_the_way(pose.at, unit.radius, target)
+                    && let Some(island) = state.terrain.island_on_the_way_up_or_down(
+                        pose.at,
+                        unit.radius,
+                        pose.elevation,
+                        target,
+                    )
                 {
                     problems.push(MoveProblem::IslandInBand {
                         step: index,
@@ -545,10 +548,12 @@ pub fn plan_move(state: &State, unit: &Unit, plan: &MovePlan, walk: Walk) -> Wal
                     continue;
                 }
                 if obstacles
-                    && let Some(island) =
-                        state
-                            .terrain
-                            .island_in_the_way(pose.at, unit.radius, target as u8)
+                    && let Some(island) = state.terrain.island_on_the_way_up_or_down(
+                        pose.at,
+                        unit.radius,
+                        pose.elevation,
+                        target as u8,
+                    )
                 {
                     problems.push(MoveProblem::IslandInBand {
                         step: index,

@@ -861,7 +861,9 @@ impl Parser<'_> {
                 continue;
             }
             // A unit's name as written comes first ("The Ram"), then the fallback words.
-            let named = self.exact_unit(part).filter(|(_, used)| *used == part.len());
+            let named = self
+                .exact_unit(part)
+                .filter(|(_, used)| *used == part.len());
             if named.is_none()
                 && is(
                     plain.first().copied(),
@@ -1373,7 +1375,11 @@ impl Parser<'_> {
                     );
                     return;
                 }
-                let args: Vec<String> = args.iter().filter(|w| w.as_str() != "on").cloned().collect();
+                let args: Vec<String> = args
+                    .iter()
+                    .filter(|w| w.as_str() != "on")
+                    .cloned()
+                    .collect();
                 let slots = match self.weapons_of(unit, &args) {
                     Ok(slots) => slots,
                     Err(problem) => {

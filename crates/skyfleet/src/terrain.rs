@@ -166,6 +166,26 @@ impl Terrain {
             .map(|i| i.name.as_str())
     }
 
+    /// The island a base changing elevation in place from `from` to `to` would pass into, at
+    /// any level on the way, not only where it ends (SKY-ISL-01, SKY-ISL-02): a climb from 5
+    /// to 9 over an island's footprint goes through it.
+    pub fn island_on_the_way_up_or_down(
+        &self,
+        centre: Point,
+        radius: Length,
+        from: u8,
+        to: u8,
+    ) -> Option<&str> {
+        let levels: Vec<u8> = if to >= from {
+            (from.saturating_add(1)..=to).collect()
+        } else {
+            (to..from).rev().collect()
+        };
+        levels
+            .into_iter()
+            .find_map(|level| self.island_in_the_way(centre, radius, level))
+    }
+
     /// The cloud bank a unit is inside, if any (SKY-CLOUD-01).
     pub fn cloud_at(&self, point: Point, elevation: u8) -> Option<usize> {
         self.clouds.iter().position(|c| c.holds(point, elevation))

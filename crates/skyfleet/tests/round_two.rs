@@ -100,7 +100,10 @@ const NAMING: &[&str] = &[
 #[test]
 fn sky_gm_19_adm_09_a_wing_aboard_reads_exactly_as_a_made_up_name() {
     let state = standard();
-    assert_eq!(state.unit(id(&state, "Falcon")).unwrap().place, Place::Aboard);
+    assert_eq!(
+        state.unit(id(&state, "Falcon")).unwrap().place,
+        Place::Aboard
+    );
     for (real, fake) in [("Falcon", "Zephyr"), ("Falc", "Zeph"), ("falcon", "zephyr")] {
         for template in NAMING {
             let with_real = template.replace("{X}", real);
@@ -108,7 +111,10 @@ fn sky_gm_19_adm_09_a_wing_aboard_reads_exactly_as_a_made_up_name() {
             let seen = echo(&Skyfleet::parse_orders(&state, ALICE, &with_real));
             let seen: Vec<String> = seen.iter().map(|l| swap(l, real, fake)).collect();
             let made_up = echo(&Skyfleet::parse_orders(&state, ALICE, &with_fake));
-            assert_eq!(seen, made_up, "{with_real:?} reads differently from {with_fake:?}");
+            assert_eq!(
+                seen, made_up,
+                "{with_real:?} reads differently from {with_fake:?}"
+            );
         }
     }
     // The whole mail, resolved: the public report is word for word the same.
