@@ -8,7 +8,7 @@ use crate::fire::bases_within;
 use crate::geometry::{Length, Turn};
 use crate::orders::DcChoice;
 use crate::state::{
-    ActionName, Brace, Morale, Place, Status, TorpedoInfo, TurnRecord, Unit, UnitId,
+    ActionName, Brace, DamageControl, Morale, Place, Status, TorpedoInfo, TurnRecord, Unit, UnitId,
 };
 use crate::tables::{Class, ModuleKind};
 
@@ -319,6 +319,12 @@ impl Battle<'_> {
         }
         let mut bought = Vec::new();
         let mut left = successes;
+        let tiers = self.state.rules.damage_control == DamageControl::Tiers;
+        if tiers {
+            // The GM's switch (SKY-DCR-02/03): one effect a roll, 1 success for a 1-success
+            // effect, 2 or more for either; the rest buy nothing.
+            left = left.min(2);
+        }
         while let Some(choice) = self.unit(id).and_then(|unit| {
             priority
                 .iter()
@@ -327,6 +333,9 @@ impl Battle<'_> {
         }) {
             left -= choice.cost();
             bought.push(self.mend(id, choice));
+            if tiers {
+                break;
+            }
         }
         let mut text = format!(
             "DC {count}d [{}] → {successes} success{}",

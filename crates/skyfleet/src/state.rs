@@ -141,15 +141,17 @@ fn yes() -> bool {
     true
 }
 
-/// A line of fire whose elevation span passes wholly above or below an island's band, across
-/// its footprint or within 2" of it (SKY-ISL-04, SKY-EX-10, SKY-GM-07): the GM's switch.
+/// A line of fire that crosses an island's footprint with its elevation span wholly above or
+/// below the island's band, such as 9 to 9 over an island at 6-8 (SKY-ISL-04, SKY-EX-10,
+/// SKY-GM-07): the GM's switch. A line passing beside an island within 2" is a near miss at
+/// any elevation under either setting (SKY-ISL-04: "any attack").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OverIsland {
-    /// Clear: the island does not bear on it at all (the catalogue's SKY-EX-10: 9 to 9 is clear).
+    /// Clear: that island does not bear on it (the catalogue's SKY-EX-10: 9 to 9 is clear).
     #[default]
     Clear,
-    /// A near miss, −1 unless Sonar: "any attack passing within 2\"" read in plan only.
+    /// A near miss, −1 unless Sonar: it passes within 2" of the island, seen from above.
     NearMiss,
 }
 

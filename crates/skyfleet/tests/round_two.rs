@@ -478,3 +478,254 @@ fn messages_use_ordinals_and_name_only_this_battles_ships() {
         .unwrap();
     assert!(from.expected.contains("FROM "), "{from:#?}");
 }
+
+// The rulebook: the GM's switches, each tested both ways.
+
+mod switches {
+    use super::*;
+    use skyfleet::fire::assess;
+    use skyfleet::geometry::Length;
+    use skyfleet::state::{DamageControl, OverIsland, TorpedoInfo};
+    use skyfleet::terrain::{Band, Island, Shape};
+    use skyfleet::{Angle, Class};
+
+    fn started(change: impl FnOnce(&mut Setup)) -> State {
+        let mut setup = Setup::default();
+        change(&mut setup);
+        start(&setup)
+    }
+
+    /// Valiant (no Sonar) fires its Heavy Lance east from (10,24) e9 at Tempest at (28,24) e9,
+    /// across the island Crag (centre (20,24), 2") whose band is 6-8.
+    fn over_the_island(state: &mut State) -> skyfleet::fire::Shot {
+        state.terrain.islands = vec![Island {
+            name: "Crag".into(),
+            shape: Shape::Circle {
+                centre: Point::inches(20, 24),
+                radius: Length::inches(2),
+            },
+            band: Band::ISLAND,
+        }];
+        let (valiant, tempest) = (id(state, "Valiant"), id(state, "Tempest"));
+        for (unit, x, heading) in [(valiant, 10, Angle::EAST), (tempest, 28, Angle::WEST)] {
+            let unit = state.unit_mut(unit).unwrap();
+            unit.at = Point::inches(x, 24);
+            unit.heading = heading;
+            unit.elevation = 9;
+            unit.modules.clear();
+        }
+        let attacker = state.unit(valiant).unwrap().clone();
+        let target = state.unit(tempest).unwrap().clone();
+        let lance = attacker.weapons.iter().find(|w| w.slot == "fwd").unwrap();
+        assess(state, &attacker, lance, &target, false, false).unwrap()
+    }
+
+    /// SKY-ISL-04, SKY-EX-10 (switch `shot_over_island`): by default a shot from 9 to 9 across
+    /// an island at 6-8 is clear of it; under `near_miss` it is −1.
+    #[test]
+    fn sky_isl_04_a_shot_over_an_island_is_clear_by_default_or_a_near_miss() {
+        let mut state = standard();
+        assert_eq!(state.rules.shot_over_island, OverIsland::Clear);
+        let shot = over_the_island(&mut state);
+        assert_eq!(shot.skill, 4, "{shot:?}");
+        assert!(shot.modifiers.is_empty(), "{shot:?}");
+        let mut state = started(|s| s.shot_over_island = OverIsland::NearMiss);
+        let shot = over_the_island(&mut state);
+        assert_eq!(shot.skill, 5, "{shot:?}");
+        assert_eq!(shot.modifiers, vec!["near Crag −1".to_string()]);
+    }
+
+    /// Bob's Torpedo #1 lies at (10,24) e4, launched this turn (it does not run in the Torpedo
+    /// Step); Valiant at (6,24) e4 moves 5" east through it.
+    fn into_a_torpedo(mut state: State) -> (State, engine::Resolution<State>) {
+        let dominion = id(&state, "Dominion");
+        let mut token = state.unit(dominion).unwrap().clone();
+        token.id = UnitId(state.units.len() as u16);
+        token.name = "Torpedo #1".into();
+        token.class = Class::Torpedo;
+        token.cost = 0;
+        token.radius = Length(25);
+        token.hull = 4;
+        token.max_hull = 4;
+        token.at = Point::inches(10, 24);
+        token.heading = Angle::WEST;
+        token.elevation = 4;
+        token.weapons.clear();
+        token.modules.clear();
+        token.launched_turn = Some(1);
+        token.torpedo = Some(TorpedoInfo {
+            number: 1,
+            launcher: dominion,
+            launched_turn: 1,
+            steps_moved: 0,
+        });
+        state.units.push(token);
+        state.torpedoes_launched = 1;
+        let resolution = resolve(&state, &[(ALICE, "Valiant MOVE F 5; HOLD FIRE")], 11);
+        (state, resolution)
+    }
+
+    /// SKY-TORP-05 (switch `torpedo_contact_in_movement`): by default a ship that moves into
+    /// a torpedo at its elevation is hit by it ("on contact"); switched off, only the Torpedo
+    /// Step brings contact and the ship passes.
+    #[test]
+    fn sky_torp_05_a_ship_moving_into_a_torpedo_is_hit_unless_switched_off() {
+        let (state, resolution) = into_a_torpedo(standard());
+        let torpedo = UnitId(state.units.len() as u16 - 1);
+        let valiant = id(&state, "Valiant");
+        let text = resolution.report.to_text_width(200);
+        assert_eq!(
+            resolution.state.unit(torpedo).unwrap().place,
+            Place::Destroyed,
+            "{text}"
+        );
+        assert!(resolution.state.unit(valiant).unwrap().hull < 35, "{text}");
+        assert!(
+            text.contains("met by Valiant's move; contact with Valiant: 3 damage dice"),
+            "{text}"
+        );
+
+        let (state, resolution) =
+            into_a_torpedo(started(|s| s.torpedo_contact_in_movement = false));
+        let text = resolution.report.to_text_width(200);
+        assert_eq!(
+            resolution.state.unit(torpedo).unwrap().place,
+            Place::InPlay,
+            "{text}"
+        );
+        let after = resolution.state.unit(valiant).unwrap();
+        assert_eq!(after.hull, 35, "{text}");
+        assert_eq!(after.at, Point::inches(11, 24));
+        assert!(!text.contains("contact"), "{text}");
+        let _ = state;
+    }
+
+    /// Valiant with Rudder Loss and a Speed Loss throws its 2 DC dice [5, 6]: 2 successes.
+    fn two_successes(mut state: State) -> String {
+        let valiant = id(&state, "Valiant");
+        let unit = state.unit_mut(valiant).unwrap();
+        unit.status.rudder_loss = true;
+        unit.status.speed_loss = 1;
+        let parsed = Skyfleet::parse_orders(
+            &state,
+            ALICE,
+            "Valiant HOLD FIRE; DC PRIORITY RUDDER SPEED REPAIR",
+        );
+        assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
+        let mut input = TurnInput::default();
+        input.orders.insert(ALICE, parsed.orders);
+        // Initiative 6 and 1, then Valiant's DC dice.
+        let mut dice = TurnDice::scripted([6, 1, 5, 6], []);
+        let resolution = Skyfleet::resolve(&state, &input, &mut dice).unwrap();
+        assert_eq!(dice.open.rolls().len(), 4);
+        let row = resolution
+            .report
+            .rows
+            .iter()
+            .find(|r| r.name.contains("Valiant"))
+            .unwrap();
+        row.result.clone()
+    }
+
+    /// SKY-GM-22, SKY-DCR-02/03 (switch `damage_control`): by default successes are a pool
+    /// (two 1-success effects for 2 successes); in tiers a roll buys one effect.
+    #[test]
+    fn sky_gm_22_damage_control_as_a_pool_or_in_tiers() {
+        assert_eq!(standard().rules.damage_control, DamageControl::Pool);
+        let pool = two_successes(standard());
+        assert!(
+            pool.contains("DC 2d [5,6] → 2 successes: clear Rudder Loss, clear Speed Loss"),
+            "{pool}"
+        );
+        let tiers = two_successes(started(|s| s.damage_control = DamageControl::Tiers));
+        assert!(
+            tiers.ends_with("DC 2d [5,6] → 2 successes: clear Rudder Loss"),
+            "{tiers}"
+        );
+    }
+
+    /// Falcon (Hull 5 of 10) flies in the storm Maelstrom: its 1d3 takes it under half.
+    fn storm_struck_wing(mut state: State, dice: &[u32]) -> (String, usize) {
+        let falcon = id(&state, "Falcon");
+        let unit = state.unit_mut(falcon).unwrap();
+        unit.place = Place::InPlay;
+        unit.at = Point::inches(50, 38);
+        unit.elevation = 4;
+        unit.hull = 5;
+        let mut turn_dice = TurnDice::scripted(dice.iter().copied(), []);
+        let resolution = Skyfleet::resolve(&state, &TurnInput::default(), &mut turn_dice).unwrap();
+        let row = resolution
+            .report
+            .rows
+            .iter()
+            .find(|r| r.name.contains("Falcon"))
+            .unwrap();
+        (row.result.clone(), turn_dice.open.rolls().len())
+    }
+
+    /// SKY-GM-23 (switch `wing_morale`): by default a wing takes morale checks; switched off it
+    /// takes none.
+    #[test]
+    fn sky_gm_23_wings_take_morale_checks_unless_switched_off() {
+        let (row, rolls) = storm_struck_wing(standard(), &[1, 1, 1, 6, 1]);
+        assert!(
+            row.contains("morale (under 50%) 2d6 [1,1] = 2 vs 6: passed"),
+            "{row}"
+        );
+        assert_eq!(rolls, 5);
+        let (row, rolls) = storm_struck_wing(started(|s| s.wing_morale = false), &[1, 6, 1]);
+        assert!(!row.contains("morale"), "{row}");
+        assert_eq!(rolls, 3);
+    }
+
+    /// Every switch is listed on the game's page, default or not, with its rule ID; setups and
+    /// states stored before the switches existed read with the defaults.
+    #[test]
+    fn rulings_list_every_switch_and_old_setups_read_with_the_defaults() {
+        let rules = |r: &[engine::Ruling]| r.iter().map(|r| r.rule.clone()).collect::<Vec<_>>();
+        let default = Skyfleet::rulings(&Setup::default());
+        let ids = [
+            "SKY-ISL-04",
+            "SKY-TORP-05",
+            "SKY-GM-22",
+            "SKY-GM-23",
+            "SKY-GM-28",
+        ];
+        assert_eq!(rules(&default), ids);
+        let mut switched = Setup::default();
+        switched.shot_over_island = OverIsland::NearMiss;
+        switched.torpedo_contact_in_movement = false;
+        switched.damage_control = DamageControl::Tiers;
+        switched.wing_morale = false;
+        switched.harmonise_missiles = true;
+        let other = Skyfleet::rulings(&switched);
+        assert_eq!(rules(&other), ids);
+        for (a, b) in default.iter().zip(&other) {
+            assert_ne!(a.text, b.text, "{}", a.rule);
+        }
+        assert!(default[0].text.contains("is clear of it"));
+        assert!(other[0].text.contains("is a near miss"));
+
+        let old: Setup = serde_json::from_str(r#"{"budget": 600}"#).unwrap();
+        assert_eq!(old.shot_over_island, OverIsland::Clear);
+        assert!(old.torpedo_contact_in_movement && old.wing_morale);
+        assert_eq!(old.damage_control, DamageControl::Pool);
+        let chosen: Setup = serde_json::from_str(
+            r#"{"shot_over_island": "near_miss", "torpedo_contact_in_movement": false, "damage_control": "tiers", "wing_morale": false}"#,
+        )
+        .unwrap();
+        assert_eq!(Skyfleet::rulings(&chosen)[..4], other[..4]);
+        let mut state = serde_json::to_value(standard()).unwrap();
+        let rules_json = state["rules"].as_object_mut().unwrap();
+        for field in [
+            "shot_over_island",
+            "torpedo_contact_in_movement",
+            "damage_control",
+            "wing_morale",
+        ] {
+            assert!(rules_json.remove(field).is_some(), "{field}");
+        }
+        let state: State = serde_json::from_value(state).unwrap();
+        assert_eq!(state.rules, standard().rules);
+    }
+}
