@@ -216,8 +216,10 @@ fn sky_gm_14_names_with_filler_words_are_matched_as_written() {
 /// with the way to write it; one slot is accepted.
 #[test]
 fn sky_cmd_05_target_lock_is_one_weapon() {
-    let mut setup = Setup::default();
-    setup.budget = 5000;
+    let mut setup = Setup {
+        budget: 5000,
+        ..Setup::default()
+    };
     let mut titan = setup.sides[0].fleet[1].clone();
     titan.name = "Titan".into();
     titan.class = "capital".into();
@@ -692,12 +694,14 @@ mod switches {
             "SKY-GM-28",
         ];
         assert_eq!(rules(&default), ids);
-        let mut switched = Setup::default();
-        switched.shot_over_island = OverIsland::NearMiss;
-        switched.torpedo_contact_in_movement = false;
-        switched.damage_control = DamageControl::Tiers;
-        switched.wing_morale = false;
-        switched.harmonise_missiles = true;
+        let switched = Setup {
+            shot_over_island: OverIsland::NearMiss,
+            torpedo_contact_in_movement: false,
+            damage_control: DamageControl::Tiers,
+            wing_morale: false,
+            harmonise_missiles: true,
+            ..Setup::default()
+        };
         let other = Skyfleet::rulings(&switched);
         assert_eq!(rules(&other), ids);
         for (a, b) in default.iter().zip(&other) {
