@@ -126,19 +126,28 @@ pub struct Rules {
     /// The torpedo token's base (SKY-GM-09).
     pub torpedo_diameter: Length,
     /// The GM's switches (the rulebook): what the setup chose, kept with the battle so that
-    /// every turn resolves by them. Missing in states stored before they existed: defaults.
-    #[serde(default)]
+    /// every turn resolves by them. Missing in states stored before they existed: defaults;
+    /// written only when not the default, so a default battle's state reads as it always did.
+    #[serde(default, skip_serializing_if = "is_default")]
     pub shot_over_island: OverIsland,
-    #[serde(default = "yes")]
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub torpedo_contact_in_movement: bool,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub damage_control: DamageControl,
-    #[serde(default = "yes")]
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub wing_morale: bool,
 }
 
 fn yes() -> bool {
     true
+}
+
+fn is_true(value: &bool) -> bool {
+    *value
+}
+
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
 }
 
 /// A line of fire that crosses an island's footprint with its elevation span wholly above or
