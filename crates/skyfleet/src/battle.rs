@@ -228,6 +228,10 @@ impl<'a> Battle<'a> {
         if !unit.in_play() || unit.class == Class::Torpedo {
             return;
         }
+        // The GM's switch: wings take morale checks, or not (SKY-GM-23).
+        if unit.is_ultralight() && !self.state.rules.wing_morale {
+            return;
+        }
         let morale = unit.morale();
         let (a, b) = (self.dice.d6(), self.dice.d6());
         let total = a + b;

@@ -112,6 +112,11 @@ impl Battle<'_> {
                     let Some(unit) = self.unit(*id) else {
                         continue;
                     };
+                    // The other side's wings still aboard are its secret: such a target is
+                    // passed over without a word, as a name never written (SKY-ADM-09).
+                    if !unit.known_to(shooter.side) {
+                        continue;
+                    }
                     match fire::assess(
                         &self.state,
                         &shooter,
@@ -149,6 +154,9 @@ impl Battle<'_> {
             Some(shot) => self.attack(attacker, weapon.kind, shot, &prefix),
             // A weapon without orders that finds nothing to shoot says nothing.
             None if !ordered => {}
+            None if refusals.is_empty() => self
+                .log
+                .result(attacker, format!("{weapon_name}: no legal target")),
             None => self
                 .log
                 .result(attacker, format!("{weapon_name}: {}", refusals.join(", "))),
@@ -665,15 +673,13 @@ impl Battle<'_> {
             let Some(unit) = self.unit_mut(id) else {
                 continue;
             };
-            let Some(stall) = unit.stats().stall else {
+            // One rule for the turn and the order check (State::after_stall).
+            let (Some(stall), Some(now)) = (unit.stats().stall, unit.stalls_to()) else {
                 continue;
             };
-            if unit.elevation >= stall {
-                unit.elevation -= 1;
-                let now = unit.elevation;
-                self.log
-                    .result(id, format!("Stall({stall}): down to e{now}"));
-            }
+            unit.elevation = now;
+            self.log
+                .result(id, format!("Stall({stall}): down to e{now}"));
         }
     }
 

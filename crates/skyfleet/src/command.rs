@@ -8,7 +8,7 @@ use crate::fire::bases_within;
 use crate::geometry::{Length, Turn};
 use crate::orders::DcChoice;
 use crate::state::{
-    ActionName, Brace, Morale, Place, Status, TorpedoInfo, TurnRecord, Unit, UnitId,
+    ActionName, Brace, DamageControl, Morale, Place, Status, TorpedoInfo, TurnRecord, Unit, UnitId,
 };
 use crate::tables::{Class, ModuleKind};
 
@@ -156,11 +156,12 @@ impl Battle<'_> {
             .elevation
             .saturating_add(2)
             .min(self.state.rules.max_elevation);
-        if let Some(island) = self
-            .state
-            .terrain
-            .island_in_the_way(unit.at, unit.radius, target)
-        {
+        if let Some(island) = self.state.terrain.island_on_the_way_up_or_down(
+            unit.at,
+            unit.radius,
+            unit.elevation,
+            target,
+        ) {
             return Err(format!("it would rise into island {island}"));
         }
         Ok(target)
@@ -318,6 +319,12 @@ impl Battle<'_> {
         }
         let mut bought = Vec::new();
         let mut left = successes;
+        let tiers = self.state.rules.damage_control == DamageControl::Tiers;
+        if tiers {
+            // The GM's switch (SKY-DCR-02/03): one effect a roll, 1 success for a 1-success
+            // effect, 2 or more for either; the rest buy nothing.
+            left = left.min(2);
+        }
         while let Some(choice) = self.unit(id).and_then(|unit| {
             priority
                 .iter()
@@ -326,6 +333,9 @@ impl Battle<'_> {
         }) {
             left -= choice.cost();
             bought.push(self.mend(id, choice));
+            if tiers {
+                break;
+            }
         }
         let mut text = format!(
             "DC {count}d [{}] → {successes} success{}",

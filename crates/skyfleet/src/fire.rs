@@ -241,10 +241,13 @@ pub fn assess(
             by: blocker.name.clone(),
         });
     }
-    let islands =
-        state
-            .terrain
-            .island_effect(attacker.at, attacker.elevation, target.at, target.elevation);
+    let islands = state.terrain.island_effect(
+        attacker.at,
+        attacker.elevation,
+        target.at,
+        target.elevation,
+        state.rules.shot_over_island,
+    );
     if let IslandEffect::Blocked(name) = &islands {
         return Err(Refusal::Blocked {
             by: format!("island {name}"),

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::geometry::{Angle, Length, Point, within};
 use crate::state::{
-    BoardSize, Edge, Module, Place, Rules, Side, Standing, State, Status, TurnRecord, Unit, UnitId,
-    Weapon,
+    BoardSize, DamageControl, Edge, Module, OverIsland, Place, Rules, Side, Standing, State,
+    Status, TurnRecord, Unit, UnitId, Weapon,
 };
 use crate::tables::{Class, ModuleKind, Mount, Size, WeaponKind, squash};
 use crate::terrain::{Area, Band, Island, Shape, Terrain};
@@ -43,6 +43,16 @@ pub struct Setup {
     pub terrain: Terrain,
     /// Exactly two: the first for the first player of the roster.
     pub sides: Vec<SideSetup>,
+    /// The GM's switch for a shot passing over or under an island (SKY-ISL-04, SKY-EX-10):
+    /// `clear` (default) or `near_miss`.
+    pub shot_over_island: OverIsland,
+    /// A ship that moves into a torpedo's base at its elevation is hit by it, as in the
+    /// Torpedo Step (SKY-TORP-05; default true, the text's "on contact").
+    pub torpedo_contact_in_movement: bool,
+    /// Damage-control successes as a `pool` (default, SKY-GM-22) or in `tiers` (SKY-DCR-02/03).
+    pub damage_control: DamageControl,
+    /// Wings take morale checks (default true, SKY-GM-23).
+    pub wing_morale: bool,
 }
 
 /// Hull costs (SKY-GM-03).
@@ -306,6 +316,10 @@ impl Default for Setup {
                 standard_side("Red Fleet", ["Resolute", "Valiant", "Swift", "Hawk"]),
                 standard_side("Blue Fleet", ["Dominion", "Tempest", "Arrow", "Falcon"]),
             ],
+            shot_over_island: OverIsland::Clear,
+            torpedo_contact_in_movement: true,
+            damage_control: DamageControl::Pool,
+            wing_morale: true,
         }
     }
 }
@@ -588,6 +602,10 @@ impl Setup {
             turn_limit: self.turn_limit,
             deployment_depth: self.deployment_depth,
             torpedo_diameter: self.base_diameters.torpedo,
+            shot_over_island: self.shot_over_island,
+            torpedo_contact_in_movement: self.torpedo_contact_in_movement,
+            damage_control: self.damage_control,
+            wing_morale: self.wing_morale,
         }
     }
 

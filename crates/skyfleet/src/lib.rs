@@ -8,8 +8,8 @@
 //! reproduced here, only its mechanics.
 
 use engine::{
-    Engine, Outcome, ParsedOrders, Player, PlayerId, Resolution, SetupError, TurnDice, TurnError,
-    TurnInput, View, Viewer,
+    Engine, Outcome, ParsedOrders, Player, PlayerId, Resolution, Ruling, SetupError, TurnDice,
+    TurnError, TurnInput, View, Viewer,
 };
 
 pub mod battle;
@@ -101,4 +101,72 @@ impl Engine for Skyfleet {
     fn order_help(state: &State) -> String {
         help::order_help(state)
     }
+
+    fn rulings(setup: &Setup) -> Vec<Ruling> {
+        rulings(setup)
+    }
+}
+
+/// The GM's switches this setup chose, in words with their rule IDs, every one listed whether
+/// or not it is the default (the rulebook; `docs/rules/skyfleet.md`, "Switches").
+pub fn rulings(setup: &Setup) -> Vec<Ruling> {
+    let ruling = |rule: &str, text: &str| Ruling {
+        rule: rule.into(),
+        text: text.into(),
+    };
+    vec![
+        match setup.shot_over_island {
+            state::OverIsland::Clear => ruling(
+                "SKY-ISL-04",
+                "A shot that crosses an island with its elevations wholly above or below the island's band (9 to 9 over an island at 6-8) is clear of it: neither blocked nor a near miss (the catalogue's example SKY-EX-10). A shot passing beside an island within 2\" is a near miss at -1 (unless Sonar).",
+            ),
+            state::OverIsland::NearMiss => ruling(
+                "SKY-ISL-04",
+                "A shot that crosses an island above or below its band (9 to 9 over an island at 6-8) is not blocked but is a near miss at -1 (unless Sonar), like any shot passing within 2\" of an island; only shots through the island's band are blocked.",
+            ),
+        },
+        if setup.torpedo_contact_in_movement {
+            ruling(
+                "SKY-TORP-05",
+                "A torpedo hits a ship whose base touches it at its elevation whenever that happens: in the Torpedo Step, and when a ship moves into it (the text's \"on contact\").",
+            )
+        } else {
+            ruling(
+                "SKY-TORP-05",
+                "Torpedoes hit ships only in the Torpedo Step, when the torpedo moves; a ship moving into a torpedo is not hit.",
+            )
+        },
+        match setup.damage_control {
+            state::DamageControl::Pool => ruling(
+                "SKY-GM-22",
+                "Damage-control successes are a pool spent down the ship's DC priority: 1 success a Critical cleared or 1d3 Hull repaired, 2 a Super Critical or Broken cleared, as many effects as the successes pay for.",
+            ),
+            state::DamageControl::Tiers => ruling(
+                "SKY-GM-22",
+                "Damage control buys one effect a roll: with 1 success a Critical cleared or 1d3 Hull repaired, with 2 or more one effect of either tier (a Super Critical or Broken cleared); further successes buy nothing.",
+            ),
+        },
+        if setup.wing_morale {
+            ruling(
+                "SKY-GM-23",
+                "Wings take morale checks like ships (a wing has Morale 6).",
+            )
+        } else {
+            ruling(
+                "SKY-GM-23",
+                "Wings take no morale checks: the text's morale rules speak of ships.",
+            )
+        },
+        if setup.harmonise_missiles {
+            ruling(
+                "SKY-GM-28",
+                "The Heavy Missile may not target wings, like the other missiles.",
+            )
+        } else {
+            ruling(
+                "SKY-GM-28",
+                "The Heavy Missile may target wings: its line in the text does not forbid it, unlike the Missile's and the Siege Missile Rack's.",
+            )
+        },
+    ]
 }

@@ -41,7 +41,11 @@ pub struct Moved {
 /// Where an aim point is.
 pub fn aim_point(state: &State, aim: Aim, from: Pose) -> Option<Angle> {
     match aim {
-        Aim::Unit(id) => state.unit(id).and_then(|u| bearing(from.at, u.at)),
+        // A wing still aboard has no place of its own to face (SKY-ADM-09).
+        Aim::Unit(id) => state
+            .unit(id)
+            .filter(|u| u.place != Place::Aboard)
+            .and_then(|u| bearing(from.at, u.at)),
         Aim::Point(point) => bearing(from.at, point),
         Aim::Bearing(angle) => Some(angle),
     }
@@ -319,6 +323,9 @@ pub struct Walked {
     pub asked: Length,
     /// Units whose base a wing's centre passed over (SKY-GM-26).
     pub flown_over: BTreeSet<UnitId>,
+    /// Torpedoes a ship's base touched on its way, at their elevation, in the order met: each
+    /// hits it (SKY-TORP-05), under the GM's switch `torpedo_contact_in_movement`.
+    pub torpedoes: Vec<UnitId>,
 }
 
 /// Works out a unit's move through its plan: the one place the rules of movement are decided
@@ -371,6 +378,7 @@ pub fn plan_move(state: &State, unit: &Unit, plan: &MovePlan, walk: Walk) -> Wal
         budget,
         asked,
         flown_over: BTreeSet::new(),
+        torpedoes: Vec::new(),
     };
     if unit.status.drifting {
         walked.end = MoveEnd::Drifting;
@@ -511,11 +519,14 @@ pub fn plan_move(state: &State, unit: &Unit, plan: &MovePlan, walk: Walk) -> Wal
                     problems.push(MoveProblem::AboveCeiling { step: index });
                 }
                 let target = wanted.min(u32::from(max_elevation)) as u8;
+                // Every level on the way up, not only the last (SKY-ISL-01).
                 if obstacles
-                    && let Some(island) =
-                        state
-                            .terrain
-                            .island_in_the_way(pose.at, unit.radius, target)
+                    && let Some(island) = state.terrain.island_on_the_way_up_or_down(
+                        pose.at,
+                        unit.radius,
+                        pose.elevation,
+                        target,
+                    )
                 {
                     problems.push(MoveProblem::IslandInBand {
                         step: index,
@@ -541,10 +552,12 @@ pub fn plan_move(state: &State, unit: &Unit, plan: &MovePlan, walk: Walk) -> Wal
                     continue;
                 }
                 if obstacles
-                    && let Some(island) =
-                        state
-                            .terrain
-                            .island_in_the_way(pose.at, unit.radius, target as u8)
+                    && let Some(island) = state.terrain.island_on_the_way_up_or_down(
+                        pose.at,
+                        unit.radius,
+                        pose.elevation,
+                        target as u8,
+                    )
                 {
                     problems.push(MoveProblem::IslandInBand {
                         step: index,
@@ -594,6 +607,26 @@ pub fn plan_move(state: &State, unit: &Unit, plan: &MovePlan, walk: Walk) -> Wal
             problems.push(MoveProblem::CutBack { other });
         }
         pose = path.last().copied().unwrap_or(pose);
+    }
+    // SKY-TORP-05: a torpedo hits a ship whose base touches it, at its elevation, wherever
+    // that happens; on the ship's move too unless the GM switches it off. As in the Torpedo
+    // Step, the launcher is safe from its torpedo until the torpedo has run once (SKY-ADM-17).
+    if obstacles && unit.is_ship() && state.rules.torpedo_contact_in_movement {
+        for sample in &path {
+            for token in state.in_play().filter(|t| t.class == Class::Torpedo) {
+                let fresh = token
+                    .torpedo
+                    .as_ref()
+                    .is_some_and(|t| t.launcher == unit.id && t.steps_moved == 0);
+                if !fresh
+                    && token.elevation == sample.elevation
+                    && within(sample.at, token.at, unit.radius + token.radius)
+                    && !walked.torpedoes.contains(&token.id)
+                {
+                    walked.torpedoes.push(token.id);
+                }
+            }
+        }
     }
     // SKY-GM-26: what the wing's base centre passed over.
     if is_wing {
@@ -673,6 +706,20 @@ impl Battle<'_> {
             text.push_str(&note);
         }
         self.log.result(id, text);
+        // Torpedoes met on the way strike, in the order met, while the ship lasts (SKY-TORP-05).
+        for torpedo in &walked.torpedoes {
+            if !self.in_play(id) {
+                break;
+            }
+            if self.in_play(*torpedo) {
+                self.log
+                    .result(*torpedo, format!("met by {}'s move", unit.name));
+                self.torpedo_contact(*torpedo, id);
+            }
+        }
+        if !self.in_play(id) {
+            return moved;
+        }
         if walked.end == MoveEnd::Exited {
             self.destroy(id, Place::Exited);
             self.report_fates();

@@ -48,7 +48,11 @@ struct Block {
 }
 
 struct Parser<'s> {
+    /// The battle as the turn's activations will find it: after Stall (SKY-KW-STALL), which
+    /// the turn applies before anyone moves or fires. Moves and previews are checked on this.
     state: &'s State,
+    /// The battle as it stands, before Stall: deployment (turn 1) comes first.
+    before: &'s State,
     side: u8,
     orders: Orders,
     blocks: Vec<Block>,
@@ -91,16 +95,26 @@ pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders
             warnings: Vec::new(),
         };
     };
+    // Examples name this battle's own ships: the writer's, and the enemy's in play.
     let name_of = |mine: bool| {
         state
             .units
             .iter()
-            .find(|u| (u.side == side) == mine && u.is_ship())
+            .filter(|u| (u.side == side) == mine && u.is_ship())
+            .find(|u| u.in_play())
+            .or_else(|| {
+                state
+                    .units
+                    .iter()
+                    .find(|u| (u.side == side) == mine && u.is_ship())
+            })
             .map(|u| u.name.clone())
-            .unwrap_or_else(|| "Valiant".into())
+            .unwrap_or_else(|| if mine { "your ship" } else { "NEAREST" }.into())
     };
+    let projected = state.after_stall();
     let mut parser = Parser {
-        state,
+        state: &projected,
+        before: state,
         side,
         orders: Orders::default(),
         blocks: Vec::new(),
@@ -187,19 +201,59 @@ impl Parser<'_> {
     }
 
     /// The unit named at the start of `words`, and how many words the name took: the
-    /// longest run of words that is exactly a unit's name, else a unique start of a name.
+    /// longest run of words that is exactly a unit's name as written ("The Ram", "Her
+    /// Majesty"), else the same after leading filler words ("the Tempest"), else a unique start
+    /// of a name (SKY-GM-14). Only units this player may know of are found: the enemy's wings
+    /// still aboard read exactly as made-up names (SKY-ADM-09).
     fn take_unit(&self, words: &[String]) -> Option<(UnitId, usize)> {
         if let Some(found) = self.exact_unit(words) {
             return Some(found);
         }
-        let first = words.first()?;
-        if squash(first).len() < 2 {
-            return None;
+        let lead = words
+            .iter()
+            .take_while(|w| FILLER.contains(&w.as_str()))
+            .count();
+        let after_filler = words.get(lead..).unwrap_or(&[]);
+        if lead > 0
+            && let Some((id, used)) = self.exact_unit(after_filler)
+        {
+            return Some((id, lead + used));
         }
-        self.state.find_unit(first).map(|id| (id, 1))
+        let mut starts = vec![(lead, after_filler.first())];
+        if lead > 0 {
+            starts.push((0, words.first()));
+        }
+        starts.into_iter().find_map(|(skipped, first)| {
+            let first = first?;
+            if squash(first).len() < 2 {
+                return None;
+            }
+            self.state
+                .find_unit_for(self.side, first)
+                .map(|id| (id, skipped + 1))
+        })
     }
 
-    /// The longest run of words at the start that is exactly a unit's name.
+    /// The unit named by all of `words` (FIRE targets): as written, else without filler words.
+    fn whole_unit(&self, words: &[String]) -> Option<UnitId> {
+        if let Some((id, used)) = self.take_unit(words)
+            && used == words.len()
+        {
+            return Some(id);
+        }
+        let plain: Vec<String> = words
+            .iter()
+            .filter(|w| !FILLER.contains(&w.as_str()))
+            .cloned()
+            .collect();
+        match self.take_unit(&plain) {
+            Some((id, used)) if used == plain.len() && !plain.is_empty() => Some(id),
+            _ => None,
+        }
+    }
+
+    /// The longest run of words at the start that is exactly the name of a unit this player
+    /// may know of (SKY-ADM-09).
     fn exact_unit(&self, words: &[String]) -> Option<(UnitId, usize)> {
         let longest = words.len().min(6);
         for count in (1..=longest).rev() {
@@ -210,11 +264,27 @@ impl Parser<'_> {
             if key.is_empty() {
                 continue;
             }
-            if let Some(unit) = self.state.units.iter().find(|u| squash(&u.name) == key) {
+            if let Some(unit) = self
+                .state
+                .units
+                .iter()
+                .find(|u| u.known_to(self.side) && squash(&u.name) == key)
+            {
                 return Some((unit.id, count));
             }
         }
         None
+    }
+
+    /// Another of this player's ships in play to name in a `FROM` hint, else the unit itself.
+    fn friend_of(&self, unit: &Unit) -> String {
+        self.state
+            .units
+            .iter()
+            .filter(|u| u.side == self.side && u.is_ship() && u.in_play() && u.id != unit.id)
+            .min_by_key(|u| (crate::geometry::distance_squared(u.at, unit.at), u.id))
+            .map(|u| u.name.clone())
+            .unwrap_or_else(|| unit.name.clone())
     }
 
     fn own(&self, id: UnitId) -> bool {
@@ -407,7 +477,8 @@ impl Parser<'_> {
             self.error(line, raw, "say where: AT x,y", example);
             return;
         };
-        let Some(unit) = self.unit(id) else {
+        // Deployment comes before the turn's Stall.
+        let Some(unit) = self.before.unit(id) else {
             return;
         };
         let mut placed = unit.clone();
@@ -594,23 +665,35 @@ impl Parser<'_> {
 
     fn movement(&mut self, line: usize, raw: &str, index: usize, unit: &Unit, words: &[String]) {
         let example = match unit.class {
-            Class::Wing => "MOVE F 6 TOWARD Dominion F 9 CLIMB 2".to_string(),
+            Class::Wing => format!("MOVE F 6 TOWARD {} F 9 CLIMB 2", self.example_enemy),
             _ => "MOVE F 3 P +45 F 4 CLIMB 1".to_string(),
         };
         let mut steps = Vec::new();
         let mut brakes = false;
         let mut index_word = 0;
+        // Filler words are skipped where a step or its number is read, never inside a name
+        // after TOWARD ("TOWARD The Ram", SKY-GM-14).
         let words: Vec<&str> = words
             .iter()
             .map(String::as_str)
-            .filter(|w| !FILLER.contains(w) && *w != ",")
+            .filter(|w| *w != ",")
             .collect();
         while let Some(word) = words.get(index_word) {
-            let next = words.get(index_word + 1).copied();
+            if FILLER.contains(word) {
+                index_word += 1;
+                continue;
+            }
+            let skipped = words
+                .get(index_word + 1..)
+                .unwrap_or(&[])
+                .iter()
+                .take_while(|w| FILLER.contains(*w))
+                .count();
+            let next = words.get(index_word + 1 + skipped).copied();
             let (kind, glued) = split_glued(word);
             let (argument, width) = match glued {
                 Some(value) => (Some(value), 1),
-                None => (next.map(str::to_string), 2),
+                None => (next.map(str::to_string), 2 + skipped),
             };
             match kind.as_str() {
                 "hold" | "none" | "nothing" | "stay" => {
@@ -622,7 +705,7 @@ impl Parser<'_> {
                 }
                 "dive" if next == Some("brakes") => {
                     brakes = true;
-                    index_word += 2;
+                    index_word += 2 + skipped;
                 }
                 "f" | "fwd" | "forward" | "forwards" | "ahead" | "straight" => {
                     match argument.as_deref().and_then(parse_inches) {
@@ -770,25 +853,30 @@ impl Parser<'_> {
         for part in
             target_words.split(|w| matches!(w.as_str(), "/" | "or" | "else" | "then" | "otherwise"))
         {
-            let part: Vec<String> = part
+            let plain: Vec<&String> = part
                 .iter()
                 .filter(|w| !FILLER.contains(&w.as_str()))
-                .cloned()
                 .collect();
-            if part.is_empty() {
+            if plain.is_empty() {
                 continue;
             }
-            if is(
-                part.first(),
-                &[
-                    "nearest", "closest", "any", "anything", "anyone", "whatever",
-                ],
-            ) {
+            // A unit's name as written comes first ("The Ram"), then the fallback words.
+            let named = self
+                .exact_unit(part)
+                .filter(|(_, used)| *used == part.len());
+            if named.is_none()
+                && is(
+                    plain.first().copied(),
+                    &[
+                        "nearest", "closest", "any", "anything", "anyone", "whatever",
+                    ],
+                )
+            {
                 targets.push(Target::Nearest);
                 continue;
             }
-            match self.take_unit(&part) {
-                Some((id, used)) if used == part.len() => {
+            match named.map(|(id, _)| id).or_else(|| self.whole_unit(part)) {
+                Some(id) => {
                     if self.own(id) {
                         self.error(
                             line,
@@ -800,11 +888,12 @@ impl Parser<'_> {
                     }
                     targets.push(Target::Unit(id));
                 }
-                _ => {
+                None => {
+                    let written: Vec<&str> = plain.iter().map(|w| w.as_str()).collect();
                     self.error(
                         line,
                         raw,
-                        format!("\"{}\" is not a unit in this battle", part.join(" ")),
+                        format!("\"{}\" is not a unit in this battle", written.join(" ")),
                         example,
                     );
                     return;
@@ -1063,7 +1152,18 @@ impl Parser<'_> {
     }
 
     fn command(&mut self, line: usize, raw: &str, index: usize, unit: &Unit, rest: &[String]) {
-        let example = "CMD FULLAHEAD | HARDAROUND P -45 | TARGETLOCK fwd | RALLY Valiant | BRACE | EMERGENCY SKIP MOVE | LAUNCHTORPEDO | LAUNCHWING | COMPRESSEDGAS";
+        // The hints name this battle's ships and this unit's weapons.
+        let lock_slot = unit
+            .weapons
+            .iter()
+            .find(|w| !w.kind.stats().torpedo)
+            .map(|w| w.slot.clone())
+            .unwrap_or_else(|| "fwd".into());
+        let example = format!(
+            "CMD FULLAHEAD | HARDAROUND P -45 | TARGETLOCK {lock_slot} | RALLY {} | BRACE | EMERGENCY SKIP MOVE | LAUNCHTORPEDO | LAUNCHWING | COMPRESSEDGAS",
+            self.example_ship
+        );
+        let from_example = format!("CMD FULLAHEAD FROM {}", self.friend_of(unit));
         // `FROM <ship>` names the payer (SKY-CMD-01).
         let (words, payer) = match rest.iter().position(|w| w == "from") {
             Some(at) => {
@@ -1077,7 +1177,7 @@ impl Parser<'_> {
                             line,
                             raw,
                             "FROM needs one of your ships, which pays the CMD",
-                            "CMD FULLAHEAD FROM Resolute",
+                            from_example,
                         );
                         return;
                     }
@@ -1086,7 +1186,7 @@ impl Parser<'_> {
             None => (rest, None),
         };
         let Some(first) = words.first() else {
-            self.error(line, raw, "which CMD action?", example);
+            self.error(line, raw, "which CMD action?", example.clone());
             return;
         };
         let two = squash(&words.iter().take(2).cloned().collect::<Vec<_>>().concat());
@@ -1113,7 +1213,7 @@ impl Parser<'_> {
                     line,
                     raw,
                     format!("\"{}\" is not an order or a CMD action", words.join(" ")),
-                    example,
+                    example.clone(),
                 );
                 return;
             }
@@ -1166,6 +1266,20 @@ impl Parser<'_> {
                     );
                     return;
                 };
+                // SKY-MOR-06: a Broken ship must fly at full speed for the nearest edge, so it
+                // has no move to give up (SKY-CMD-03).
+                if skip == Skip::Move && unit.status.morale == Morale::Broken {
+                    self.error(
+                        line,
+                        raw,
+                        format!(
+                            "{} is Broken and must move at full speed toward the nearest edge (SKY-MOR-06): it has no move to give up for Emergency Repairs (SKY-CMD-03)",
+                            unit.name
+                        ),
+                        "CMD EMERGENCY SKIP SHOOT",
+                    );
+                    return;
+                }
                 (
                     CmdAction::EmergencyRepairs(skip),
                     ActionName::EmergencyRepairs,
@@ -1228,13 +1342,65 @@ impl Parser<'_> {
                 (CmdAction::HardAround(spec), ActionName::HardAround, unit.id)
             }
             "targetlock" => {
+                // SKY-CMD-05: Target Lock is for one weapon, named by its slot.
+                let one = |slot: &str| format!("CMD TARGETLOCK {slot}");
+                let first_slot = unit
+                    .weapons
+                    .iter()
+                    .find(|w| !w.kind.stats().torpedo)
+                    .map(|w| w.slot.clone())
+                    .unwrap_or_else(|| "fwd".into());
+                let listing = unit
+                    .weapons
+                    .iter()
+                    .filter(|w| !w.kind.stats().torpedo)
+                    .map(|w| format!("{} ({})", w.slot, w.kind.name()))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let named = args.iter().any(|w| {
+                    !matches!(
+                        w.as_str(),
+                        "all" | "everything" | "with" | "the" | "weapons" | "guns" | "on"
+                    )
+                });
+                if !named {
+                    self.error(
+                        line,
+                        raw,
+                        format!(
+                            "Target Lock is for one weapon (SKY-CMD-05): say which of {}'s weapons, one per CMD ({listing})",
+                            unit.name
+                        ),
+                        one(&first_slot),
+                    );
+                    return;
+                }
+                let args: Vec<String> = args
+                    .iter()
+                    .filter(|w| w.as_str() != "on")
+                    .cloned()
+                    .collect();
                 let slots = match self.weapons_of(unit, &args) {
                     Ok(slots) => slots,
                     Err(problem) => {
-                        self.error(line, raw, problem, "CMD TARGETLOCK fwd");
+                        self.error(line, raw, problem, one(&first_slot));
                         return;
                     }
                 };
+                if slots.len() > 1 {
+                    self.error(
+                        line,
+                        raw,
+                        format!(
+                            "Target Lock is for one weapon (SKY-CMD-05), and \"{}\" names {}: {}",
+                            args.join(" "),
+                            slots.len(),
+                            slots.join(", ")
+                        ),
+                        one(slots.first().map(String::as_str).unwrap_or("fwd")),
+                    );
+                    return;
+                }
                 (
                     CmdAction::TargetLock(slots),
                     ActionName::TargetLock,
@@ -1364,7 +1530,11 @@ impl Parser<'_> {
                 self.error(
                     line,
                     raw,
-                    format!("{} has only {pool} CMD this turn and this would be its {planned}th point (SKY-CMD-01)", self.name(paying)),
+                    format!(
+                        "{} has only {pool} CMD this turn and this would be its {} point (SKY-CMD-01)",
+                        self.name(paying),
+                        ordinal(planned as usize)
+                    ),
                     "fewer CMD actions, or FROM another ship within 12\"",
                 );
                 return;
@@ -1373,7 +1543,7 @@ impl Parser<'_> {
                 line,
                 raw,
                 format!("{} has only {pool} CMD: this point will come from a friendly ship within 12\" if one has CMD left", self.name(paying)),
-                "CMD FULLAHEAD FROM Resolute",
+                from_example,
             );
         }
         let from = payer
@@ -1646,16 +1816,30 @@ impl Parser<'_> {
         self.orders.torpedoes.push(order);
     }
 
+    /// The unit as its activation will find it, as far as is known when orders are written:
+    /// where this mail deploys it (turn 1), then one level lower if it stalls (SKY-GM-01,
+    /// SKY-KW-STALL, SKY-GM-31), as the turn does before anyone moves.
+    fn at_activation(&self, id: UnitId) -> Option<Unit> {
+        let mut unit = self.before.unit(id)?.clone();
+        if let Some(deploy) = self.orders.deploy.iter().find(|d| d.unit == id) {
+            unit.at = deploy.at;
+            unit.heading = deploy.heading.unwrap_or(unit.heading);
+            unit.elevation = deploy.elevation.unwrap_or(unit.elevation);
+        }
+        if let Some(elevation) = unit.stalls_to() {
+            unit.elevation = elevation;
+        }
+        Some(unit)
+    }
+
     /// Checks that need a whole block: the move against the budget with Full Ahead, the
     /// pivot rules, and Target Lock against Ultralights (SKY-GM-11, SKY-EX-08, SKY-UL-01).
     fn finish(&mut self) {
         // Where the unit moves before it fires, today's arcs and ranges say little.
         for (index, issue) in std::mem::take(&mut self.fire_warnings) {
-            let moves = self
-                .orders
-                .activations
-                .get(index)
-                .is_some_and(|a| !a.steps.is_empty());
+            let moves = self.orders.activations.get(index).is_some_and(|a| {
+                !a.steps.is_empty() || self.orders.deploy.iter().any(|d| d.unit == a.unit)
+            });
             if !moves {
                 self.warnings.push(issue);
             }
@@ -1664,7 +1848,7 @@ impl Parser<'_> {
             let Some(activation) = self.orders.activations.get(index).cloned() else {
                 continue;
             };
-            let Some(unit) = self.unit(activation.unit).cloned() else {
+            let Some(unit) = self.at_activation(activation.unit) else {
                 continue;
             };
             let (block_line, block_text) = self
@@ -1718,7 +1902,7 @@ impl Parser<'_> {
                 );
             }
             // SKY-UL-01: no Target Lock against Ultralights.
-            let locks: Vec<String> = activation
+            let mut locks: Vec<String> = activation
                 .actions
                 .iter()
                 .filter_map(|a| match &a.action {
@@ -1727,19 +1911,45 @@ impl Parser<'_> {
                 })
                 .flatten()
                 .collect();
+            // A refused order is never carried out: the lock is struck from the orders, so it is
+            // neither paid for nor made.
             for order in &activation.fire {
                 let Some(Target::Unit(first)) = order.targets.first() else {
                     continue;
                 };
-                if self.unit(*first).is_some_and(Unit::is_ultralight)
-                    && order.weapons.iter().any(|w| locks.contains(w))
-                {
+                let Some(locked) = order.weapons.iter().find(|w| locks.contains(w)) else {
+                    continue;
+                };
+                if self.unit(*first).is_some_and(Unit::is_ultralight) {
+                    let refused = locked.clone();
                     self.error(
                         block_line,
                         &block_text,
-                        format!("{} is an Ultralight: it cannot be Target Locked (SKY-UL-01, SKY-CMD-05)", self.name(*first)),
-                        "TARGETLOCK a weapon fired at a ship",
+                        format!(
+                            "{} is an Ultralight: it cannot be Target Locked (SKY-UL-01, SKY-CMD-05), so the Target Lock on {refused} is not made and costs nothing",
+                            self.name(*first)
+                        ),
+                        format!("CMD TARGETLOCK on a weapon fired at a ship, or FIRE {refused} AT {} without it", self.name(*first)),
                     );
+                    let mut payer = None;
+                    self.set(index, |a| {
+                        a.actions.retain(|c| {
+                            let lock = matches!(&c.action, CmdAction::TargetLock(slots) if slots.contains(&refused));
+                            if lock {
+                                payer = Some(c.payer);
+                            }
+                            !lock
+                        });
+                    });
+                    if let Some(payer) = payer
+                        && let Some(planned) = self.planned.get_mut(&payer.unwrap_or(unit.id))
+                    {
+                        *planned = planned.saturating_sub(1);
+                    }
+                    self.named.remove(&(unit.id, ActionName::TargetLock));
+                    locks.retain(|l| *l != refused);
+                    self.understood
+                        .retain(|u| !u.starts_with(&format!("{}: Target Lock", unit.name)));
                 }
             }
         }

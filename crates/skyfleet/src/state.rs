@@ -125,6 +125,56 @@ pub struct Rules {
     pub deployment_depth: Length,
     /// The torpedo token's base (SKY-GM-09).
     pub torpedo_diameter: Length,
+    /// The GM's switches (the rulebook): what the setup chose, kept with the battle so that
+    /// every turn resolves by them. Missing in states stored before they existed: defaults;
+    /// written only when not the default, so a default battle's state reads as it always did.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub shot_over_island: OverIsland,
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub torpedo_contact_in_movement: bool,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub damage_control: DamageControl,
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub wing_morale: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(value: &bool) -> bool {
+    *value
+}
+
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
+}
+
+/// A line of fire that crosses an island's footprint with its elevation span wholly above or
+/// below the island's band, such as 9 to 9 over an island at 6-8 (SKY-ISL-04, SKY-EX-10,
+/// SKY-GM-07): the GM's switch. A line passing beside an island within 2" is a near miss at
+/// any elevation under either setting (SKY-ISL-04: "any attack").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OverIsland {
+    /// Clear: that island does not bear on it (the catalogue's SKY-EX-10: 9 to 9 is clear).
+    #[default]
+    Clear,
+    /// A near miss, −1 unless Sonar: it passes within 2" of the island, seen from above.
+    NearMiss,
+}
+
+/// How damage-control successes are spent (SKY-DCR-02, SKY-DCR-03, SKY-GM-22): the GM's switch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DamageControl {
+    /// A pool spent down the priority list, 1 or 2 successes an effect, effects repeatable
+    /// (SKY-GM-22, the catalogue's ruling).
+    #[default]
+    Pool,
+    /// One effect a roll, by tier: 1 success buys one 1-success effect, 2 or more one effect
+    /// of either tier; further successes buy nothing.
+    Tiers,
 }
 
 /// Who activates first when a side wins initiative (SKY-INIT-01, SKY-GM-15).
@@ -506,6 +556,19 @@ impl Unit {
         words
     }
 
+    /// Whether the player of `side` may know of this unit: all but the other side's wings
+    /// still aboard, which are that side's secret (SKY-ADM-09, SKY-GM-19).
+    pub fn known_to(&self, side: u8) -> bool {
+        self.side == side || self.place != Place::Aboard
+    }
+
+    /// The elevation Stall takes this unit to at the start of a turn, if it stalls: one level
+    /// down when in play at or above its Stall(x) (SKY-KW-STALL, SKY-GM-31).
+    pub fn stalls_to(&self) -> Option<u8> {
+        let stall = self.stats().stall?;
+        (self.in_play() && self.elevation >= stall).then(|| self.elevation.saturating_sub(1))
+    }
+
     /// `Valiant (Gunship)`, `Torpedo #2`.
     pub fn label(&self) -> String {
         match self.class {
@@ -564,6 +627,17 @@ impl State {
 
     /// Finds a unit by name: exact (case- and punctuation-insensitive), else a unique start.
     pub fn find_unit(&self, text: &str) -> Option<UnitId> {
+        self.find_among(text, |_| true)
+    }
+
+    /// Finds a unit the player of `side` may know of by name, as [`State::find_unit`]: the
+    /// other side's wings still aboard are not found, nor do they make a start ambiguous, so
+    /// their names read exactly as made-up ones (SKY-ADM-09).
+    pub fn find_unit_for(&self, side: u8, text: &str) -> Option<UnitId> {
+        self.find_among(text, |u| u.known_to(side))
+    }
+
+    fn find_among(&self, text: &str, known: impl Fn(&Unit) -> bool) -> Option<UnitId> {
         let key = crate::tables::squash(text);
         if key.is_empty() {
             return None;
@@ -571,6 +645,7 @@ impl State {
         if let Some(unit) = self
             .units
             .iter()
+            .filter(|u| known(u))
             .find(|u| crate::tables::squash(&u.name) == key)
         {
             return Some(unit.id);
@@ -578,11 +653,25 @@ impl State {
         let mut starts = self
             .units
             .iter()
+            .filter(|u| known(u))
             .filter(|u| crate::tables::squash(&u.name).starts_with(&key));
         match (starts.next(), starts.next()) {
             (Some(unit), None) => Some(unit.id),
             _ => None,
         }
+    }
+
+    /// The battle as the turn's activations will find it, as far as it can be known before
+    /// any dice: every unit at or above its Stall(x) one level lower (SKY-KW-STALL,
+    /// SKY-GM-31). The order check and its previews work on this, as the turn does.
+    pub fn after_stall(&self) -> State {
+        let mut next = self.clone();
+        for unit in &mut next.units {
+            if let Some(elevation) = unit.stalls_to() {
+                unit.elevation = elevation;
+            }
+        }
+        next
     }
 
     /// Whether a side still has ships or wings in play (SKY-GM-01).

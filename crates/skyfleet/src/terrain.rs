@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::state::OverIsland;
+
 use crate::geometry::{
     Length, Point, disc_meets_polygon, polygon_contains, segment_near_polygon, segment_within,
     within,
@@ -142,12 +144,26 @@ pub const NEAR_MISS: Length = Length::inches(2);
 impl Terrain {
     /// The island effect on a line of fire from `a` at elevation `from` to `b` at `to`:
     /// blocked if the line crosses a footprint and the elevation span overlaps its band;
-    /// otherwise a near miss if it passes within 2" of one (SKY-GM-07, SKY-ISL-03, -04).
-    pub fn island_effect(&self, a: Point, from: u8, b: Point, to: u8) -> IslandEffect {
+    /// otherwise a near miss if it passes within 2" of one, at any elevation (SKY-GM-07,
+    /// SKY-ISL-03, -04: "any attack"). A line that crosses the footprint wholly above or below
+    /// the band (9 to 9 over an island at 6-8) is clear of that island, or a near miss under
+    /// the GM's switch `over` (SKY-EX-10).
+    pub fn island_effect(
+        &self,
+        a: Point,
+        from: u8,
+        b: Point,
+        to: u8,
+        over: OverIsland,
+    ) -> IslandEffect {
         let mut effect = IslandEffect::Clear;
         for island in &self.islands {
-            if island.shape.near_segment(a, b, Length::ZERO) && island.band.overlaps_span(from, to)
-            {
+            let crosses = island.shape.near_segment(a, b, Length::ZERO);
+            let in_band = island.band.overlaps_span(from, to);
+            if over == OverIsland::Clear && crosses && !in_band {
+                continue;
+            }
+            if crosses && in_band {
                 return IslandEffect::Blocked(island.name.clone());
             }
             if effect == IslandEffect::Clear && island.shape.near_segment(a, b, NEAR_MISS) {
@@ -164,6 +180,26 @@ impl Terrain {
             .iter()
             .find(|i| i.band.contains(elevation) && i.shape.meets_disc(centre, radius))
             .map(|i| i.name.as_str())
+    }
+
+    /// The island a base changing elevation in place from `from` to `to` would pass into, at
+    /// any level on the way, not only where it ends (SKY-ISL-01, SKY-ISL-02): a climb from 5
+    /// to 9 over an island's footprint goes through it.
+    pub fn island_on_the_way_up_or_down(
+        &self,
+        centre: Point,
+        radius: Length,
+        from: u8,
+        to: u8,
+    ) -> Option<&str> {
+        let levels: Vec<u8> = if to >= from {
+            (from.saturating_add(1)..=to).collect()
+        } else {
+            (to..from).rev().collect()
+        };
+        levels
+            .into_iter()
+            .find_map(|level| self.island_in_the_way(centre, radius, level))
     }
 
     /// The cloud bank a unit is inside, if any (SKY-CLOUD-01).
@@ -245,12 +281,25 @@ mod tests {
         let terrain = rock();
         let (a, b) = (Point::inches(10, 20), Point::inches(30, 20));
         // SKY-ISL-02/03, SKY-GM-07: 9 down to 5 spans 6–8: blocked; 9 to 9 passes over.
+        for over in [OverIsland::Clear, OverIsland::NearMiss] {
+            assert_eq!(
+                terrain.island_effect(a, 9, b, 5, over),
+                IslandEffect::Blocked("Rock".into())
+            );
+        }
+        // Across the footprint under (or over) the band: clear by default, a near miss under
+        // the switch; beside it within 2" a near miss at any elevation (SKY-ISL-04).
         assert_eq!(
-            terrain.island_effect(a, 9, b, 5),
-            IslandEffect::Blocked("Rock".into())
+            terrain.island_effect(a, 4, b, 4, OverIsland::Clear),
+            IslandEffect::Clear
+        );
+        let (g, h) = (Point::new(a.x, Length(2450)), Point::new(b.x, Length(2450)));
+        assert_eq!(
+            terrain.island_effect(g, 9, h, 9, OverIsland::Clear),
+            IslandEffect::NearMiss("Rock".into())
         );
         assert_eq!(
-            terrain.island_effect(a, 4, b, 4),
+            terrain.island_effect(a, 9, b, 9, OverIsland::NearMiss),
             IslandEffect::NearMiss("Rock".into())
         );
         // A line 1.5" clear of the island's edge is a near miss (SKY-ISL-04).
@@ -258,11 +307,14 @@ mod tests {
         let c = Point::new(c.x, Length(2450));
         let d = Point::new(d.x, Length(2450));
         assert_eq!(
-            terrain.island_effect(c, 7, d, 7),
+            terrain.island_effect(c, 7, d, 7, OverIsland::Clear),
             IslandEffect::NearMiss("Rock".into())
         );
         let (e, f) = (Point::inches(10, 26), Point::inches(30, 26));
-        assert_eq!(terrain.island_effect(e, 7, f, 7), IslandEffect::Clear);
+        assert_eq!(
+            terrain.island_effect(e, 7, f, 7, OverIsland::NearMiss),
+            IslandEffect::Clear
+        );
     }
 
     #[test]

@@ -91,14 +91,32 @@ impl Battle<'_> {
                     unit.this_turn.cmd_spent += 1;
                 }
                 let roll = self.dice.d6();
-                let Some(token) = self.unit(torpedo).cloned() else {
+                let Some(token) = self.unit(torpedo).cloned().filter(|t| t.in_play()) else {
                     continue;
                 };
+                let mut struck = None;
                 let effect = match roll {
                     1 => {
+                        // The lunge is a line of travel like any other: an island in the
+                        // torpedo's band stops it there, and it is lost (SKY-ISL-01).
                         let toward = bearing(token.at, ship.at).unwrap_or(token.heading);
+                        let mut at = token.at;
+                        let mut covered = Length::ZERO;
+                        while covered < LUNGE {
+                            covered = (covered + SAMPLE).min(LUNGE);
+                            let next = token.at.advance(toward, covered);
+                            if let Some(island) = self.state.terrain.island_in_the_way(
+                                next,
+                                token.radius,
+                                token.elevation,
+                            ) {
+                                struck = Some(island.to_string());
+                                break;
+                            }
+                            at = next;
+                        }
                         if let Some(unit) = self.unit_mut(torpedo) {
-                            unit.at = unit.at.advance(toward, LUNGE);
+                            unit.at = at;
                         }
                         "it lunges 3\" toward us".to_string()
                     }
@@ -118,6 +136,9 @@ impl Battle<'_> {
                         token.name
                     ),
                 );
+                if let Some(island) = struck {
+                    self.torpedo_lost_on_island(torpedo, &island);
+                }
             }
         }
     }
@@ -150,6 +171,22 @@ impl Battle<'_> {
             return;
         }
         let elevation = elevation as u8;
+        // Climbs and dives come first, where it is: into an island's band over its footprint
+        // is into the island (SKY-ISL-01, SKY-ISL-02).
+        if let Some(island) = self
+            .state
+            .terrain
+            .island_on_the_way_up_or_down(token.at, token.radius, token.elevation, elevation)
+            .map(str::to_string)
+        {
+            if let Some(unit) = self.unit_mut(id) {
+                unit.elevation = elevation;
+            }
+            self.log
+                .result(id, format!("Torpedo Step: {}", words.join(" ")));
+            self.torpedo_lost_on_island(id, &island);
+            return;
+        }
         let lift = stats.lift.unwrap_or(1) * 100;
         let drop = stats.drop.unwrap_or(1) * 100;
         let budget = Length(
@@ -171,6 +208,7 @@ impl Battle<'_> {
         let mut pivoted = false;
         let board = self.state.rules.board;
         let mut contact = None;
+        let mut island = None;
         let mut left_table = false;
         while covered < budget || (pivot.is_some_and(|(_, p)| p == covered) && !pivoted) {
             if let Some((turn, when)) = pivot
@@ -196,6 +234,16 @@ impl Battle<'_> {
             leg_covered = leg_covered + step;
             covered = covered + step;
             at = leg_start.advance(heading, leg_covered);
+            // SKY-ISL-01: islands are solid; a torpedo that meets one in its band goes no
+            // further (and hits nothing behind it).
+            if let Some(name) = self
+                .state
+                .terrain
+                .island_in_the_way(at, token.radius, elevation)
+            {
+                island = Some(name.to_string());
+                break;
+            }
             // SKY-TORP-05, SKY-GM-16: the first ship at the same elevation its path
             // touches; wings and torpedoes are never hit; the launcher is safe on the
             // token's first step.
@@ -243,11 +291,27 @@ impl Battle<'_> {
         self.log.result(id, moved);
         if let Some(ship) = contact {
             self.torpedo_contact(id, ship);
+        } else if let Some(island) = island {
+            self.torpedo_lost_on_island(id, &island);
         } else if left_table {
             self.log.result(id, "left the table");
             if let Some(unit) = self.unit_mut(id) {
                 unit.place = Place::Destroyed;
             }
+        }
+    }
+}
+
+impl Battle<'_> {
+    /// A torpedo that meets an island in its band is stopped by it and lost: islands are solid
+    /// (SKY-ISL-01), and a torpedo hits only ships (SKY-TORP-05, SKY-ADM-21).
+    fn torpedo_lost_on_island(&mut self, id: UnitId, island: &str) {
+        self.log.result(
+            id,
+            format!("struck island {island} and is lost (SKY-ISL-01)"),
+        );
+        if let Some(unit) = self.unit_mut(id) {
+            unit.place = Place::Destroyed;
         }
     }
 }

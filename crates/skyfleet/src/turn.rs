@@ -432,6 +432,20 @@ impl Battle<'_> {
             let check = match &order.action {
                 CmdAction::Rally(target) => self.rally_check(id, *target),
                 CmdAction::CompressedGas => self.gas_check(id).map(|_| ()),
+                // SKY-MOR-06, SKY-CMD-03: a Broken ship must flee, so it cannot give up its move.
+                CmdAction::EmergencyRepairs(Skip::Move)
+                    if self
+                        .unit(id)
+                        .is_some_and(|u| u.status.morale == Morale::Broken) =>
+                {
+                    Err(format!(
+                        "{} is Broken and must move at full speed toward the nearest edge (SKY-MOR-06)",
+                        self.name(id)
+                    ))
+                }
+                CmdAction::TargetLock(weapons) if weapons.is_empty() => {
+                    Err("no weapon named".to_string())
+                }
                 _ => Ok(()),
             };
             let paid = check.and_then(|()| self.pay(beneficiary, name, order.payer, id));
@@ -458,8 +472,10 @@ impl Battle<'_> {
                     format!("Brace ({cost})")
                 }
                 CmdAction::TargetLock(weapons) => {
-                    locks.extend(weapons.iter().cloned());
-                    format!("Target Lock on {} ({cost})", weapons.join(", "))
+                    // SKY-CMD-05: one weapon (orders that named more lock the first).
+                    let weapon = weapons.first().cloned().unwrap_or_default();
+                    locks.insert(weapon.clone());
+                    format!("Target Lock on {weapon} ({cost})")
                 }
                 CmdAction::FullAhead => {
                     full_ahead = true;

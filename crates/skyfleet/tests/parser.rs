@@ -480,10 +480,11 @@ mod moves_checked_by_the_turns_planner {
 
     #[test]
     fn a_climb_above_the_ceiling_on_the_way_is_refused() {
-        // At elevation 11 of 12, CLIMB 2 stops at 12 and DIVE 1 then ends at 11, not at 12.
+        // At elevation 12 of 12, Stall(8) takes Valiant to 11 before it moves (SKY-KW-STALL);
+        // CLIMB 2 then stops at 12 and DIVE 1 ends at 11, not at 12.
         let mut state = standard();
         let id = valiant(&state);
-        state.unit_mut(id).unwrap().elevation = 11;
+        state.unit_mut(id).unwrap().elevation = 12;
         let parsed = Skyfleet::parse_orders(&state, ALICE, "Valiant MOVE CLIMB 2 DIVE 1");
         assert_eq!(parsed.errors.len(), 1, "{:#?}", parsed.errors);
         assert!(
