@@ -658,3 +658,96 @@ async fn every_engine_draws_its_public_board() {
     }
     app.stop().await;
 }
+
+/// Askama's HTML escaping, to find a text as the page prints it.
+fn escaped(text: &str) -> String {
+    text.replace('&', "&#38;")
+        .replace('<', "&#60;")
+        .replace('>', "&#62;")
+        .replace('"', "&#34;")
+        .replace('\'', "&#39;")
+}
+
+/// Issue 19, the rulebook: a game's public page lists the GM's switches its setup chose, each
+/// with its rule ID, in words; a switched setup reads as switched.
+#[tokio::test]
+async fn a_games_page_lists_the_switches_its_setup_chose() {
+    let app = TestApp::spawn().await;
+    let pool = app.db.pool.clone();
+    let zine = zines::insert(
+        &pool,
+        &ZineSlug::parse("rules").unwrap(),
+        "Rules",
+        trafalgar(),
+    )
+    .await
+    .unwrap();
+    for (address, name) in [("a@example.org", "Alice"), ("b@example.org", "Bob")] {
+        let new = NewSubscriber {
+            zine_id: zine.id,
+            email: EmailAddress::parse(address).unwrap(),
+            display_name: DisplayName::parse(name).unwrap(),
+        };
+        subscribers::insert(&pool, &new, trafalgar()).await.unwrap();
+    }
+    let mut switched = EngineKind::Skyfleet.default_setup();
+    switched["shot_over_island"] = serde_json::json!("near_miss");
+    let mut setups: Vec<(EngineKind, serde_json::Value)> = EngineKind::ALL
+        .into_iter()
+        .map(|engine| (engine, engine.default_setup()))
+        .collect();
+    setups.push((EngineKind::Skyfleet, switched.clone()));
+    let mut texts = Vec::new();
+    for (index, (engine, setup)) in setups.iter().enumerate() {
+        let name = format!("{engine} game {index}");
+        let spec = GameSpec {
+            zine: zine.id,
+            name: &name,
+            engine: *engine,
+            setup,
+            first_deadline: Some(trafalgar() + Duration::days(1)),
+            schedule: Schedule::EveryDays(1),
+        };
+        let game = turns::create_game(&pool, trafalgar(), &spec, &mut Counter(index as u8))
+            .await
+            .unwrap();
+        let page = expect(
+            &app,
+            &format!("/zines/rules/games/{}", game.0),
+            StatusCode::OK,
+            HTML,
+        )
+        .await;
+        let rulings = engine.rulings(setup).unwrap();
+        if *engine == EngineKind::Skyfleet {
+            assert!(!rulings.is_empty(), "skyfleet has switches");
+        }
+        for ruling in &rulings {
+            assert!(
+                page.contains(&escaped(&ruling.rule)),
+                "{engine}: {}",
+                ruling.rule
+            );
+            assert!(
+                page.contains(&escaped(&ruling.text)),
+                "{engine}: {}",
+                ruling.text
+            );
+        }
+        assert_eq!(
+            page.contains("House rules"),
+            !rulings.is_empty(),
+            "{engine}"
+        );
+        if *engine == EngineKind::Skyfleet {
+            texts.push(rulings);
+        }
+    }
+    // The switched setup reads differently from the default one, on the shot over an island.
+    assert_eq!(texts.len(), 2);
+    assert_ne!(
+        texts[0], texts[1],
+        "the switch changed nothing the page says"
+    );
+    app.stop().await;
+}
