@@ -131,6 +131,33 @@ fn skip_fillers(tokens: &[Token]) -> &[Token] {
     rest
 }
 
+/// `tokens` as written, then with one, two, … leading filler words dropped. A ship's name may
+/// itself begin with a filler word ("The Ram", "Her Majesty", "HMS Ajax" written "HMS HMS
+/// Ajax"), so every name is matched as written first (IRON-GUN-05..07).
+fn filler_readings(tokens: &[Token]) -> Vec<&[Token]> {
+    let mut readings = vec![tokens];
+    let mut rest = tokens;
+    while let [first, tail @ ..] = rest {
+        if !is_word(Some(first), FILLER_WORDS) {
+            break;
+        }
+        rest = tail;
+        readings.push(rest);
+    }
+    readings
+}
+
+fn joined_words(tokens: &[Token]) -> String {
+    tokens
+        .iter()
+        .filter_map(|t| match t {
+            Token::Word(w) => Some(w.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// A problem with one line, before the line number is known.
 struct Issue {
     problem: String,
@@ -270,16 +297,14 @@ impl Parser<'_> {
 
     fn segment(&mut self, line: usize, raw: &str, text: &str) -> Result<(), Issue> {
         let all = tokens(text);
-        let mut rest: &[Token] = &all;
-        if is_word(skip_fillers(rest).first(), ORDER_WORDS) {
-            let names = skip_fillers(rest).get(1..).unwrap_or(&[]);
+        // A ship's name first, matched as written and then without leading filler words: a
+        // ship may be called "The Order" or "Her Majesty" (IRON-GUN-05..07).
+        let found = self.ship_at_start(&all)?;
+        if found.is_none() && is_word(skip_fillers(&all).first(), ORDER_WORDS) {
+            let names = skip_fillers(&all).get(1..).unwrap_or(&[]);
             return self.move_order(names);
         }
-        // A ship's name may itself begin with a filler word ("The Ram"): try it as written first.
-        let found = match self.ship_at_start(rest)? {
-            Some(found) => Some(found),
-            None => self.ship_at_start(skip_fillers(rest))?,
-        };
+        let mut rest: &[Token] = &all;
         if let Some((ship, after)) = found {
             self.current = Some(ship);
             rest = after;
@@ -360,25 +385,36 @@ impl Parser<'_> {
         )
     }
 
-    /// The longest ship name at the start of `tokens`: one of the player's own afloat ships, or
-    /// an error if it is someone else's or gone.
+    /// The longest ship name at the start of `tokens`, read as written and then without one, two,
+    /// … leading filler words: one of the player's own afloat ships, or an error if the only
+    /// name found is someone else's ship or one that is gone. The player's own ship wins over
+    /// another reading's enemy ("The Ram" when she commands "Ram" and the enemy "The Ram").
     fn ship_at_start<'t>(
         &self,
         tokens: &'t [Token],
     ) -> Result<Option<(ShipId, &'t [Token])>, Issue> {
-        let Some((ship, rest)) = longest_name(self.state.ships.iter(), tokens) else {
-            return Ok(None);
-        };
-        if ship.player != self.player {
-            return Err(issue(
-                format!("{} is not your ship", ship.name),
-                format!("{} MAIN {}", self.example_own, self.example_enemy),
-            ));
+        let mut refusal = None;
+        for reading in filler_readings(tokens) {
+            let Some((ship, rest)) = longest_name(self.state.ships.iter(), reading) else {
+                continue;
+            };
+            let problem = if ship.player != self.player {
+                issue(
+                    format!("{} is not your ship", ship.name),
+                    format!("{} MAIN {}", self.example_own, self.example_enemy),
+                )
+            } else {
+                match ship.fate {
+                    Fate::Afloat => return Ok(Some((ship.id, rest))),
+                    Fate::Sunk { .. } => issue(format!("{} has sunk", ship.name), ""),
+                    Fate::Escaped { .. } => issue(format!("{} has left the battle", ship.name), ""),
+                }
+            };
+            refusal.get_or_insert(problem);
         }
-        match ship.fate {
-            Fate::Afloat => Ok(Some((ship.id, rest))),
-            Fate::Sunk { .. } => Err(issue(format!("{} has sunk", ship.name), "")),
-            Fate::Escaped { .. } => Err(issue(format!("{} has left the battle", ship.name), "")),
+        match refusal {
+            Some(problem) => Err(problem),
+            None => Ok(None),
         }
     }
 
@@ -498,7 +534,8 @@ impl Parser<'_> {
         group: Group,
         args: &[Token],
     ) -> Result<(), Issue> {
-        let mut args = skip_fillers(args);
+        // The target is read as written (it may be "The Ram"); fillers go only if it is not a name.
+        let mut args = args;
         let mut tube = None;
         if group == Group::Torpedo {
             let (found, rest) = take_tube(args);
@@ -511,14 +548,17 @@ impl Parser<'_> {
             Group::Starboard => format!("{} STBD {}", ship.name, self.example_enemy),
             Group::Torpedo => format!("{} TORP {}", ship.name, self.example_enemy),
         };
-        let args = skip_fillers(args);
-        if args.is_empty() {
+        let stripped = skip_fillers(args);
+        if stripped.is_empty() && self.named_ship(args).is_none() {
             return Err(issue(
                 format!("name the {}'s target (or NONE to hold fire)", group.name()),
                 example,
             ));
         }
-        if is_word(args.first(), HOLD_FIRE_WORDS) && args.len() == 1 {
+        if is_word(stripped.first(), HOLD_FIRE_WORDS)
+            && stripped.len() == 1
+            && self.named_ship(args).is_none()
+        {
             self.fill(ship, Slot::Fire(group), line)?;
             let orders = self.orders_for(ship.id);
             match group {
@@ -532,28 +572,35 @@ impl Parser<'_> {
                 .push(format!("{}: {} holds fire", ship.name, group.name()));
             return Ok(());
         }
-        if args.iter().any(|t| {
-            matches!(t, Token::Comma | Token::Join) || matches!(t, Token::Word(w) if w == "and")
-        }) {
-            let what = if group == Group::Torpedo {
-                "one torpedo a turn (IRON-TORP-03)"
-            } else {
-                "one target per armament a turn (IRON-GUN-05, IRON-GUN-06, IRON-GUN-07)"
-            };
-            return Err(issue(
-                format!(
-                    "{what}; to name a fallback if the first cannot be engaged, separate them with /"
-                ),
-                format!("{example} / {}", self.second_enemy()),
-            ));
+        // `A / B`: B is the fallback. Within each part a whole ship's name is taken first, so a
+        // name with "and" or "or" in it ("Pride and Joy") is not split.
+        let mut alternatives: Vec<&[Token]> = Vec::new();
+        for part in args.split(|t| matches!(t, Token::Slash)) {
+            if self.named_ship(part).is_some() {
+                alternatives.push(part);
+                continue;
+            }
+            if part.iter().any(|t| {
+                matches!(t, Token::Comma | Token::Join) || matches!(t, Token::Word(w) if w == "and")
+            }) {
+                let what = if group == Group::Torpedo {
+                    "one torpedo a turn (IRON-TORP-03)"
+                } else {
+                    "one target per armament a turn (IRON-GUN-05, IRON-GUN-06, IRON-GUN-07)"
+                };
+                return Err(issue(
+                    format!(
+                        "{what}; to name a fallback if the first cannot be engaged, separate them with /"
+                    ),
+                    format!("{example} / {}", self.second_enemy()),
+                ));
+            }
+            alternatives.extend(part.split(|t| is_word(Some(t), ALTERNATIVE_WORDS)));
         }
         let mut targets = Vec::new();
         let mut descriptions = Vec::new();
-        for alternative in
-            args.split(|t| matches!(t, Token::Slash) || is_word(Some(t), ALTERNATIVE_WORDS))
-        {
-            let alternative = skip_fillers(alternative);
-            if alternative.is_empty() {
+        for alternative in alternatives {
+            if skip_fillers(alternative).is_empty() && self.named_ship(alternative).is_none() {
                 continue;
             }
             let target = self.target(alternative, &example)?;
@@ -633,53 +680,73 @@ impl Parser<'_> {
             .map(|target| format!("{} {} {}", ship.name, group_word(group), target.name))
     }
 
+    /// The ship whose whole name `tokens` are, read as written and then without one, two, …
+    /// leading filler words (IRON-GUN-05..07: "The Ram" is a name, "the Leonidas" is Leonidas).
+    fn named_ship(&self, tokens: &[Token]) -> Option<&Ship> {
+        filler_readings(tokens).into_iter().find_map(|reading| {
+            let joined = joined_words(reading);
+            self.state
+                .ships
+                .iter()
+                .find(|s| !joined.is_empty() && normalise(&s.name) == joined)
+        })
+    }
+
+    /// A target: a whole name, an area, or a unique start of a name, each read as written before
+    /// leading filler words are dropped.
     fn target(&self, tokens: &[Token], example: &str) -> Result<&Ship, Issue> {
-        let words: Vec<&str> = tokens
-            .iter()
-            .filter_map(|t| match t {
-                Token::Word(w) => Some(w.as_str()),
-                _ => None,
-            })
-            .collect();
-        let joined = words.join(" ");
-        if let Ok(area) = Area::parse(&words.concat()) {
-            return self
-                .state
-                .ship_at(area)
-                .ok_or_else(|| issue(format!("there is no ship at {area}"), example.to_owned()));
-        }
-        let exact = self
-            .state
-            .ships
-            .iter()
-            .find(|s| normalise(&s.name) == joined);
-        if let Some(ship) = exact {
+        if let Some(ship) = self.named_ship(tokens) {
             return Ok(ship);
         }
-        let matching: Vec<&Ship> = self
-            .state
-            .ships
-            .iter()
-            .filter(|s| !joined.is_empty() && normalise(&s.name).starts_with(&joined))
-            .collect();
-        match matching.as_slice() {
-            [only] => Ok(only),
-            [] => Err(issue(
-                format!("there is no ship called {joined:?}"),
-                example.to_owned(),
-            )),
-            several => Err(issue(
-                format!(
-                    "{joined:?} could be {}",
-                    several
-                        .iter()
-                        .map(|s| s.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" or ")
-                ),
-                example.to_owned(),
-            )),
+        let readings = filler_readings(tokens);
+        for reading in &readings {
+            let words: Vec<&str> = reading
+                .iter()
+                .filter_map(|t| match t {
+                    Token::Word(w) => Some(w.as_str()),
+                    _ => None,
+                })
+                .collect();
+            if let Ok(area) = Area::parse(&words.concat()) {
+                return self.state.ship_at(area).ok_or_else(|| {
+                    issue(format!("there is no ship at {area}"), example.to_owned())
+                });
+            }
         }
+        for reading in &readings {
+            let joined = joined_words(reading);
+            if joined.is_empty() {
+                continue;
+            }
+            let matching: Vec<&Ship> = self
+                .state
+                .ships
+                .iter()
+                .filter(|s| normalise(&s.name).starts_with(&joined))
+                .collect();
+            match matching.as_slice() {
+                [only] => return Ok(only),
+                [] => {}
+                several => {
+                    return Err(issue(
+                        format!(
+                            "{joined:?} could be {}",
+                            several
+                                .iter()
+                                .map(|s| s.name.as_str())
+                                .collect::<Vec<_>>()
+                                .join(" or ")
+                        ),
+                        example.to_owned(),
+                    ));
+                }
+            }
+        }
+        let joined = joined_words(skip_fillers(tokens));
+        Err(issue(
+            format!("there is no ship called {joined:?}"),
+            example.to_owned(),
+        ))
     }
 
     fn movement(
@@ -780,17 +847,36 @@ impl Parser<'_> {
 
     fn move_order(&mut self, tokens: &[Token]) -> Result<(), Issue> {
         let example = format!("ORDER {}", self.own_names().join(", "));
+        // Names are matched as written ("The Ram", "Pride and Joy"); a connecting or filler word
+        // that starts no name is passed over (IRON-GM-08, IRON-GUN-05..07).
         let words: Vec<Token> = tokens
             .iter()
-            .filter(|t| matches!(t, Token::Word(w) if !["then", "and", "first", "last", "next"].contains(&w.as_str())))
+            .filter(|t| matches!(t, Token::Word(_)))
             .cloned()
             .collect();
         let mut rest = words.as_slice();
         let mut sequence = Vec::new();
-        while !rest.is_empty() {
-            let Some((ship, after)) = longest_name(self.state.ships.iter(), rest) else {
-                let word = match rest.first() {
-                    Some(Token::Word(w)) => w.clone(),
+        while let [first, tail @ ..] = rest {
+            let droppable = is_word(Some(first), &["then", "and", "first", "last", "next"])
+                || is_word(Some(first), FILLER_WORDS);
+            let as_written = longest_name(self.state.ships.iter(), rest);
+            // The player's own ship wins over someone else's read as written ("the Ram" when she
+            // commands "Ram" and the enemy "The Ram").
+            let found = match as_written {
+                Some((ship, _)) if ship.player != self.player && droppable => {
+                    longest_name(self.state.ships.iter(), tail)
+                        .filter(|(own, _)| own.player == self.player)
+                        .or(as_written)
+                }
+                _ => as_written,
+            };
+            let Some((ship, after)) = found else {
+                if droppable {
+                    rest = tail;
+                    continue;
+                }
+                let word = match first {
+                    Token::Word(w) => w.clone(),
                     _ => String::new(),
                 };
                 return Err(issue(format!("{word:?} is not one of your ships"), example));

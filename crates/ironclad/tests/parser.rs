@@ -477,3 +477,133 @@ mod shared_reader {
         }
     }
 }
+
+/// Every word the reader passes over before a name or an order word. A ship's name may begin
+/// with any of them ("The Ram", "Her Majesty"), and must still be found.
+const FILLER_WORDS: &[&str] = &[
+    "fire", "fires", "firing", "open", "shoot", "engage", "at", "on", "target", "targets", "to",
+    "the", "with", "armament", "hms", "sms", "uss", "ss", "ship", "her", "his", "its", "please",
+];
+
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// Alice: `<W> Pride` (1) E5 N, Ajax (2) H9 N. Bob: `<W> Ram` (3) G5 N, `<W> Majesty` (4) E3
+/// N, Ram (5) B7 W.
+fn filler_battle(filler: &str) -> State {
+    let w = capitalised(filler);
+    let setup: Setup = serde_json::from_value(serde_json::json!({"sides": [
+        {"name": "Blue", "home_edge": "north", "ships": [
+            {"name": format!("{w} Pride"), "at": "E5", "heading": "N"},
+            {"name": "Ajax", "at": "H9", "heading": "N"}]},
+        {"name": "Red", "home_edge": "south", "ships": [
+            {"name": format!("{w} Ram"), "at": "G5", "heading": "N"},
+            {"name": format!("{w} Majesty"), "at": "E3", "heading": "N"},
+            {"name": "Ram", "at": "B7", "heading": "W"}]}]}))
+    .unwrap();
+    let players = [(1, "Alice"), (2, "Bob")].map(|(id, name)| Player {
+        id: PlayerId(id),
+        name: name.into(),
+    });
+    Ironclad::new_game(&setup, &players, &mut TurnDice::scripted([], [])).unwrap()
+}
+
+#[test]
+fn names_beginning_with_a_filler_word_are_matched_as_written() {
+    // IRON-GUN-05, IRON-GUN-06, IRON-GUN-07, IRON-TORP-03, IRON-GM-06, IRON-GM-08: a ship's name
+    // is matched as written first, then without leading filler words, wherever a name is read:
+    // the ship a line is for, a gun's and a torpedo's target, a fallback, an ORDER line.
+    for filler in FILLER_WORDS {
+        let w = capitalised(filler);
+        let state = filler_battle(filler);
+        let (pride, ajax, ram, majesty, plain_ram) =
+            (ShipId(1), ShipId(2), ShipId(3), ShipId(4), ShipId(5));
+        let text = format!(
+            "{w} Pride MAIN {w} Majesty / {w} Ram\n\
+             {w} Pride STBD the {w} Ram\n\
+             {w} Pride TORP {w} Majesty TUBE BOW\n\
+             {w} Pride PORT NONE\n\
+             Ajax MAIN Ram\n\
+             ORDER Ajax, {w} Pride"
+        );
+        let parsed = Ironclad::parse_orders(&state, ALICE, &text);
+        assert!(parsed.errors.is_empty(), "{filler}: {:#?}", parsed.errors);
+        let orders = &parsed.orders.ships[&pride];
+        assert_eq!(orders.main, vec![majesty, ram], "{filler}");
+        assert_eq!(orders.starboard, vec![ram], "{filler}");
+        assert_eq!(
+            orders.torpedo,
+            Some(TorpedoOrder {
+                targets: vec![majesty],
+                tube: Some(ironclad::state::TubeMount::Bow)
+            }),
+            "{filler}"
+        );
+        assert_eq!(parsed.orders.ships[&ajax].main, vec![plain_ram], "{filler}");
+        assert_eq!(parsed.orders.move_order, vec![ajax, pride], "{filler}");
+
+        // The ship named alone on a line, her orders below; a unique start of a name.
+        let text = format!("{w} Pride\n  MAIN at {w} Ra\n  MOVE F\nORDER {w} Pride then Ajax");
+        let parsed = Ironclad::parse_orders(&state, ALICE, &text);
+        assert!(parsed.errors.is_empty(), "{filler}: {:#?}", parsed.errors);
+        assert_eq!(parsed.orders.ships[&pride].main, vec![ram], "{filler}");
+        assert_eq!(parsed.orders.move_order, vec![pride, ajax], "{filler}");
+
+        // The enemy's ship, named as written, is still refused as not hers to command.
+        let errors = Ironclad::parse_orders(&state, ALICE, &format!("{w} Ram MAIN Ajax")).errors;
+        assert_eq!(errors.len(), 1, "{filler}: {errors:#?}");
+        assert!(
+            errors[0]
+                .problem
+                .contains(&format!("{w} Ram is not your ship")),
+            "{filler}: {errors:#?}"
+        );
+    }
+}
+
+#[test]
+fn names_with_joining_words_in_them_are_not_split() {
+    // IRON-GUN-05, IRON-GM-06, IRON-GM-08: "and" or "or" inside a ship's name is part of it;
+    // between two names it is still two targets, refused.
+    let setup: Setup = serde_json::from_str(
+        r#"{"sides": [
+            {"name": "Blue", "home_edge": "north", "ships": [
+                {"name": "Pride and Joy", "at": "E5", "heading": "N"},
+                {"name": "Ajax", "at": "H9", "heading": "N"}]},
+            {"name": "Red", "home_edge": "south", "ships": [
+                {"name": "Death or Glory", "at": "G5", "heading": "N"},
+                {"name": "Hector", "at": "E3", "heading": "N"}]}]}"#,
+    )
+    .unwrap();
+    let players = [(1, "Alice"), (2, "Bob")].map(|(id, name)| Player {
+        id: PlayerId(id),
+        name: name.into(),
+    });
+    let state = Ironclad::new_game(&setup, &players, &mut TurnDice::scripted([], [])).unwrap();
+    let parsed = Ironclad::parse_orders(
+        &state,
+        ALICE,
+        "Pride and Joy MAIN Death or Glory / Hector\nORDER Pride and Joy, Ajax",
+    );
+    assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
+    assert_eq!(
+        parsed.orders.ships[&ShipId(1)].main,
+        vec![ShipId(3), ShipId(4)]
+    );
+    assert_eq!(parsed.orders.move_order, vec![ShipId(1), ShipId(2)]);
+    let errors = Ironclad::parse_orders(
+        &state,
+        ALICE,
+        "Pride and Joy MAIN Hector and Death or Glory",
+    )
+    .errors;
+    assert!(
+        errors[0].problem.contains("one target per armament"),
+        "{errors:#?}"
+    );
+}
