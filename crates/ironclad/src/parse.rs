@@ -185,6 +185,10 @@ struct Parser<'a> {
     out: ParsedOrders<Orders>,
     current: Option<ShipId>,
     filled: BTreeMap<(ShipId, Slot), usize>,
+    /// The ship the segment being read gives orders to, once known.
+    line_ship: Option<ShipId>,
+    /// Refused lines per ship: line number and problem, for the confirmation.
+    refused: BTreeMap<ShipId, Vec<(usize, String)>>,
     example_own: String,
     example_enemy: String,
 }
@@ -216,6 +220,8 @@ pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders
         },
         current: None,
         filled: BTreeMap::new(),
+        line_ship: None,
+        refused: BTreeMap::new(),
         example_own,
         example_enemy,
     };
@@ -264,6 +270,7 @@ impl Parser<'_> {
     }
 
     fn line(&mut self, line: usize, raw: &str, text: &str) {
+        self.line_ship = None;
         if self.refused(line, raw) {
             return;
         }
@@ -278,6 +285,12 @@ impl Parser<'_> {
     }
 
     fn error(&mut self, line: usize, raw: &str, issue: Issue) {
+        if let Some(ship) = self.line_ship {
+            self.refused
+                .entry(ship)
+                .or_default()
+                .push((line, issue.problem.clone()));
+        }
         self.out.errors.push(LineIssue {
             line,
             text: raw.trim_end().to_owned(),
@@ -296,6 +309,7 @@ impl Parser<'_> {
     }
 
     fn segment(&mut self, line: usize, raw: &str, text: &str) -> Result<(), Issue> {
+        self.line_ship = None;
         let all = tokens(text);
         // A ship's name first, matched as written and then without leading filler words: a
         // ship may be called "The Order" or "Her Majesty" (IRON-GUN-05..07).
@@ -325,6 +339,7 @@ impl Parser<'_> {
             .ship(ship_id)
             .ok_or_else(|| issue("that ship is not in this battle", ""))?
             .clone();
+        self.line_ship = Some(ship_id);
         self.clause(line, raw, &ship, rest)
     }
 
@@ -516,7 +531,28 @@ impl Parser<'_> {
                     ship.name
                 ),
             };
-            return Err(issue(problem, "one line for each"));
+            let keep = format!("keep only one of line {earlier} and this line");
+            let expected = match slot {
+                Slot::Fire(Group::Torpedo) => {
+                    format!("{keep}: {} TORP {}", ship.name, self.example_enemy)
+                }
+                Slot::Fire(group) => format!(
+                    "{keep}; for a fallback target put both on one line: {} {} {} / {}",
+                    ship.name,
+                    group_word(group),
+                    self.example_enemy,
+                    self.second_enemy()
+                ),
+                Slot::Move => format!(
+                    "{keep}; the whole move goes on one line: {} MOVE F, T45R",
+                    ship.name
+                ),
+                Slot::Withdraw => format!(
+                    "{keep}: {} WITHDRAW LEFT or {} WITHDRAW RIGHT",
+                    ship.name, ship.name
+                ),
+            };
+            return Err(issue(problem, expected));
         }
         self.filled.insert((ship.id, slot), line);
         Ok(())
@@ -927,17 +963,33 @@ impl Parser<'_> {
             .iter()
             .filter(|s| s.player == self.player && s.afloat())
         {
+            let refused = self.refused.get(&ship.id).map(|lines| {
+                lines
+                    .iter()
+                    .map(|(line, problem)| format!("line {line}: {problem}"))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            });
             if !self.out.orders.ships.contains_key(&ship.id) {
-                let what = if ship.broken_off {
-                    "breaking off: the engine steers her home (IRON-GM-10); she holds fire"
-                } else {
-                    "holds fire and position (IRON-GM-18)"
+                let why = match (&refused, ship.broken_off) {
+                    (None, true) => "no orders: breaking off: the engine steers her home (IRON-GM-10); she holds fire".to_string(),
+                    (None, false) => "no orders: holds fire and position (IRON-GM-18)".to_string(),
+                    (Some(lines), true) => format!(
+                        "her orders were refused ({lines}): she is breaking off, so the engine steers her home (IRON-GM-10) and she holds fire"
+                    ),
+                    (Some(lines), false) => format!(
+                        "her orders were refused ({lines}): she holds fire and position (IRON-GM-18)"
+                    ),
                 };
-                self.out
-                    .understood
-                    .push(format!("{}: no orders: {what}", ship.name));
+                self.out.understood.push(format!("{}: {why}", ship.name));
+            } else if let Some(lines) = refused {
+                self.out.understood.push(format!(
+                    "{}: refused ({lines}); her other orders stand",
+                    ship.name
+                ));
             }
         }
+        self.out.orders.refused = self.refused.keys().copied().collect();
     }
 }
 

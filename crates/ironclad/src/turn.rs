@@ -50,6 +50,9 @@ pub struct TurnLog {
     pub nmr: BTreeSet<PlayerId>,
     /// Ships of players who sent orders, that had none of their own.
     pub unordered: BTreeSet<ShipId>,
+    /// Ships with an order line refused when it was written (the reasons went to the player).
+    #[serde(default)]
+    pub refused: BTreeSet<ShipId>,
     /// Orders naming ships that are not the player's: ignored.
     pub ignored: Vec<(PlayerId, ShipId)>,
 }
@@ -90,6 +93,7 @@ pub fn resolve_turn(
         moves: Vec::new(),
         nmr: orders.nmr,
         unordered: orders.unordered,
+        refused: orders.refused,
         ignored: orders.ignored,
     };
     let by_ship = orders.by_ship;
@@ -299,6 +303,7 @@ struct Sorted<'a> {
     by_ship: BTreeMap<ShipId, &'a ShipOrders>,
     nmr: BTreeSet<PlayerId>,
     unordered: BTreeSet<ShipId>,
+    refused: BTreeSet<ShipId>,
     ignored: Vec<(PlayerId, ShipId)>,
 }
 
@@ -309,6 +314,7 @@ fn ship_orders<'a>(state: &State, input: &'a TurnInput<Orders>) -> Sorted<'a> {
         by_ship: BTreeMap::new(),
         nmr: BTreeSet::new(),
         unordered: BTreeSet::new(),
+        refused: BTreeSet::new(),
         ignored: Vec::new(),
     };
     for commander in &state.commanders {
@@ -325,6 +331,11 @@ fn ship_orders<'a>(state: &State, input: &'a TurnInput<Orders>) -> Sorted<'a> {
                         sorted.by_ship.insert(*id, ship_orders);
                     } else {
                         sorted.ignored.push((player, *id));
+                    }
+                }
+                for id in &orders.refused {
+                    if state.ship(*id).is_some_and(|s| s.player == player) {
+                        sorted.refused.insert(*id);
                     }
                 }
                 for ship in state

@@ -9,7 +9,7 @@
 //! wrong with the line, the problem and a correct example, and arbitrary text that must never
 //! panic.
 
-use engine::{Engine, LineIssue, Player, PlayerId, TurnDice};
+use engine::{Engine, LineIssue, Player, PlayerId, TurnDice, TurnInput};
 use ironclad::{Ironclad, Manoeuvre, Setup, ShipId, State, TorpedoOrder, TurnSide};
 use proptest::prelude::*;
 
@@ -606,4 +606,102 @@ fn names_with_joining_words_in_them_are_not_split() {
         errors[0].problem.contains("one target per armament"),
         "{errors:#?}"
     );
+}
+
+#[test]
+fn a_second_order_for_the_same_slot_says_what_to_write() {
+    // IRON-GUN-05, IRON-TORP-03, IRON-ADM-11: the correction names the lines and gives an
+    // order to write, never "one line for each".
+    let cases: &[(&str, &str)] = &[
+        (
+            "Artemis MAIN Leonidas\nArtemis MAIN Hector",
+            "keep only one of line 1 and this line; for a fallback target put both on one line: Artemis MAIN Leonidas / Hector",
+        ),
+        (
+            "Artemis STBD Leonidas\nArtemis STBD Leonidas",
+            "keep only one of line 1 and this line; for a fallback target put both on one line: Artemis STBD Leonidas / Hector",
+        ),
+        (
+            "Artemis TORP Hector\nArtemis TORP Hector",
+            "keep only one of line 1 and this line: Artemis TORP Leonidas",
+        ),
+        (
+            "Artemis MOVE F\nArtemis MOVE FF",
+            "keep only one of line 1 and this line; the whole move goes on one line: Artemis MOVE F, T45R",
+        ),
+        (
+            "Artemis WITHDRAW LEFT\nArtemis WITHDRAW RIGHT",
+            "keep only one of line 1 and this line: Artemis WITHDRAW LEFT or Artemis WITHDRAW RIGHT",
+        ),
+    ];
+    for (text, expected) in cases {
+        let errors = errors(text);
+        assert_eq!(errors.len(), 1, "{text}: {errors:#?}");
+        assert_eq!(errors[0].line, 2);
+        assert_eq!(&errors[0].expected, expected, "{text}");
+        assert!(!errors[0].expected.contains("one line for each"));
+    }
+}
+
+#[test]
+fn refused_orders_are_said_to_be_refused_with_the_reason() {
+    // IRON-GM-18, IRON-ADM-05: a ship whose every order was refused is confirmed as refused,
+    // with the line and the reason; the public report says her orders were refused, never
+    // "no orders for her", and never the reason, which may touch her hidden torpedo stock.
+    let mut state = battle();
+    state.ship_mut(ShipId(1)).unwrap().torpedoes_left = 0;
+    let parsed = Ironclad::parse_orders(
+        &state,
+        ALICE,
+        "Artemis TORP Hector\nAjax MAIN G5\nAjax MAIN Hector",
+    );
+    assert_eq!(parsed.errors.len(), 2, "{:#?}", parsed.errors);
+    assert!(
+        parsed.understood.iter().any(|u| u.starts_with(
+            "Artemis: her orders were refused (line 1: Artemis's torpedo cannot fire at Hector: no torpedoes left"
+        ) && u.ends_with("she holds fire and position (IRON-GM-18)")),
+        "{:#?}",
+        parsed.understood
+    );
+    assert!(
+        parsed
+            .understood
+            .iter()
+            .any(|u| u.starts_with("Ajax: refused (line 3:")
+                && u.ends_with("her other orders stand")),
+        "{:#?}",
+        parsed.understood
+    );
+    assert!(!parsed.understood.iter().any(|u| u.contains("no orders")));
+    let input = TurnInput {
+        orders: [(ALICE, parsed.orders)].into(),
+        ..TurnInput::default()
+    };
+    let report = Ironclad::resolve(&state, &input, &mut TurnDice::scripted([4, 4, 1, 2], []))
+        .unwrap()
+        .report;
+    let text = report.to_text();
+    let artemis = report
+        .rows
+        .iter()
+        .find(|r| r.name.ends_with("Artemis"))
+        .unwrap();
+    assert!(
+        artemis
+            .result
+            .starts_with("her orders were refused when written (her player was told why)"),
+        "{text}"
+    );
+    let ajax = report
+        .rows
+        .iter()
+        .find(|r| r.name.ends_with("Ajax"))
+        .unwrap();
+    assert!(
+        ajax.result.contains("an order for her was refused"),
+        "{text}"
+    );
+    assert!(!text.contains("no orders for her"), "{text}");
+    assert!(!text.contains("torpedoes left"), "{text}");
+    assert!(!text.contains("IRON-TORP-03"), "{text}");
 }
