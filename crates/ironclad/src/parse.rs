@@ -10,7 +10,7 @@ use engine::{LineIssue, ParsedOrders, PlayerId};
 use crate::fire::{self, Group, Solution};
 use crate::grid::{Area, TurnSide};
 use crate::orders::{Manoeuvre, Orders, ShipOrders, TorpedoOrder};
-use crate::state::{Fate, Ship, ShipId, State, TubeMount};
+use crate::state::{Fate, MoveOrder, OverLimitMoves, Ship, ShipId, State, TubeMount};
 
 /// A name as orders match it: lower-case words of letters and digits, single-spaced.
 pub fn normalise(text: &str) -> String {
@@ -822,27 +822,52 @@ impl Parser<'_> {
             );
             return Ok(());
         }
+        let mut over_limit = None;
         if ship.slowed() && manoeuvre.cost() > 1 {
             let why = if ship.engines_damaged {
                 "her engines are damaged (IRON-GUN-13)"
             } else {
                 "she is flooded below (IRON-TORP-06)"
             };
-            return Err(issue(
+            over_limit = Some((
                 format!("{} can move only 1 area a turn: {why}", ship.name),
                 format!("{} MOVE F", ship.name),
             ));
-        }
-        if let Some(until) = ship.holds_course_until(turn)
+        } else if let Some(until) = ship.holds_course_until(turn)
             && manoeuvre.turn().is_some()
         {
-            return Err(issue(
+            over_limit = Some((
                 format!(
                     "{} must hold her course until turn {until} (bridge or rudder hit, IRON-GUN-11, IRON-TORP-05)",
                     ship.name
                 ),
                 format!("{} MOVE F, F", ship.name),
             ));
+        }
+        if let Some((why, instead)) = over_limit {
+            if rules.over_limit_moves == OverLimitMoves::Refused {
+                return Err(issue(why, instead));
+            }
+            // The GM's switch on IRON-GM-07: cut down now as at resolution, and say so.
+            let (carried, _) =
+                crate::movement::limited(ship, manoeuvre, turn, rules.allow_pivot_when_slowed);
+            self.fill(ship, Slot::Move, line)?;
+            self.orders_for(ship.id).movement = Some(manoeuvre);
+            let (path, warning) = preview(self.state, ship, carried);
+            self.out.understood.push(format!(
+                "{}: moves {carried}{path} (cut down from {manoeuvre}: {why})",
+                ship.name
+            ));
+            self.warn(
+                line,
+                raw,
+                format!("{why}; she will move {carried} instead of {manoeuvre} (IRON-GM-07)"),
+                instead,
+            );
+            if let Some(warning) = warning {
+                self.warn(line, raw, warning, String::new());
+            }
+            return Ok(());
         }
         self.fill(ship, Slot::Move, line)?;
         self.orders_for(ship.id).movement = Some(manoeuvre);
@@ -882,6 +907,12 @@ impl Parser<'_> {
     }
 
     fn move_order(&mut self, tokens: &[Token]) -> Result<(), Issue> {
+        if self.state.rules.move_order == MoveOrder::ShipId {
+            return Err(issue(
+                "in this game each side's ships move by ship number, so ORDER has no effect (the GM's switch on IRON-GM-08)",
+                "leave the ORDER line out",
+            ));
+        }
         let example = format!("ORDER {}", self.own_names().join(", "));
         // Names are matched as written ("The Ram", "Pride and Joy"); a connecting or filler word
         // that starts no name is passed over (IRON-GM-08, IRON-GUN-05..07).
