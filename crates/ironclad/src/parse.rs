@@ -1013,11 +1013,6 @@ impl Parser<'_> {
                     ),
                 };
                 self.out.understood.push(format!("{}: {why}", ship.name));
-            } else if let Some(lines) = refused {
-                self.out.understood.push(format!(
-                    "{}: refused ({lines}); her other orders stand",
-                    ship.name
-                ));
             }
         }
         self.out.orders.refused = self.refused.keys().copied().collect();

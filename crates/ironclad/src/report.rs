@@ -135,8 +135,6 @@ fn row(before: &State, after: &State, log: &TurnLog, ship: &Ship) -> ReportRow {
         } else {
             result.push(format!("no orders for her: {held}"));
         }
-    } else if log.refused.contains(&ship.id) {
-        result.push("an order for her was refused when written (her player was told why)".into());
     }
     for volley in log.volleys.iter().filter(|v| v.firer == ship.id) {
         coord.push(format!(

@@ -32,7 +32,9 @@ pub struct Setup {
     pub misses: MissReport,
     /// Whether a Submarine or Carrier held by enemy commandos still lets its owner make torpedo
     /// attacks and bomber flights (SALVO-TORP-01, SALVO-BOMB-01). Older setups, written before
-    /// the switch, read as the default.
+    /// the switch, read as the default; the default is not written, so stored states stay
+    /// byte for byte as they were.
+    #[serde(skip_serializing_if = "CapturedWeapons::is_default")]
     pub captured_weapons: CapturedWeapons,
 }
 
@@ -183,6 +185,12 @@ pub enum CapturedWeapons {
     /// The catalogue's ruling SALVO-GM-06(a): a captured ship is not afloat for its owner, so
     /// a captured Submarine or Carrier stops them until it is recaptured.
     Lost,
+}
+
+impl CapturedWeapons {
+    fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
 }
 
 /// How an area attack's misses appear in the Result column.

@@ -142,3 +142,15 @@ fn help_follows_the_captured_weapons_switch() {
     let state = new_game(&lost, 2, 30);
     assert!(Salvo::order_help(&state).contains("while your Carrier is afloat and not captured"));
 }
+
+/// SALVO-TORP-01, SALVO-BOMB-01: the switch's default is not written into a game's state, so
+/// states stored before it existed stay byte for byte as they were.
+#[test]
+fn the_default_switch_is_not_written_into_the_state() {
+    let state = new_game(&Setup::default(), 2, 30);
+    let json = serde_json::to_string(&state).unwrap();
+    assert!(!json.contains("captured_weapons"), "{json}");
+    let lost: Setup = serde_json::from_str(r#"{"captured_weapons": "lost"}"#).unwrap();
+    let json = serde_json::to_string(&new_game(&lost, 2, 30)).unwrap();
+    assert!(json.contains(r#""captured_weapons":"lost""#), "{json}");
+}
