@@ -78,6 +78,8 @@ pub enum FireProblem {
     BridgeHit {
         until: u32,
     },
+    /// IRON-DMG-02 under the GM's switch: a broken-off ship does not fire.
+    BrokenOff,
     /// IRON-GM-17: only enemy ships may be targeted.
     Friendly {
         target: String,
@@ -134,6 +136,10 @@ impl fmt::Display for FireProblem {
                     "bridge hit: she may not fire until after turn {until} (IRON-GUN-11)"
                 )
             }
+            FireProblem::BrokenOff => write!(
+                f,
+                "she has broken off, and in this game a ship that has broken off does not fire (IRON-DMG-02)"
+            ),
             FireProblem::Friendly { target } => {
                 write!(
                     f,
@@ -211,6 +217,11 @@ pub fn solve(
         return Err(FireProblem::BridgeHit {
             until: firer.bridge_silent_until().unwrap_or(state.turn),
         });
+    }
+    // Broken off before this turn's fire steps: a ship breaking off in them still fires, as
+    // all fire is simultaneous (IRON-SEQ-04).
+    if firer.broken_off && !state.rules.broken_off_ships_fire {
+        return Err(FireProblem::BrokenOff);
     }
     let name = || target.name.clone();
     if target.side == firer.side {

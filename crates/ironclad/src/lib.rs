@@ -29,7 +29,7 @@ pub mod view;
 pub use grid::{Arc, Area, Board, Edge, Heading, TurnSide};
 pub use orders::{Manoeuvre, Orders, ShipOrders, TorpedoOrder};
 pub use setup::{Setup, ShipSetup, ShipType, SideSetup};
-pub use state::{Ship, ShipId, State};
+pub use state::{MoveOrder, OverLimitMoves, Ship, ShipId, State};
 pub use turn::{TurnLog, resolve_turn};
 
 /// The engine.
@@ -94,5 +94,9 @@ impl Engine for Ironclad {
 
     fn order_help(state: &State) -> String {
         help::order_help(state)
+    }
+
+    fn rulings(setup: &Setup) -> Vec<engine::Ruling> {
+        setup.rulings()
     }
 }

@@ -1,7 +1,7 @@
 //! One player's orders for one turn, as the engine keeps them (parsed from email text by
 //! [`crate::parse`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -16,6 +16,10 @@ pub struct Orders {
     pub ships: BTreeMap<ShipId, ShipOrders>,
     /// The order in which this player's ships move within the side (IRON-GM-08).
     pub move_order: Vec<ShipId>,
+    /// Ships with an order line that was refused when written: the report says so rather than
+    /// "no orders" (the reasons went to the player alone, IRON-ADM-05).
+    #[serde(skip_serializing_if = "BTreeSet::is_empty")]
+    pub refused: BTreeSet<ShipId>,
 }
 
 /// What one ship is told to do. Each weapon group takes a target and optional fallbacks, the

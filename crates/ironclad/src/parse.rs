@@ -10,7 +10,7 @@ use engine::{LineIssue, ParsedOrders, PlayerId};
 use crate::fire::{self, Group, Solution};
 use crate::grid::{Area, TurnSide};
 use crate::orders::{Manoeuvre, Orders, ShipOrders, TorpedoOrder};
-use crate::state::{Fate, Ship, ShipId, State, TubeMount};
+use crate::state::{Fate, MoveOrder, OverLimitMoves, Ship, ShipId, State, TubeMount};
 
 /// A name as orders match it: lower-case words of letters and digits, single-spaced.
 pub fn normalise(text: &str) -> String {
@@ -131,6 +131,33 @@ fn skip_fillers(tokens: &[Token]) -> &[Token] {
     rest
 }
 
+/// `tokens` as written, then with one, two, … leading filler words dropped. A ship's name may
+/// itself begin with a filler word ("The Ram", "Her Majesty", "HMS Ajax" written "HMS HMS
+/// Ajax"), so every name is matched as written first (IRON-GUN-05..07).
+fn filler_readings(tokens: &[Token]) -> Vec<&[Token]> {
+    let mut readings = vec![tokens];
+    let mut rest = tokens;
+    while let [first, tail @ ..] = rest {
+        if !is_word(Some(first), FILLER_WORDS) {
+            break;
+        }
+        rest = tail;
+        readings.push(rest);
+    }
+    readings
+}
+
+fn joined_words(tokens: &[Token]) -> String {
+    tokens
+        .iter()
+        .filter_map(|t| match t {
+            Token::Word(w) => Some(w.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// A problem with one line, before the line number is known.
 struct Issue {
     problem: String,
@@ -158,6 +185,10 @@ struct Parser<'a> {
     out: ParsedOrders<Orders>,
     current: Option<ShipId>,
     filled: BTreeMap<(ShipId, Slot), usize>,
+    /// The ship the segment being read gives orders to, once known.
+    line_ship: Option<ShipId>,
+    /// Refused lines per ship: line number and problem, for the confirmation.
+    refused: BTreeMap<ShipId, Vec<(usize, String)>>,
     example_own: String,
     example_enemy: String,
 }
@@ -189,6 +220,8 @@ pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders
         },
         current: None,
         filled: BTreeMap::new(),
+        line_ship: None,
+        refused: BTreeMap::new(),
         example_own,
         example_enemy,
     };
@@ -237,6 +270,7 @@ impl Parser<'_> {
     }
 
     fn line(&mut self, line: usize, raw: &str, text: &str) {
+        self.line_ship = None;
         if self.refused(line, raw) {
             return;
         }
@@ -251,6 +285,12 @@ impl Parser<'_> {
     }
 
     fn error(&mut self, line: usize, raw: &str, issue: Issue) {
+        if let Some(ship) = self.line_ship {
+            self.refused
+                .entry(ship)
+                .or_default()
+                .push((line, issue.problem.clone()));
+        }
         self.out.errors.push(LineIssue {
             line,
             text: raw.trim_end().to_owned(),
@@ -269,17 +309,16 @@ impl Parser<'_> {
     }
 
     fn segment(&mut self, line: usize, raw: &str, text: &str) -> Result<(), Issue> {
+        self.line_ship = None;
         let all = tokens(text);
-        let mut rest: &[Token] = &all;
-        if is_word(skip_fillers(rest).first(), ORDER_WORDS) {
-            let names = skip_fillers(rest).get(1..).unwrap_or(&[]);
+        // A ship's name first, matched as written and then without leading filler words: a
+        // ship may be called "The Order" or "Her Majesty" (IRON-GUN-05..07).
+        let found = self.ship_at_start(&all)?;
+        if found.is_none() && is_word(skip_fillers(&all).first(), ORDER_WORDS) {
+            let names = skip_fillers(&all).get(1..).unwrap_or(&[]);
             return self.move_order(names);
         }
-        // A ship's name may itself begin with a filler word ("The Ram"): try it as written first.
-        let found = match self.ship_at_start(rest)? {
-            Some(found) => Some(found),
-            None => self.ship_at_start(skip_fillers(rest))?,
-        };
+        let mut rest: &[Token] = &all;
         if let Some((ship, after)) = found {
             self.current = Some(ship);
             rest = after;
@@ -300,6 +339,7 @@ impl Parser<'_> {
             .ship(ship_id)
             .ok_or_else(|| issue("that ship is not in this battle", ""))?
             .clone();
+        self.line_ship = Some(ship_id);
         self.clause(line, raw, &ship, rest)
     }
 
@@ -360,25 +400,36 @@ impl Parser<'_> {
         )
     }
 
-    /// The longest ship name at the start of `tokens`: one of the player's own afloat ships, or
-    /// an error if it is someone else's or gone.
+    /// The longest ship name at the start of `tokens`, read as written and then without one, two,
+    /// … leading filler words: one of the player's own afloat ships, or an error if the only
+    /// name found is someone else's ship or one that is gone. The player's own ship wins over
+    /// another reading's enemy ("The Ram" when she commands "Ram" and the enemy "The Ram").
     fn ship_at_start<'t>(
         &self,
         tokens: &'t [Token],
     ) -> Result<Option<(ShipId, &'t [Token])>, Issue> {
-        let Some((ship, rest)) = longest_name(self.state.ships.iter(), tokens) else {
-            return Ok(None);
-        };
-        if ship.player != self.player {
-            return Err(issue(
-                format!("{} is not your ship", ship.name),
-                format!("{} MAIN {}", self.example_own, self.example_enemy),
-            ));
+        let mut refusal = None;
+        for reading in filler_readings(tokens) {
+            let Some((ship, rest)) = longest_name(self.state.ships.iter(), reading) else {
+                continue;
+            };
+            let problem = if ship.player != self.player {
+                issue(
+                    format!("{} is not your ship", ship.name),
+                    format!("{} MAIN {}", self.example_own, self.example_enemy),
+                )
+            } else {
+                match ship.fate {
+                    Fate::Afloat => return Ok(Some((ship.id, rest))),
+                    Fate::Sunk { .. } => issue(format!("{} has sunk", ship.name), ""),
+                    Fate::Escaped { .. } => issue(format!("{} has left the battle", ship.name), ""),
+                }
+            };
+            refusal.get_or_insert(problem);
         }
-        match ship.fate {
-            Fate::Afloat => Ok(Some((ship.id, rest))),
-            Fate::Sunk { .. } => Err(issue(format!("{} has sunk", ship.name), "")),
-            Fate::Escaped { .. } => Err(issue(format!("{} has left the battle", ship.name), "")),
+        match refusal {
+            Some(problem) => Err(problem),
+            None => Ok(None),
         }
     }
 
@@ -480,7 +531,28 @@ impl Parser<'_> {
                     ship.name
                 ),
             };
-            return Err(issue(problem, "one line for each"));
+            let keep = format!("keep only one of line {earlier} and this line");
+            let expected = match slot {
+                Slot::Fire(Group::Torpedo) => {
+                    format!("{keep}: {} TORP {}", ship.name, self.example_enemy)
+                }
+                Slot::Fire(group) => format!(
+                    "{keep}; for a fallback target put both on one line: {} {} {} / {}",
+                    ship.name,
+                    group_word(group),
+                    self.example_enemy,
+                    self.second_enemy()
+                ),
+                Slot::Move => format!(
+                    "{keep}; the whole move goes on one line: {} MOVE F, T45R",
+                    ship.name
+                ),
+                Slot::Withdraw => format!(
+                    "{keep}: {} WITHDRAW LEFT or {} WITHDRAW RIGHT",
+                    ship.name, ship.name
+                ),
+            };
+            return Err(issue(problem, expected));
         }
         self.filled.insert((ship.id, slot), line);
         Ok(())
@@ -498,7 +570,8 @@ impl Parser<'_> {
         group: Group,
         args: &[Token],
     ) -> Result<(), Issue> {
-        let mut args = skip_fillers(args);
+        // The target is read as written (it may be "The Ram"); fillers go only if it is not a name.
+        let mut args = args;
         let mut tube = None;
         if group == Group::Torpedo {
             let (found, rest) = take_tube(args);
@@ -511,14 +584,17 @@ impl Parser<'_> {
             Group::Starboard => format!("{} STBD {}", ship.name, self.example_enemy),
             Group::Torpedo => format!("{} TORP {}", ship.name, self.example_enemy),
         };
-        let args = skip_fillers(args);
-        if args.is_empty() {
+        let stripped = skip_fillers(args);
+        if stripped.is_empty() && self.named_ship(args).is_none() {
             return Err(issue(
                 format!("name the {}'s target (or NONE to hold fire)", group.name()),
                 example,
             ));
         }
-        if is_word(args.first(), HOLD_FIRE_WORDS) && args.len() == 1 {
+        if is_word(stripped.first(), HOLD_FIRE_WORDS)
+            && stripped.len() == 1
+            && self.named_ship(args).is_none()
+        {
             self.fill(ship, Slot::Fire(group), line)?;
             let orders = self.orders_for(ship.id);
             match group {
@@ -532,28 +608,35 @@ impl Parser<'_> {
                 .push(format!("{}: {} holds fire", ship.name, group.name()));
             return Ok(());
         }
-        if args.iter().any(|t| {
-            matches!(t, Token::Comma | Token::Join) || matches!(t, Token::Word(w) if w == "and")
-        }) {
-            let what = if group == Group::Torpedo {
-                "one torpedo a turn (IRON-TORP-03)"
-            } else {
-                "one target per armament a turn (IRON-GUN-05, IRON-GUN-06, IRON-GUN-07)"
-            };
-            return Err(issue(
-                format!(
-                    "{what}; to name a fallback if the first cannot be engaged, separate them with /"
-                ),
-                format!("{example} / {}", self.second_enemy()),
-            ));
+        // `A / B`: B is the fallback. Within each part a whole ship's name is taken first, so a
+        // name with "and" or "or" in it ("Pride and Joy") is not split.
+        let mut alternatives: Vec<&[Token]> = Vec::new();
+        for part in args.split(|t| matches!(t, Token::Slash)) {
+            if self.named_ship(part).is_some() {
+                alternatives.push(part);
+                continue;
+            }
+            if part.iter().any(|t| {
+                matches!(t, Token::Comma | Token::Join) || matches!(t, Token::Word(w) if w == "and")
+            }) {
+                let what = if group == Group::Torpedo {
+                    "one torpedo a turn (IRON-TORP-03)"
+                } else {
+                    "one target per armament a turn (IRON-GUN-05, IRON-GUN-06, IRON-GUN-07)"
+                };
+                return Err(issue(
+                    format!(
+                        "{what}; to name a fallback if the first cannot be engaged, separate them with /"
+                    ),
+                    format!("{example} / {}", self.second_enemy()),
+                ));
+            }
+            alternatives.extend(part.split(|t| is_word(Some(t), ALTERNATIVE_WORDS)));
         }
         let mut targets = Vec::new();
         let mut descriptions = Vec::new();
-        for alternative in
-            args.split(|t| matches!(t, Token::Slash) || is_word(Some(t), ALTERNATIVE_WORDS))
-        {
-            let alternative = skip_fillers(alternative);
-            if alternative.is_empty() {
+        for alternative in alternatives {
+            if skip_fillers(alternative).is_empty() && self.named_ship(alternative).is_none() {
                 continue;
             }
             let target = self.target(alternative, &example)?;
@@ -633,53 +716,73 @@ impl Parser<'_> {
             .map(|target| format!("{} {} {}", ship.name, group_word(group), target.name))
     }
 
+    /// The ship whose whole name `tokens` are, read as written and then without one, two, …
+    /// leading filler words (IRON-GUN-05..07: "The Ram" is a name, "the Leonidas" is Leonidas).
+    fn named_ship(&self, tokens: &[Token]) -> Option<&Ship> {
+        filler_readings(tokens).into_iter().find_map(|reading| {
+            let joined = joined_words(reading);
+            self.state
+                .ships
+                .iter()
+                .find(|s| !joined.is_empty() && normalise(&s.name) == joined)
+        })
+    }
+
+    /// A target: a whole name, an area, or a unique start of a name, each read as written before
+    /// leading filler words are dropped.
     fn target(&self, tokens: &[Token], example: &str) -> Result<&Ship, Issue> {
-        let words: Vec<&str> = tokens
-            .iter()
-            .filter_map(|t| match t {
-                Token::Word(w) => Some(w.as_str()),
-                _ => None,
-            })
-            .collect();
-        let joined = words.join(" ");
-        if let Ok(area) = Area::parse(&words.concat()) {
-            return self
-                .state
-                .ship_at(area)
-                .ok_or_else(|| issue(format!("there is no ship at {area}"), example.to_owned()));
-        }
-        let exact = self
-            .state
-            .ships
-            .iter()
-            .find(|s| normalise(&s.name) == joined);
-        if let Some(ship) = exact {
+        if let Some(ship) = self.named_ship(tokens) {
             return Ok(ship);
         }
-        let matching: Vec<&Ship> = self
-            .state
-            .ships
-            .iter()
-            .filter(|s| !joined.is_empty() && normalise(&s.name).starts_with(&joined))
-            .collect();
-        match matching.as_slice() {
-            [only] => Ok(only),
-            [] => Err(issue(
-                format!("there is no ship called {joined:?}"),
-                example.to_owned(),
-            )),
-            several => Err(issue(
-                format!(
-                    "{joined:?} could be {}",
-                    several
-                        .iter()
-                        .map(|s| s.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" or ")
-                ),
-                example.to_owned(),
-            )),
+        let readings = filler_readings(tokens);
+        for reading in &readings {
+            let words: Vec<&str> = reading
+                .iter()
+                .filter_map(|t| match t {
+                    Token::Word(w) => Some(w.as_str()),
+                    _ => None,
+                })
+                .collect();
+            if let Ok(area) = Area::parse(&words.concat()) {
+                return self.state.ship_at(area).ok_or_else(|| {
+                    issue(format!("there is no ship at {area}"), example.to_owned())
+                });
+            }
         }
+        for reading in &readings {
+            let joined = joined_words(reading);
+            if joined.is_empty() {
+                continue;
+            }
+            let matching: Vec<&Ship> = self
+                .state
+                .ships
+                .iter()
+                .filter(|s| normalise(&s.name).starts_with(&joined))
+                .collect();
+            match matching.as_slice() {
+                [only] => return Ok(only),
+                [] => {}
+                several => {
+                    return Err(issue(
+                        format!(
+                            "{joined:?} could be {}",
+                            several
+                                .iter()
+                                .map(|s| s.name.as_str())
+                                .collect::<Vec<_>>()
+                                .join(" or ")
+                        ),
+                        example.to_owned(),
+                    ));
+                }
+            }
+        }
+        let joined = joined_words(skip_fillers(tokens));
+        Err(issue(
+            format!("there is no ship called {joined:?}"),
+            example.to_owned(),
+        ))
     }
 
     fn movement(
@@ -719,27 +822,52 @@ impl Parser<'_> {
             );
             return Ok(());
         }
+        let mut over_limit = None;
         if ship.slowed() && manoeuvre.cost() > 1 {
             let why = if ship.engines_damaged {
                 "her engines are damaged (IRON-GUN-13)"
             } else {
                 "she is flooded below (IRON-TORP-06)"
             };
-            return Err(issue(
+            over_limit = Some((
                 format!("{} can move only 1 area a turn: {why}", ship.name),
                 format!("{} MOVE F", ship.name),
             ));
-        }
-        if let Some(until) = ship.holds_course_until(turn)
+        } else if let Some(until) = ship.holds_course_until(turn)
             && manoeuvre.turn().is_some()
         {
-            return Err(issue(
+            over_limit = Some((
                 format!(
                     "{} must hold her course until turn {until} (bridge or rudder hit, IRON-GUN-11, IRON-TORP-05)",
                     ship.name
                 ),
                 format!("{} MOVE F, F", ship.name),
             ));
+        }
+        if let Some((why, instead)) = over_limit {
+            if rules.over_limit_moves == OverLimitMoves::Refused {
+                return Err(issue(why, instead));
+            }
+            // The GM's switch on IRON-GM-07: cut down now as at resolution, and say so.
+            let (carried, _) =
+                crate::movement::limited(ship, manoeuvre, turn, rules.allow_pivot_when_slowed);
+            self.fill(ship, Slot::Move, line)?;
+            self.orders_for(ship.id).movement = Some(manoeuvre);
+            let (path, warning) = preview(self.state, ship, carried);
+            self.out.understood.push(format!(
+                "{}: moves {carried}{path} (cut down from {manoeuvre}: {why})",
+                ship.name
+            ));
+            self.warn(
+                line,
+                raw,
+                format!("{why}; she will move {carried} instead of {manoeuvre} (IRON-GM-07)"),
+                instead,
+            );
+            if let Some(warning) = warning {
+                self.warn(line, raw, warning, String::new());
+            }
+            return Ok(());
         }
         self.fill(ship, Slot::Move, line)?;
         self.orders_for(ship.id).movement = Some(manoeuvre);
@@ -779,18 +907,43 @@ impl Parser<'_> {
     }
 
     fn move_order(&mut self, tokens: &[Token]) -> Result<(), Issue> {
+        if self.state.rules.move_order == MoveOrder::ShipId {
+            return Err(issue(
+                "in this game each side's ships move by ship number, so ORDER has no effect (the GM's switch on IRON-GM-08)",
+                "leave the ORDER line out",
+            ));
+        }
         let example = format!("ORDER {}", self.own_names().join(", "));
+        // Names are matched as written ("The Ram", "Pride and Joy"); a connecting or filler word
+        // that starts no name is passed over (IRON-GM-08, IRON-GUN-05..07).
         let words: Vec<Token> = tokens
             .iter()
-            .filter(|t| matches!(t, Token::Word(w) if !["then", "and", "first", "last", "next"].contains(&w.as_str())))
+            .filter(|t| matches!(t, Token::Word(_)))
             .cloned()
             .collect();
         let mut rest = words.as_slice();
         let mut sequence = Vec::new();
-        while !rest.is_empty() {
-            let Some((ship, after)) = longest_name(self.state.ships.iter(), rest) else {
-                let word = match rest.first() {
-                    Some(Token::Word(w)) => w.clone(),
+        while let [first, tail @ ..] = rest {
+            let droppable = is_word(Some(first), &["then", "and", "first", "last", "next"])
+                || is_word(Some(first), FILLER_WORDS);
+            let as_written = longest_name(self.state.ships.iter(), rest);
+            // The player's own ship wins over someone else's read as written ("the Ram" when she
+            // commands "Ram" and the enemy "The Ram").
+            let found = match as_written {
+                Some((ship, _)) if ship.player != self.player && droppable => {
+                    longest_name(self.state.ships.iter(), tail)
+                        .filter(|(own, _)| own.player == self.player)
+                        .or(as_written)
+                }
+                _ => as_written,
+            };
+            let Some((ship, after)) = found else {
+                if droppable {
+                    rest = tail;
+                    continue;
+                }
+                let word = match first {
+                    Token::Word(w) => w.clone(),
                     _ => String::new(),
                 };
                 return Err(issue(format!("{word:?} is not one of your ships"), example));
@@ -841,17 +994,28 @@ impl Parser<'_> {
             .iter()
             .filter(|s| s.player == self.player && s.afloat())
         {
+            let refused = self.refused.get(&ship.id).map(|lines| {
+                lines
+                    .iter()
+                    .map(|(line, problem)| format!("line {line}: {problem}"))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            });
             if !self.out.orders.ships.contains_key(&ship.id) {
-                let what = if ship.broken_off {
-                    "breaking off: the engine steers her home (IRON-GM-10); she holds fire"
-                } else {
-                    "holds fire and position (IRON-GM-18)"
+                let why = match (&refused, ship.broken_off) {
+                    (None, true) => "no orders: breaking off: the engine steers her home (IRON-GM-10); she holds fire".to_string(),
+                    (None, false) => "no orders: holds fire and position (IRON-GM-18)".to_string(),
+                    (Some(lines), true) => format!(
+                        "her orders were refused ({lines}): she is breaking off, so the engine steers her home (IRON-GM-10) and she holds fire"
+                    ),
+                    (Some(lines), false) => format!(
+                        "her orders were refused ({lines}): she holds fire and position (IRON-GM-18)"
+                    ),
                 };
-                self.out
-                    .understood
-                    .push(format!("{}: no orders: {what}", ship.name));
+                self.out.understood.push(format!("{}: {why}", ship.name));
             }
         }
+        self.out.orders.refused = self.refused.keys().copied().collect();
     }
 }
 

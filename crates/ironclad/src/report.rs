@@ -76,6 +76,13 @@ fn name_of(state: &State, id: ShipId) -> &str {
     state.ship(id).map(|s| s.name.as_str()).unwrap_or("?")
 }
 
+/// `3 dice [6,1,1]`, or `1 die [4]`: a ram's throw in words.
+fn dice_thrown(dice: &[u32]) -> String {
+    let count = dice.len();
+    let noun = if count == 1 { "die" } else { "dice" };
+    format!("{count} {noun} {}", faces(dice))
+}
+
 fn faces(dice: &[u32]) -> String {
     let mut text = String::with_capacity(2 + 2 * dice.len());
     text.push('[');
@@ -120,7 +127,14 @@ fn row(before: &State, after: &State, log: &TurnLog, ship: &Ship) -> ReportRow {
     if owner.is_some_and(|c| log.nmr.contains(&c.player.id)) {
         result.push(format!("no orders (NMR): {held}"));
     } else if log.unordered.contains(&ship.id) {
-        result.push(format!("no orders for her: {held}"));
+        // The reasons went to her player only: they may touch hidden facts (IRON-ADM-05).
+        if log.refused.contains(&ship.id) {
+            result.push(format!(
+                "her orders were refused when written (her player was told why): {held}"
+            ));
+        } else {
+            result.push(format!("no orders for her: {held}"));
+        }
     }
     for volley in log.volleys.iter().filter(|v| v.firer == ship.id) {
         coord.push(format!(
@@ -154,12 +168,12 @@ fn row(before: &State, after: &State, log: &TurnLog, ship: &Ship) -> ReportRow {
         }
         if let Some(ram) = record.ram.as_ref().filter(|r| r.rammed == ship.id) {
             result.push(format!(
-                "rammed {} by {} from {}: own {}d {} → {} FP",
+                "rammed {} by {} from {}: {} throws {} → {} FP",
                 ram.kind.name(),
                 name_of(after, ram.rammer),
                 ram.from,
-                ram.rammed_dice.len(),
-                faces(&ram.rammed_dice),
+                ship.name,
+                dice_thrown(&ram.rammed_dice),
                 ram.rammed_lost
             ));
             if let Some(fate) = ram_fate_text(ram.rammed_fate) {
@@ -289,8 +303,9 @@ fn ram_text(state: &State, ram: &Ram) -> String {
     let fate = ram_fate_text(ram.rammer_fate)
         .map(|text| format!("; {text}"))
         .unwrap_or_default();
+    // Each ship's dice are her own damage (IRON-GM-09(b)): name whose they are.
     format!(
-        "rammed {} {} at {} ({}): she throws {}d {} → {} FP, own {}d {} → {} FP; stays at {}",
+        "rammed {} {} at {} ({}): {} throws {} → {} FP, {} throws {} → {} FP; stays at {}",
         name_of(state, ram.rammed),
         ram.kind.name(),
         ram.at,
@@ -299,11 +314,11 @@ fn ram_text(state: &State, ram: &Ram) -> String {
         } else {
             "no ram"
         },
-        ram.rammed_dice.len(),
-        faces(&ram.rammed_dice),
+        name_of(state, ram.rammed),
+        dice_thrown(&ram.rammed_dice),
         ram.rammed_lost,
-        ram.rammer_dice.len(),
-        faces(&ram.rammer_dice),
+        name_of(state, ram.rammer),
+        dice_thrown(&ram.rammer_dice),
         ram.rammer_lost,
         ram.from
     ) + &fate

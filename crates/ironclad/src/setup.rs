@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 use crate::grid::{Arc, Area, Board, Edge, Heading, MAX_COLUMNS, MAX_ROWS};
 use crate::parse::{is_reserved_word, normalise};
 use crate::state::{
-    Battery, Commander, Fate, Rules, STARTING_FP, Ship, ShipId, Side, State, TubeMount, Turret,
+    Battery, Commander, Fate, MoveOrder, OverLimitMoves, Rules, STARTING_FP, Ship, ShipId, Side,
+    State, TubeMount, Turret,
 };
 use crate::tables::{DiceTable, TORPEDOES_PER_BATTLE};
 
@@ -31,6 +32,13 @@ pub struct Setup {
     pub terrain: Vec<Area>,
     /// The last turn (IRON-GM-15, IRON-ADM-07).
     pub turn_limit: Option<u32>,
+    /// Who moves first within a side (IRON-GM-08).
+    pub move_order: MoveOrder,
+    /// A move over a limit already in force when it is written: refused, or cut down as at
+    /// resolution (IRON-GM-07).
+    pub over_limit_moves: OverLimitMoves,
+    /// Whether a ship that has broken off may still fire (IRON-DMG-02, IRON-GM-10).
+    pub broken_off_ships_fire: bool,
 }
 
 /// What a class of ship carries (IRON-GM-03).
@@ -156,11 +164,66 @@ impl Default for Setup {
             allow_pivot_when_slowed: false,
             terrain: Vec::new(),
             turn_limit: Some(30),
+            move_order: MoveOrder::default(),
+            over_limit_moves: OverLimitMoves::default(),
+            broken_off_ships_fire: true,
         }
     }
 }
 
 impl Setup {
+    /// The GM's switches this setup chose, in words with their rule IDs, for the game's public
+    /// page: every switch, whether or not it is the default.
+    pub fn rulings(&self) -> Vec<engine::Ruling> {
+        let ruling = |rule: &str, text: &str| engine::Ruling {
+            rule: rule.into(),
+            text: text.into(),
+        };
+        vec![
+            ruling(
+                "IRON-GM-08",
+                match self.move_order {
+                    MoveOrder::OrderLines => {
+                        "Within a side, ships move in the order their players' ORDER lines give, then by ship number (the catalogue's ruling)."
+                    }
+                    MoveOrder::ShipId => {
+                        "Within a side, ships move by ship number; ORDER lines are not used."
+                    }
+                    MoveOrder::LeavingFirst => {
+                        "Within a side, a ship leaving an area moves before a ship entering it; otherwise ships move in the order of the players' ORDER lines, then by ship number."
+                    }
+                },
+            ),
+            ruling(
+                "IRON-GM-07",
+                match self.over_limit_moves {
+                    OverLimitMoves::Refused => {
+                        "A move that breaks a limit already in force when it is written (a slowed ship's FF, FL or FR; a turn while holding course) is refused; a limit that arrives in the turn's fire cuts the move down to F."
+                    }
+                    OverLimitMoves::CutDown => {
+                        "A move that breaks a limit already in force when it is written is accepted and cut down to F, as a limit that arrives in the turn's fire cuts it down."
+                    }
+                },
+            ),
+            ruling(
+                "IRON-DMG-02",
+                if self.broken_off_ships_fire {
+                    "A ship that has broken off may still fire at enemies she passes (the rules text's wording)."
+                } else {
+                    "A ship that has broken off does not fire; one breaking off in this turn's fire still fires that turn, as all fire is simultaneous."
+                },
+            ),
+            ruling(
+                "IRON-GM-07",
+                if self.allow_pivot_when_slowed {
+                    "A slowed ship may pivot 45° in place instead of moving."
+                } else {
+                    "A slowed ship cannot turn: a turn needs a forward area first."
+                },
+            ),
+        ]
+    }
+
     /// Checks the settings and deals the ships to the players: player 1 commands for the first
     /// side, player 2 the second, player 3 the first again, and so on; within a side the ships
     /// go round its players in roster order (IRON-ADM-01).
@@ -325,6 +388,9 @@ impl Setup {
                 allow_pivot_when_slowed: self.allow_pivot_when_slowed,
                 terrain: self.terrain.clone(),
                 turn_limit: self.turn_limit,
+                move_order: self.move_order,
+                over_limit_moves: self.over_limit_moves,
+                broken_off_ships_fire: self.broken_off_ships_fire,
             },
             sides: self
                 .sides

@@ -40,6 +40,61 @@ pub struct Rules {
     pub terrain: Vec<Area>,
     /// The turn after which the battle ends regardless (IRON-GM-15).
     pub turn_limit: Option<u32>,
+    /// Who moves first within a side (IRON-GM-08). States stored before the switch read as
+    /// the default, and a default is not written, so they stay byte for byte as they were.
+    #[serde(default, skip_serializing_if = "MoveOrder::is_default")]
+    pub move_order: MoveOrder,
+    /// A move over a limit already in force when written (IRON-GM-07).
+    #[serde(default, skip_serializing_if = "OverLimitMoves::is_default")]
+    pub over_limit_moves: OverLimitMoves,
+    /// Whether a broken-off ship may fire (IRON-DMG-02, IRON-GM-10).
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub broken_off_ships_fire: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_yes(value: &bool) -> bool {
+    *value
+}
+
+/// The order ships move in within a side (IRON-GM-08).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveOrder {
+    /// The players' `ORDER` lines, then ship number: the catalogue's ruling.
+    #[default]
+    OrderLines,
+    /// Ship number only; `ORDER` lines are refused.
+    ShipId,
+    /// A ship leaving an area moves before one entering it; otherwise as `OrderLines`.
+    LeavingFirst,
+}
+
+impl MoveOrder {
+    fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+/// What becomes of a move that breaks a limit already in force when it is written
+/// (IRON-GM-07).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OverLimitMoves {
+    /// Refused with the reason: the catalogue's order check.
+    #[default]
+    Refused,
+    /// Accepted and cut down to `F`, as at resolution.
+    CutDown,
+}
+
+impl OverLimitMoves {
+    fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
 }
 
 /// One side of the battle.

@@ -10,7 +10,7 @@ use crate::fire::{self, FireProblem, Group, Volley};
 use crate::movement::{self, Change, Move};
 use crate::orders::{Manoeuvre, Orders, ShipOrders};
 use crate::outcome;
-use crate::state::{CRITICAL_POINT, Fate, ShipId, State};
+use crate::state::{CRITICAL_POINT, Fate, MoveOrder, Ship, ShipId, State};
 use crate::tables::FireCheck;
 
 /// A burning ship's roll at the start of the turn (IRON-GUN-15, IRON-GM-13).
@@ -50,6 +50,9 @@ pub struct TurnLog {
     pub nmr: BTreeSet<PlayerId>,
     /// Ships of players who sent orders, that had none of their own.
     pub unordered: BTreeSet<ShipId>,
+    /// Ships with an order line refused when it was written (the reasons went to the player).
+    #[serde(default)]
+    pub refused: BTreeSet<ShipId>,
     /// Orders naming ships that are not the player's: ignored.
     pub ignored: Vec<(PlayerId, ShipId)>,
 }
@@ -90,6 +93,7 @@ pub fn resolve_turn(
         moves: Vec::new(),
         nmr: orders.nmr,
         unordered: orders.unordered,
+        refused: orders.refused,
         ignored: orders.ignored,
     };
     let by_ship = orders.by_ship;
@@ -252,36 +256,21 @@ pub fn resolve_turn(
     // Steps 5-6: the sides move in turn, each ship into the positions of the moment.
     let first = log.first_side;
     for side in [first, 1 - first] {
-        for id in move_sequence(&next, side, input) {
+        let mut waiting = move_sequence(&next, side, input);
+        while !waiting.is_empty() {
+            let index = match next.rules.move_order {
+                MoveOrder::LeavingFirst => leaving_first(&next, &waiting, &by_ship, turn),
+                MoveOrder::OrderLines | MoveOrder::ShipId => 0,
+            };
+            if index >= waiting.len() {
+                break;
+            }
+            let id = waiting.remove(index);
             let Some(ship) = next.ship(id).filter(|s| s.afloat()) else {
                 continue;
             };
             let ordered = by_ship.get(&id).and_then(|o| o.movement);
-            let (manoeuvre, change) = if ship.broken_off {
-                let home = next
-                    .sides
-                    .get(ship.side)
-                    .map(|s| s.home_edge)
-                    .unwrap_or(crate::grid::Edge::North);
-                let preference = by_ship.get(&id).and_then(|o| o.withdraw);
-                (
-                    movement::forced_manoeuvre(
-                        ship,
-                        home,
-                        turn,
-                        preference,
-                        next.rules.allow_pivot_when_slowed,
-                    ),
-                    Some(Change::BrokenOff { home }),
-                )
-            } else {
-                movement::limited(
-                    ship,
-                    ordered.unwrap_or(Manoeuvre::Hold),
-                    turn,
-                    next.rules.allow_pivot_when_slowed,
-                )
-            };
+            let (manoeuvre, change) = planned(&next, ship, &by_ship, turn);
             if let Some(record) =
                 movement::carry_out(&mut next, dice, id, ordered, manoeuvre, change)
             {
@@ -299,6 +288,7 @@ struct Sorted<'a> {
     by_ship: BTreeMap<ShipId, &'a ShipOrders>,
     nmr: BTreeSet<PlayerId>,
     unordered: BTreeSet<ShipId>,
+    refused: BTreeSet<ShipId>,
     ignored: Vec<(PlayerId, ShipId)>,
 }
 
@@ -309,6 +299,7 @@ fn ship_orders<'a>(state: &State, input: &'a TurnInput<Orders>) -> Sorted<'a> {
         by_ship: BTreeMap::new(),
         nmr: BTreeSet::new(),
         unordered: BTreeSet::new(),
+        refused: BTreeSet::new(),
         ignored: Vec::new(),
     };
     for commander in &state.commanders {
@@ -327,6 +318,11 @@ fn ship_orders<'a>(state: &State, input: &'a TurnInput<Orders>) -> Sorted<'a> {
                         sorted.ignored.push((player, *id));
                     }
                 }
+                for id in &orders.refused {
+                    if state.ship(*id).is_some_and(|s| s.player == player) {
+                        sorted.refused.insert(*id);
+                    }
+                }
                 for ship in state
                     .ships
                     .iter()
@@ -342,14 +338,95 @@ fn ship_orders<'a>(state: &State, input: &'a TurnInput<Orders>) -> Sorted<'a> {
     sorted
 }
 
+/// What a ship will do when her turn to move comes: her order within her limits, or the
+/// forced move home if she has broken off (IRON-GM-07, IRON-GM-10).
+fn planned(
+    state: &State,
+    ship: &Ship,
+    by_ship: &BTreeMap<ShipId, &ShipOrders>,
+    turn: u32,
+) -> (Manoeuvre, Option<Change>) {
+    let ordered = by_ship.get(&ship.id).and_then(|o| o.movement);
+    if ship.broken_off {
+        let home = state
+            .sides
+            .get(ship.side)
+            .map(|s| s.home_edge)
+            .unwrap_or(crate::grid::Edge::North);
+        let preference = by_ship.get(&ship.id).and_then(|o| o.withdraw);
+        (
+            movement::forced_manoeuvre(
+                ship,
+                home,
+                turn,
+                preference,
+                state.rules.allow_pivot_when_slowed,
+            ),
+            Some(Change::BrokenOff { home }),
+        )
+    } else {
+        movement::limited(
+            ship,
+            ordered.unwrap_or(Manoeuvre::Hold),
+            turn,
+            state.rules.allow_pivot_when_slowed,
+        )
+    }
+}
+
+/// Under the GM's switch on IRON-GM-08, which waiting ship moves next: the first (in the usual
+/// order) whose path enters no area held by a waiting ship that will leave it. When every
+/// waiting ship waits on another (a ring), the first moves.
+fn leaving_first(
+    state: &State,
+    waiting: &[ShipId],
+    by_ship: &BTreeMap<ShipId, &ShipOrders>,
+    turn: u32,
+) -> usize {
+    let leaves = |id: ShipId| -> Option<crate::grid::Area> {
+        let ship = state.ship(id).filter(|s| s.afloat())?;
+        let (manoeuvre, _) = planned(state, ship, by_ship, turn);
+        (manoeuvre.forward_steps() > 0).then_some(ship.area)
+    };
+    let path = |id: ShipId| -> Vec<crate::grid::Area> {
+        let Some(ship) = state.ship(id).filter(|s| s.afloat()) else {
+            return Vec::new();
+        };
+        let (manoeuvre, _) = planned(state, ship, by_ship, turn);
+        let mut areas = Vec::new();
+        let mut area = ship.area;
+        for _ in 0..manoeuvre.forward_steps() {
+            match state.rules.board.step(area, ship.heading) {
+                Ok(next) => {
+                    areas.push(next);
+                    area = next;
+                }
+                Err(_) => break,
+            }
+        }
+        areas
+    };
+    waiting
+        .iter()
+        .position(|&id| {
+            let entering = path(id);
+            !waiting
+                .iter()
+                .filter(|&&other| other != id)
+                .any(|&other| leaves(other).is_some_and(|area| entering.contains(&area)))
+        })
+        .unwrap_or(0)
+}
+
 /// The order a side's ships move in: each of its players' `ORDER` lists in roster order, then
-/// the rest by ship ID (IRON-GM-08).
+/// the rest by ship ID (IRON-GM-08); by ship ID alone under the GM's switch.
 fn move_sequence(state: &State, side: usize, input: &TurnInput<Orders>) -> Vec<ShipId> {
     let mut sequence: Vec<ShipId> = Vec::new();
+    let use_lines = state.rules.move_order != MoveOrder::ShipId;
     for commander in state
         .commanders
         .iter()
-        .filter(|c| c.side == side && !c.left)
+        .filter(|c| use_lines && c.side == side && !c.left)
     {
         let Some(orders) = input.orders.get(&commander.player.id) else {
             continue;

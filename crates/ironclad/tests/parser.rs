@@ -9,7 +9,7 @@
 //! wrong with the line, the problem and a correct example, and arbitrary text that must never
 //! panic.
 
-use engine::{Engine, LineIssue, Player, PlayerId, TurnDice};
+use engine::{Engine, LineIssue, Player, PlayerId, TurnDice, TurnInput};
 use ironclad::{Ironclad, Manoeuvre, Setup, ShipId, State, TorpedoOrder, TurnSide};
 use proptest::prelude::*;
 
@@ -476,4 +476,223 @@ mod shared_reader {
             );
         }
     }
+}
+
+/// Every word the reader passes over before a name or an order word. A ship's name may begin
+/// with any of them ("The Ram", "Her Majesty"), and must still be found.
+const FILLER_WORDS: &[&str] = &[
+    "fire", "fires", "firing", "open", "shoot", "engage", "at", "on", "target", "targets", "to",
+    "the", "with", "armament", "hms", "sms", "uss", "ss", "ship", "her", "his", "its", "please",
+];
+
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// Alice: `<W> Pride` (1) E5 N, Ajax (2) H9 N. Bob: `<W> Ram` (3) G5 N, `<W> Majesty` (4) E3
+/// N, Ram (5) B7 W.
+fn filler_battle(filler: &str) -> State {
+    let w = capitalised(filler);
+    let setup: Setup = serde_json::from_value(serde_json::json!({"sides": [
+        {"name": "Blue", "home_edge": "north", "ships": [
+            {"name": format!("{w} Pride"), "at": "E5", "heading": "N"},
+            {"name": "Ajax", "at": "H9", "heading": "N"}]},
+        {"name": "Red", "home_edge": "south", "ships": [
+            {"name": format!("{w} Ram"), "at": "G5", "heading": "N"},
+            {"name": format!("{w} Majesty"), "at": "E3", "heading": "N"},
+            {"name": "Ram", "at": "B7", "heading": "W"}]}]}))
+    .unwrap();
+    let players = [(1, "Alice"), (2, "Bob")].map(|(id, name)| Player {
+        id: PlayerId(id),
+        name: name.into(),
+    });
+    Ironclad::new_game(&setup, &players, &mut TurnDice::scripted([], [])).unwrap()
+}
+
+#[test]
+fn names_beginning_with_a_filler_word_are_matched_as_written() {
+    // IRON-GUN-05, IRON-GUN-06, IRON-GUN-07, IRON-TORP-03, IRON-GM-06, IRON-GM-08: a ship's name
+    // is matched as written first, then without leading filler words, wherever a name is read:
+    // the ship a line is for, a gun's and a torpedo's target, a fallback, an ORDER line.
+    for filler in FILLER_WORDS {
+        let w = capitalised(filler);
+        let state = filler_battle(filler);
+        let (pride, ajax, ram, majesty, plain_ram) =
+            (ShipId(1), ShipId(2), ShipId(3), ShipId(4), ShipId(5));
+        let text = format!(
+            "{w} Pride MAIN {w} Majesty / {w} Ram\n\
+             {w} Pride STBD the {w} Ram\n\
+             {w} Pride TORP {w} Majesty TUBE BOW\n\
+             {w} Pride PORT NONE\n\
+             Ajax MAIN Ram\n\
+             ORDER Ajax, {w} Pride"
+        );
+        let parsed = Ironclad::parse_orders(&state, ALICE, &text);
+        assert!(parsed.errors.is_empty(), "{filler}: {:#?}", parsed.errors);
+        let orders = &parsed.orders.ships[&pride];
+        assert_eq!(orders.main, vec![majesty, ram], "{filler}");
+        assert_eq!(orders.starboard, vec![ram], "{filler}");
+        assert_eq!(
+            orders.torpedo,
+            Some(TorpedoOrder {
+                targets: vec![majesty],
+                tube: Some(ironclad::state::TubeMount::Bow)
+            }),
+            "{filler}"
+        );
+        assert_eq!(parsed.orders.ships[&ajax].main, vec![plain_ram], "{filler}");
+        assert_eq!(parsed.orders.move_order, vec![ajax, pride], "{filler}");
+
+        // The ship named alone on a line, her orders below; a unique start of a name.
+        let text = format!("{w} Pride\n  MAIN at {w} Ra\n  MOVE F\nORDER {w} Pride then Ajax");
+        let parsed = Ironclad::parse_orders(&state, ALICE, &text);
+        assert!(parsed.errors.is_empty(), "{filler}: {:#?}", parsed.errors);
+        assert_eq!(parsed.orders.ships[&pride].main, vec![ram], "{filler}");
+        assert_eq!(parsed.orders.move_order, vec![pride, ajax], "{filler}");
+
+        // The enemy's ship, named as written, is still refused as not hers to command.
+        let errors = Ironclad::parse_orders(&state, ALICE, &format!("{w} Ram MAIN Ajax")).errors;
+        assert_eq!(errors.len(), 1, "{filler}: {errors:#?}");
+        assert!(
+            errors[0]
+                .problem
+                .contains(&format!("{w} Ram is not your ship")),
+            "{filler}: {errors:#?}"
+        );
+    }
+}
+
+#[test]
+fn names_with_joining_words_in_them_are_not_split() {
+    // IRON-GUN-05, IRON-GM-06, IRON-GM-08: "and" or "or" inside a ship's name is part of it;
+    // between two names it is still two targets, refused.
+    let setup: Setup = serde_json::from_str(
+        r#"{"sides": [
+            {"name": "Blue", "home_edge": "north", "ships": [
+                {"name": "Pride and Joy", "at": "E5", "heading": "N"},
+                {"name": "Ajax", "at": "H9", "heading": "N"}]},
+            {"name": "Red", "home_edge": "south", "ships": [
+                {"name": "Death or Glory", "at": "G5", "heading": "N"},
+                {"name": "Hector", "at": "E3", "heading": "N"}]}]}"#,
+    )
+    .unwrap();
+    let players = [(1, "Alice"), (2, "Bob")].map(|(id, name)| Player {
+        id: PlayerId(id),
+        name: name.into(),
+    });
+    let state = Ironclad::new_game(&setup, &players, &mut TurnDice::scripted([], [])).unwrap();
+    let parsed = Ironclad::parse_orders(
+        &state,
+        ALICE,
+        "Pride and Joy MAIN Death or Glory / Hector\nORDER Pride and Joy, Ajax",
+    );
+    assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
+    assert_eq!(
+        parsed.orders.ships[&ShipId(1)].main,
+        vec![ShipId(3), ShipId(4)]
+    );
+    assert_eq!(parsed.orders.move_order, vec![ShipId(1), ShipId(2)]);
+    let errors = Ironclad::parse_orders(
+        &state,
+        ALICE,
+        "Pride and Joy MAIN Hector and Death or Glory",
+    )
+    .errors;
+    assert!(
+        errors[0].problem.contains("one target per armament"),
+        "{errors:#?}"
+    );
+}
+
+#[test]
+fn a_second_order_for_the_same_slot_says_what_to_write() {
+    // IRON-GUN-05, IRON-TORP-03, IRON-ADM-11: the correction names the lines and gives an
+    // order to write, never "one line for each".
+    let cases: &[(&str, &str)] = &[
+        (
+            "Artemis MAIN Leonidas\nArtemis MAIN Hector",
+            "keep only one of line 1 and this line; for a fallback target put both on one line: Artemis MAIN Leonidas / Hector",
+        ),
+        (
+            "Artemis STBD Leonidas\nArtemis STBD Leonidas",
+            "keep only one of line 1 and this line; for a fallback target put both on one line: Artemis STBD Leonidas / Hector",
+        ),
+        (
+            "Artemis TORP Hector\nArtemis TORP Hector",
+            "keep only one of line 1 and this line: Artemis TORP Leonidas",
+        ),
+        (
+            "Artemis MOVE F\nArtemis MOVE FF",
+            "keep only one of line 1 and this line; the whole move goes on one line: Artemis MOVE F, T45R",
+        ),
+        (
+            "Artemis WITHDRAW LEFT\nArtemis WITHDRAW RIGHT",
+            "keep only one of line 1 and this line: Artemis WITHDRAW LEFT or Artemis WITHDRAW RIGHT",
+        ),
+    ];
+    for (text, expected) in cases {
+        let errors = errors(text);
+        assert_eq!(errors.len(), 1, "{text}: {errors:#?}");
+        assert_eq!(errors[0].line, 2);
+        assert_eq!(&errors[0].expected, expected, "{text}");
+        assert!(!errors[0].expected.contains("one line for each"));
+    }
+}
+
+#[test]
+fn refused_orders_are_said_to_be_refused_with_the_reason() {
+    // IRON-GM-18, IRON-ADM-05: a ship whose every order was refused is confirmed as refused,
+    // with the line and the reason; the public report says her orders were refused, never
+    // "no orders for her", and never the reason, which may touch her hidden torpedo stock.
+    let mut state = battle();
+    state.ship_mut(ShipId(1)).unwrap().torpedoes_left = 0;
+    let parsed = Ironclad::parse_orders(
+        &state,
+        ALICE,
+        "Artemis TORP Hector\nAjax MAIN G5\nAjax MAIN Hector",
+    );
+    assert_eq!(parsed.errors.len(), 2, "{:#?}", parsed.errors);
+    assert!(
+        parsed.understood.iter().any(|u| u.starts_with(
+            "Artemis: her orders were refused (line 1: Artemis's torpedo cannot fire at Hector: no torpedoes left"
+        ) && u.ends_with("she holds fire and position (IRON-GM-18)")),
+        "{:#?}",
+        parsed.understood
+    );
+    // Ajax's first order stands; her refused line is in the errors only.
+    assert!(parsed.errors[1].line == 3, "{:#?}", parsed.errors);
+    assert!(!parsed.understood.iter().any(|u| u.contains("no orders")));
+    let input = TurnInput {
+        orders: [(ALICE, parsed.orders)].into(),
+        ..TurnInput::default()
+    };
+    let report = Ironclad::resolve(&state, &input, &mut TurnDice::scripted([4, 4, 1, 2], []))
+        .unwrap()
+        .report;
+    let text = report.to_text();
+    let artemis = report
+        .rows
+        .iter()
+        .find(|r| r.name.ends_with("Artemis"))
+        .unwrap();
+    assert!(
+        artemis
+            .result
+            .starts_with("her orders were refused when written (her player was told why)"),
+        "{text}"
+    );
+    // Ajax's row shows what she did.
+    let ajax = report
+        .rows
+        .iter()
+        .find(|r| r.name.ends_with("Ajax"))
+        .unwrap();
+    assert!(ajax.result.starts_with("M "), "{text}");
+    assert!(!text.contains("no orders for her"), "{text}");
+    assert!(!text.contains("torpedoes left"), "{text}");
+    assert!(!text.contains("IRON-TORP-03"), "{text}");
 }

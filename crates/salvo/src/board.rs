@@ -33,6 +33,39 @@ pub enum SquareError {
     RowOffBoard(String),
     #[error("{0} is off the board: columns run 1 to 10")]
     ColumnOffBoard(String),
+    /// `10J`: the number written before the letter (SALVO-CL-01: the row letter comes first).
+    #[error("{}", number_first(.written, .fixed, *.on_board))]
+    NumberFirst {
+        written: String,
+        /// The square read letter first (`J10`).
+        fixed: String,
+        on_board: bool,
+    },
+}
+
+fn number_first(written: &str, fixed: &str, on_board: bool) -> String {
+    if on_board {
+        format!(
+            "'{written}' has the number first: a square is the row letter, then the column number, so write {fixed}"
+        )
+    } else {
+        format!(
+            "'{written}' has the number first, and {fixed} would be off the board too: a square is a row letter A–J, then a column number 1–10, like D4"
+        )
+    }
+}
+
+impl SquareError {
+    /// `10J` read as written the wrong way round, with the square it would be letter first.
+    pub fn number_first(digits: &str, letter: &str) -> Self {
+        let fixed = format!("{}{digits}", letter.to_uppercase());
+        let on_board = Square::parse(&fixed).is_ok();
+        SquareError::NumberFirst {
+            written: format!("{digits}{}", letter.to_uppercase()),
+            fixed,
+            on_board,
+        }
+    }
 }
 
 impl Square {

@@ -7,7 +7,7 @@ use engine::PlayerId;
 use crate::board::{Heading, Square, SquareError};
 use crate::fleet::{PlacementError, ShipKind, ShipStatus};
 use crate::orders::{Attack, BlastError, Shot};
-use crate::setup::Special;
+use crate::setup::{CapturedWeapons, Special};
 use crate::state::{AdmiralStatus, State};
 
 /// Why an order line or an order was refused. The one error type of order handling: each
@@ -34,10 +34,10 @@ pub enum OrderError {
     Disabled(Special),
     #[error("you have no {special} left: {limit} per game, and failures count (SALVO-GM-14)")]
     NoUses { special: Special, limit: u8 },
-    #[error("a torpedo attack needs your own Submarine afloat, and it is {state}")]
-    NeedsSubmarine { state: &'static str },
-    #[error("a bomber flight needs your own Carrier afloat, and it is {state}")]
-    NeedsCarrier { state: &'static str },
+    #[error("a torpedo attack needs your own Submarine, and {why} (SALVO-TORP-01)")]
+    NeedsSubmarine { why: String },
+    #[error("a bomber flight needs your own Carrier, and {why} (SALVO-BOMB-01)")]
+    NeedsCarrier { why: String },
     #[error("none of your ships is captured, so there is nothing to recapture")]
     NothingCaptured,
     #[error("more than one of your ships is captured ({ships}): name the one to recapture")]
@@ -149,8 +149,8 @@ pub(crate) fn check_target(
     }
 }
 
-/// The extra is enabled, has a use left and its ship is afloat (SALVO-TORP-01,
-/// SALVO-BOMB-01, SALVO-GM-14).
+/// The extra is enabled, has a use left and its ship is not sunk, nor captured when the GM's
+/// switch says a captured one is lost (SALVO-TORP-01, SALVO-BOMB-01, SALVO-GM-06, SALVO-GM-14).
 pub(crate) fn check_available(
     state: &State,
     me: PlayerId,
@@ -166,20 +166,30 @@ pub(crate) fn check_available(
             limit: state.setup.uses.of(special),
         });
     }
-    let fate = |kind: ShipKind| match admiral.fleet.ship(kind).map(|s| s.status()) {
-        Some(ShipStatus::Sunk { .. }) | None => "sunk",
-        Some(ShipStatus::Captured { .. }) => "captured",
-        Some(ShipStatus::Afloat) => "afloat",
+    // SALVO-TORP-01, SALVO-BOMB-01: the ship must not be sunk; a captured one stops them only
+    // under the GM's switch (SALVO-GM-06a).
+    let blocked = |kind: ShipKind| -> Option<String> {
+        match admiral.fleet.ship(kind).map(|s| s.status()) {
+            Some(ShipStatus::Afloat) => None,
+            Some(ShipStatus::Sunk { .. }) | None => Some(format!("your {kind} has been sunk")),
+            Some(ShipStatus::Captured { by, .. }) => match state.setup.captured_weapons {
+                CapturedWeapons::Usable => None,
+                CapturedWeapons::Lost => Some(format!(
+                    "your {kind} is held by {}'s commandos: in this game a captured {kind} cannot be used until you recapture it (SCUBA RECAPTURE {kind})",
+                    state.name_of(by)
+                )),
+            },
+        }
     };
     match special {
-        Special::Torpedo if fate(ShipKind::Submarine) != "afloat" => {
-            Err(OrderError::NeedsSubmarine {
-                state: fate(ShipKind::Submarine),
-            })
-        }
-        Special::Bomber if fate(ShipKind::Carrier) != "afloat" => Err(OrderError::NeedsCarrier {
-            state: fate(ShipKind::Carrier),
-        }),
+        Special::Torpedo => match blocked(ShipKind::Submarine) {
+            Some(why) => Err(OrderError::NeedsSubmarine { why }),
+            None => Ok(()),
+        },
+        Special::Bomber => match blocked(ShipKind::Carrier) {
+            Some(why) => Err(OrderError::NeedsCarrier { why }),
+            None => Ok(()),
+        },
         _ => Ok(()),
     }
 }

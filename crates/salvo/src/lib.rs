@@ -29,7 +29,7 @@ pub use fleet::{Fleet, FleetPlan, Orientation, Placement, ShipKind, ShipStatus};
 pub use legality::OrderError;
 pub use orders::{Attack, BlastList, FleetOrder, Orders, Shot};
 pub use rolls::DiceMode;
-pub use setup::{MissReport, Setup, ShotRule, Special, Uses};
+pub use setup::{CapturedWeapons, MissReport, Setup, ShotRule, Special, Uses};
 pub use state::{Admiral, AdmiralStatus, GameEnd, PlacedBy, State};
 
 /// The `salvo` rule engine.
@@ -189,6 +189,10 @@ impl Engine for Salvo {
     fn order_help(state: &State) -> String {
         help(state)
     }
+
+    fn rulings(setup: &Setup) -> Vec<engine::Ruling> {
+        setup.rulings()
+    }
 }
 
 fn help(state: &State) -> String {
@@ -197,6 +201,13 @@ fn help(state: &State) -> String {
     let at = if several { " AT <player>" } else { "" };
     let enabled = |s: Special| setup.specials_enabled.contains(&s);
     let limit = |s: Special| setup.uses.of(s);
+    // SALVO-TORP-01, SALVO-BOMB-01 and the GM's switch on captured ships.
+    let keeps = |kind: ShipKind| match setup.captured_weapons {
+        CapturedWeapons::Usable => "is not sunk (captured is fine)".to_string(),
+        CapturedWeapons::Lost => {
+            format!("is afloat and not captured (recapture a captured {kind} first)")
+        }
+    };
     let mut placing: Vec<(String, String)> = vec![
         (
             "PLACE Carrier A1 H".into(),
@@ -241,8 +252,9 @@ fn help(state: &State) -> String {
         attacks.push((
             format!("TORPEDO F10{at}"),
             format!(
-                "{} a game while your Submarine is afloat: from an edge square straight across until it hits; from a corner add N, S, E or W (TORPEDO A1 S)",
-                limit(Special::Torpedo)
+                "{} a game while your Submarine {}: from an edge square straight across until it hits; from a corner add N, S, E or W (TORPEDO A1 S)",
+                limit(Special::Torpedo),
+                keeps(ShipKind::Submarine)
             ),
         ));
     }
@@ -259,8 +271,9 @@ fn help(state: &State) -> String {
         attacks.push((
             format!("BOMBER G6{at}"),
             format!(
-                "{} a game while your Carrier is afloat: the 3x3 block around the square",
-                limit(Special::Bomber)
+                "{} a game while your Carrier {}: the 3x3 block around the square",
+                limit(Special::Bomber),
+                keeps(ShipKind::Carrier)
             ),
         ));
     }

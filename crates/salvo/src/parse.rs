@@ -180,6 +180,23 @@ fn is_filler(word: &str) -> bool {
             | "aim"
             | "board"
             | "grid"
+            // The text's own sentences: "This experimental weapon has a blast pattern of B2,
+            // B3, and B4", "they could say that the blast pattern was ..." (SALVO-EXP-05).
+            | "has"
+            | "have"
+            | "had"
+            | "was"
+            | "were"
+            | "be"
+            | "are"
+            | "would"
+            | "could"
+            | "they"
+            | "say"
+            | "says"
+            | "announce"
+            | "announces"
+            | "that"
     )
 }
 
@@ -302,6 +319,10 @@ fn tokenize(line: &str) -> Vec<Tok> {
             tokens.push(square_token(piece));
             continue;
         }
+        if let Some((digits, letter)) = number_first(piece) {
+            tokens.push(Tok::BadSquare(SquareError::number_first(digits, letter)));
+            continue;
+        }
         // `b2-b4` is a range; `d-4` is D4.
         let parts: Vec<&str> = piece.split('-').filter(|p| !p.is_empty()).collect();
         if parts.len() > 1 {
@@ -332,6 +353,15 @@ fn looks_like_square(piece: &str) -> bool {
         && digits.chars().all(|c| c.is_ascii_digit())
 }
 
+/// `10j` or `10-j`: 1 to 3 digits, then one letter (a square written number first).
+fn number_first(piece: &str) -> Option<(&str, &str)> {
+    let split = piece.find(|c: char| !c.is_ascii_digit())?;
+    let (digits, rest) = piece.split_at(split);
+    let letter = rest.strip_prefix('-').unwrap_or(rest);
+    let single = letter.len() == 1 && letter.chars().all(|c| c.is_ascii_alphabetic());
+    (!digits.is_empty() && digits.len() <= 3 && single).then_some((digits, letter))
+}
+
 fn square_token(piece: &str) -> Tok {
     match Square::parse(piece) {
         Ok(square) => Tok::Square(square),
@@ -347,10 +377,23 @@ fn classify(piece: &str) -> Tok {
     }
 }
 
-/// `d 4` written with a space is D4.
+/// `d 4` written with a space is D4; `10 j` is a square written number first.
 fn merge_split_squares(tokens: Vec<Tok>) -> Vec<Tok> {
     let mut merged: Vec<Tok> = Vec::with_capacity(tokens.len());
     for token in tokens {
+        if let Tok::Word(letter) = &token
+            && letter.len() == 1
+            && letter.chars().all(|c| c.is_ascii_alphabetic())
+            && let Some(Tok::Word(digits)) = merged.last()
+            && !digits.is_empty()
+            && digits.len() <= 3
+            && digits.chars().all(|c| c.is_ascii_digit())
+        {
+            let reversed = Tok::BadSquare(SquareError::number_first(digits, letter));
+            merged.pop();
+            merged.push(reversed);
+            continue;
+        }
         if let Tok::Word(digits) = &token
             && !digits.is_empty()
             && digits.len() <= 3
@@ -453,6 +496,10 @@ struct Draft<'a> {
     line_text: String,
     /// The command a line turned out to be ("fire a torpedo" is a torpedo), for its example.
     upgraded: Option<Command>,
+    /// A correction made for the line being read, better than the command's example.
+    suggestion: Option<String>,
+    /// The line that chose the turn's attack (or its first shots), as written.
+    first_attack_text: String,
     understood: Vec<String>,
     press: Vec<String>,
     errors: Vec<LineIssue>,
@@ -478,6 +525,8 @@ impl<'a> Draft<'a> {
             shots: Vec::new(),
             first_shot_line: None,
             upgraded: None,
+            suggestion: None,
+            first_attack_text: String::new(),
             line_text: String::new(),
             understood: Vec::new(),
             press: Vec::new(),
@@ -542,8 +591,30 @@ impl<'a> Draft<'a> {
             | OrderError::Disabled(_)
             | OrderError::NeedsSubmarine { .. }
             | OrderError::NeedsCarrier { .. } => self.example(Some(Command::Fire)),
-            _ => self.example(command),
+            // The line itself, each square written letter first.
+            OrderError::Square(SquareError::NumberFirst { on_board: true, .. }) => {
+                letters_first(text)
+            }
+            // Never the refused line itself: say which of the two lines to keep.
+            OrderError::SecondAttack {
+                line: earlier,
+                what,
+            } => {
+                if what.trim().eq_ignore_ascii_case(text.trim()) {
+                    format!("leave this line out: line {earlier} already orders the same attack")
+                } else {
+                    format!(
+                        "one attack a turn: keep line {earlier} ({what}) or this line ({}), and leave the other out",
+                        text.trim()
+                    )
+                }
+            }
+            _ => self
+                .suggestion
+                .take()
+                .unwrap_or_else(|| self.example(command)),
         };
+        self.suggestion = None;
         self.errors.push(LineIssue {
             line,
             text: text.to_string(),
@@ -590,10 +661,10 @@ impl<'a> Draft<'a> {
         let what = command.what();
         let state = self.state;
         let me = self.me;
-        if let Some((earlier, chosen)) = &self.attack {
+        if let Some((earlier, _)) = &self.attack {
             return Err(OrderError::SecondAttack {
                 line: *earlier,
-                what: crate::announce::coord(state, chosen),
+                what: self.first_attack_text.clone(),
             });
         }
         if command != Command::Fire
@@ -601,7 +672,7 @@ impl<'a> Draft<'a> {
         {
             return Err(OrderError::SecondAttack {
                 line: earlier,
-                what: "shots".into(),
+                what: self.first_attack_text.clone(),
             });
         }
         let attack = match command {
@@ -619,7 +690,10 @@ impl<'a> Draft<'a> {
                         square: *square,
                     })
                     .collect();
-                check_shots(state, me, &self.shots, &shots)?;
+                if let Err(error) = check_shots(state, me, &self.shots, &shots) {
+                    self.suggestion = self.shots_suggestion(&error, &shots);
+                    return Err(error);
+                }
                 for shot in &shots {
                     let called = state
                         .admiral(me)
@@ -648,7 +722,10 @@ impl<'a> Draft<'a> {
                     self.on_whom(at)
                 ));
                 self.shots.extend(shots);
-                self.first_shot_line.get_or_insert(line);
+                if self.first_shot_line.is_none() {
+                    self.first_shot_line = Some(line);
+                    self.first_attack_text = self.line_text.clone();
+                }
                 return Ok(());
             }
             Command::Pass => {
@@ -784,7 +861,54 @@ impl<'a> Draft<'a> {
             Command::Place => return Err(OrderError::UnknownOrder("place".into())),
         };
         self.attack = Some((line, attack));
+        self.first_attack_text = self.line_text.clone();
         Ok(())
+    }
+
+    /// What to write instead of a FIRE line refused for its number of shots or a repeated
+    /// square: the shots that fit, or leaving the line out (SALVO-CL-04, SALVO-GM-01).
+    fn shots_suggestion(&self, error: &OrderError, shots: &[Shot]) -> Option<String> {
+        let fire = |kept: &[Shot]| {
+            let at = kept
+                .first()
+                .filter(|_| self.several_opponents())
+                .map(|s| format!(" AT {}", self.state.name_of(s.at)))
+                .unwrap_or_default();
+            let squares: Vec<String> = kept.iter().map(|s| s.square.to_string()).collect();
+            format!("FIRE {}{at}", squares.join(" "))
+        };
+        let earlier = self.first_shot_line;
+        match error {
+            OrderError::TooManyShots { allowed, .. } => {
+                let room = allowed.saturating_sub(self.shots.len());
+                match (room, earlier) {
+                    (0, Some(line)) => Some(format!(
+                        "leave this line out: line {line} already fires every shot you have this turn"
+                    )),
+                    (0, None) => None,
+                    (room, _) => Some(fire(shots.get(..room).unwrap_or(shots))),
+                }
+            }
+            OrderError::DuplicateShot(_) => {
+                let mut kept: Vec<Shot> = Vec::new();
+                for shot in shots {
+                    if !self.shots.contains(shot) && !kept.contains(shot) {
+                        kept.push(*shot);
+                    }
+                }
+                if kept.is_empty() {
+                    Some(match earlier {
+                        Some(line) => format!(
+                            "leave this line out: line {line} already fires at these squares"
+                        ),
+                        None => "each square once".to_string(),
+                    })
+                } else {
+                    Some(fire(&kept))
+                }
+            }
+            _ => None,
+        }
     }
 
     /// ` at Bob` when there is more than one opponent.
@@ -1211,6 +1335,43 @@ impl PendingShip {
     }
 }
 
+/// `line` with every square written number first (`10J`, `10 j`) turned round (`J10`), where
+/// the turned square is on the board.
+fn letters_first(line: &str) -> String {
+    let chars: Vec<char> = line.chars().collect();
+    let mut out = String::with_capacity(line.len());
+    let mut i = 0;
+    while let Some(&c) = chars.get(i) {
+        let starts_word = i == 0 || chars.get(i - 1).is_none_or(|p| !p.is_alphanumeric());
+        if c.is_ascii_digit() && starts_word {
+            let digits_end = (i..)
+                .find(|&k| chars.get(k).is_none_or(|d| !d.is_ascii_digit()))
+                .unwrap_or(i);
+            let mut k = digits_end;
+            while chars.get(k).is_some_and(|d| *d == ' ' || *d == '-') {
+                k += 1;
+            }
+            let letter = chars.get(k).copied().filter(char::is_ascii_alphabetic);
+            let ends_word = chars.get(k + 1).is_none_or(|n| !n.is_alphanumeric());
+            let digits: String = chars.get(i..digits_end).unwrap_or(&[]).iter().collect();
+            if let Some(letter) = letter
+                && ends_word
+                && digits.len() <= 3
+            {
+                let fixed = format!("{}{digits}", letter.to_ascii_uppercase());
+                if Square::parse(&fixed).is_ok() {
+                    out.push_str(&fixed);
+                    i = k + 1;
+                    continue;
+                }
+            }
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
+}
+
 /// The command word of a line, and where its arguments begin. A line starting with a square
 /// is a shot; one starting with a ship's name is a placement.
 fn find_command(tokens: &[Tok]) -> Result<(Command, usize), OrderError> {
@@ -1231,6 +1392,12 @@ fn find_command(tokens: &[Tok]) -> Result<(Command, usize), OrderError> {
                 }
                 if ship_at(tokens, i).is_some() {
                     return Ok((Command::Place, i));
+                }
+                // "the blast pattern was G2, H3, ..." names the experimental weapon (SALVO-EXP-05).
+                if word == "blast"
+                    && matches!(tokens.get(i + 1), Some(Tok::Word(next)) if next == "pattern")
+                {
+                    return Ok((Command::Experimental, i + 1));
                 }
                 if is_filler(word) {
                     i += 1;

@@ -30,6 +30,12 @@ pub struct Setup {
     pub score_breaks_ties: bool,
     /// Whether area attacks list each missed square or only count them (catalogue section 3).
     pub misses: MissReport,
+    /// Whether a Submarine or Carrier held by enemy commandos still lets its owner make torpedo
+    /// attacks and bomber flights (SALVO-TORP-01, SALVO-BOMB-01). Older setups, written before
+    /// the switch, read as the default; the default is not written, so stored states stay
+    /// byte for byte as they were.
+    #[serde(skip_serializing_if = "CapturedWeapons::is_default")]
+    pub captured_weapons: CapturedWeapons,
 }
 
 impl Default for Setup {
@@ -43,6 +49,7 @@ impl Default for Setup {
             nmr_autoshot: false,
             score_breaks_ties: false,
             misses: MissReport::Listed,
+            captured_weapons: CapturedWeapons::Usable,
         }
     }
 }
@@ -61,6 +68,85 @@ impl Setup {
             }
         }
         problems
+    }
+
+    /// The GM's switches this setup chose, in words with their rule IDs, for the game's public
+    /// page: every switch, whether or not it is the default.
+    pub fn rulings(&self) -> Vec<engine::Ruling> {
+        let ruling = |rule: &str, text: String| engine::Ruling {
+            rule: rule.into(),
+            text,
+        };
+        let mut rulings = vec![
+            ruling(
+                "SALVO-TORP-01, SALVO-BOMB-01",
+                match self.captured_weapons {
+                    CapturedWeapons::Usable => "A captured Submarine or Carrier still lets its owner make torpedo attacks and bomber flights: only sinking stops them, as the rules text words it. The captor gains no attacks from it.".into(),
+                    CapturedWeapons::Lost => "A captured Submarine or Carrier stops its owner's torpedo attacks or bomber flights until it is recaptured; sinking stops them for good (the catalogue's ruling SALVO-GM-06a).".into(),
+                },
+            ),
+            ruling(
+                "SALVO-GM-02",
+                if self.score_breaks_ties {
+                    "When the last fleets go down in the same turn, the higher Score (enemy squares destroyed) wins; equal Scores share the win.".into()
+                } else {
+                    "When the last fleets go down in the same turn, their players share the win.".into()
+                },
+            ),
+            ruling(
+                "SALVO-GM-03",
+                match self.dice_mode {
+                    DiceMode::D20 => "Every roll of the extras is one D20 (the die the text names first).".into(),
+                    DiceMode::ThreeD6 => "Every roll of the extras is 3D6 added up, for the whole game (the experimental weapon still throws one D6).".into(),
+                },
+            ),
+            ruling(
+                "SALVO-CL-04",
+                match self.shots {
+                    ShotRule::One => "The turn's shots are one shot, as in the classic game.".into(),
+                    ShotRule::Salvo => "The turn's shots are a salvo: one shot for each of the player's ships afloat at the start of the turn.".into(),
+                },
+            ),
+            ruling(
+                "SALVO-TORP-06",
+                if self.torpedo_bonus {
+                    "Torpedoes roll for the bonus: a top roll destroys the whole ship hit.".into()
+                } else {
+                    "Torpedoes do not roll for the bonus: a torpedo hits one square.".into()
+                },
+            ),
+            ruling(
+                "SALVO-GM-17",
+                if self.nmr_autoshot {
+                    "A player who sends no orders fires one shot at a random square they have not called.".into()
+                } else {
+                    "A player who sends no orders makes no attack that turn.".into()
+                },
+            ),
+            ruling(
+                "SALVO-ADM-07",
+                match self.misses {
+                    MissReport::Listed => "Area attacks name every square they missed.".into(),
+                    MissReport::Counted => "Area attacks name their hits and count their misses.".into(),
+                },
+            ),
+        ];
+        let extras: Vec<String> = Special::ALL
+            .into_iter()
+            .map(|special| match self.starting_uses().of(special) {
+                0 => format!("{}: not in play", special.name()),
+                1 => format!("{}: once a game", special.name()),
+                n => format!("{}: {n} times a game", special.name()),
+            })
+            .collect();
+        rulings.push(ruling(
+            "SALVO-GEN-03",
+            format!(
+                "The extras and their uses per player: {}.",
+                extras.join("; ")
+            ),
+        ));
+        rulings
     }
 
     /// Uses a player starts with: the configured limit, 0 for a disabled extra.
@@ -83,6 +169,28 @@ pub enum ShotRule {
     One,
     /// One shot per own ship afloat at the start of the turn.
     Salvo,
+}
+
+/// What a captured Submarine or Carrier means for its owner's torpedo attacks and bomber
+/// flights (SALVO-TORP-01, SALVO-BOMB-01, SALVO-GM-06).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CapturedWeapons {
+    /// The rules text's wording: the attacks last "as long as" the ship is not destroyed, so
+    /// only sinking ends them. They stay the owner's: the text calls a captured ship its
+    /// owner's "own ship" (SALVO-SCUBA-05), the use tally is the owner's, and the captor gains
+    /// nothing (SALVO-GM-06b).
+    #[default]
+    Usable,
+    /// The catalogue's ruling SALVO-GM-06(a): a captured ship is not afloat for its owner, so
+    /// a captured Submarine or Carrier stops them until it is recaptured.
+    Lost,
+}
+
+impl CapturedWeapons {
+    fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
 }
 
 /// How an area attack's misses appear in the Result column.

@@ -302,3 +302,116 @@ fn an_unplaceable_fleet_is_reported_on_the_line_as_written() {
         assert_eq!(issue.text, written, "{issue:?}");
     }
 }
+
+fn refusals(text: &str) -> Vec<engine::LineIssue> {
+    let state = new_game(&Setup::default(), 2, 5);
+    Salvo::parse_orders(&state, ANN, text).errors
+}
+
+/// SALVO-CL-01, SALVO-CL-04: a square is the row letter, then the column number. One written
+/// number first is refused with the square turned round, in the line as written, wherever it
+/// stands and however it is spelled.
+#[test]
+fn a_square_written_number_first_gets_the_letter_first_hint() {
+    for (text, square, expected) in [
+        ("FIRE 10J", "J10", "FIRE J10"),
+        ("fire 10 j", "J10", "fire J10"),
+        ("FIRE 10-J", "J10", "FIRE J10"),
+        ("shoot at 7b", "B7", "shoot at B7"),
+        ("10J", "J10", "J10"),
+        ("NUKE 4d", "D4", "NUKE D4"),
+        ("BOMBER 6G", "G6", "BOMBER G6"),
+        ("TORPEDO 10F", "F10", "TORPEDO F10"),
+        ("EXPERIMENTAL B2 B3 4B", "B4", "EXPERIMENTAL B2 B3 B4"),
+    ] {
+        let errors = refusals(text);
+        assert_eq!(errors.len(), 1, "{text}: {errors:#?}");
+        assert!(
+            errors[0].problem.contains("has the number first")
+                && errors[0].problem.contains(&format!("write {square}")),
+            "{text}: {errors:#?}"
+        );
+        assert_eq!(errors[0].expected, expected, "{text}");
+    }
+    // Turned round it would still be off the board: said so, with a good square as example.
+    let errors = refusals("FIRE 11J");
+    assert!(
+        errors[0].problem.contains("J11 would be off the board too"),
+        "{errors:#?}"
+    );
+    assert_eq!(errors[0].expected, "FIRE B7");
+}
+
+/// SALVO-EXP-03, SALVO-EXP-05: the text's own sentences for the experimental weapon are orders,
+/// lists with "and" and the Oxford comma included.
+#[test]
+fn the_texts_own_blast_sentences_are_understood() {
+    for (text, squares_written) in [
+        (
+            "This experimental weapon has a blast pattern of B2, B3, and B4.",
+            "B2 B3 B4",
+        ),
+        (
+            "\"This experimental weapon has a blast pattern of B2, B3, and B4,\"",
+            "B2 B3 B4",
+        ),
+        ("experimental: B2, B3 and B4", "B2 B3 B4"),
+        (
+            "They could say that the blast pattern was G2, H3, H4, H5, and G6.",
+            "G2 H3 H4 H5 G6",
+        ),
+        ("EXPERIMENTAL G2, H3, H4, H5, and G6", "G2 H3 H4 H5 G6"),
+    ] {
+        match attack(text) {
+            Attack::Experimental { pattern, .. } => {
+                assert_eq!(pattern.squares(), squares(squares_written), "{text}")
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+}
+
+/// SALVO-GM-01, SALVO-CL-04: a refused second attack, extra shot or repeated square never
+/// suggests the refused line itself: it says which line to keep or what to write instead.
+#[test]
+fn no_refusal_suggests_the_refused_line_itself() {
+    let salvo: Setup = serde_json::from_str(r#"{"shots": "salvo"}"#).unwrap();
+    for (setup, text) in [
+        (Setup::default(), "FIRE B7\nNUKE D4"),
+        (Setup::default(), "NUKE D4\nFIRE B7"),
+        (Setup::default(), "NUKE D4\nNUKE D4"),
+        (Setup::default(), "BOMBER G6\nBOMBER G6"),
+        (Setup::default(), "SCUBA\nSCUBA"),
+        (Setup::default(), "TORPEDO F10\nTORPEDO F10"),
+        (Setup::default(), "EXPERIMENTAL B2 B3\nEXPERIMENTAL B2 B3"),
+        (Setup::default(), "FIRE B7\nFIRE B7"),
+        (Setup::default(), "FIRE B7\nFIRE C3"),
+        (Setup::default(), "FIRE B7 C3"),
+        (salvo.clone(), "FIRE B7 C3\nFIRE B7"),
+        (salvo.clone(), "FIRE B7 B7"),
+        (salvo.clone(), "FIRE A1 A2 A3 A4 A5 A6"),
+        (salvo, "FIRE A1 A2 A3 A4 A5\nFIRE B7"),
+    ] {
+        let state = new_game(&setup, 2, 5);
+        let errors = Salvo::parse_orders(&state, ANN, text).errors;
+        assert!(!errors.is_empty(), "{text}");
+        for error in errors {
+            assert!(
+                !error.expected.eq_ignore_ascii_case(&error.text),
+                "{text}: line {} suggests itself: {error:#?}",
+                error.line
+            );
+            assert!(!error.expected.is_empty(), "{text}: {error:#?}");
+        }
+    }
+    let errors = refusals("FIRE B7\nNUKE D4");
+    assert_eq!(
+        errors[0].expected,
+        "one attack a turn: keep line 1 (FIRE B7) or this line (NUKE D4), and leave the other out"
+    );
+    let errors = refusals("BOMBER G6\nBOMBER G6");
+    assert_eq!(
+        errors[0].expected,
+        "leave this line out: line 1 already orders the same attack"
+    );
+}

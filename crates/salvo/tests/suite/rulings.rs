@@ -84,3 +84,73 @@ fn the_board_and_the_fleet_are_fixed() {
     assert!(salvo::Square::parse("J10").is_ok());
     assert!(salvo::Square::parse("K1").is_err() && salvo::Square::parse("A11").is_err());
 }
+
+fn ruling_text(setup: &Setup, rule: &str) -> String {
+    Salvo::rulings(setup)
+        .into_iter()
+        .find(|r| r.rule == rule)
+        .unwrap_or_else(|| panic!("no ruling {rule}"))
+        .text
+}
+
+/// SALVO-TORP-01, SALVO-BOMB-01, SALVO-GM-06, SALVO-GM-02: the game page lists every switch,
+/// default or not, in words; a setup stored before the switches existed reads as the default.
+#[test]
+fn every_switch_is_listed_in_words_either_way() {
+    let default = Setup::default();
+    let old: Setup = serde_json::from_str(r#"{"dice_mode": "d20", "shots": "one"}"#).unwrap();
+    assert_eq!(old, default);
+    assert_eq!(default.captured_weapons, salvo::CapturedWeapons::Usable);
+    let rules: Vec<String> = Salvo::rulings(&default)
+        .into_iter()
+        .map(|r| r.rule)
+        .collect();
+    for rule in [
+        "SALVO-TORP-01, SALVO-BOMB-01",
+        "SALVO-GM-02",
+        "SALVO-GM-03",
+        "SALVO-CL-04",
+        "SALVO-TORP-06",
+        "SALVO-GM-17",
+        "SALVO-ADM-07",
+        "SALVO-GEN-03",
+    ] {
+        assert!(rules.iter().any(|r| r == rule), "{rule} missing: {rules:?}");
+    }
+    assert!(
+        ruling_text(&default, "SALVO-TORP-01, SALVO-BOMB-01").contains("only sinking stops them")
+    );
+    assert!(ruling_text(&default, "SALVO-GM-02").contains("share the win"));
+
+    let switched: Setup =
+        serde_json::from_str(r#"{"captured_weapons": "lost", "score_breaks_ties": true}"#).unwrap();
+    assert!(
+        ruling_text(&switched, "SALVO-TORP-01, SALVO-BOMB-01").contains("until it is recaptured")
+    );
+    assert!(ruling_text(&switched, "SALVO-GM-02").contains("higher Score"));
+    let mut fewer = Setup::default();
+    fewer.specials_enabled.remove(&Special::Nuke);
+    assert!(ruling_text(&fewer, "SALVO-GEN-03").contains("tactical nuke: not in play"));
+}
+
+/// SALVO-TORP-01, SALVO-BOMB-01: HELP says what stops the torpedo and the bombers in this game.
+#[test]
+fn help_follows_the_captured_weapons_switch() {
+    let state = new_game(&Setup::default(), 2, 30);
+    assert!(Salvo::order_help(&state).contains("while your Submarine is not sunk"));
+    let lost: Setup = serde_json::from_str(r#"{"captured_weapons": "lost"}"#).unwrap();
+    let state = new_game(&lost, 2, 30);
+    assert!(Salvo::order_help(&state).contains("while your Carrier is afloat and not captured"));
+}
+
+/// SALVO-TORP-01, SALVO-BOMB-01: the switch's default is not written into a game's state, so
+/// states stored before it existed stay byte for byte as they were.
+#[test]
+fn the_default_switch_is_not_written_into_the_state() {
+    let state = new_game(&Setup::default(), 2, 30);
+    let json = serde_json::to_string(&state).unwrap();
+    assert!(!json.contains("captured_weapons"), "{json}");
+    let lost: Setup = serde_json::from_str(r#"{"captured_weapons": "lost"}"#).unwrap();
+    let json = serde_json::to_string(&new_game(&lost, 2, 30)).unwrap();
+    assert!(json.contains(r#""captured_weapons":"lost""#), "{json}");
+}
