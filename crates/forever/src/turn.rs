@@ -493,24 +493,13 @@ pub fn check_fleet(
             "no ship designs: send a SHIP block for each ship".to_string(),
         ]);
     }
+    // Only ships on the table are public: a name in another player's hidden fleet must not be
+    // refused here, or the refusal would tell this player that name (FOREVER-GM-44). Clashes
+    // with hidden fleets are settled when the fleets are placed (`place`, FOREVER-ADM-20).
     let taken: BTreeSet<String> = state
         .ships
         .iter()
         .map(|s| s.name.to_ascii_uppercase())
-        .chain(
-            state
-                .seats
-                .iter()
-                .filter(|s| s.player.id != player && s.ready)
-                .flat_map(|s| {
-                    s.pending.iter().map(|p| {
-                        p.name
-                            .clone()
-                            .unwrap_or_else(|| p.design.name.clone())
-                            .to_ascii_uppercase()
-                    })
-                }),
-        )
         .collect();
     let mut names = BTreeSet::new();
     let mut total = Points::ZERO;
@@ -523,7 +512,7 @@ pub fn check_fleet(
         }
         if taken.contains(&upper) {
             problems.push(format!(
-                "the name {} is already taken: choose another",
+                "the name {} is taken by a ship on the table: choose another (FOREVER-ADM-20)",
                 design.name
             ));
         }
@@ -675,22 +664,20 @@ fn build(state: &mut State, input: &TurnInput<Orders>, log: &mut TurnLog) {
             continue;
         };
         match check_fleet(state, *player, orders) {
+            // The report is public: it says nothing of a hidden fleet, not even how many
+            // ships it has or how many problems it had (FOREVER-GM-44).
             Ok(fleet) => {
-                let count = fleet.len();
                 if let Some(seat) = state.seat_mut(*player) {
                     seat.pending = fleet;
                     seat.ready = true;
                 }
                 log.notes.push(format!(
-                    "{name}: fleet of {count} ship{} accepted.",
-                    if count == 1 { "" } else { "s" }
+                    "{name}: fleet accepted; it stays hidden until every fleet is in."
                 ));
             }
-            Err(problems) => {
+            Err(_) => {
                 log.notes.push(format!(
-                    "{name}: fleet not accepted ({} problem{}: see your order confirmation).",
-                    problems.len(),
-                    if problems.len() == 1 { "" } else { "s" }
+                    "{name}: fleet not accepted yet (the order confirmation says why)."
                 ));
             }
         }
@@ -785,10 +772,24 @@ fn place(state: &mut State, player: PlayerId, setup: ShipSetup, log: &mut TurnLo
     let Ok(hull) = Hull::check(&setup.design) else {
         return;
     };
-    let name = setup
+    let wanted = setup
         .name
         .clone()
         .unwrap_or_else(|| setup.design.name.clone());
+    // Two hidden fleets may use one name (neither could be told of the other's); the ship
+    // placed later takes the first free `-2`, `-3`, ... (FOREVER-ADM-20).
+    let mut name = wanted.clone();
+    let mut suffix = 2u32;
+    while state.ship_index(&name).is_some() {
+        name = format!("{wanted}-{suffix}");
+        suffix += 1;
+    }
+    if name != wanted {
+        log.notes.push(format!(
+            "{}'s {wanted} is renamed {name}: another admiral's ship already has that name (FOREVER-ADM-20).",
+            state.player_name(player)
+        ));
+    }
     let mut ship = Ship::new(state.next_id, &name, player, setup.design.clone(), &hull);
     ship.at = setup.at;
     ship.facing = setup.facing;

@@ -293,13 +293,9 @@ fn forever_adm_20_names_are_one_word_and_unique() {
         BOB,
         "SHIP Scout\nCORE\nSECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0)\nDEPLOY Scout AT 50, 5",
     );
-    assert!(
-        bob.errors
-            .iter()
-            .any(|e| e.problem.contains("the name Scout is already taken")),
-        "{:#?}",
-        bob.errors
-    );
+    // Alice's fleet is hidden, so its names are not refused to Bob: that would tell him one
+    // (FOREVER-GM-44); the clash is settled when the fleets are placed (tests/hidden.rs).
+    assert!(bob.errors.is_empty(), "{:#?}", bob.errors);
 }
 
 #[test]
