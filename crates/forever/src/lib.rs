@@ -124,4 +124,8 @@ impl Engine for Forever {
     fn order_help(state: &State) -> String {
         help::order_help(state)
     }
+
+    fn rulings(setup: &Setup) -> Vec<engine::Ruling> {
+        setup::rulings(setup)
+    }
 }

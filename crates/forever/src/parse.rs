@@ -726,6 +726,7 @@ impl Parser<'_> {
         {
             self.warn(line, raw, "it rotates in movement 1 too: the second rotation will be refused (FOREVER-MOVE2-2)", MOVE_EXAMPLE);
         }
+        self.orders.written_move(&ship_name, first);
         let speed = self
             .hull(ship)
             .zip(self.state.ships.get(ship))
@@ -774,6 +775,7 @@ impl Parser<'_> {
         let entry = self.orders.moves.entry(ship_name.clone()).or_default();
         let first = entry.first.get_or_insert_with(Move::default);
         first.tow = Some(target.clone());
+        self.orders.written_move(&ship_name, true);
         self.understood.push(format!(
             "{ship_name}: take {target} in tow after movement 1"
         ));

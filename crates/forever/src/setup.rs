@@ -30,6 +30,19 @@ pub enum DeployMode {
     Alternate,
 }
 
+/// In which order a player's own ships carry out their moves within a movement phase
+/// (FOREVER-MOVE1-1, FOREVER-MOVE2-1): the text lets a player move ships one at a time as they
+/// choose; by mail the choice is the order of the lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveOrder {
+    /// In the order the movement lines are written; ships without a line after, by id.
+    #[default]
+    Written,
+    /// By ship id (the order the ships were placed), whatever the mail's order.
+    ById,
+}
+
 /// A big rock: a convex polygon on the table (FOREVER-TER-1, FOREVER-GM-39).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rock {
@@ -103,6 +116,9 @@ pub struct Setup {
     /// The game ends after this many rounds (FOREVER-GM-43).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_limit: Option<u32>,
+    /// The GM's switches (the rulebook): each listed by `Forever::rulings`.
+    #[serde(default)]
+    pub move_order: MoveOrder,
     /// Fleets in roster order, placed by the GM. Empty: the players build and deploy by mail.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fleets: Vec<FleetSetup>,
@@ -120,6 +136,7 @@ impl Default for Setup {
             meteors: false,
             meteor_hit_faces: default_meteor_faces(),
             turn_limit: None,
+            move_order: MoveOrder::Written,
             fleets: Vec::new(),
         }
     }
@@ -138,4 +155,23 @@ impl Setup {
 /// The rock's polygon.
 pub fn rock_polygon(rock: &Rock) -> Polygon {
     Polygon::new(rock.corners.clone())
+}
+
+/// The GM's switches in words, each with its rule ID, always all of them (the rulebook).
+pub fn rulings(setup: &Setup) -> Vec<engine::Ruling> {
+    let ruling = |rule: &str, text: &str| engine::Ruling {
+        rule: rule.to_string(),
+        text: text.to_string(),
+    };
+    vec![ruling(
+        "FOREVER-MOVE1-1",
+        match setup.move_order {
+            MoveOrder::Written => {
+                "A player's ships move one at a time in the order their movement lines are written (ships without a line afterwards, by id), so a column can advance in formation."
+            }
+            MoveOrder::ById => {
+                "A player's ships move one at a time by ship id (the order they were placed), whatever the order of the lines."
+            }
+        },
+    )]
 }

@@ -10,7 +10,7 @@ use crate::battle::{Battle, TurnLog};
 use crate::design::{Hull, ModuleSpec, Points};
 use crate::geometry::{Point, Polygon};
 use crate::orders::{Action, Orders};
-use crate::setup::{DeployMode, ShipSetup, TurnMode, rock_polygon};
+use crate::setup::{DeployMode, MoveOrder, ShipSetup, TurnMode, rock_polygon};
 use crate::state::{Finish, Phase, SeatStatus, Ship, State};
 
 /// Resolves a turn: the next state and what happened.
@@ -191,7 +191,7 @@ fn player_turn(battle: &mut Battle, player: PlayerId, orders: Option<&Orders>, o
             ));
         }
     } else {
-        for &ship in &own_ships {
+        for ship in moving_order(battle, &own_ships, &orders.first_moves_written) {
             if let Some(first) = moves_of(battle, ship).and_then(|m| m.first) {
                 let allowance = battle.speed_with_tow(ship);
                 let moved = battle.move_ship(ship, &first, allowance, true);
@@ -330,7 +330,7 @@ fn player_turn(battle: &mut Battle, player: PlayerId, orders: Option<&Orders>, o
         }
     }
     // Phase 3 (FOREVER-MOVE2-*): what is left of the speed, or half of it on the opening turn.
-    for &ship in &own_ships {
+    for ship in moving_order(battle, &own_ships, &orders.second_moves_written) {
         if let Some(second) = moves_of(battle, ship).and_then(|m| m.second) {
             let speed = battle.speed_with_tow(ship);
             let allowance = if opening {
@@ -346,6 +346,28 @@ fn player_turn(battle: &mut Battle, player: PlayerId, orders: Option<&Orders>, o
         battle.move_demeter(index, go, allowance, "move 2");
     }
     battle.end_player_turn(player);
+}
+
+/// The order a player's ships move in a movement phase (FOREVER-MOVE1-1, setup `move_order`):
+/// as written, then any others by id; or by id alone.
+fn moving_order(battle: &Battle, own_ships: &[usize], written: &[String]) -> Vec<usize> {
+    let mut order = Vec::with_capacity(own_ships.len());
+    if battle.state.setup.move_order == MoveOrder::Written {
+        for name in written {
+            if let Some(index) = battle.state.ship_index(name)
+                && own_ships.contains(&index)
+                && !order.contains(&index)
+            {
+                order.push(index);
+            }
+        }
+    }
+    for ship in own_ships {
+        if !order.contains(ship) {
+            order.push(*ship);
+        }
+    }
+    order
 }
 
 fn own_ship(battle: &Battle, player: PlayerId, name: &str) -> Option<usize> {
