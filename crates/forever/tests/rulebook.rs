@@ -98,3 +98,90 @@ fn forever_move1_1_switched_ships_move_by_id() {
     assert!(report.to_text().contains("rammed"), "{}", report.to_text());
     assert!(ruling(&state.setup, "FOREVER-MOVE1-1").contains("by ship id"));
 }
+
+/// Alice's Ram far away; Bob's Hulk at (60, 40), its S2 spanning x 58..59, y 39.5..40.5.
+fn hulk_game(extra: Value) -> State {
+    game(
+        &[(RAM, "Ram", 10.0, 10.0, 0)],
+        &[(HULK, "Hulk", 60.0, 40.0, 0)],
+        extra,
+    )
+}
+
+#[test]
+fn forever_jet_3_a_body_that_rams_something_goes_on_drifting() {
+    use forever::design::Points;
+    use forever::geometry::{Point, Polygon};
+    use forever::state::{Body, BodySection};
+    let mut state = hulk_game(json!({}));
+    // A 1" square 1" short of the Hulk's S2, drifting straight at it (mass 6).
+    state.bodies.push(Body {
+        id: 90,
+        owner: common::BOB,
+        ship: "Wreck".into(),
+        sections: vec![BodySection {
+            name: "S9".into(),
+            part: 1,
+            hp: 1,
+            base_hp: 1,
+            mass16: 96,
+            shape: Polygon::rect(5600, 3950, 5700, 4050),
+            value: Points::ZERO,
+            destroyed: false,
+        }],
+        heading: Point::new(100, 0),
+        credit: None,
+        towed_by: None,
+        gone: false,
+    });
+    // 3d6 = 3: 3 × 10 ÷ 6 = 5", cut to 1" by the Hulk.
+    let (after, report) = play(&state, &[], &[1, 1, 1]);
+    assert_eq!(
+        after.bodies[0].sections[0].shape.centre(),
+        Point::new(5750, 4000)
+    );
+    assert!(report.to_text().contains("rammed"), "{}", report.to_text());
+    // A round later it is touching the Hulk: it glances off and goes on, not "drifted 0"".
+    let (later, report) = play(&after, &[], &[1, 1, 1]);
+    let centre = later.bodies[0].sections[0].shape.centre();
+    assert_ne!(centre, Point::new(5750, 4000), "{}", report.to_text());
+    assert_eq!(
+        common::result(&report, "Bob: Wreck/J90"),
+        "drifted 5\" (3d6 3 × 10 ÷ mass 6), glancing off Hulk.S2"
+    );
+    assert_eq!(later.bodies[0].heading, Point::new(100, 0));
+}
+
+#[test]
+fn forever_ter_2_a_meteor_that_survives_a_ram_is_not_pinned() {
+    use forever::geometry::Point;
+    use forever::state::{Meteor, MeteorGroup};
+    let mut state = hulk_game(json!({"meteors": true}));
+    state.meteor_groups.push(MeteorGroup {
+        id: 91,
+        heading: Point::new(100, 0),
+        meteors: vec![Meteor {
+            id: 92,
+            at: Point::new(5700, 4000),
+            hp: 3,
+        }],
+    });
+    // The meteor check shows a hit (D6 1: no new shower); the group moves 3d6 = 3", rams the
+    // Hulk after 1/2" and survives.
+    let (after, report) = play(&state, &[], &[1, 1, 1, 1]);
+    assert!(report.to_text().contains("rammed"), "{}", report.to_text());
+    let pinned = after.meteor_groups[0].meteors[0].at;
+    assert!(after.meteor_groups[0].meteors[0].hp > 0);
+    let (later, report) = play(&after, &[], &[1, 1, 1, 1]);
+    assert_ne!(
+        later.meteor_groups[0].meteors[0].at,
+        pinned,
+        "{}",
+        report.to_text()
+    );
+    assert!(
+        report.to_text().contains("glanced off Hulk"),
+        "{}",
+        report.to_text()
+    );
+}
