@@ -211,12 +211,12 @@ fn every_refused_line_says_why_and_shows_an_example() {
         assert_eq!(issue.text, *line);
         assert!(!issue.expected.is_empty(), "{line}: no example");
     }
-    // Bob's flux line may not be longer than its energy.
+    // Bob's flux line may not be longer than its pool (full, so no recharge comes).
     let parsed = Forever::parse_orders(&state, BOB, "FLUX Anvil.S2 BEARING 90 LEN 9");
     assert!(
         parsed.errors[0]
             .problem
-            .contains("a 9\" line needs 9 energy; the projector has 8 now")
+            .contains("a 9\" line needs 9 energy; the projector holds at most 8")
     );
     // A weapon used twice (FOREVER-GM-50).
     let parsed = Forever::parse_orders(

@@ -185,3 +185,171 @@ fn forever_ter_2_a_meteor_that_survives_a_ram_is_not_pinned() {
         report.to_text()
     );
 }
+
+const FLUXER: &[&str] = &[
+    "SHIP Fluxer",
+    "CORE HP+2",
+    "SECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0) MOUNT FLUX",
+    "SECTION S2 PARENT CORE SIZE 1x1 AT (-1.5, 0) HP+4",
+];
+
+#[test]
+fn forever_mod_flux_6_the_order_check_counts_the_turns_recharge() {
+    let mut state = game(
+        &[(FLUXER, "Fluxer", 10.0, 10.0, 0)],
+        &[(HULK, "Hulk", 60.0, 40.0, 0)],
+        json!({}),
+    );
+    state.ships[0].items[0].energy = Some(2);
+    // 2 left of 8, recharge 1d6: a 5" line may be paid for after the recharge.
+    let parsed = Forever::parse_orders(&state, ALICE, "FLUX Fluxer.S1 BEARING 0 LEN 5");
+    assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
+    assert!(
+        parsed.warnings[0]
+            .problem
+            .contains("the projector has 2 energy now: the line is drawn only if the recharge at the start of your turn (1d6) brings at least 3 more"),
+        "{:#?}",
+        parsed.warnings
+    );
+    // The recharge D6 shows 4: 6 energy, the 5" line is drawn.
+    let (after, report) = play(&state, &[(ALICE, "FLUX Fluxer.S1 BEARING 0 LEN 5")], &[4]);
+    assert_eq!(after.flux_lines.len(), 1, "{}", report.to_text());
+    assert_eq!(after.ships[0].items[0].energy, Some(1));
+    // Beyond the pool itself, it is refused.
+    let nine = Forever::parse_orders(&state, ALICE, "FLUX Fluxer.S1 BEARING 0 LEN 9");
+    assert!(
+        nine.errors[0]
+            .problem
+            .contains("the projector holds at most 8"),
+        "{:#?}",
+        nine.errors
+    );
+}
+
+const CARRIER: &[&str] = &[
+    "SHIP Carrier",
+    "CORE",
+    "SECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0) MOUNT LAUNCHER",
+    "SECTION S2 PARENT CORE SIZE 1x1 AT (-1.5, 0) MOUNT CONTROL",
+];
+
+const GUARD: &[&str] = &[
+    "SHIP Guard",
+    "CORE HP+2",
+    "SECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0) HP+4 MOUNT GUN",
+    "SECTION S2 PARENT CORE SIZE 1x1 AT (-1.5, 0) MOUNT DEFLECTOR",
+];
+
+#[test]
+fn forever_mod_def_2_a_demeters_shot_triggers_a_standing_deflector() {
+    let mut state = game(
+        &[(CARRIER, "Carrier", 10.0, 24.0, 0)],
+        &[(GUARD, "Guard", 22.0, 24.0, 180)],
+        json!({}),
+    );
+    state.round = 0;
+    let (state, _) = play(
+        &state,
+        &[
+            (ALICE, "LAUNCH Carrier.S1 TO 20, 24"),
+            (common::BOB, "DEFLECT Guard.S2 PROTECT S1"),
+        ],
+        &[],
+    );
+    // The spent deflector rolls to recharge at the start of Bob's player-turn: D6 6, no.
+    let (after, report) = play(
+        &state,
+        &[(ALICE, "DEMETER Carrier/D1 FIRE AT Guard.S1")],
+        &[6],
+    );
+    let text = report.to_text();
+    assert_eq!(common::hp(&after, "Guard", "S1"), 5, "{text}");
+    assert!(
+        common::result(&report, "Alice: Carrier/D1").contains("Guard's deflector"),
+        "{text}"
+    );
+}
+
+#[test]
+fn forever_gm_26_a_ship_swallowed_by_a_black_hole_loses_its_demeters() {
+    use forever::geometry::Point;
+    use forever::state::Demeter;
+    // The Carrier's nearest edge is 1.5" from the Maw: it is swallowed at the start of
+    // Alice's player-turn (FOREVER-GM-41, FOREVER-ADM-06). Its demeter is 20" away.
+    let mut state = game(
+        &[(CARRIER, "Carrier", 30.0, 24.0, 0)],
+        &[(HULK, "Hulk", 60.0, 40.0, 0)],
+        json!({"black_holes": [{"name": "Maw", "at": [33.5, 24]}]}),
+    );
+    let id = state.ships[0].id;
+    state.demeters.push(Demeter {
+        name: "Carrier/D1".into(),
+        owner: ALICE,
+        ship: id,
+        at: Point::new(1000, 1000),
+        hp: 1,
+        speed: 600,
+        expires_after: 9,
+        gone: false,
+    });
+    let (after, report) = play(&state, &[], &[]);
+    assert!(ship(&after, "Carrier").destroyed, "{}", report.to_text());
+    assert!(after.demeters.is_empty(), "{}", report.to_text());
+    assert!(
+        common::result(&report, "Alice: Carrier").contains("Carrier/D1 lost with its ship"),
+        "{}",
+        report.to_text()
+    );
+}
+
+#[test]
+fn forever_gm_43_the_winner_stands_above_a_player_who_resigned_with_more_points() {
+    use forever::design::Points;
+    let mut state = hulk_game(json!({}));
+    state.seats[0].score = Points::whole(50);
+    state.seats[1].score = Points::whole(3);
+    let (after, report) = play(&state, &[(ALICE, "RESIGN")], &[]);
+    let outcome = Forever::outcome(&after);
+    assert!(outcome.finished, "{}", report.to_text());
+    assert_eq!(outcome.winners, vec![common::BOB]);
+    let places: Vec<(&str, u32, &str)> = outcome
+        .standings
+        .iter()
+        .map(|s| (s.name.as_str(), s.place, s.status.as_str()))
+        .collect();
+    assert_eq!(
+        places,
+        [("Bob", 1, "1 ship in play"), ("Alice", 2, "resigned")]
+    );
+}
+
+#[test]
+fn forever_gm_02_alternate_orders_out_of_turn_are_refused_saying_whose_turn_it_is() {
+    let state = game(
+        &[(RAM, "Ram", 10.0, 10.0, 0)],
+        &[(GUARD, "Guard", 60.0, 40.0, 0)],
+        json!({"turn_mode": "alternate"}),
+    );
+    // This PBEM turn is Alice's player-turn (she goes first).
+    let bob = Forever::parse_orders(
+        &state,
+        common::BOB,
+        "MOVE1 Guard BY 1, 0\nFIRE Guard.S1 AT Ram.core\nDEFLECT Guard.S2 PROTECT S1",
+    );
+    assert_eq!(bob.errors.len(), 2, "{:#?}", bob.errors);
+    for error in &bob.errors {
+        assert!(
+            error
+                .problem
+                .starts_with("this turn is Alice's player-turn"),
+            "{error:?}"
+        );
+    }
+    assert!(
+        bob.understood.iter().any(|u| u.contains("deflector")),
+        "{:#?}",
+        bob.understood
+    );
+    let alice = Forever::parse_orders(&state, ALICE, "MOVE1 Ram BY 1, 0");
+    assert!(alice.errors.is_empty(), "{:#?}", alice.errors);
+}

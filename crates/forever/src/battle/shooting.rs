@@ -1022,7 +1022,7 @@ impl Battle<'_> {
         }
         let key = RowKey::Demeter(demeter.name.clone());
         let (from, owner) = (demeter.at, demeter.owner);
-        let (point, _) = match self.aim_point(aim) {
+        let (point, aimed) = match self.aim_point(aim) {
             Ok(found) => found,
             Err(problem) => {
                 self.log.result(key, format!("held fire: {problem}"));
@@ -1033,6 +1033,9 @@ impl Battle<'_> {
             return;
         }
         let mut out = Vec::new();
+        // A demeter's shot is an enemy shot declared like any other: it triggers standing
+        // deflector orders (FOREVER-MOD-DEF-2, FOREVER-GM-20).
+        self.trigger_deflectors(owner, point, aimed, &mut out);
         self.bullet(
             Line {
                 from,

@@ -476,9 +476,14 @@ impl Battle<'_> {
             }
             data.destroyed = true;
         }
+        let mut lost = Vec::new();
+        self.lose_demeters(ship, &mut lost);
         self.refresh(ship);
         self.check_tows();
         self.note_ship(ship, "pulled into the black hole: destroyed");
+        for text in lost {
+            self.note_ship(ship, text);
+        }
     }
 }
 
