@@ -185,21 +185,64 @@ const FIRE_EXAMPLE: &str = "FIRE Lancer.S1 AT Anvil.S3";
 
 impl Parser<'_> {
     fn error(&mut self, line: usize, text: &str, problem: impl Into<String>, expected: &str) {
+        let expected = self.example(expected);
         self.errors.push(LineIssue {
             line,
             text: text.to_string(),
             problem: problem.into(),
-            expected: expected.to_string(),
+            expected,
         });
     }
 
     fn warn(&mut self, line: usize, text: &str, problem: impl Into<String>, expected: &str) {
+        let expected = self.example(expected);
         self.warnings.push(LineIssue {
             line,
             text: text.to_string(),
             problem: problem.into(),
-            expected: expected.to_string(),
+            expected,
         });
+    }
+
+    /// An example written with the player's own ship (`Lancer` in the templates) and, where
+    /// one is on the table, an enemy's (`Anvil`), so that an example never names a ship that
+    /// is not in the game or hands a player the enemy's ship as their own. Only ships on the
+    /// table or in this player's own mail are named (FOREVER-GM-44).
+    fn example(&self, template: &str) -> String {
+        let own = self
+            .state
+            .ships
+            .iter()
+            .find(|s| s.owner == self.player && !s.destroyed)
+            .map(|s| s.name.clone())
+            .or_else(|| self.orders.designs.first().map(|d| d.name.clone()));
+        let enemy = self
+            .state
+            .ships
+            .iter()
+            .find(|s| s.owner != self.player && !s.destroyed)
+            .map(|s| s.name.clone());
+        let mut out = String::with_capacity(template.len());
+        let mut word = String::new();
+        let flush = |word: &mut String, out: &mut String| {
+            let replaced = match word.as_str() {
+                "Lancer" => own.as_deref().unwrap_or("Lancer"),
+                "Anvil" => enemy.as_deref().unwrap_or("Anvil"),
+                other => other,
+            };
+            out.push_str(replaced);
+            word.clear();
+        };
+        for c in template.chars() {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                word.push(c);
+            } else {
+                flush(&mut word, &mut out);
+                out.push(c);
+            }
+        }
+        flush(&mut word, &mut out);
+        out
     }
 
     fn run(&mut self, text: &str) {
@@ -219,12 +262,9 @@ impl Parser<'_> {
                     }
                     continue;
                 }
-                Line::Blank { .. } => {
-                    if !block.is_empty() {
-                        self.design(&std::mem::take(&mut block));
-                    }
-                    continue;
-                }
+                // A blank line does not end a design: its CORE and SECTION lines may follow
+                // after one (a design ends at the first other line).
+                Line::Blank { .. } => continue,
             };
             let Some(line) = clean(text) else {
                 continue;

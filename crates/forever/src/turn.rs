@@ -98,6 +98,13 @@ pub fn resolve_turn(
                     .state
                     .seat(player)
                     .is_some_and(|s| s.status == SeatStatus::Playing);
+                if playing && !input.orders.contains_key(&player) {
+                    // FOREVER-GM-46: said in the report, so nobody wonders why a fleet stood.
+                    battle.log.notes.push(format!(
+                        "{} sent no orders (NMR): their ships hold; automatic effects and standing orders still apply (FOREVER-GM-46).",
+                        battle.state.player_name(player)
+                    ));
+                }
                 if playing {
                     let opening = battle.state.round == 0 && seat == 0;
                     player_turn(&mut battle, player, input.orders.get(&player), opening);

@@ -353,3 +353,52 @@ fn forever_gm_02_alternate_orders_out_of_turn_are_refused_saying_whose_turn_it_i
     let alice = Forever::parse_orders(&state, ALICE, "MOVE1 Ram BY 1, 0");
     assert!(alice.errors.is_empty(), "{:#?}", alice.errors);
 }
+
+#[test]
+fn forever_adm_21_examples_name_the_players_own_ships_and_a_blank_line_does_not_end_a_design() {
+    let state = game(
+        &[(RAM, "Ram", 10.0, 10.0, 0)],
+        &[(GUARD, "Guard", 60.0, 40.0, 0)],
+        json!({}),
+    );
+    // Bob's examples name his Guard, and Alice's Ram as the enemy: never Lancer or Anvil.
+    let bob = Forever::parse_orders(&state, common::BOB, "FIRE Guard.S1\nMOVE1 Nowhere BY 1, 0");
+    assert_eq!(bob.errors.len(), 2, "{:#?}", bob.errors);
+    assert_eq!(bob.errors[0].expected, "FIRE Guard.S1 AT Ram.S3");
+    assert_eq!(bob.errors[1].expected, "MOVE1 Guard TO 30, 20 FACE 90");
+    // FOREVER-GM-44 with the examples: while building, only the player's own design is named.
+    let building = common::start(json!({}));
+    let design = "SHIP Scout\nCORE\n\nSECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0) MOUNT GUN\n\nDEPLOY Scout AT 10, 24\nFIRE Scout.S1 AT 1, 1";
+    let parsed = Forever::parse_orders(&building, ALICE, design);
+    assert_eq!(parsed.errors.len(), 1, "{:#?}", parsed.errors);
+    assert_eq!(parsed.errors[0].expected, "DEPLOY Scout AT 10, 24 FACING 0");
+    // The blank lines inside the design did not cut it short: its section is there.
+    assert!(
+        parsed
+            .understood
+            .iter()
+            .any(|u| u.starts_with("design Scout: 7.5 points, 1 sections")),
+        "{:#?}",
+        parsed.understood
+    );
+}
+
+#[test]
+fn forever_gm_46_an_nmr_is_noted_in_the_report() {
+    let state = hulk_game(json!({}));
+    let (_, report) = play(&state, &[(ALICE, "MOVE1 Ram BY 1, 0")], &[]);
+    assert!(
+        report
+            .notes
+            .iter()
+            .any(|n| n == "Bob sent no orders (NMR): their ships hold; automatic effects and standing orders still apply (FOREVER-GM-46)."),
+        "{}",
+        report.to_text()
+    );
+    assert!(
+        !report
+            .notes
+            .iter()
+            .any(|n| n.starts_with("Alice sent no orders"))
+    );
+}
