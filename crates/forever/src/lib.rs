@@ -132,7 +132,7 @@ impl Engine for Forever {
                 Some((t, s, place)) if *t == tier && *s == score => *place,
                 _ => u32::try_from(index + 1).unwrap_or(u32::MAX),
             };
-            previous = Some((tier, score.clone(), place));
+            previous = Some((tier, score, place));
             standings.push(Standing {
                 player,
                 name,

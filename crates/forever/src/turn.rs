@@ -10,7 +10,7 @@ use crate::battle::{Battle, TurnLog};
 use crate::design::{Hull, ModuleSpec, Points};
 use crate::geometry::{Point, Polygon};
 use crate::orders::{Action, Orders};
-use crate::setup::{DeployMode, MoveOrder, ShipSetup, TurnMode, rock_polygon};
+use crate::setup::{DeployMode, FirstPlayer, MoveOrder, ShipSetup, TurnMode, rock_polygon};
 use crate::state::{Finish, Phase, SeatStatus, Ship, State};
 
 /// Resolves a turn: the next state and what happened.
@@ -90,6 +90,8 @@ pub fn resolve_turn(
             for seat in seats {
                 if seat == 0 {
                     battle.round_start();
+                } else if battle.state.setup.drift == crate::setup::DriftTiming::PerPlayerTurn {
+                    battle.loose_things_move();
                 }
                 let Some(player) = seating.get(seat).copied() else {
                     continue;
@@ -112,6 +114,12 @@ pub fn resolve_turn(
                 if seat + 1 >= seating.len() {
                     battle.state.round += 1;
                     battle.state.next_seat = 0;
+                    // FOREVER-PLAY-1 switched: the first player of a round goes last next.
+                    if battle.state.setup.first_player == FirstPlayer::Alternating
+                        && !battle.state.seating.is_empty()
+                    {
+                        battle.state.seating.rotate_left(1);
+                    }
                 } else {
                     battle.state.next_seat = seat + 1;
                 }

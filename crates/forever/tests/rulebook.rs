@@ -402,3 +402,138 @@ fn forever_gm_46_an_nmr_is_noted_in_the_report() {
             .any(|n| n.starts_with("Alice sent no orders"))
     );
 }
+
+#[test]
+fn forever_wpn_msl_5_the_blast_reaches_the_bought_damage_or_the_base_1_inch() {
+    use forever::battle::shooting::{missile_damage, missile_damage_within};
+    // Damage 4, a section 1.5" away: ⌊4 ÷ 3⌋ = 1 within a 4" blast; nothing within 1".
+    assert_eq!(missile_damage(4, 150), 1);
+    assert_eq!(missile_damage_within(4, 100, 150), 0);
+    assert_eq!(missile_damage_within(4, 100, 100), 2);
+    assert!(ruling(&Setup::default(), "FOREVER-WPN-MSL-5").contains("the damage bought"));
+    let base: Setup = serde_json::from_value(json!({"missile_radius": "base"})).unwrap();
+    assert!(ruling(&base, "FOREVER-WPN-MSL-5").contains("reaches 1\""));
+}
+
+/// A ship whose core leads: its only section is behind it, its thruster on the core.
+const BUTT: &[&str] = &[
+    "SHIP Butt",
+    "CORE MOUNT THRUSTER",
+    "SECTION S1 PARENT CORE SIZE 1x1 AT (-1.5, 0)",
+];
+
+fn core_first(extra: Value) -> State {
+    game(
+        &[(BUTT, "Butt", 10.0, 24.0, 0)],
+        &[(HULK, "Hulk", 15.0, 24.0, 0)],
+        extra,
+    )
+}
+
+#[test]
+fn forever_ram_2_a_move_that_would_ram_with_the_core_is_refused() {
+    let (after, report) = play(
+        &core_first(json!({})),
+        &[(ALICE, "MOVE1 Butt BY 3, 0")],
+        &[],
+    );
+    assert_eq!(ship(&after, "Butt").at.x, 1000);
+    assert!(
+        report.to_text().contains("FOREVER-RAM-2"),
+        "{}",
+        report.to_text()
+    );
+    assert!(ruling(&Setup::default(), "FOREVER-RAM-2").contains("may not ram with its core"));
+}
+
+#[test]
+fn forever_ram_2_switched_the_core_rams() {
+    let state = core_first(json!({"core_ramming": "allowed"}));
+    let (after, report) = play(&state, &[(ALICE, "MOVE1 Butt BY 3, 0")], &[]);
+    assert_eq!(ship(&after, "Butt").at.x, 1200, "{}", report.to_text());
+    assert!(
+        common::result(&report, "Alice: Butt").contains("Butt.core rammed Hulk.S2"),
+        "{}",
+        report.to_text()
+    );
+    assert!(ruling(&state.setup, "FOREVER-RAM-2").contains("may ram with its core"));
+}
+
+#[test]
+fn forever_play_1_the_first_player_is_fixed_or_alternates_by_round() {
+    let fixed = hulk_game(json!({}));
+    let (after, _) = play(&fixed, &[], &[]);
+    assert_eq!(after.seating, [ALICE, common::BOB]);
+    assert!(ruling(&fixed.setup, "FOREVER-PLAY-1").contains("holds for the whole game"));
+    let turning = hulk_game(json!({"first_player": "alternating"}));
+    let (after, _) = play(&turning, &[], &[]);
+    assert_eq!(after.seating, [common::BOB, ALICE]);
+    let (after, _) = play(&after, &[], &[]);
+    assert_eq!(after.seating, [ALICE, common::BOB]);
+    assert!(ruling(&turning.setup, "FOREVER-PLAY-1").contains("turns by one seat every round"));
+}
+
+fn drifting(extra: Value) -> State {
+    use forever::design::Points;
+    use forever::geometry::{Point, Polygon};
+    use forever::state::{Body, BodySection};
+    let mut state = hulk_game(extra);
+    state.bodies.push(Body {
+        id: 90,
+        owner: common::BOB,
+        ship: "Wreck".into(),
+        sections: vec![BodySection {
+            name: "S9".into(),
+            part: 1,
+            hp: 1,
+            base_hp: 1,
+            mass16: 96,
+            shape: Polygon::rect(3000, 2000, 3100, 2100),
+            value: Points::ZERO,
+            destroyed: false,
+        }],
+        heading: Point::new(0, 100),
+        credit: None,
+        towed_by: None,
+        gone: false,
+    });
+    state
+}
+
+#[test]
+fn forever_jet_4_bodies_drift_once_a_round_or_every_player_turn() {
+    use forever::geometry::Point;
+    // 3d6 = 3 with mass 6: 5" a drift.
+    let state = drifting(json!({}));
+    let (after, _) = play(&state, &[], &[1, 1, 1]);
+    assert_eq!(
+        after.bodies[0].sections[0].shape.centre(),
+        Point::new(3050, 2550)
+    );
+    assert!(ruling(&state.setup, "FOREVER-JET-4").contains("once a round"));
+    let state = drifting(json!({"drift": "per_player_turn"}));
+    let (after, _) = play(&state, &[], &[1, 1, 1, 1, 1, 1]);
+    assert_eq!(
+        after.bodies[0].sections[0].shape.centre(),
+        Point::new(3050, 3050)
+    );
+    assert!(ruling(&state.setup, "FOREVER-JET-4").contains("every player-turn"));
+}
+
+#[test]
+fn every_switch_is_listed_in_the_rulebook() {
+    let rules: Vec<String> = Forever::rulings(&Setup::default())
+        .into_iter()
+        .map(|r| r.rule)
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            "FOREVER-MOVE1-1",
+            "FOREVER-WPN-MSL-5",
+            "FOREVER-PLAY-1",
+            "FOREVER-RAM-2",
+            "FOREVER-JET-4"
+        ]
+    );
+}

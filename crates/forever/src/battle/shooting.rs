@@ -35,7 +35,13 @@ pub fn battery_offsets(count: usize) -> Vec<i64> {
 /// blast centre: ⌊D ÷ (2·max(d, ½"))⌋ within the radius D, else nothing (FOREVER-WPN-MSL-5/6,
 /// FOREVER-GM-16).
 pub fn missile_damage(damage: i64, distance: i64) -> i64 {
-    if distance > damage * 100 {
+    missile_damage_within(damage, damage * 100, distance)
+}
+
+/// The same with the blast's reach given in hundredths (setup `missile_radius`,
+/// FOREVER-WPN-MSL-5).
+pub fn missile_damage_within(damage: i64, radius: i64, distance: i64) -> i64 {
+    if distance > radius {
         return 0;
     }
     damage * 100 / (2 * distance.max(50))
@@ -760,10 +766,14 @@ impl Battle<'_> {
         out: &mut Vec<String>,
     ) {
         let mut hits = Vec::new();
-        let near = crate::geometry::Bounds::of_points([centre]).grown(damage * 100);
+        let radius = match self.state.setup.missile_radius {
+            crate::setup::MissileRadius::Bought => damage * 100,
+            crate::setup::MissileRadius::Base => 100,
+        };
+        let near = crate::geometry::Bounds::of_points([centre]).grown(radius);
         self.visit_near(near, |thing, shape| {
             if Battle::damageable(thing) {
-                let amount = missile_damage(damage, shape.distance_to_point(centre));
+                let amount = missile_damage_within(damage, radius, shape.distance_to_point(centre));
                 if amount > 0 {
                     hits.push((thing, amount));
                 }

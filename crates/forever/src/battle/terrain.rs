@@ -52,10 +52,19 @@ impl Battle<'_> {
     pub fn round_start(&mut self) {
         if self.state.setup.meteors {
             self.meteor_check();
+        }
+        self.loose_things_move();
+        self.pull_loose_things();
+    }
+
+    /// Meteor showers and drifting bodies move: at the start of the round, and with
+    /// `drift: per_player_turn` at the start of every later player-turn too (FOREVER-JET-4,
+    /// FOREVER-TER-2).
+    pub fn loose_things_move(&mut self) {
+        if self.state.setup.meteors {
             self.move_meteors();
         }
         self.drift_bodies();
-        self.pull_loose_things();
     }
 
     /// The meteor check and, unless it shows a hit, a new shower at the table edge
