@@ -134,6 +134,12 @@ fn default_meteor_faces() -> u32 {
     2
 }
 
+/// A switch left at its default is not written, so a stored setup (and so a state) reads and
+/// writes back as it did before the switch existed.
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
+}
+
 /// The GM's settings (FOREVER-GM-02/13/43/44/45 and section 3 of the catalogue).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -163,15 +169,15 @@ pub struct Setup {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_limit: Option<u32>,
     /// The GM's switches (the rulebook): each listed by `Forever::rulings`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub move_order: MoveOrder,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub missile_radius: MissileRadius,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub first_player: FirstPlayer,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub core_ramming: CoreRamming,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub drift: DriftTiming,
     /// Fleets in roster order, placed by the GM. Empty: the players build and deploy by mail.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
