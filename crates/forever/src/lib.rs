@@ -82,8 +82,16 @@ impl Engine for Forever {
         view::view(state, viewer)
     }
 
+    /// Standings (FOREVER-GM-43): the winners first, then admirals still fighting, then those
+    /// out of the battle (wiped out or resigned); by score within each. Score alone would let a
+    /// player who resigned with more points stand above the winner.
     fn outcome(state: &State) -> Outcome {
-        let entries = state
+        let winners: Vec<PlayerId> = state
+            .finish
+            .as_ref()
+            .map(|f| f.winners.clone())
+            .unwrap_or_default();
+        let mut entries: Vec<(u8, engine::Score, PlayerId, String, String)> = state
             .seats
             .iter()
             .map(|seat| {
@@ -93,23 +101,50 @@ impl Engine for Forever {
                     .filter(|s| s.owner == seat.player.id && !s.destroyed)
                     .count();
                 let status = match seat.status {
-                    state::SeatStatus::Playing => format!("{ships} ships in play"),
+                    state::SeatStatus::Playing => {
+                        format!("{ships} ship{} in play", if ships == 1 { "" } else { "s" })
+                    }
                     state::SeatStatus::Resigned => "resigned".to_string(),
                     state::SeatStatus::WipedOut => "wiped out".to_string(),
                 };
+                let tier = if winners.contains(&seat.player.id) {
+                    2
+                } else if seat.status == state::SeatStatus::Playing {
+                    1
+                } else {
+                    0
+                };
                 let score = engine::Score::ratio(seat.score.quarters(), 4);
-                (seat.player.id, seat.player.name.clone(), score, status)
+                (
+                    tier,
+                    score,
+                    seat.player.id,
+                    seat.player.name.clone(),
+                    status,
+                )
             })
             .collect();
-        let standings: Vec<Standing> = engine::rank(entries);
+        entries.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+        let mut standings: Vec<Standing> = Vec::with_capacity(entries.len());
+        let mut previous: Option<(u8, engine::Score, u32)> = None;
+        for (index, (tier, score, player, name, status)) in entries.into_iter().enumerate() {
+            let place = match &previous {
+                Some((t, s, place)) if *t == tier && *s == score => *place,
+                _ => u32::try_from(index + 1).unwrap_or(u32::MAX),
+            };
+            previous = Some((tier, score, place));
+            standings.push(Standing {
+                player,
+                name,
+                score,
+                place,
+                status,
+            });
+        }
         Outcome {
             finished: state.finish.is_some(),
             standings,
-            winners: state
-                .finish
-                .as_ref()
-                .map(|f| f.winners.clone())
-                .unwrap_or_default(),
+            winners,
         }
     }
 
@@ -123,5 +158,9 @@ impl Engine for Forever {
 
     fn order_help(state: &State) -> String {
         help::order_help(state)
+    }
+
+    fn rulings(setup: &Setup) -> Vec<engine::Ruling> {
+        setup::rulings(setup)
     }
 }

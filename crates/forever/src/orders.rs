@@ -64,6 +64,20 @@ pub enum Aim {
     Point(Point),
 }
 
+impl Orders {
+    /// Notes that `ship` has a line for movement 1 (`first`) or 2, in the order written.
+    pub fn written_move(&mut self, ship: &str, first: bool) {
+        let list = if first {
+            &mut self.first_moves_written
+        } else {
+            &mut self.second_moves_written
+        };
+        if !list.iter().any(|s| s.eq_ignore_ascii_case(ship)) {
+            list.push(ship.to_string());
+        }
+    }
+}
+
 impl Aim {
     pub fn show(&self) -> String {
         match self {
@@ -210,6 +224,13 @@ pub struct Orders {
     /// Movement by ship name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub moves: BTreeMap<String, ShipMoves>,
+    /// Ships in the order their movement 1 lines were written (FOREVER-MOVE1-1, setup
+    /// `move_order`). Orders stored before it existed have none: the ships then move by id.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub first_moves_written: Vec<String>,
+    /// The same for movement 2 (FOREVER-MOVE2-1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub second_moves_written: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub actions: Vec<Action>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

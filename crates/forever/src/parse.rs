@@ -185,21 +185,64 @@ const FIRE_EXAMPLE: &str = "FIRE Lancer.S1 AT Anvil.S3";
 
 impl Parser<'_> {
     fn error(&mut self, line: usize, text: &str, problem: impl Into<String>, expected: &str) {
+        let expected = self.example(expected);
         self.errors.push(LineIssue {
             line,
             text: text.to_string(),
             problem: problem.into(),
-            expected: expected.to_string(),
+            expected,
         });
     }
 
     fn warn(&mut self, line: usize, text: &str, problem: impl Into<String>, expected: &str) {
+        let expected = self.example(expected);
         self.warnings.push(LineIssue {
             line,
             text: text.to_string(),
             problem: problem.into(),
-            expected: expected.to_string(),
+            expected,
         });
+    }
+
+    /// An example written with the player's own ship (`Lancer` in the templates) and, where
+    /// one is on the table, an enemy's (`Anvil`), so that an example never names a ship that
+    /// is not in the game or hands a player the enemy's ship as their own. Only ships on the
+    /// table or in this player's own mail are named (FOREVER-GM-44).
+    fn example(&self, template: &str) -> String {
+        let own = self
+            .state
+            .ships
+            .iter()
+            .find(|s| s.owner == self.player && !s.destroyed)
+            .map(|s| s.name.clone())
+            .or_else(|| self.orders.designs.first().map(|d| d.name.clone()));
+        let enemy = self
+            .state
+            .ships
+            .iter()
+            .find(|s| s.owner != self.player && !s.destroyed)
+            .map(|s| s.name.clone());
+        let mut out = String::with_capacity(template.len());
+        let mut word = String::new();
+        let flush = |word: &mut String, out: &mut String| {
+            let replaced = match word.as_str() {
+                "Lancer" => own.as_deref().unwrap_or("Lancer"),
+                "Anvil" => enemy.as_deref().unwrap_or("Anvil"),
+                other => other,
+            };
+            out.push_str(replaced);
+            word.clear();
+        };
+        for c in template.chars() {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                word.push(c);
+            } else {
+                flush(&mut word, &mut out);
+                out.push(c);
+            }
+        }
+        flush(&mut word, &mut out);
+        out
     }
 
     fn run(&mut self, text: &str) {
@@ -219,12 +262,9 @@ impl Parser<'_> {
                     }
                     continue;
                 }
-                Line::Blank { .. } => {
-                    if !block.is_empty() {
-                        self.design(&std::mem::take(&mut block));
-                    }
-                    continue;
-                }
+                // A blank line does not end a design: its CORE and SECTION lines may follow
+                // after one (a design ends at the first other line).
+                Line::Blank { .. } => continue,
             };
             let Some(line) = clean(text) else {
                 continue;
@@ -368,6 +408,18 @@ impl Parser<'_> {
                 "the battle has not begun: send SHIP designs and DEPLOY orders".into(),
                 "DEPLOY Lancer AT 10, 24 FACING 0",
             )),
+            "MOVE" | "MOVE1" | "M1" | "MOVE2" | "M2" | "TOW" | "RELEASE" | "FIRE" | "SHOOT"
+            | "BATTERY" | "EMP" | "PULSE" | "NANO" | "HEAL" | "LAUNCH" | "TC" | "COMPUTER"
+            | "FLUX" | "DEMETER"
+                if let Some(other) = self.not_my_player_turn() =>
+            {
+                Err((
+                    format!(
+                        "this turn is {other}'s player-turn: your ships act on your own player-turn, the next turn (FOREVER-GM-02); only DEFLECT, RESIGN, OFFER DRAW and press count now"
+                    ),
+                    "DEFLECT Lancer.S3 PROTECT ANY",
+                ))
+            }
             "MOVE" | "MOVE1" | "M1" => self.movement(&mut cursor, true, line, raw),
             "MOVE2" | "M2" => self.movement(&mut cursor, false, line, raw),
             "ROT" | "ROTATE" | "FACE" | "TURN" | "SWIVEL" => Err((
@@ -382,7 +434,7 @@ impl Parser<'_> {
             "NANO" | "HEAL" => self.nano(&mut cursor),
             "LAUNCH" => self.launch(&mut cursor),
             "TC" | "COMPUTER" => self.computer(&mut cursor),
-            "FLUX" => self.flux(&mut cursor),
+            "FLUX" => self.flux(&mut cursor, line, raw),
             "DEMETER" => self.demeter(&mut cursor),
             "DEFLECT" | "DEFLECTOR" => self.deflect(&mut cursor),
             "" => Ok(()),
@@ -394,6 +446,22 @@ impl Parser<'_> {
         if let Err((problem, expected)) = result {
             self.error(line, raw, problem, expected);
         }
+    }
+
+    /// With one player-turn per PBEM turn (`turn_mode: alternate`, FOREVER-GM-02), the name
+    /// of the player whose player-turn this is, if it is not this player's.
+    fn not_my_player_turn(&self) -> Option<String> {
+        if self.state.setup.turn_mode != crate::setup::TurnMode::Alternate
+            || self.state.phase != Phase::Battle
+        {
+            return None;
+        }
+        let seat = self
+            .state
+            .next_seat
+            .min(self.state.seating.len().saturating_sub(1));
+        let current = *self.state.seating.get(seat)?;
+        (current != self.player).then(|| self.state.player_name(current))
     }
 
     fn deploy(&mut self, cursor: &mut Cursor) -> Result<(), (String, &'static str)> {
@@ -726,6 +794,7 @@ impl Parser<'_> {
         {
             self.warn(line, raw, "it rotates in movement 1 too: the second rotation will be refused (FOREVER-MOVE2-2)", MOVE_EXAMPLE);
         }
+        self.orders.written_move(&ship_name, first);
         let speed = self
             .hull(ship)
             .zip(self.state.ships.get(ship))
@@ -774,6 +843,7 @@ impl Parser<'_> {
         let entry = self.orders.moves.entry(ship_name.clone()).or_default();
         let first = entry.first.get_or_insert_with(Move::default);
         first.tow = Some(target.clone());
+        self.orders.written_move(&ship_name, true);
         self.understood.push(format!(
             "{ship_name}: take {target} in tow after movement 1"
         ));
@@ -1273,7 +1343,12 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn flux(&mut self, cursor: &mut Cursor) -> Result<(), (String, &'static str)> {
+    fn flux(
+        &mut self,
+        cursor: &mut Cursor,
+        line: usize,
+        raw: &str,
+    ) -> Result<(), (String, &'static str)> {
         const EXAMPLE: &str = "FLUX Lancer.S7 BEARING 45 LEN 6";
         let (ship_index, item, ship, module) = self.module_order(
             cursor,
@@ -1303,20 +1378,52 @@ impl Parser<'_> {
         let length = length
             .filter(|l| *l >= 1)
             .ok_or(("FLUX needs LEN in whole inches".to_string(), EXAMPLE))?;
+        // The line is drawn after the turn's recharge (FOREVER-MOD-FLUX-6, FOREVER-DEF-ENERGY):
+        // what is left now plus the dice may pay for it, up to the pool's size.
+        let (max, dice) = self
+            .hull(ship_index)
+            .and_then(|h| h.items.get(item))
+            .and_then(|slot| match &slot.item {
+                Item::Module(module) => module.energy(),
+                Item::Weapon(_) => None,
+            })
+            .unwrap_or((0, 0));
         let energy = self
             .state
             .ships
             .get(ship_index)
             .and_then(|s| s.items.get(item))
             .and_then(|s| s.energy)
-            .unwrap_or(0);
-        if length > energy {
+            .unwrap_or(max);
+        let best = if energy >= max {
+            energy
+        } else {
+            (energy + 6 * i64::from(dice)).min(max)
+        };
+        if length > best {
             return Err((
-                format!(
-                    "a {length}\" line needs {length} energy; the projector has {energy} now (FOREVER-MOD-FLUX-3)"
-                ),
+                if best == max {
+                    format!(
+                        "a {length}\" line needs {length} energy; the projector holds at most {max} (FOREVER-MOD-FLUX-3/4)"
+                    )
+                } else {
+                    format!(
+                        "a {length}\" line needs {length} energy; the projector has {energy} now and its recharge ({dice}d6) can bring it to {best} at most (FOREVER-MOD-FLUX-3/6)"
+                    )
+                },
                 EXAMPLE,
             ));
+        }
+        if length > energy {
+            self.warn(
+                line,
+                raw,
+                format!(
+                    "the projector has {energy} energy now: the line is drawn only if the recharge at the start of your turn ({dice}d6) brings at least {} more (FOREVER-MOD-FLUX-6)",
+                    length - energy
+                ),
+                EXAMPLE,
+            );
         }
         self.understood.push(format!(
             "{ship}.{module} draws a flux line {length}\" at {bearing}"

@@ -163,7 +163,17 @@ pub fn build(before: &State, after: &State, log: &TurnLog) -> Report {
 /// `(x, y) @θ°, speed 5.53", core 10/10, sections 3/3, S3 DEF ready, disabled` (section 5).
 pub fn ship_status(ship: &Ship, hull: &Hull, state: &State) -> String {
     if ship.destroyed {
-        return "destroyed".to_string();
+        // A fleet withdrawn when its admiral resigned or left still has its core: it was not
+        // destroyed (FOREVER-ADM-07).
+        let core_whole = ship
+            .parts
+            .first()
+            .is_some_and(|p| p.status == crate::state::PartStatus::Attached);
+        return if core_whole {
+            "withdrawn: its admiral resigned (FOREVER-ADM-07)".to_string()
+        } else {
+            "destroyed".to_string()
+        };
     }
     let mut parts = vec![
         format!("{} @{}", ship.at.show(), ship.facing),

@@ -30,6 +30,65 @@ pub enum DeployMode {
     Alternate,
 }
 
+/// In which order a player's own ships carry out their moves within a movement phase
+/// (FOREVER-MOVE1-1, FOREVER-MOVE2-1): the text lets a player move ships one at a time as they
+/// choose; by mail the choice is the order of the lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveOrder {
+    /// In the order the movement lines are written; ships without a line after, by id.
+    #[default]
+    Written,
+    /// By ship id (the order the ships were placed), whatever the mail's order.
+    ById,
+}
+
+/// How far a missile's blast reaches (FOREVER-WPN-MSL-5, FOREVER-GM-16).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MissileRadius {
+    /// The weapon's damage stat as bought, in inches (the catalogue's FOREVER-GM-16).
+    #[default]
+    Bought,
+    /// The base damage every weapon starts with: 1".
+    Base,
+}
+
+/// Who goes first (FOREVER-PLAY-1, FOREVER-GM-02).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FirstPlayer {
+    /// The roll-off's order holds for the whole game.
+    #[default]
+    Fixed,
+    /// The order turns by one seat every round: the first player of a round goes last in the
+    /// next.
+    Alternating,
+}
+
+/// Whether a ship may ram with its core (FOREVER-RAM-2, FOREVER-GM-33).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CoreRamming {
+    /// An ordered move whose first contact would be the mover's core is refused.
+    #[default]
+    Refused,
+    /// The core rams like any other section.
+    Allowed,
+}
+
+/// When drifting bodies and meteor showers move (FOREVER-JET-4, FOREVER-TER-2,
+/// FOREVER-GM-34/40).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DriftTiming {
+    /// Once a round, at its start.
+    #[default]
+    PerRound,
+    /// At the start of every player-turn.
+    PerPlayerTurn,
+}
+
 /// A big rock: a convex polygon on the table (FOREVER-TER-1, FOREVER-GM-39).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rock {
@@ -75,6 +134,12 @@ fn default_meteor_faces() -> u32 {
     2
 }
 
+/// A switch left at its default is not written, so a stored setup (and so a state) reads and
+/// writes back as it did before the switch existed.
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
+}
+
 /// The GM's settings (FOREVER-GM-02/13/43/44/45 and section 3 of the catalogue).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -103,6 +168,17 @@ pub struct Setup {
     /// The game ends after this many rounds (FOREVER-GM-43).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_limit: Option<u32>,
+    /// The GM's switches (the rulebook): each listed by `Forever::rulings`.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub move_order: MoveOrder,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub missile_radius: MissileRadius,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub first_player: FirstPlayer,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub core_ramming: CoreRamming,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub drift: DriftTiming,
     /// Fleets in roster order, placed by the GM. Empty: the players build and deploy by mail.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fleets: Vec<FleetSetup>,
@@ -120,6 +196,11 @@ impl Default for Setup {
             meteors: false,
             meteor_hit_faces: default_meteor_faces(),
             turn_limit: None,
+            move_order: MoveOrder::Written,
+            missile_radius: MissileRadius::Bought,
+            first_player: FirstPlayer::Fixed,
+            core_ramming: CoreRamming::Refused,
+            drift: DriftTiming::PerRound,
             fleets: Vec::new(),
         }
     }
@@ -138,4 +219,69 @@ impl Setup {
 /// The rock's polygon.
 pub fn rock_polygon(rock: &Rock) -> Polygon {
     Polygon::new(rock.corners.clone())
+}
+
+/// The GM's switches in words, each with its rule ID, always all of them (the rulebook).
+pub fn rulings(setup: &Setup) -> Vec<engine::Ruling> {
+    let ruling = |rule: &str, text: &str| engine::Ruling {
+        rule: rule.to_string(),
+        text: text.to_string(),
+    };
+    vec![
+        ruling(
+            "FOREVER-MOVE1-1",
+            match setup.move_order {
+                MoveOrder::Written => {
+                    "A player's ships move one at a time in the order their movement lines are written (ships without a line afterwards, by id), so a column can advance in formation."
+                }
+                MoveOrder::ById => {
+                    "A player's ships move one at a time by ship id (the order they were placed), whatever the order of the lines."
+                }
+            },
+        ),
+        ruling(
+            "FOREVER-WPN-MSL-5",
+            match setup.missile_radius {
+                MissileRadius::Bought => {
+                    "A missile's blast reaches as many inches as the damage bought for it; each section in reach takes the damage ÷ (2 × its distance), at least ½\"."
+                }
+                MissileRadius::Base => {
+                    "A missile's blast reaches 1\" (the base damage of every weapon), whatever damage was bought; each section in reach takes the damage ÷ (2 × its distance), at least ½\"."
+                }
+            },
+        ),
+        ruling(
+            "FOREVER-PLAY-1",
+            match setup.first_player {
+                FirstPlayer::Fixed => {
+                    "The roll-off decides who goes first, and that order holds for the whole game."
+                }
+                FirstPlayer::Alternating => {
+                    "The roll-off decides who goes first in the first round; after that the order turns by one seat every round."
+                }
+            },
+        ),
+        ruling(
+            "FOREVER-RAM-2",
+            match setup.core_ramming {
+                CoreRamming::Refused => {
+                    "A ship may not ram with its core: an ordered move whose first contact would be its core is refused and the ship stays put."
+                }
+                CoreRamming::Allowed => {
+                    "A ship may ram with its core, which takes and deals ramming damage like any other section."
+                }
+            },
+        ),
+        ruling(
+            "FOREVER-JET-4",
+            match setup.drift {
+                DriftTiming::PerRound => {
+                    "Jettisoned sections drift and meteor showers move once a round, at its start."
+                }
+                DriftTiming::PerPlayerTurn => {
+                    "Jettisoned sections drift and meteor showers move at the start of every player-turn."
+                }
+            },
+        ),
+    ]
 }

@@ -10,7 +10,7 @@ use crate::battle::{Battle, TurnLog};
 use crate::design::{Hull, ModuleSpec, Points};
 use crate::geometry::{Point, Polygon};
 use crate::orders::{Action, Orders};
-use crate::setup::{DeployMode, ShipSetup, TurnMode, rock_polygon};
+use crate::setup::{DeployMode, FirstPlayer, MoveOrder, ShipSetup, TurnMode, rock_polygon};
 use crate::state::{Finish, Phase, SeatStatus, Ship, State};
 
 /// Resolves a turn: the next state and what happened.
@@ -90,6 +90,8 @@ pub fn resolve_turn(
             for seat in seats {
                 if seat == 0 {
                     battle.round_start();
+                } else if battle.state.setup.drift == crate::setup::DriftTiming::PerPlayerTurn {
+                    battle.loose_things_move();
                 }
                 let Some(player) = seating.get(seat).copied() else {
                     continue;
@@ -98,6 +100,13 @@ pub fn resolve_turn(
                     .state
                     .seat(player)
                     .is_some_and(|s| s.status == SeatStatus::Playing);
+                if playing && !input.orders.contains_key(&player) {
+                    // FOREVER-GM-46: said in the report, so nobody wonders why a fleet stood.
+                    battle.log.notes.push(format!(
+                        "{} sent no orders (NMR): their ships hold; automatic effects and standing orders still apply (FOREVER-GM-46).",
+                        battle.state.player_name(player)
+                    ));
+                }
                 if playing {
                     let opening = battle.state.round == 0 && seat == 0;
                     player_turn(&mut battle, player, input.orders.get(&player), opening);
@@ -105,6 +114,12 @@ pub fn resolve_turn(
                 if seat + 1 >= seating.len() {
                     battle.state.round += 1;
                     battle.state.next_seat = 0;
+                    // FOREVER-PLAY-1 switched: the first player of a round goes last next.
+                    if battle.state.setup.first_player == FirstPlayer::Alternating
+                        && !battle.state.seating.is_empty()
+                    {
+                        battle.state.seating.rotate_left(1);
+                    }
                 } else {
                     battle.state.next_seat = seat + 1;
                 }
@@ -191,7 +206,7 @@ fn player_turn(battle: &mut Battle, player: PlayerId, orders: Option<&Orders>, o
             ));
         }
     } else {
-        for &ship in &own_ships {
+        for ship in moving_order(battle, &own_ships, &orders.first_moves_written) {
             if let Some(first) = moves_of(battle, ship).and_then(|m| m.first) {
                 let allowance = battle.speed_with_tow(ship);
                 let moved = battle.move_ship(ship, &first, allowance, true);
@@ -330,7 +345,7 @@ fn player_turn(battle: &mut Battle, player: PlayerId, orders: Option<&Orders>, o
         }
     }
     // Phase 3 (FOREVER-MOVE2-*): what is left of the speed, or half of it on the opening turn.
-    for &ship in &own_ships {
+    for ship in moving_order(battle, &own_ships, &orders.second_moves_written) {
         if let Some(second) = moves_of(battle, ship).and_then(|m| m.second) {
             let speed = battle.speed_with_tow(ship);
             let allowance = if opening {
@@ -346,6 +361,28 @@ fn player_turn(battle: &mut Battle, player: PlayerId, orders: Option<&Orders>, o
         battle.move_demeter(index, go, allowance, "move 2");
     }
     battle.end_player_turn(player);
+}
+
+/// The order a player's ships move in a movement phase (FOREVER-MOVE1-1, setup `move_order`):
+/// as written, then any others by id; or by id alone.
+fn moving_order(battle: &Battle, own_ships: &[usize], written: &[String]) -> Vec<usize> {
+    let mut order = Vec::with_capacity(own_ships.len());
+    if battle.state.setup.move_order == MoveOrder::Written {
+        for name in written {
+            if let Some(index) = battle.state.ship_index(name)
+                && own_ships.contains(&index)
+                && !order.contains(&index)
+            {
+                order.push(index);
+            }
+        }
+    }
+    for ship in own_ships {
+        if !order.contains(ship) {
+            order.push(*ship);
+        }
+    }
+    order
 }
 
 fn own_ship(battle: &Battle, player: PlayerId, name: &str) -> Option<usize> {
@@ -493,24 +530,13 @@ pub fn check_fleet(
             "no ship designs: send a SHIP block for each ship".to_string(),
         ]);
     }
+    // Only ships on the table are public: a name in another player's hidden fleet must not be
+    // refused here, or the refusal would tell this player that name (FOREVER-GM-44). Clashes
+    // with hidden fleets are settled when the fleets are placed (`place`, FOREVER-ADM-20).
     let taken: BTreeSet<String> = state
         .ships
         .iter()
         .map(|s| s.name.to_ascii_uppercase())
-        .chain(
-            state
-                .seats
-                .iter()
-                .filter(|s| s.player.id != player && s.ready)
-                .flat_map(|s| {
-                    s.pending.iter().map(|p| {
-                        p.name
-                            .clone()
-                            .unwrap_or_else(|| p.design.name.clone())
-                            .to_ascii_uppercase()
-                    })
-                }),
-        )
         .collect();
     let mut names = BTreeSet::new();
     let mut total = Points::ZERO;
@@ -523,7 +549,7 @@ pub fn check_fleet(
         }
         if taken.contains(&upper) {
             problems.push(format!(
-                "the name {} is already taken: choose another",
+                "the name {} is taken by a ship on the table: choose another (FOREVER-ADM-20)",
                 design.name
             ));
         }
@@ -675,22 +701,20 @@ fn build(state: &mut State, input: &TurnInput<Orders>, log: &mut TurnLog) {
             continue;
         };
         match check_fleet(state, *player, orders) {
+            // The report is public: it says nothing of a hidden fleet, not even how many
+            // ships it has or how many problems it had (FOREVER-GM-44).
             Ok(fleet) => {
-                let count = fleet.len();
                 if let Some(seat) = state.seat_mut(*player) {
                     seat.pending = fleet;
                     seat.ready = true;
                 }
                 log.notes.push(format!(
-                    "{name}: fleet of {count} ship{} accepted.",
-                    if count == 1 { "" } else { "s" }
+                    "{name}: fleet accepted; it stays hidden until every fleet is in."
                 ));
             }
-            Err(problems) => {
+            Err(_) => {
                 log.notes.push(format!(
-                    "{name}: fleet not accepted ({} problem{}: see your order confirmation).",
-                    problems.len(),
-                    if problems.len() == 1 { "" } else { "s" }
+                    "{name}: fleet not accepted yet (the order confirmation says why)."
                 ));
             }
         }
@@ -785,10 +809,24 @@ fn place(state: &mut State, player: PlayerId, setup: ShipSetup, log: &mut TurnLo
     let Ok(hull) = Hull::check(&setup.design) else {
         return;
     };
-    let name = setup
+    let wanted = setup
         .name
         .clone()
         .unwrap_or_else(|| setup.design.name.clone());
+    // Two hidden fleets may use one name (neither could be told of the other's); the ship
+    // placed later takes the first free `-2`, `-3`, ... (FOREVER-ADM-20).
+    let mut name = wanted.clone();
+    let mut suffix = 2u32;
+    while state.ship_index(&name).is_some() {
+        name = format!("{wanted}-{suffix}");
+        suffix += 1;
+    }
+    if name != wanted {
+        log.notes.push(format!(
+            "{}'s {wanted} is renamed {name}: another admiral's ship already has that name (FOREVER-ADM-20).",
+            state.player_name(player)
+        ));
+    }
     let mut ship = Ship::new(state.next_id, &name, player, setup.design.clone(), &hull);
     ship.at = setup.at;
     ship.facing = setup.facing;

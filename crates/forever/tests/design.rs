@@ -369,6 +369,15 @@ fn forever_core_2_exactly_one_core_and_a_named_ship() {
     assert!(none.iter().any(|i| i.rule == "FOREVER-CORE-2"));
     let core_size = issues("SHIP T\nCORE SIZE 2x2\nSECTION S1 PARENT CORE SIZE 1x1 AT (1.5,0)");
     assert!(core_size[0].starts_with("FOREVER-CORE-5"), "{core_size:?}");
+    // FOREVER-CORE-5: a core on end is refused, not accepted and drawn 2x1 anyway.
+    let on_end = issues("SHIP T\nCORE SIZE 1x2\nSECTION S1 PARENT CORE SIZE 1x1 AT (1.5,0)");
+    assert!(
+        on_end
+            .iter()
+            .any(|i| i.starts_with("FOREVER-CORE-5") && i.contains("write CORE SIZE 2x1")),
+        "{on_end:?}"
+    );
+    assert!(issues("SHIP T\nCORE SIZE 2x1\nSECTION S1 PARENT CORE SIZE 1x1 AT (1.5,0)").is_empty());
 }
 
 #[test]
@@ -583,4 +592,76 @@ fn a_core_size_survives_the_canonical_text() {
         assert_eq!(Design::parse(&canonical).unwrap(), design, "{canonical:?}");
         assert_eq!(Design::parse(&canonical).unwrap().to_text(), canonical);
     }
+}
+
+#[test]
+fn forever_def_parent_a_declared_parent_must_be_the_geometric_one() {
+    // FOREVER-DEF-PARENT, FOREVER-CORE-3: six sections touch the core; two declared as S1's
+    // children would leave the core "parenting" four.
+    let six = issues(
+        "SHIP Hub
+CORE
+SECTION S1 PARENT CORE SIZE 1x2 AT (1.5, 0)
+SECTION S2 PARENT CORE SIZE 1x1 AT (-1.5, 0)
+SECTION S3 PARENT CORE SIZE 1x1 AT (-0.5, 1)
+SECTION S5 PARENT CORE SIZE 1x1 AT (-0.5, -1)
+SECTION S4 PARENT S1 SIZE 1x1 AT (0.5, 1)
+SECTION S6 PARENT S1 SIZE 1x1 AT (0.5, -1)",
+    );
+    assert!(
+        six.iter()
+            .any(|i| i.starts_with("FOREVER-DEF-PARENT S4 touches the core")
+                && i.ends_with("write PARENT CORE")),
+        "{six:#?}"
+    );
+    assert!(
+        six.iter()
+            .any(|i| i.starts_with("FOREVER-DEF-PARENT S6 touches the core")),
+        "{six:#?}"
+    );
+    // FOREVER-DEF-PARENT, FOREVER-WPN-1, FOREVER-SEC-1: S2 touches the core, so it is 1
+    // section out (cap 16), not 2 (cap 17) as PARENT S1 would make it.
+    let deep = issues(
+        "SHIP Deep
+CORE
+SECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0)
+SECTION S2 PARENT S1 SIZE 1x1 AT (0.75, 1) MOUNT RAIL(range 18, damage 5, accuracy 15)",
+    );
+    assert!(
+        deep.iter()
+            .any(|i| i.starts_with("FOREVER-DEF-PARENT S2 touches the core")),
+        "{deep:#?}"
+    );
+    // Written as the shape says, the same ship is checked at distance 1.
+    let fixed = issues(
+        "SHIP Deep
+CORE
+SECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0)
+SECTION S2 PARENT CORE SIZE 1x1 AT (0.75, 1) MOUNT RAIL(range 18, damage 5, accuracy 15)",
+    );
+    assert!(
+        fixed.iter().any(|i| i.starts_with("FOREVER-WPN-1")),
+        "{fixed:#?}"
+    );
+    assert!(
+        !fixed.iter().any(|i| i.contains("DEF-PARENT")),
+        "{fixed:#?}"
+    );
+}
+
+#[test]
+fn forever_sec_3_a_section_touching_two_closer_sections_has_two_parents() {
+    // FOREVER-SEC-3 with FOREVER-DEF-PARENT: S3 touches S1 and T, both one section out.
+    let two = issues(
+        "SHIP Fork
+CORE
+SECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0)
+SECTION T PARENT CORE SIZE 2x1 AT (0, 1)
+SECTION S3 PARENT S1 SIZE 1x1 AT (1.5, 1)",
+    );
+    assert!(
+        two.iter().any(|i| i
+            == "FOREVER-SEC-3 S3 touches S1 and T, all 1 section from the core, so it would have 2 parents; a section has only one: move it so it touches only one of them"),
+        "{two:#?}"
+    );
 }

@@ -211,12 +211,12 @@ fn every_refused_line_says_why_and_shows_an_example() {
         assert_eq!(issue.text, *line);
         assert!(!issue.expected.is_empty(), "{line}: no example");
     }
-    // Bob's flux line may not be longer than its energy.
+    // Bob's flux line may not be longer than its pool (full, so no recharge comes).
     let parsed = Forever::parse_orders(&state, BOB, "FLUX Anvil.S2 BEARING 90 LEN 9");
     assert!(
         parsed.errors[0]
             .problem
-            .contains("a 9\" line needs 9 energy; the projector has 8 now")
+            .contains("a 9\" line needs 9 energy; the projector holds at most 8")
     );
     // A weapon used twice (FOREVER-GM-50).
     let parsed = Forever::parse_orders(
@@ -293,13 +293,9 @@ fn forever_adm_20_names_are_one_word_and_unique() {
         BOB,
         "SHIP Scout\nCORE\nSECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0)\nDEPLOY Scout AT 50, 5",
     );
-    assert!(
-        bob.errors
-            .iter()
-            .any(|e| e.problem.contains("the name Scout is already taken")),
-        "{:#?}",
-        bob.errors
-    );
+    // Alice's fleet is hidden, so its names are not refused to Bob: that would tell him one
+    // (FOREVER-GM-44); the clash is settled when the fleets are placed (tests/hidden.rs).
+    assert!(bob.errors.is_empty(), "{:#?}", bob.errors);
 }
 
 #[test]

@@ -330,6 +330,14 @@ impl Battle<'_> {
             data.destroyed = true;
             data.disabled_through = None;
         }
+        self.lose_demeters(ship, out);
+        self.refresh(ship);
+        self.check_tows();
+    }
+
+    /// A ship leaving play, however it goes, takes its demeters with it (FOREVER-GM-26,
+    /// FOREVER-ADM-10).
+    pub fn lose_demeters(&mut self, ship: usize, out: &mut Vec<String>) {
         let ship_id = self.state.ships.get(ship).map_or(0, |s| s.id);
         for demeter in &mut self.state.demeters {
             if demeter.ship == ship_id && !demeter.gone {
@@ -337,8 +345,6 @@ impl Battle<'_> {
                 out.push(format!("{} lost with its ship", demeter.name));
             }
         }
-        self.refresh(ship);
-        self.check_tows();
     }
 
     /// A core explosion: everything whose nearest point is d" from the centre takes

@@ -279,6 +279,7 @@ impl Battle<'_> {
         if let Some((t, mover, obstacle)) = contact {
             if let Thing::Part(index, 0) = mover
                 && !forced
+                && self.state.setup.core_ramming == crate::setup::CoreRamming::Refused
                 && self
                     .state
                     .ships

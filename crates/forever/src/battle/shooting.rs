@@ -35,7 +35,13 @@ pub fn battery_offsets(count: usize) -> Vec<i64> {
 /// blast centre: ⌊D ÷ (2·max(d, ½"))⌋ within the radius D, else nothing (FOREVER-WPN-MSL-5/6,
 /// FOREVER-GM-16).
 pub fn missile_damage(damage: i64, distance: i64) -> i64 {
-    if distance > damage * 100 {
+    missile_damage_within(damage, damage * 100, distance)
+}
+
+/// The same with the blast's reach given in hundredths (setup `missile_radius`,
+/// FOREVER-WPN-MSL-5).
+pub fn missile_damage_within(damage: i64, radius: i64, distance: i64) -> i64 {
+    if distance > radius {
         return 0;
     }
     damage * 100 / (2 * distance.max(50))
@@ -760,10 +766,14 @@ impl Battle<'_> {
         out: &mut Vec<String>,
     ) {
         let mut hits = Vec::new();
-        let near = crate::geometry::Bounds::of_points([centre]).grown(damage * 100);
+        let radius = match self.state.setup.missile_radius {
+            crate::setup::MissileRadius::Bought => damage * 100,
+            crate::setup::MissileRadius::Base => 100,
+        };
+        let near = crate::geometry::Bounds::of_points([centre]).grown(radius);
         self.visit_near(near, |thing, shape| {
             if Battle::damageable(thing) {
-                let amount = missile_damage(damage, shape.distance_to_point(centre));
+                let amount = missile_damage_within(damage, radius, shape.distance_to_point(centre));
                 if amount > 0 {
                     hits.push((thing, amount));
                 }
@@ -1022,7 +1032,7 @@ impl Battle<'_> {
         }
         let key = RowKey::Demeter(demeter.name.clone());
         let (from, owner) = (demeter.at, demeter.owner);
-        let (point, _) = match self.aim_point(aim) {
+        let (point, aimed) = match self.aim_point(aim) {
             Ok(found) => found,
             Err(problem) => {
                 self.log.result(key, format!("held fire: {problem}"));
@@ -1033,6 +1043,9 @@ impl Battle<'_> {
             return;
         }
         let mut out = Vec::new();
+        // A demeter's shot is an enemy shot declared like any other: it triggers standing
+        // deflector orders (FOREVER-MOD-DEF-2, FOREVER-GM-20).
+        self.trigger_deflectors(owner, point, aimed, &mut out);
         self.bullet(
             Line {
                 from,

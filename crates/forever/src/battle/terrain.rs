@@ -52,10 +52,19 @@ impl Battle<'_> {
     pub fn round_start(&mut self) {
         if self.state.setup.meteors {
             self.meteor_check();
+        }
+        self.loose_things_move();
+        self.pull_loose_things();
+    }
+
+    /// Meteor showers and drifting bodies move: at the start of the round, and with
+    /// `drift: per_player_turn` at the start of every later player-turn too (FOREVER-JET-4,
+    /// FOREVER-TER-2).
+    pub fn loose_things_move(&mut self) {
+        if self.state.setup.meteors {
             self.move_meteors();
         }
         self.drift_bodies();
-        self.pull_loose_things();
     }
 
     /// The meteor check and, unless it shows a hit, a new shower at the table edge
@@ -138,10 +147,11 @@ impl Battle<'_> {
                 let same_group = move |t: Thing| {
                     matches!(t, Thing::Meteor(g, _) if g == group) || matches!(t, Thing::Demeter(_))
                 };
-                let contact = self.first_contact(&movers, by, &same_group);
-                let actual = contact.map_or(by, |(t, _, _)| {
-                    Point::new(t.of_towards_zero(by.x), t.of_towards_zero(by.y))
-                });
+                let (actual, contact, glanced) = self.loose_move(&movers, by, &same_group);
+                if let Some(past) = glanced {
+                    let name = self.name(thing);
+                    events.push(format!("{name} glanced off {past}"));
+                }
                 self.push_demeters(&movers, actual);
                 if let Some(meteor) = self
                     .state
@@ -203,10 +213,8 @@ impl Battle<'_> {
                         .map(|p| (Thing::BodySection(index, s), p))
                 })
                 .collect();
-            let contact = self.first_contact(&movers, by, &|t| matches!(t, Thing::Demeter(_)));
-            let actual = contact.map_or(by, |(t, _, _)| {
-                Point::new(t.of_towards_zero(by.x), t.of_towards_zero(by.y))
-            });
+            let (actual, contact, glanced) =
+                self.loose_move(&movers, by, &|t| matches!(t, Thing::Demeter(_)));
             self.push_demeters(&movers, actual);
             if let Some(body) = self.state.bodies.get_mut(index) {
                 for section in &mut body.sections {
@@ -218,6 +226,9 @@ impl Battle<'_> {
                 show_hundredths(actual.length()),
                 crate::design::hull::show_mass(mass)
             );
+            if let Some(past) = glanced {
+                text.push_str(&format!(", glancing off {past}"));
+            }
             if let Some((_, mover, obstacle)) = contact {
                 let mut effects = Vec::new();
                 self.ram(mover, obstacle, actual.length(), &mut effects);
@@ -235,6 +246,50 @@ impl Battle<'_> {
             }
             self.log.result(key, text);
         }
+    }
+
+    /// A loose thing's move along `by` (a drifting body or a meteor): up to its first contact,
+    /// and the contact. A thing that rammed something and stopped (FOREVER-ADM-11) is still
+    /// touching it a round later; going straight on it would meet it again at once and stay
+    /// pinned for ever, where the text has it go on until it leaves the table (FOREVER-JET-3,
+    /// FOREVER-TER-2). So a thing that cannot move at all along its heading glances off what
+    /// blocks it: this once it moves the same distance in the nearest direction that is
+    /// clear, 15° at a time up to square to its heading, left before right, and keeps its
+    /// heading for later rounds. Returns the move, the contact along it and, if it glanced,
+    /// the name of what it glanced off. Wedged on every side, it stays.
+    pub fn loose_move(
+        &self,
+        movers: &[(Thing, Polygon)],
+        by: Point,
+        ignore: &dyn Fn(Thing) -> bool,
+    ) -> (Point, Option<(Frac, Thing, Thing)>, Option<String>) {
+        let along = |direction: Point| {
+            let contact = self.first_contact(movers, direction, ignore);
+            let actual = contact.map_or(direction, |(t, _, _)| {
+                Point::new(
+                    t.of_towards_zero(direction.x),
+                    t.of_towards_zero(direction.y),
+                )
+            });
+            (actual, contact)
+        };
+        let (actual, contact) = along(by);
+        let Some((_, _, blocker)) = contact else {
+            return (actual, contact, None);
+        };
+        if actual != Point::ORIGIN {
+            return (actual, contact, None);
+        }
+        for step in 1..=6 {
+            for sign in [1, -1] {
+                let direction = by.rotated(Degrees::new(sign * 15 * step));
+                let (moved, met) = along(direction);
+                if moved != Point::ORIGIN {
+                    return (moved, met, Some(self.name(blocker)));
+                }
+            }
+        }
+        (Point::ORIGIN, contact, None)
     }
 
     /// A body leaves play: what is left of it scores for whoever broke it off
@@ -430,9 +485,14 @@ impl Battle<'_> {
             }
             data.destroyed = true;
         }
+        let mut lost = Vec::new();
+        self.lose_demeters(ship, &mut lost);
         self.refresh(ship);
         self.check_tows();
         self.note_ship(ship, "pulled into the black hole: destroyed");
+        for text in lost {
+            self.note_ship(ship, text);
+        }
     }
 }
 

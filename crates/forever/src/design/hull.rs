@@ -136,6 +136,9 @@ impl Hull {
             return (None, issues);
         };
         shapes(design, &mut parts, &mut issues);
+        if issues.iter().all(|i| i.rule != "FOREVER-DEF-PARENT") {
+            geometric_parents(&parts, &mut issues);
+        }
         let items = mounts(design, &mut parts, &mut issues);
         let mut hull = Hull {
             name: design.name.clone(),
@@ -585,13 +588,18 @@ fn blank_part(name: &str, parent: Option<usize>, depth: u32) -> Part {
 /// Sizes, positions, touching parents, no overlaps (FOREVER-SEC-4, FOREVER-CORE-5,
 /// FOREVER-GM-04, FOREVER-DEF-PARENT).
 fn shapes(design: &Design, parts: &mut [Part], issues: &mut Vec<DesignIssue>) {
+    // The core lies along the ship's x axis (FOREVER-GM-04): `SIZE 1x2` would be a core
+    // standing on end, which the engine would not draw, so it is refused, not ignored.
     if let Some(size) = design.core.size
         && size != (2000, 1000)
-        && size != (1000, 2000)
     {
         issues.push(DesignIssue::new(
             "FOREVER-CORE-5",
-            "the core is always 2\" by 1\"",
+            if size == (1000, 2000) {
+                "the core always lies along the ship's x axis, 2\" long and 1\" wide: write CORE SIZE 2x1 or leave SIZE out, and turn the ship with FACING"
+            } else {
+                "the core is always 2\" by 1\": write CORE SIZE 2x1 or leave SIZE out"
+            },
         ));
     }
     if let Some(core) = parts.first_mut() {
@@ -689,6 +697,95 @@ fn shapes(design: &Design, parts: &mut [Part], issues: &mut Vec<DesignIssue>) {
                 issues.push(DesignIssue::new(
                     "FOREVER-GM-04",
                     format!("{} and {} overlap", a.name, b.name),
+                ));
+            }
+        }
+    }
+}
+
+/// Parenthood follows the shape, not the word `PARENT` (FOREVER-DEF-PARENT): a section's
+/// parent is the section it touches (along at least 1/4" of edge, FOREVER-GM-04) that is
+/// closer to the core, counted in sections (FOREVER-GM-05), and it has only one
+/// (FOREVER-SEC-3). So the declared parent must be the one such section; otherwise a section
+/// touching the core could be hung further out for a higher weapon cap, or the core could
+/// touch more than four sections (FOREVER-CORE-3).
+fn geometric_parents(parts: &[Part], issues: &mut Vec<DesignIssue>) {
+    let count = parts.len();
+    let touching = |a: usize, b: usize| match (parts.get(a), parts.get(b)) {
+        (Some(a), Some(b)) => shared_edge(a.rect, b.rect).is_some(),
+        _ => false,
+    };
+    // Fewest sections from the core through touching edges.
+    let mut distance: Vec<Option<u32>> = vec![None; count];
+    if let Some(core) = distance.first_mut() {
+        *core = Some(0);
+    }
+    let mut frontier = vec![0usize];
+    let mut step = 0u32;
+    while !frontier.is_empty() {
+        step += 1;
+        let mut next = Vec::new();
+        for from in &frontier {
+            for to in 0..count {
+                if distance.get(to).copied().flatten().is_none() && touching(*from, to) {
+                    if let Some(d) = distance.get_mut(to) {
+                        *d = Some(step);
+                    }
+                    next.push(to);
+                }
+            }
+        }
+        frontier = next;
+    }
+    let name = |index: usize| {
+        parts.get(index).map_or(String::new(), |p| {
+            if index == 0 {
+                "the core".to_string()
+            } else {
+                p.name.clone()
+            }
+        })
+    };
+    for (index, part) in parts.iter().enumerate().skip(1) {
+        let Some(own) = distance.get(index).copied().flatten() else {
+            continue;
+        };
+        let closer: Vec<usize> = (0..count)
+            .filter(|other| {
+                *other != index
+                    && touching(index, *other)
+                    && distance.get(*other).copied().flatten() == Some(own - 1)
+            })
+            .collect();
+        match closer.as_slice() {
+            [only] if Some(*only) == part.parent => {}
+            [only] => issues.push(DesignIssue::new(
+                "FOREVER-DEF-PARENT",
+                format!(
+                    "{} touches {}, which is closer to the core, so {} is its parent: write PARENT {}",
+                    part.name,
+                    name(*only),
+                    name(*only),
+                    if *only == 0 {
+                        "CORE".to_string()
+                    } else {
+                        name(*only)
+                    }
+                ),
+            )),
+            [] => {}
+            several => {
+                let names: Vec<String> = several.iter().map(|i| name(*i)).collect();
+                issues.push(DesignIssue::new(
+                    "FOREVER-SEC-3",
+                    format!(
+                        "{} touches {}, all {} section{} from the core, so it would have {} parents; a section has only one: move it so it touches only one of them",
+                        part.name,
+                        names.join(" and "),
+                        own - 1,
+                        if own - 1 == 1 { "" } else { "s" },
+                        several.len()
+                    ),
                 ));
             }
         }
