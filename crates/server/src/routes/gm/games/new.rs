@@ -35,6 +35,8 @@ struct NewGamePage {
     days: String,
     setup_extra: String,
     active_subscribers: usize,
+    /// The engine's switches as its standard setup sets them (issue 19's rulebook).
+    default_rulings: Vec<engine::Ruling>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -77,6 +79,9 @@ async fn new_game_page(
             .collect(),
         engine: engine.map(|e| (e.name().to_owned(), e.title().to_owned())),
         fields: engine.map_or_else(Vec::new, |e| setup_fields(e, entered)),
+        default_rulings: engine
+            .and_then(|e| e.rulings(&e.default_setup()).ok())
+            .unwrap_or_default(),
         errors,
         name: typed("name", ""),
         deadline: typed("deadline", &default_deadline),
