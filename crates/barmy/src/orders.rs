@@ -48,7 +48,8 @@ pub enum Target {
     OffBoard,
 }
 
-/// Words that may introduce the squares: `FIRE G13 K19`, `Shots: G13, K19`, `My shots: ...`.
+/// Words that may introduce the squares: `FIRE G13 K19`, `Shots: G13, K19`, `My shots: ...`
+/// (and the filler words below: `then K19` on a line of its own).
 const LEAD_WORDS: [&str; 13] = [
     "fire", "fires", "firing", "shoot", "shots", "shot", "at", "target", "targets", "orders",
     "order", "my", "squares",
@@ -462,7 +463,11 @@ fn classify<'a>(line: &'a str, own_name: &str) -> LineKind<'a> {
     if let Some(after) = strip_phrase(rest, own_name) {
         rest = trim_separators(after);
     }
-    while let Some(after) = LEAD_WORDS.iter().find_map(|w| strip_word(rest, w)) {
+    while let Some(after) = LEAD_WORDS
+        .iter()
+        .chain(FILLER_WORDS.iter())
+        .find_map(|w| strip_word(rest, w))
+    {
         rest = trim_separators(after);
     }
     // The run of squares at the start: squares, joined by separators and filler words.
@@ -494,7 +499,9 @@ fn classify<'a>(line: &'a str, own_name: &str) -> LineKind<'a> {
                 });
                 (at, end) = (after, after);
             }
-            Shape::Reversed => {
+            // Number first, as the first or second square of the line: a third is press (`G13,
+            // K19 10k men cheer`), where such words are common.
+            Shape::Reversed if items.len() < 2 => {
                 let (digits, letter) = token.split_at(token.len() - 1);
                 items.push(Item::Square {
                     written: format!("{letter}{digits}"),
