@@ -2,8 +2,8 @@
 //!
 //! A score is a sum of shares 1/k, one per scoring shot, where k is the number of players who
 //! hit that square that turn. Its denominator divides the least common multiple of every k it
-//! has met, which passes 2^63 once shares of 1/2 up to 1/43 have been added: a zine's game of
-//! hundreds of players reaches that. A 64-bit fraction then overflowed (in a release build it
+//! has met: the sum of the shares 1/2 up to 1/47 already needs a denominator beyond 2^63, and a
+//! zine's game of hundreds of players reaches that. A 64-bit fraction then overflowed (in a release build it
 //! wrapped round and a score of 0.2874 read 0.22). So a score is a 64-bit fraction while it fits,
 //! which is every score of every ordinary game and costs nothing, and a big-integer fraction
 //! only from the addition that would overflow. Either way it is written `n/d` in the state, as
@@ -265,7 +265,7 @@ mod tests {
 
     #[test]
     fn shares_past_a_64_bit_denominator_stay_exact() {
-        // BARMY-09, BARMY-GM-12: lcm(2..=43) passes 2^63. With `Ratio<i64>` this addition
+        // BARMY-09, BARMY-GM-12: from 1/47 on the sum's denominator passes 2^63. With `Ratio<i64>` this addition
         // overflowed (a panic in a debug build, a wrong score in a release one).
         let sum = harmonic(60);
         let exact = (2..=60u32).fold(BigRational::zero(), |total, k| {
