@@ -390,7 +390,9 @@ impl Engine for Barmy {
             setup.placements.iter().map(|p| p.player).collect();
         if !placed.is_empty() {
             // The GM's ships stand first, and the random ones avoid them (BARMY-GM-04).
-            if let Some(pair) = sorted.windows(2).find(|pair| pair.first().map(|p| p.id) == pair.get(1).map(|p| p.id))
+            if let Some(pair) = sorted
+                .windows(2)
+                .find(|pair| pair.first().map(|p| p.id) == pair.get(1).map(|p| p.id))
                 && let Some(player) = pair.first()
             {
                 return Err(SetupError::Players(format!(

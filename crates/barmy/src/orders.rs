@@ -83,7 +83,8 @@ fn expected(grid: &Grid) -> String {
 }
 
 /// Where a press may go, for the messages of refused lines.
-const PRESS_HOW: &str = "press on a line starting PRESS, as in `PRESS: See you at the bottom, John!`";
+const PRESS_HOW: &str =
+    "press on a line starting PRESS, as in `PRESS: See you at the bottom, John!`";
 
 /// One item of a line's shots.
 enum Item<'a> {
@@ -111,7 +112,9 @@ enum LineKind<'a> {
     },
     Position,
     /// Words first, and squares after them: not fired, not press, an error naming them.
-    Words { squares: Vec<&'a str> },
+    Words {
+        squares: Vec<&'a str>,
+    },
     /// No square at all.
     Other,
 }
@@ -408,14 +411,20 @@ enum Shape {
 fn shape(word: &str) -> Shape {
     let bytes = word.as_bytes();
     let letters = bytes.iter().take_while(|b| b.is_ascii_alphabetic()).count();
-    let digits_after = bytes
-        .get(letters..)
-        .map_or(0, |rest| rest.iter().take_while(|b| b.is_ascii_digit()).count());
-    if (1..=2).contains(&letters) && (1..=3).contains(&digits_after) && letters + digits_after == bytes.len() {
+    let digits_after = bytes.get(letters..).map_or(0, |rest| {
+        rest.iter().take_while(|b| b.is_ascii_digit()).count()
+    });
+    if (1..=2).contains(&letters)
+        && (1..=3).contains(&digits_after)
+        && letters + digits_after == bytes.len()
+    {
         return Shape::Square;
     }
     let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
-    if (1..=3).contains(&digits) && bytes.len() == digits + 1 && bytes.last().is_some_and(u8::is_ascii_alphabetic) {
+    if (1..=3).contains(&digits)
+        && bytes.len() == digits + 1
+        && bytes.last().is_some_and(u8::is_ascii_alphabetic)
+    {
         return Shape::Reversed;
     }
     if word.chars().any(|c| c.is_ascii_digit()) {
@@ -433,7 +442,11 @@ fn spaced_square(text: &str) -> Option<(&str, &str)> {
     if !bytes.first()?.is_ascii_alphabetic() || !matches!(bytes.get(1), Some(b' ' | b'-')) {
         return None;
     }
-    let digits = bytes.get(2..)?.iter().take_while(|b| b.is_ascii_digit()).count();
+    let digits = bytes
+        .get(2..)?
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
     if !(1..=3).contains(&digits) {
         return None;
     }
@@ -516,7 +529,8 @@ fn classify<'a>(line: &'a str, own_name: &str) -> LineKind<'a> {
                 (at, end) = (after, after);
             }
             Shape::Word
-                if !items.is_empty() && FILLER_WORDS.iter().any(|f| token.eq_ignore_ascii_case(f)) =>
+                if !items.is_empty()
+                    && FILLER_WORDS.iter().any(|f| token.eq_ignore_ascii_case(f)) =>
             {
                 at = after;
             }

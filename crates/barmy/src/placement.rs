@@ -135,17 +135,20 @@ impl FreePlacements {
         let [first, second, .., last] = *ship;
         let dx = i32::from(second.x) - i32::from(first.x);
         let dy = i32::from(second.y) - i32::from(first.y);
-        DIRECTIONS.iter().enumerate().find_map(|(direction, (ex, ey))| {
-            let (ex, ey) = (i32::from(*ex), i32::from(*ey));
-            let start = if (dx, dy) == (ex, ey) {
-                first
-            } else if (dx, dy) == (-ex, -ey) {
-                last
-            } else {
-                return None;
-            };
-            Some(direction * self.area + self.grid.index(start))
-        })
+        DIRECTIONS
+            .iter()
+            .enumerate()
+            .find_map(|(direction, (ex, ey))| {
+                let (ex, ey) = (i32::from(*ex), i32::from(*ey));
+                let start = if (dx, dy) == (ex, ey) {
+                    first
+                } else if (dx, dy) == (-ex, -ey) {
+                    last
+                } else {
+                    return None;
+                };
+                Some(direction * self.area + self.grid.index(start))
+            })
     }
 
     fn take(&mut self, index: usize) {

@@ -93,7 +93,8 @@ impl Points {
             Repr::Big(big) => {
                 let (numer, denom) = (big.numer(), big.denom());
                 let two_denom: BigInt = denom * BigInt::from(2);
-                let hundredths: BigInt = (numer.abs() * BigInt::from(200) + denom).div_floor(&two_denom);
+                let hundredths: BigInt =
+                    (numer.abs() * BigInt::from(200) + denom).div_floor(&two_denom);
                 let (units, cents) = hundredths.div_rem(&BigInt::from(100));
                 let cents = cents.to_u8().unwrap_or(0);
                 let mut out = String::new();
@@ -122,10 +123,7 @@ impl Points {
             Repr::Big(big) => {
                 let scaled: BigInt =
                     (big.numer() * BigInt::from(STANDINGS_DENOMINATOR)).div_floor(big.denom());
-                Score::ratio(
-                    scaled.to_i64().unwrap_or(i64::MAX),
-                    STANDINGS_DENOMINATOR,
-                )
+                Score::ratio(scaled.to_i64().unwrap_or(i64::MAX), STANDINGS_DENOMINATOR)
             }
         }
     }
@@ -257,10 +255,12 @@ mod tests {
 
     /// 1/2 + 1/3 + ... + 1/n, exactly.
     fn harmonic(n: usize) -> Points {
-        (2..=n).map(Points::share_of_one).fold(Points::ZERO, |mut total, share| {
-            total += share;
-            total
-        })
+        (2..=n)
+            .map(Points::share_of_one)
+            .fold(Points::ZERO, |mut total, share| {
+                total += share;
+                total
+            })
     }
 
     #[test]

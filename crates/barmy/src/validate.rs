@@ -127,7 +127,9 @@ fn check(data: &StateData) -> Result<(), String> {
         }
     }
     ids.sort_unstable();
-    if let Some(pair) = ids.windows(2).find(|pair| pair.first().map(|p| p.0) == pair.get(1).map(|p| p.0))
+    if let Some(pair) = ids
+        .windows(2)
+        .find(|pair| pair.first().map(|p| p.0) == pair.get(1).map(|p| p.0))
         && let [(id, first), (_, second)] = pair
     {
         let name = |index: &usize| data.captains.get(*index).map_or("?", |c| c.name.as_str());
@@ -139,7 +141,9 @@ fn check(data: &StateData) -> Result<(), String> {
         ));
     }
     squares.sort_unstable();
-    if let Some(pair) = squares.windows(2).find(|pair| pair.first().map(|p| p.0) == pair.get(1).map(|p| p.0))
+    if let Some(pair) = squares
+        .windows(2)
+        .find(|pair| pair.first().map(|p| p.0) == pair.get(1).map(|p| p.0))
         && let [(square, first), (_, second)] = pair
     {
         let name = |index: &usize| data.captains.get(*index).map_or("?".into(), who);
@@ -188,7 +192,9 @@ pub(crate) fn placements(setup: &Setup) -> Result<(), String> {
         return Err(format!("player {} is placed twice", player.0));
     }
     squares.sort_unstable();
-    if let Some(pair) = squares.windows(2).find(|pair| pair.first().map(|p| p.0) == pair.get(1).map(|p| p.0))
+    if let Some(pair) = squares
+        .windows(2)
+        .find(|pair| pair.first().map(|p| p.0) == pair.get(1).map(|p| p.0))
         && let [(square, first), (_, second)] = pair
     {
         return Err(format!(

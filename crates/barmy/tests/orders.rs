@@ -368,9 +368,17 @@ mod shots_and_press {
         ] {
             let parsed = read(text);
             assert_eq!(written(&parsed), ["J10", "K10"], "{text:?}");
-            assert!(parsed.press.is_empty(), "{text:?} gave press {:?}", parsed.press);
+            assert!(
+                parsed.press.is_empty(),
+                "{text:?} gave press {:?}",
+                parsed.press
+            );
             assert!(parsed.errors.is_empty(), "{text:?}: {:?}", parsed.errors);
-            assert!(parsed.warnings.is_empty(), "{text:?}: {:?}", parsed.warnings);
+            assert!(
+                parsed.warnings.is_empty(),
+                "{text:?}: {:?}",
+                parsed.warnings
+            );
         }
     }
 
@@ -384,12 +392,20 @@ mod shots_and_press {
         ] {
             let parsed = read(text);
             assert_eq!(written(&parsed), ["J10", "K10"], "{text:?}");
-            assert!(parsed.press.is_empty(), "{text:?} gave press {:?}", parsed.press);
+            assert!(
+                parsed.press.is_empty(),
+                "{text:?} gave press {:?}",
+                parsed.press
+            );
             assert!(parsed.errors.is_empty(), "{text:?}: {:?}", parsed.errors);
             let [warning] = parsed.warnings.as_slice() else {
                 panic!("{text:?}: {:?}", parsed.warnings)
             };
-            assert!(warning.problem.contains("is not press"), "{}", warning.problem);
+            assert!(
+                warning.problem.contains("is not press"),
+                "{}",
+                warning.problem
+            );
         }
         // Press after the last square is still press.
         let parsed = read("J10 then K10 and John's rust bucket goes down!");
@@ -405,9 +421,17 @@ mod shots_and_press {
         let [error] = parsed.errors.as_slice() else {
             panic!("{:?}", parsed.errors)
         };
-        assert!(error.problem.contains("E13 would be a third shot"), "{}", error.problem);
+        assert!(
+            error.problem.contains("E13 would be a third shot"),
+            "{}",
+            error.problem
+        );
         assert!(error.problem.contains("PRESS"), "{}", error.problem);
-        assert!(parsed.press.iter().all(|p| !p.contains("E13")), "{:?}", parsed.press);
+        assert!(
+            parsed.press.iter().all(|p| !p.contains("E13")),
+            "{:?}",
+            parsed.press
+        );
         // With one shot so far, the square is the second shot.
         let parsed = read("G13 I bet John is at E13");
         assert_eq!(written(&parsed), ["G13", "E13"]);
@@ -438,7 +462,11 @@ mod shots_and_press {
             panic!("{:?}", parsed.errors)
         };
         assert!(error.problem.contains("G13, K19"), "{}", error.problem);
-        assert!(error.problem.contains("were not fired"), "{}", error.problem);
+        assert!(
+            error.problem.contains("were not fired"),
+            "{}",
+            error.problem
+        );
     }
 
     #[test]
@@ -450,7 +478,11 @@ mod shots_and_press {
         let [warning] = parsed.warnings.as_slice() else {
             panic!("{:?}", parsed.warnings)
         };
-        assert!(warning.problem.contains("10J was read as J10"), "{}", warning.problem);
+        assert!(
+            warning.problem.contains("10J was read as J10"),
+            "{}",
+            warning.problem
+        );
         let parsed = read("K10, 10j");
         assert_eq!(written(&parsed), ["K10", "J10"]);
         // Not a square at all: named in the error, and the good square still fires.
@@ -459,7 +491,11 @@ mod shots_and_press {
         let [error] = parsed.errors.as_slice() else {
             panic!("{:?}", parsed.errors)
         };
-        assert!(error.problem.contains("10AB is not a square"), "{}", error.problem);
+        assert!(
+            error.problem.contains("10AB is not a square"),
+            "{}",
+            error.problem
+        );
         // Number-first words in press stay press.
         let parsed = read("G13, K19 10k men cheer");
         assert_eq!(written(&parsed), ["G13", "K19"]);
@@ -474,19 +510,29 @@ mod shots_and_press {
             panic!("{:?}", parsed.errors)
         };
         assert!(
-            error.problem.contains("starts with John Smith, another player's name"),
+            error
+                .problem
+                .contains("starts with John Smith, another player's name"),
             "{}",
             error.problem
         );
         assert!(error.problem.contains("PRESS"), "{}", error.problem);
-        assert!(error.problem.contains("TELL John Smith:"), "{}", error.problem);
+        assert!(
+            error.problem.contains("TELL John Smith:"),
+            "{}",
+            error.problem
+        );
         assert!(error.expected.contains("PRESS:"), "{}", error.expected);
         let parsed = read("john smith G13, K19");
         assert!(parsed.orders.shots.is_empty());
         let [error] = parsed.errors.as_slice() else {
             panic!("{:?}", parsed.errors)
         };
-        assert!(error.problem.contains("John Smith, another player's name"), "{}", error.problem);
+        assert!(
+            error.problem.contains("John Smith, another player's name"),
+            "{}",
+            error.problem
+        );
         assert!(error.problem.contains("G13, K19"), "{}", error.problem);
         // A wrapped press that starts with the name is still press.
         let parsed = read("G13, K19 Look out\nJohn Smith, here I come");
@@ -501,7 +547,9 @@ mod shots_and_press {
         assert_eq!(written(&parsed), ["G13"]);
         assert!(parsed.errors.is_empty());
         assert!(
-            parsed.warnings[0].problem.contains("your second shot is not fired"),
+            parsed.warnings[0]
+                .problem
+                .contains("your second shot is not fired"),
             "{:?}",
             parsed.warnings
         );
@@ -512,7 +560,9 @@ mod shots_and_press {
         let parsed = Barmy::parse_orders(&state(strict), PlayerId(1), "G13");
         assert_eq!(parsed.orders.shots.len(), 1);
         assert!(
-            parsed.errors[0].problem.contains("each order names two squares"),
+            parsed.errors[0]
+                .problem
+                .contains("each order names two squares"),
             "{:?}",
             parsed.errors
         );
@@ -521,13 +571,25 @@ mod shots_and_press {
     #[test]
     fn orders_that_fire_nothing_say_they_are_a_missed_turn() {
         // BARMY-17, BARMY-GM-13, switch press_only_is_nmr.
-        for text in ["WHERE", "", "hello GM", "PRESS: hello", "G13 K19 hi\n", "\n\n"] {
+        for text in [
+            "WHERE",
+            "",
+            "hello GM",
+            "PRESS: hello",
+            "G13 K19 hi\n",
+            "\n\n",
+        ] {
             let parsed = read(text);
-            let said = parsed
-                .warnings
-                .iter()
-                .any(|w| w.problem.contains("counts as a missed turn (NMR, BARMY-17)"));
-            assert_eq!(said, parsed.orders.shots.is_empty(), "{text:?}: {:?}", parsed.warnings);
+            let said = parsed.warnings.iter().any(|w| {
+                w.problem
+                    .contains("counts as a missed turn (NMR, BARMY-17)")
+            });
+            assert_eq!(
+                said,
+                parsed.orders.shots.is_empty(),
+                "{text:?}: {:?}",
+                parsed.warnings
+            );
         }
         let lenient = Setup {
             press_only_is_nmr: false,

@@ -64,8 +64,8 @@ mod state_validation {
     #[test]
     fn overlapping_ships_are_refused_naming_both() {
         // BARMY-06, BARMY-ADM-06.
-        let error = edited(|v| v["captains"][2]["ship"] = json!(["E12", "F13", "G14", "H15"]))
-            .unwrap_err();
+        let error =
+            edited(|v| v["captains"][2]["ship"] = json!(["E12", "F13", "G14", "H15"])).unwrap_err();
         assert!(error.contains("John Smith (player 2)"), "{error}");
         assert!(error.contains("Eve Ryman (player 3)"), "{error}");
         assert!(error.contains("both cover F13"), "{error}");
@@ -81,11 +81,11 @@ mod state_validation {
     #[test]
     fn a_ship_off_the_board_or_out_of_line_is_refused() {
         // BARMY-03, BARMY-04, BARMY-05, BARMY-ADM-06.
-        let error = edited(|v| v["captains"][0]["ship"] = json!(["S5", "T5", "U5", "V5"]))
-            .unwrap_err();
+        let error =
+            edited(|v| v["captains"][0]["ship"] = json!(["S5", "T5", "U5", "V5"])).unwrap_err();
         assert!(error.contains("Fred Bloggs (player 1)'s ship S5 T5 U5 V5 is not four squares in a line on the 19x19 board"), "{error}");
-        let error = edited(|v| v["captains"][0]["ship"] = json!(["A1", "B2", "C3", "E5"]))
-            .unwrap_err();
+        let error =
+            edited(|v| v["captains"][0]["ship"] = json!(["A1", "B2", "C3", "E5"])).unwrap_err();
         assert!(error.contains("A1 B2 C3 E5"), "{error}");
     }
 
@@ -107,17 +107,26 @@ mod state_validation {
             v["captains"][0]["damage"] = json!([{"by": "shot", "turn": 1}, {"by": "shot", "turn": 1}, {"by": "shot", "turn": 2}, {"by": "penalty", "turn": 2}]);
         })
         .unwrap_err();
-        assert!(error.contains("all four squares hit but is marked afloat"), "{error}");
-        let error = edited(|v| v["captains"][1]["fate"] = json!({"state": "sunk", "turn": 1}))
-            .unwrap_err();
-        assert!(error.contains("marked sunk with 0 of its four squares hit"), "{error}");
+        assert!(
+            error.contains("all four squares hit but is marked afloat"),
+            "{error}"
+        );
+        let error =
+            edited(|v| v["captains"][1]["fate"] = json!({"state": "sunk", "turn": 1})).unwrap_err();
+        assert!(
+            error.contains("marked sunk with 0 of its four squares hit"),
+            "{error}"
+        );
         let error = edited(|v| v["captains"][1]["damage"][0] = json!({"by": "shot", "turn": 5}))
             .unwrap_err();
         assert!(error.contains("marked hit in turn 5"), "{error}");
         let error = edited(|v| v["captains"][1]["score"] = json!("-1/2")).unwrap_err();
         assert!(error.contains("negative score"), "{error}");
         let error = edited(|v| v["shots"] = json!(["Z40"])).unwrap_err();
-        assert!(error.contains("Z40, which is off the 19x19 board"), "{error}");
+        assert!(
+            error.contains("Z40, which is off the 19x19 board"),
+            "{error}"
+        );
         let error = edited(|v| v["setup"]["width"] = json!(2)).unwrap_err();
         assert!(error.contains("2 columns wide"), "{error}");
     }
@@ -125,17 +134,22 @@ mod state_validation {
     #[test]
     fn gm_adjudicate_refuses_an_edited_state_before_resolving_it() {
         // BARMY-ADM-06: the same path `gm adjudicate` and stored games take.
-        let text = serde_json::to_string(&three())
-            .unwrap()
-            .replace("\"S1\",\"S2\",\"S3\",\"S4\"", "\"E13\",\"E14\",\"E15\",\"E16\"");
-        let error = serde_json::from_str::<State>(&text).unwrap_err().to_string();
+        let text = serde_json::to_string(&three()).unwrap().replace(
+            "\"S1\",\"S2\",\"S3\",\"S4\"",
+            "\"E13\",\"E14\",\"E15\",\"E16\"",
+        );
+        let error = serde_json::from_str::<State>(&text)
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("both cover E13"), "{error}");
     }
 
     #[test]
     fn a_big_game_reads_in_time() {
         // BARMY-02, BARMY-ADM-06: the checks are linear or a sort, for 10,000 players.
-        let players: Vec<Player> = (1..=10_000).map(|id| player(id, &format!("Player {id}"))).collect();
+        let players: Vec<Player> = (1..=10_000)
+            .map(|id| player(id, &format!("Player {id}")))
+            .collect();
         let secret = GameSecret::from_bytes([3; 32]);
         let setup = Setup {
             width: 632,
@@ -188,10 +202,12 @@ mod placements {
             assert_eq!(state.captains[1].ship, ship("E13 F13 G13 H13"));
             assert_eq!(state.captains[2].ship, ship("S4 S3 S2 S1"));
             let fred = state.captains[0].ship;
-            assert!(fred.iter().all(|s| !state.captains[1].ship.contains(s)
-                && !state.captains[2].ship.contains(s)));
+            assert!(fred.iter().all(
+                |s| !state.captains[1].ship.contains(s) && !state.captains[2].ship.contains(s)
+            ));
             // The setup with its placements is stored in the state and reads back.
-            let back: State = serde_json::from_str(&serde_json::to_string(&state).unwrap()).unwrap();
+            let back: State =
+                serde_json::from_str(&serde_json::to_string(&state).unwrap()).unwrap();
             assert_eq!(back, state);
         }
     }
@@ -212,9 +228,14 @@ mod placements {
         let error = start(placed(vec![(1, "A1 B1 C1 D1"), (1, "A3 B3 C3 D3")]));
         assert!(error.contains("player 1 is placed twice"), "{error}");
         let error = start(placed(vec![(9, "A1 B1 C1 D1")]));
-        assert!(error.contains("player 9, who is not in the game"), "{error}");
+        assert!(
+            error.contains("player 9, who is not in the game"),
+            "{error}"
+        );
         // A setup's placements are checked when it is read by the server too.
-        let bad: Result<Setup, _> = serde_json::from_value(json!({"placements": [{"player": 1, "ship": ["A1", "B1", "C1"]}]}));
+        let bad: Result<Setup, _> = serde_json::from_value(
+            json!({"placements": [{"player": 1, "ship": ["A1", "B1", "C1"]}]}),
+        );
         assert!(bad.is_err());
     }
 
@@ -242,7 +263,10 @@ mod placements {
         let larry = next.state.captain(PlayerId(5)).unwrap();
         assert_ne!(larry.ship, ship("E13 E14 E15 E16"), "E13 is John Smith's");
         assert!(
-            next.report.notes.iter().any(|n| n.contains("placement for Late Larry's ship is no longer free")),
+            next.report
+                .notes
+                .iter()
+                .any(|n| n.contains("placement for Late Larry's ship is no longer free")),
             "{:?}",
             next.report.notes
         );
@@ -265,14 +289,23 @@ mod exact_scores {
         };
         // Player i's ship lies across row i, columns A to D.
         let ships = (1..=players)
-            .map(|i| (player(i, &format!("Player {i}")), ship(&format!("A{i} B{i} C{i} D{i}"))))
+            .map(|i| {
+                (
+                    player(i, &format!("Player {i}")),
+                    ship(&format!("A{i} B{i} C{i} D{i}")),
+                )
+            })
             .collect();
         let mut state = State::with_ships(setup, ships).unwrap();
         let secret = GameSecret::from_bytes([7; 32]);
         for turn in 1..=25u64 {
             // Target: players 52.. two squares each turn, on a ship no sharer owns.
             let target = 52 + (turn - 1) / 2;
-            let column = if turn % 2 == 1 { ["A", "B"] } else { ["C", "D"] };
+            let column = if turn % 2 == 1 {
+                ["A", "B"]
+            } else {
+                ["C", "D"]
+            };
             let first = format!("{}{target}", column[0]);
             let second = format!("{}{target}", column[1]);
             let mut input = TurnInput::default();
@@ -299,7 +332,10 @@ mod exact_scores {
             sum + BigRational::new(BigInt::from(1), BigInt::from(k))
         });
         let score = &state.captain(PlayerId(1)).unwrap().score;
-        assert_eq!(String::from(score.clone()), format!("{}/{}", exact.numer(), exact.denom()));
+        assert_eq!(
+            String::from(score.clone()),
+            format!("{}/{}", exact.numer(), exact.denom())
+        );
         // H(51) - 1 = 3.5188...
         assert_eq!(score.display(), "3.52");
         // The stored state holds it exactly and reads back.
@@ -328,11 +364,22 @@ mod switches {
         };
         let default = rules(&Setup::default());
         assert_eq!(
-            default.iter().map(|(rule, _)| rule.as_str()).collect::<Vec<_>>(),
+            default
+                .iter()
+                .map(|(rule, _)| rule.as_str())
+                .collect::<Vec<_>>(),
             ["BARMY-17", "BARMY-07", "BARMY-GM-04"]
         );
-        assert!(default[0].1.contains("fire no shot are a missed turn (NMR), even with press"));
-        assert!(default[1].1.contains("one square is accepted, with a warning"));
+        assert!(
+            default[0]
+                .1
+                .contains("fire no shot are a missed turn (NMR), even with press")
+        );
+        assert!(
+            default[1]
+                .1
+                .contains("one square is accepted, with a warning")
+        );
         assert!(default[2].1.contains("at random"));
         let switched = rules(&Setup {
             press_only_is_nmr: false,
@@ -352,9 +399,10 @@ mod switches {
     fn a_setup_without_the_switches_reads_with_their_defaults_and_writes_as_before() {
         // BARMY-17, BARMY-07: stored setups and requests from before the switches still read,
         // and a game that uses none stores the same JSON as before.
-        let setup: Setup =
-            serde_json::from_str(r#"{"width":19,"height":19,"final_turn":null,"show_shares":false}"#)
-                .unwrap();
+        let setup: Setup = serde_json::from_str(
+            r#"{"width":19,"height":19,"final_turn":null,"show_shares":false}"#,
+        )
+        .unwrap();
         assert_eq!(setup, Setup::default());
         assert!(setup.press_only_is_nmr && setup.one_shot_allowed);
         assert_eq!(
