@@ -254,21 +254,20 @@ pub(crate) fn resolve(
             continue;
         }
         let free = free.get_or_insert_with(|| next.free_placements());
-        // The GM's placement for a joiner, if the squares are still free (BARMY-GM-04).
-        if let Some(ship) = placements.get(&player.id) {
-            if free.is_free(ship) {
-                free.occupy(ship);
-                next.captains
-                    .push(crate::Captain::new(player.clone(), *ship, turn + 1));
-                report.notes.push(format!(
-                    "{name} joins the game and fires from turn {}.",
-                    turn + 1
-                ));
-                continue;
-            }
+        // The GM's placement for a joiner, if the squares are still free (BARMY-GM-04); else
+        // at random, as anyone. The public report reads the same either way: that a placement
+        // was taken would tell readers a ship stands on one of its squares.
+        if let Some(ship) = placements.get(&player.id)
+            && free.is_free(ship)
+        {
+            free.occupy(ship);
+            next.captains
+                .push(crate::Captain::new(player.clone(), *ship, turn + 1));
             report.notes.push(format!(
-                "The GM's placement for {name}'s ship is no longer free: it is placed at random."
+                "{name} joins the game and fires from turn {}.",
+                turn + 1
             ));
+            continue;
         }
         if next
             .place(free, player.clone(), turn + 1, &mut dice.sealed)
