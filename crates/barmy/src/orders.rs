@@ -306,19 +306,25 @@ pub(crate) fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders
             // A line without squares continues an open press, or is refused.
             LineKind::Other => {
                 if !reader.continue_press(&order) {
-                    let problem = match state.name_at_start(order.text, player) {
-                        Some(other) => format!(
-                            "this line starts with {name}, another player's name, and has no squares to fire at: it was not read. \
+                    let (problem, how) = match state.name_at_start(order.text, player) {
+                        Some(other) => (
+                            format!(
+                                "this line starts with {name}, another player's name, and has no squares to fire at: it was not read. \
                              If it is press, start it with PRESS; a private message to {name} goes on a line `TELL {name}: <message>`",
-                            name = other.name
+                                name = other.name
+                            ),
+                            PRESS_HOW,
                         ),
-                        None => "this line has no squares to fire at, and was not read".into(),
+                        None => (
+                            "this line has no squares to fire at".into(),
+                            "a line starting PRESS",
+                        ),
                     };
                     parsed.errors.push(issue(
                         number,
                         raw,
                         problem,
-                        format!("{}, or {PRESS_HOW}", expected(&grid)),
+                        format!("{}, or {how}", expected(&grid)),
                     ));
                 }
             }
