@@ -466,6 +466,29 @@ fn spaced_square(text: &str) -> Option<(&str, &str)> {
     Some((text.get(..end)?, text.get(end..)?))
 }
 
+/// A square written number first with a space or hyphen, `10 J` or `10-J`, at the start of
+/// `text`: as written, and what follows.
+fn spaced_reversed(text: &str) -> Option<(&str, &str)> {
+    let bytes = text.as_bytes();
+    let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    if !(1..=3).contains(&digits) || !matches!(bytes.get(digits), Some(b' ' | b'-')) {
+        return None;
+    }
+    let letter = *bytes.get(digits + 1)?;
+    if !letter.is_ascii_alphabetic() {
+        return None;
+    }
+    let end = digits + 2;
+    // `10 J`, `10 J, K10`, `10 j,`: but not `2 a day`, where it is a word.
+    match bytes.get(end) {
+        None | Some(b',') => {}
+        Some(b) if b.is_ascii_whitespace() && letter.is_ascii_uppercase() => {}
+        _ => return None,
+    }
+    // Every byte up to `end` is ASCII, so `end` is a char boundary.
+    Some((text.get(..end)?, text.get(end..)?))
+}
+
 fn is_separator(c: char) -> bool {
     !c.is_alphanumeric()
 }
@@ -498,6 +521,19 @@ fn classify<'a>(line: &'a str, own_name: &str) -> LineKind<'a> {
         let trimmed = at.trim_start_matches(is_separator);
         if trimmed.is_empty() {
             break;
+        }
+        if items.len() < 2
+            && let Some((written, after)) = spaced_reversed(trimmed)
+        {
+            let digits = written.trim_end_matches(|c: char| !c.is_ascii_digit());
+            let letter = written.get(written.len().saturating_sub(1)..).unwrap_or("");
+            items.push(Item::Square {
+                written: format!("{letter}{digits}"),
+                reversed_from: Some(written),
+                after_words: false,
+            });
+            (at, end) = (after, after);
+            continue;
         }
         if let Some((written, after)) = spaced_square(trimmed) {
             items.push(Item::Square {
@@ -545,13 +581,16 @@ fn classify<'a>(line: &'a str, own_name: &str) -> LineKind<'a> {
     }
     let squares_read = items.iter().any(|item| matches!(item, Item::Square { .. }));
     if !squares_read {
-        // Words first: any square further on is named in an error, never taken for press.
         let squares: Vec<&'a str> = squares_in(rest).map(|(square, _, _)| square).collect();
-        return if squares.is_empty() {
-            LineKind::Other
-        } else {
-            LineKind::Words { squares }
-        };
+        if squares.is_empty() {
+            // `2 turns to go` is no order, whatever its first word: it may continue a press.
+            return LineKind::Other;
+        }
+        if items.is_empty() {
+            // Words first: the squares further on are named in an error, never taken for press.
+            return LineKind::Words { squares };
+        }
+        // A mangled square first (`10 AB, K10`): named in an error; the squares after it fire.
     }
     // After the run, every further square is a shot too; the words before it are not press.
     let mut press = end;

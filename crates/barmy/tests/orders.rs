@@ -496,6 +496,31 @@ mod shots_and_press {
             "{}",
             error.problem
         );
+        // Spaced, and after a mangled first square the good one still fires.
+        for text in ["10 J, K10", "10-J K10", "10 j, K10"] {
+            let parsed = read(text);
+            assert_eq!(
+                written(&parsed),
+                ["J10", "K10"],
+                "{text:?}: {:?}",
+                parsed.errors
+            );
+            assert!(parsed.errors.is_empty(), "{text:?}: {:?}", parsed.errors);
+        }
+        let parsed = read("10 AB, K10");
+        assert_eq!(written(&parsed), ["K10"]);
+        assert!(
+            parsed.errors[0].problem.contains("10 is not a square"),
+            "{:?}",
+            parsed.errors
+        );
+        // A wrapped press line starting with a number still continues the press.
+        let parsed = read(
+            "G13, K19 Down in
+2 turns, or 3",
+        );
+        assert_eq!(parsed.press, ["Down in 2 turns, or 3"]);
+        assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
         // Number-first words in press stay press.
         let parsed = read("G13, K19 10k men cheer");
         assert_eq!(written(&parsed), ["G13", "K19"]);
