@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use engine::{
-    Engine, Outcome, ParsedOrders, Player, PlayerId, Resolution, Score, SetupError, TurnDice,
+    Engine, Outcome, ParsedOrders, Player, PlayerId, Resolution, Ruling, SetupError, TurnDice,
     TurnError, TurnInput, View, Viewer,
 };
 use serde::{Deserialize, Serialize};
@@ -15,16 +15,23 @@ use crate::placement::FreePlacements;
 pub mod board;
 mod orders;
 mod placement;
+mod points;
 mod resolve;
+mod rulings;
+mod validate;
 mod view;
 
 pub use board::{Grid, SHIP_LENGTH, Square};
 pub use orders::{Orders, Shot, Target};
+pub use points::{NotPoints, Points};
 
 /// The engine.
 pub struct Barmy;
 
-/// The GM's settings for one game (BARMY-GM-01, BARMY-GM-10, BARMY-GM-14).
+/// The GM's settings for one game (BARMY-GM-01, BARMY-GM-10, BARMY-GM-14), and the GM's
+/// switches (docs/rules/barmy.md, "Switches"). A field left out takes its default, so stored
+/// setups and requests written before a field existed still read; a switch at its default is
+/// not written, so the JSON of a game that uses none is what it always was.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Setup {
@@ -37,6 +44,31 @@ pub struct Setup {
     pub final_turn: Option<u32>,
     /// Append the share to shared hits, `hit John Smith (1/2)` (catalogue section 5).
     pub show_shares: bool,
+    /// Switch (BARMY-17, BARMY-GM-08): orders that fire no shot, press and all, are a missed
+    /// turn (an NMR) as the text has it. Off: press alone answers the turn (the catalogue's
+    /// BARMY-GM-08). Default on.
+    #[serde(skip_serializing_if = "is_true")]
+    pub press_only_is_nmr: bool,
+    /// Switch (BARMY-07, BARMY-GM-08): an order naming one square is accepted with a warning
+    /// (on, the default), or refused as an error that asks for a second square (off).
+    #[serde(skip_serializing_if = "is_true")]
+    pub one_shot_allowed: bool,
+    /// Ships the GM places, for a tournament or a replay (BARMY-GM-04): each listed player's
+    /// ship stands there; everyone else is placed at random, avoiding them, as always.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub placements: Vec<Placement>,
+}
+
+/// A ship the GM places by hand: whose, and its four squares in a line (BARMY-04/05/06).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Placement {
+    pub player: PlayerId,
+    pub ship: [Square; SHIP_LENGTH],
+}
+
+fn is_true(value: &bool) -> bool {
+    *value
 }
 
 impl Default for Setup {
@@ -46,6 +78,9 @@ impl Default for Setup {
             height: 19,
             final_turn: None,
             show_shares: false,
+            press_only_is_nmr: true,
+            one_shot_allowed: true,
+            placements: Vec::new(),
         }
     }
 }
@@ -78,7 +113,15 @@ impl Setup {
                 "the final turn must be 1 or later".into(),
             ));
         }
-        Ok(())
+        validate::placements(self).map_err(SetupError::Settings)
+    }
+
+    /// The GM's placement for this player, if the setup lists one.
+    pub fn placement(&self, player: PlayerId) -> Option<&[Square; SHIP_LENGTH]> {
+        self.placements
+            .iter()
+            .find(|p| p.player == player)
+            .map(|p| &p.ship)
     }
 }
 
@@ -91,7 +134,8 @@ pub struct Captain {
     pub ship: [Square; SHIP_LENGTH],
     /// What has struck each of the four squares, if anything.
     pub damage: [Option<Damage>; SHIP_LENGTH],
-    pub score: Score,
+    /// Exact, of any size (BARMY-09, BARMY-GM-12).
+    pub score: Points,
     /// The first turn this player fires in: 1, or the turn after they joined (BARMY-GM-11).
     pub first_turn: u32,
     pub fate: Fate,
@@ -140,8 +184,11 @@ impl Captain {
     }
 }
 
-/// A game in progress.
+/// A game in progress. It can only be read whole and consistent (`validate`): ships four in a
+/// line on the board and sharing no square, each player once, fates that agree with the damage.
+/// A state edited by hand into nonsense is refused with what is wrong, not resolved.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "validate::StateData")]
 pub struct State {
     pub setup: Setup,
     /// The turn that resolves next.
@@ -155,6 +202,31 @@ pub struct State {
     /// orders in a game of 10,000 must not walk the whole roster. Not part of the state.
     #[serde(skip)]
     positions: Positions,
+    /// Captains by the first word of their name, lower case, built on first use: for telling a
+    /// player that a refused line starts with another player's name. Not part of the state.
+    #[serde(skip)]
+    names: Names,
+}
+
+/// The roster's names by first word (see `State::names`).
+#[derive(Debug, Clone, Default)]
+struct Names(std::sync::OnceLock<std::collections::HashMap<String, Vec<usize>>>);
+
+impl PartialEq for Names {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Names {}
+
+/// A name's first word, lower case: letters and digits up to the first other character.
+fn first_word(text: &str) -> String {
+    text.trim_start()
+        .chars()
+        .take_while(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 /// The position of each player's captain in the roster, as it was when first asked for. A
@@ -180,36 +252,40 @@ impl State {
         ships: Vec<(Player, [Square; SHIP_LENGTH])>,
     ) -> Result<State, SetupError> {
         setup.check()?;
-        let grid = setup.grid();
-        let mut captains: Vec<Captain> = Vec::with_capacity(ships.len());
-        for (player, ship) in ships {
-            if !grid.is_ship(&ship) {
-                return Err(SetupError::Players(format!(
-                    "{}'s ship {} is not four squares in a line on the board",
-                    player.name,
-                    ship.map(|s| s.to_string()).join("-")
-                )));
-            }
-            if captains
-                .iter()
-                .any(|c| c.ship.iter().any(|s| ship.contains(s)))
-            {
-                return Err(SetupError::Players(format!(
-                    "{}'s ship overlaps another ship",
-                    player.name
-                )));
-            }
-            check_new_player(&captains, &player)?;
-            captains.push(Captain::new(player, ship, 1));
-        }
-        Ok(State {
+        let captains: Vec<Captain> = ships
+            .into_iter()
+            .map(|(player, ship)| Captain::new(player, ship, 1))
+            .collect();
+        validate::StateData {
             setup,
             turn: 1,
             captains,
             shots: Default::default(),
             finished: false,
-            positions: Positions::default(),
-        })
+        }
+        .try_into()
+        .map_err(|error: validate::InvalidState| SetupError::Players(error.0))
+    }
+
+    /// The captain (not `except`) whose whole name starts `text`, the longest if several do.
+    pub(crate) fn name_at_start(&self, text: &str, except: PlayerId) -> Option<&Captain> {
+        let names = self.names.0.get_or_init(|| {
+            let mut names: std::collections::HashMap<String, Vec<usize>> =
+                std::collections::HashMap::new();
+            for (index, captain) in self.captains.iter().enumerate() {
+                let word = first_word(&captain.name);
+                if !word.is_empty() {
+                    names.entry(word).or_default().push(index);
+                }
+            }
+            names
+        });
+        names
+            .get(&first_word(text))?
+            .iter()
+            .filter_map(|index| self.captains.get(*index))
+            .filter(|c| c.id != except && orders::strip_phrase(text, &c.name).is_some())
+            .max_by_key(|c| c.name.len())
     }
 
     pub fn captain(&self, id: PlayerId) -> Option<&Captain> {
@@ -268,7 +344,7 @@ impl Captain {
             name: engine::report::one_line(&player.name),
             ship,
             damage: [None; SHIP_LENGTH],
-            score: Score::ZERO,
+            score: Points::ZERO,
             first_turn,
             fate: Fate::Afloat,
         }
@@ -310,7 +386,42 @@ impl Engine for Barmy {
         sorted.sort_by_key(|p| p.id);
         let mut state = State::with_ships(setup.clone(), Vec::new())?;
         let mut free = state.free_placements();
+        let placed: std::collections::BTreeSet<PlayerId> =
+            setup.placements.iter().map(|p| p.player).collect();
+        if !placed.is_empty() {
+            // The GM's ships stand first, and the random ones avoid them (BARMY-GM-04).
+            if let Some(pair) = sorted
+                .windows(2)
+                .find(|pair| pair.first().map(|p| p.id) == pair.get(1).map(|p| p.id))
+                && let Some(player) = pair.first()
+            {
+                return Err(SetupError::Players(format!(
+                    "player {} is listed twice",
+                    player.id.0
+                )));
+            }
+            for placement in &setup.placements {
+                let Some(player) = sorted
+                    .binary_search_by_key(&placement.player, |p| p.id)
+                    .ok()
+                    .and_then(|at| sorted.get(at))
+                else {
+                    return Err(SetupError::Players(format!(
+                        "the setup places a ship for player {}, who is not in the game",
+                        placement.player.0
+                    )));
+                };
+                check_new_player(&[], player)?;
+                free.occupy(&placement.ship);
+                state
+                    .captains
+                    .push(Captain::new((*player).clone(), placement.ship, 1));
+            }
+        }
         for player in sorted {
+            if placed.contains(&player.id) {
+                continue;
+            }
             // Placed in ascending id order, a repeated id can only repeat the last one placed:
             // checking the whole roster each time would cost the square of a zine's players.
             let last = state.captains.last().map(std::slice::from_ref);
@@ -381,7 +492,12 @@ impl Engine for Barmy {
     }
 
     fn order_help(state: &State) -> String {
-        orders::help(&state.setup.grid())
+        orders::help(&state.setup)
+    }
+
+    /// The GM's switches, each in words with its rule ID (docs/rules/barmy.md, "Switches").
+    fn rulings(setup: &Setup) -> Vec<Ruling> {
+        rulings::rulings(setup)
     }
 }
 
@@ -389,8 +505,12 @@ impl Engine for Barmy {
 pub const SHOTS_PER_TURN: usize = 2;
 
 /// Each player's score, for tests and tools.
-pub fn scores(state: &State) -> BTreeMap<PlayerId, Score> {
-    state.captains.iter().map(|c| (c.id, c.score)).collect()
+pub fn scores(state: &State) -> BTreeMap<PlayerId, Points> {
+    state
+        .captains
+        .iter()
+        .map(|c| (c.id, c.score.clone()))
+        .collect()
 }
 
 #[cfg(test)]
@@ -562,6 +682,7 @@ mod tests {
                 shots: Default::default(),
                 finished: false,
                 positions: Positions::default(),
+                names: Names::default(),
             };
             let seed = TurnSeed::from_bytes(seed);
             let (mut fast, mut old) = (start.clone(), start);

@@ -120,6 +120,37 @@ impl FreePlacements {
         }
     }
 
+    /// Is this ship's placement free: on the board, in a line, and clear of every ship? A
+    /// ship given from either end is the same placement. O(1).
+    pub(crate) fn is_free(&self, ship: &[Square; SHIP_LENGTH]) -> bool {
+        self.index_of(ship)
+            .is_some_and(|index| self.free.get(index).copied().unwrap_or(false))
+    }
+
+    /// The canonical index of a ship's placement (direction, row, column), if it is one.
+    fn index_of(&self, ship: &[Square; SHIP_LENGTH]) -> Option<usize> {
+        if !self.grid.is_ship(ship) {
+            return None;
+        }
+        let [first, second, .., last] = *ship;
+        let dx = i32::from(second.x) - i32::from(first.x);
+        let dy = i32::from(second.y) - i32::from(first.y);
+        DIRECTIONS
+            .iter()
+            .enumerate()
+            .find_map(|(direction, (ex, ey))| {
+                let (ex, ey) = (i32::from(*ex), i32::from(*ey));
+                let start = if (dx, dy) == (ex, ey) {
+                    first
+                } else if (dx, dy) == (-ex, -ey) {
+                    last
+                } else {
+                    return None;
+                };
+                Some(direction * self.area + self.grid.index(start))
+            })
+    }
+
     fn take(&mut self, index: usize) {
         match self.free.get_mut(index) {
             Some(free) if *free => *free = false,

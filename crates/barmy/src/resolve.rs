@@ -3,11 +3,11 @@
 //! A full board has dozens of players and this runs at every deadline and every replay, so the
 //! working data are flat vectors indexed by roster position, not maps.
 
-use engine::{Report, ReportRow, Resolution, Score, TurnDice, TurnError, TurnInput};
+use engine::{Report, ReportRow, Resolution, TurnDice, TurnError, TurnInput};
 
 use crate::board::{SHIP_LENGTH, Square};
 use crate::orders::{Orders, Target};
-use crate::{Damage, Fate, SHOTS_PER_TURN, State};
+use crate::{Damage, Fate, Points, SHOTS_PER_TURN, State};
 
 /// What became of one ordered shot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,9 +53,22 @@ pub(crate) fn resolve(
     let mut next = state.clone();
     let count = next.captains.len();
 
-    // Players the GM removed leave before the turn, ship and all (BARMY-GM-11).
+    // Players the GM removed leave before the turn, ship and all (BARMY-GM-11), and the report
+    // says so, as it does for joiners.
+    let leaving: std::collections::BTreeSet<engine::PlayerId> =
+        input.leaving.iter().copied().collect();
+    let mut left_notes = Vec::new();
     for captain in next.captains.iter_mut() {
-        if input.leaving.contains(&captain.id) && !matches!(captain.fate, Fate::Left(_)) {
+        if leaving.contains(&captain.id) && !matches!(captain.fate, Fate::Left(_)) {
+            let was = match captain.fate {
+                Fate::Sunk(_) => "; their sunk ship is taken off the board",
+                _ if captain.first_turn > turn => " before firing a shot",
+                _ => "; their ship is taken off the board, and shots at its squares miss",
+            };
+            left_notes.push(format!(
+                "{} leaves the game before turn {turn}{was}.",
+                captain.name
+            ));
             captain.fate = Fate::Left(turn);
         }
     }
@@ -143,10 +156,10 @@ pub(crate) fn resolve(
     scoring.sort_unstable();
     let mut scored_on = vec![false; count];
     for run in scoring.chunk_by(|a, b| a.0 == b.0) {
-        let share = Score::share_of_one(run.len());
+        let share = Points::share_of_one(run.len());
         for (_, shooter) in run {
             if let Some(captain) = next.captains.get_mut(*shooter) {
-                captain.score += share;
+                captain.score += &share;
             }
         }
         if let Some((square, _)) = run.first()
@@ -171,13 +184,21 @@ pub(crate) fn resolve(
         .collect();
 
     // 4. NMR penalties, from a player's second turn, waived when someone scored on them
-    // (BARMY-17, BARMY-18, BARMY-GM-06); draws in ascending player id.
+    // (BARMY-17, BARMY-18, BARMY-GM-06); draws in ascending player id. Orders that fire no
+    // shot are a missed turn unless the game lets press alone answer (BARMY-GM-08's switch).
+    let setup = &next.setup;
+    let answered = |id: &engine::PlayerId| {
+        input
+            .orders
+            .get(id)
+            .is_some_and(|orders| orders.answer_the_turn(setup))
+    };
     let mut penalised: Vec<usize> = (0..count)
         .filter(|index| {
             next.captains.get(*index).is_some_and(|c| {
                 c.is_afloat()
                     && c.first_turn < turn
-                    && !input.orders.contains_key(&c.id)
+                    && !answered(&c.id)
                     && !scored_on.get(*index).copied().unwrap_or(false)
                     && c.hits_taken() < SHIP_LENGTH
             })
@@ -210,6 +231,7 @@ pub(crate) fn resolve(
         sunk_by_shots,
     };
     let mut report = report(state, &next, input, &turn_effects, turn);
+    report.notes.extend(left_notes);
 
     // Joiners get a ship for the next turn (BARMY-GM-11), placed with the sealed dice.
     let mut joining: Vec<&engine::Player> = input
@@ -220,12 +242,33 @@ pub(crate) fn resolve(
     joining.sort_by_key(|p| p.id);
     // Set up once, on the board as it stands after the leavers, and only if someone joins.
     let mut free = None;
+    let placements: std::collections::BTreeMap<engine::PlayerId, _> = next
+        .setup
+        .placements
+        .iter()
+        .map(|p| (p.player, p.ship))
+        .collect();
     for player in joining {
         let name = engine::report::one_line(&player.name);
         if name.is_empty() {
             continue;
         }
         let free = free.get_or_insert_with(|| next.free_placements());
+        // The GM's placement for a joiner, if the squares are still free (BARMY-GM-04); else
+        // at random, as anyone. The public report reads the same either way: that a placement
+        // was taken would tell readers a ship stands on one of its squares.
+        if let Some(ship) = placements.get(&player.id)
+            && free.is_free(ship)
+        {
+            free.occupy(ship);
+            next.captains
+                .push(crate::Captain::new(player.clone(), *ship, turn + 1));
+            report.notes.push(format!(
+                "{name} joins the game and fires from turn {}.",
+                turn + 1
+            ));
+            continue;
+        }
         if next
             .place(free, player.clone(), turn + 1, &mut dice.sealed)
             .is_none()
@@ -272,6 +315,10 @@ fn report(
         let (coord, result) = match input.orders.get(&captain.id) {
             _ if !afloat_before => ("—".to_owned(), "—".to_owned()),
             None => ("NMR".to_owned(), "—".to_owned()),
+            // Fired nothing: a missed turn (BARMY-17), unless press alone answers here.
+            Some(orders) if !orders.answer_the_turn(&after.setup) => {
+                ("NMR".to_owned(), "—".to_owned())
+            }
             Some(orders) if orders.shots.is_empty() => ("—".to_owned(), "—".to_owned()),
             Some(orders) => {
                 let mut coord = String::new();

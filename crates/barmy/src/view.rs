@@ -1,6 +1,6 @@
 //! What each viewer may see (BARMY-14, BARMY-GM-13), and the standings (BARMY-12, BARMY-GM-10).
 
-use engine::{Board, GridMark, GridPicture, Mark, Outcome, View, Viewer};
+use engine::{Board, GridMark, GridPicture, Mark, Outcome, Standing, View, Viewer};
 
 use crate::board::Square;
 use crate::{Captain, Damage, Fate, State};
@@ -114,33 +114,45 @@ fn position_line(captain: &Captain) -> String {
 }
 
 pub(crate) fn outcome(state: &State) -> Outcome {
-    let standings = engine::rank(
-        state
-            .captains
-            .iter()
-            .map(|c| {
-                let status = match c.fate {
-                    Fate::Afloat => "afloat".to_owned(),
-                    Fate::Sunk(turn) => format!("sunk in turn {turn}"),
-                    Fate::Left(turn) => format!("left before turn {turn}"),
-                };
-                (c.id, c.name.clone(), c.score, status)
-            })
-            .collect(),
-    );
+    // Ranked on the exact scores, of any size (BARMY-GM-12): `engine::rank` compares 64-bit
+    // fractions, which a big game's scores outgrow. Best first, then by player id; equal
+    // scores share a place (standard competition ranking, as `engine::rank`).
+    let mut order: Vec<&Captain> = state.captains.iter().collect();
+    order.sort_by(|a, b| b.score.cmp(&a.score).then(a.id.cmp(&b.id)));
+    let mut standings: Vec<Standing> = Vec::with_capacity(order.len());
+    let mut previous: Option<&Captain> = None;
+    for (index, captain) in order.iter().enumerate() {
+        let place = match (previous, standings.last()) {
+            (Some(before), Some(last)) if before.score == captain.score => last.place,
+            _ => u32::try_from(index + 1).unwrap_or(u32::MAX),
+        };
+        let status = match captain.fate {
+            Fate::Afloat => "afloat".to_owned(),
+            Fate::Sunk(turn) => format!("sunk in turn {turn}"),
+            Fate::Left(turn) => format!("left before turn {turn}"),
+        };
+        standings.push(Standing {
+            player: captain.id,
+            name: captain.name.clone(),
+            score: captain.score.to_score(),
+            place,
+            status,
+        });
+        previous = Some(captain);
+    }
     // Highest exact score wins; equal scores share the win (BARMY-12, BARMY-GM-10). Players who
     // left the game cannot win it.
     let best = state
         .captains
         .iter()
         .filter(|c| !matches!(c.fate, Fate::Left(_)))
-        .map(|c| c.score)
+        .map(|c| &c.score)
         .max();
     let winners = match (state.finished, best) {
         (true, Some(best)) => state
             .captains
             .iter()
-            .filter(|c| !matches!(c.fate, Fate::Left(_)) && c.score == best)
+            .filter(|c| !matches!(c.fate, Fate::Left(_)) && &c.score == best)
             .map(|c| c.id)
             .collect(),
         _ => Vec::new(),

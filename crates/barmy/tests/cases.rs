@@ -176,7 +176,7 @@ fn run(case: &Case) -> Vec<String> {
         let by_id: BTreeMap<PlayerId, String> = state
             .captains
             .iter()
-            .map(|c| (c.id, String::from(c.score)))
+            .map(|c| (c.id, String::from(c.score.clone())))
             .collect();
         for (name, score) in &turn.expect.scores {
             assert_eq!(by_id.get(&ids[name]), Some(score), "{at}: {name}'s score");

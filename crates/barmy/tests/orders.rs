@@ -319,3 +319,366 @@ mod shared_reader {
         assert_eq!(press, ["!!!"]);
     }
 }
+
+/// Where the shots end and the press begins (BARMY-ADM-05), found wanting by the audit of
+/// issue 19: a square written as a shot is fired or reported as an error, never printed as press.
+mod shots_and_press {
+    use super::*;
+
+    fn read(text: &str) -> engine::ParsedOrders<barmy::Orders> {
+        Barmy::parse_orders(&state(Setup::default()), PlayerId(1), text)
+    }
+
+    fn written(parsed: &engine::ParsedOrders<barmy::Orders>) -> Vec<String> {
+        parsed
+            .orders
+            .shots
+            .iter()
+            .map(|s| s.written.clone())
+            .collect()
+    }
+
+    #[test]
+    fn two_squares_are_two_shots_whatever_stands_between_them() {
+        // BARMY-07, BARMY-19, BARMY-21, BARMY-ADM-05: the audit's `J10 - K10`, `J10. K10`,
+        // `L10, then M10`, `A11 (A9)`, and more of their kind.
+        for text in [
+            "J10 - K10",
+            "J10. K10",
+            "J10, then K10",
+            "J10 (K10)",
+            "J10-K10",
+            "J10 -> K10",
+            "J10 => K10",
+            "J10 | K10",
+            "J10 -- K10",
+            "J10 ... K10",
+            "J10; next K10",
+            "J10 & also K10",
+            "J10 and then K10",
+            "J10 plus K10",
+            "J10 + K10",
+            "J10 [K10]",
+            "J10 or K10",
+            "J10 — K10",
+            "J10 · K10",
+            "FIRE J10, then fire K10",
+            "first J10, second K10",
+            "J10\tK10",
+        ] {
+            let parsed = read(text);
+            assert_eq!(written(&parsed), ["J10", "K10"], "{text:?}");
+            assert!(
+                parsed.press.is_empty(),
+                "{text:?} gave press {:?}",
+                parsed.press
+            );
+            assert!(parsed.errors.is_empty(), "{text:?}: {:?}", parsed.errors);
+            assert!(
+                parsed.warnings.is_empty(),
+                "{text:?}: {:?}",
+                parsed.warnings
+            );
+        }
+    }
+
+    #[test]
+    fn words_between_squares_do_not_hide_the_second_shot() {
+        // BARMY-ADM-05: the second square fires; the words are not press, and a warning says so.
+        for text in [
+            "J10 my second shot is K10",
+            "J10 followed by K10",
+            "J10, and for my next trick, K10",
+        ] {
+            let parsed = read(text);
+            assert_eq!(written(&parsed), ["J10", "K10"], "{text:?}");
+            assert!(
+                parsed.press.is_empty(),
+                "{text:?} gave press {:?}",
+                parsed.press
+            );
+            assert!(parsed.errors.is_empty(), "{text:?}: {:?}", parsed.errors);
+            let [warning] = parsed.warnings.as_slice() else {
+                panic!("{text:?}: {:?}", parsed.warnings)
+            };
+            assert!(
+                warning.problem.contains("is not press"),
+                "{}",
+                warning.problem
+            );
+        }
+        // Press after the last square is still press.
+        let parsed = read("J10 then K10 and John's rust bucket goes down!");
+        assert_eq!(written(&parsed), ["J10", "K10"]);
+        assert_eq!(parsed.press, ["and John's rust bucket goes down!"]);
+    }
+
+    #[test]
+    fn a_square_after_the_press_has_begun_is_a_shot_or_an_error() {
+        // BARMY-07, BARMY-21, BARMY-ADM-02, BARMY-ADM-05: never printed as press.
+        let parsed = read("G13, K19 One more shot at E13 and down he goes");
+        assert_eq!(written(&parsed), ["G13", "K19"]);
+        let [error] = parsed.errors.as_slice() else {
+            panic!("{:?}", parsed.errors)
+        };
+        assert!(
+            error.problem.contains("E13 would be a third shot"),
+            "{}",
+            error.problem
+        );
+        assert!(error.problem.contains("PRESS"), "{}", error.problem);
+        assert!(
+            parsed.press.iter().all(|p| !p.contains("E13")),
+            "{:?}",
+            parsed.press
+        );
+        // With one shot so far, the square is the second shot.
+        let parsed = read("G13 I bet John is at E13");
+        assert_eq!(written(&parsed), ["G13", "E13"]);
+        assert!(parsed.press.is_empty(), "{:?}", parsed.press);
+        // A wrapped press line with a square on it is an error naming the square, not press.
+        let parsed = read("G13, K19 One more shot and\nJohn at E13 goes down");
+        assert_eq!(written(&parsed), ["G13", "K19"]);
+        assert_eq!(parsed.press, ["One more shot and"]);
+        let [error] = parsed.errors.as_slice() else {
+            panic!("{:?}", parsed.errors)
+        };
+        assert_eq!(error.line, 2);
+        assert!(error.problem.contains("E13"), "{}", error.problem);
+        assert!(error.problem.contains("not fired"), "{}", error.problem);
+        // On a PRESS line a square is press.
+        let parsed = read("G13, K19\nPRESS: See you at E13, John!");
+        assert_eq!(parsed.press, ["See you at E13, John!"]);
+        assert!(parsed.errors.is_empty());
+    }
+
+    #[test]
+    fn a_line_of_words_with_squares_in_it_names_them_in_an_error() {
+        // BARMY-ADM-01, BARMY-ADM-05: neither fired nor press.
+        let parsed = read("Dear GM: G13, K19");
+        assert!(parsed.orders.shots.is_empty());
+        assert!(parsed.press.is_empty());
+        let [error] = parsed.errors.as_slice() else {
+            panic!("{:?}", parsed.errors)
+        };
+        assert!(error.problem.contains("G13, K19"), "{}", error.problem);
+        assert!(
+            error.problem.contains("were not fired"),
+            "{}",
+            error.problem
+        );
+    }
+
+    #[test]
+    fn a_reversed_square_is_read_and_the_good_one_still_fires() {
+        // BARMY-03, BARMY-19: the audit's `10J, K10` dropped both shots.
+        let parsed = read("10J, K10");
+        assert_eq!(written(&parsed), ["J10", "K10"]);
+        assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+        let [warning] = parsed.warnings.as_slice() else {
+            panic!("{:?}", parsed.warnings)
+        };
+        assert!(
+            warning.problem.contains("10J was read as J10"),
+            "{}",
+            warning.problem
+        );
+        let parsed = read("K10, 10j");
+        assert_eq!(written(&parsed), ["K10", "J10"]);
+        // Not a square at all: named in the error, and the good square still fires.
+        let parsed = read("10AB, K10");
+        assert_eq!(written(&parsed), ["K10"]);
+        let [error] = parsed.errors.as_slice() else {
+            panic!("{:?}", parsed.errors)
+        };
+        assert!(
+            error.problem.contains("10AB is not a square"),
+            "{}",
+            error.problem
+        );
+        // Spaced, and after a mangled first square the good one still fires.
+        for text in ["10 J, K10", "10-J K10", "10 j, K10"] {
+            let parsed = read(text);
+            assert_eq!(
+                written(&parsed),
+                ["J10", "K10"],
+                "{text:?}: {:?}",
+                parsed.errors
+            );
+            assert!(parsed.errors.is_empty(), "{text:?}: {:?}", parsed.errors);
+        }
+        let parsed = read("10 AB, K10");
+        assert_eq!(written(&parsed), ["K10"]);
+        assert!(
+            parsed.errors[0].problem.contains("10 is not a square"),
+            "{:?}",
+            parsed.errors
+        );
+        // A wrapped press line starting with a number still continues the press.
+        let parsed = read(
+            "G13, K19 Down in
+2 turns, or 3",
+        );
+        assert_eq!(parsed.press, ["Down in 2 turns, or 3"]);
+        assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+        // Number-first words in press stay press.
+        let parsed = read("G13, K19 10k men cheer");
+        assert_eq!(written(&parsed), ["G13", "K19"]);
+        assert_eq!(parsed.press, ["10k men cheer"]);
+    }
+
+    #[test]
+    fn a_line_starting_with_another_players_name_says_whose_it_is() {
+        // BARMY-ADM-01: probably press or a TELL meant elsewhere.
+        let parsed = read("John Smith, your rust bucket is doomed");
+        let [error] = parsed.errors.as_slice() else {
+            panic!("{:?}", parsed.errors)
+        };
+        assert!(
+            error
+                .problem
+                .contains("starts with John Smith, another player's name"),
+            "{}",
+            error.problem
+        );
+        assert!(error.problem.contains("PRESS"), "{}", error.problem);
+        assert!(
+            error.problem.contains("TELL John Smith:"),
+            "{}",
+            error.problem
+        );
+        assert!(error.expected.contains("PRESS:"), "{}", error.expected);
+        let parsed = read("john smith G13, K19");
+        assert!(parsed.orders.shots.is_empty());
+        let [error] = parsed.errors.as_slice() else {
+            panic!("{:?}", parsed.errors)
+        };
+        assert!(
+            error.problem.contains("John Smith, another player's name"),
+            "{}",
+            error.problem
+        );
+        assert!(error.problem.contains("G13, K19"), "{}", error.problem);
+        // A wrapped press that starts with the name is still press.
+        let parsed = read("G13, K19 Look out\nJohn Smith, here I come");
+        assert_eq!(parsed.press, ["Look out John Smith, here I come"]);
+        assert!(parsed.errors.is_empty());
+    }
+
+    #[test]
+    fn a_one_square_order_warns_that_the_second_shot_is_missing() {
+        // BARMY-07, switch one_shot_allowed: on (the default) a warning, off an error.
+        let parsed = read("G13");
+        assert_eq!(written(&parsed), ["G13"]);
+        assert!(parsed.errors.is_empty());
+        assert!(
+            parsed.warnings[0]
+                .problem
+                .contains("your second shot is not fired"),
+            "{:?}",
+            parsed.warnings
+        );
+        let strict = Setup {
+            one_shot_allowed: false,
+            ..Setup::default()
+        };
+        let parsed = Barmy::parse_orders(&state(strict), PlayerId(1), "G13");
+        assert_eq!(parsed.orders.shots.len(), 1);
+        assert!(
+            parsed.errors[0]
+                .problem
+                .contains("each order names two squares"),
+            "{:?}",
+            parsed.errors
+        );
+    }
+
+    #[test]
+    fn orders_that_fire_nothing_say_they_are_a_missed_turn() {
+        // BARMY-17, BARMY-GM-13, switch press_only_is_nmr.
+        for text in [
+            "WHERE",
+            "",
+            "hello GM",
+            "PRESS: hello",
+            "G13 K19 hi\n",
+            "\n\n",
+        ] {
+            let parsed = read(text);
+            let said = parsed.warnings.iter().any(|w| {
+                w.problem
+                    .contains("counts as a missed turn (NMR, BARMY-17)")
+            });
+            assert_eq!(
+                said,
+                parsed.orders.shots.is_empty(),
+                "{text:?}: {:?}",
+                parsed.warnings
+            );
+        }
+        let lenient = Setup {
+            press_only_is_nmr: false,
+            ..Setup::default()
+        };
+        let parsed = Barmy::parse_orders(&state(lenient.clone()), PlayerId(1), "PRESS: hello");
+        assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
+        assert!(parsed.orders.answer_the_turn(&lenient));
+        assert!(!parsed.orders.answer_the_turn(&Setup::default()));
+        let parsed = Barmy::parse_orders(&state(lenient.clone()), PlayerId(1), "WHERE");
+        assert!(!parsed.orders.answer_the_turn(&lenient));
+        // Orders stored before the switch existed answered their turn, and still do.
+        let stored: barmy::Orders = serde_json::from_str(r#"{"shots":[]}"#).unwrap();
+        assert!(stored.answer_the_turn(&Setup::default()));
+        // A sunk player's press is not a missed turn: they cannot fire.
+        let mut sunk = state(Setup::default());
+        sunk.captains[0].fate = barmy::Fate::Sunk(1);
+        sunk.captains[0].damage = [Some(barmy::Damage::Shot(1)); 4];
+        let parsed = Barmy::parse_orders(&sunk, PlayerId(1), "PRESS: glug");
+        assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
+    }
+
+    proptest! {
+        #[test]
+        fn no_square_on_an_order_line_is_ever_press(
+            lines in prop::collection::vec(
+                prop::collection::vec(
+                    prop::sample::select(vec![
+                        "G13", "k19", "AB7", "10J", "10AB", "E13.", "(A9)", "and", "then", "John",
+                        "Smith", "hello", "rust", "-", ",", ".", "...", "!", "at", "a", "10", "",
+                    ]),
+                    0..8,
+                ),
+                0..5,
+            ),
+        ) {
+            // BARMY-ADM-05: any line not starting PRESS/MESSAGE/NEWS; whatever press comes of
+            // it holds no square-shaped word, and every square is a shot or an error.
+            let text = lines.iter().map(|words| words.join(" ")).collect::<Vec<_>>().join("\n");
+            let parsed = read(&text);
+            for press in &parsed.press {
+                for word in press.split(|c: char| !c.is_alphanumeric()) {
+                    let square = word.len() >= 2
+                        && word.parse::<Square>().is_ok()
+                        && word.starts_with(|c: char| c.is_ascii_alphabetic());
+                    prop_assert!(!square, "{:?} printed {:?} as press: {:?}", text, word, parsed.press);
+                }
+            }
+        }
+
+        #[test]
+        fn two_squares_joined_by_any_punctuation_are_both_fired(
+            x1 in 0u16..19, y1 in 0u16..19, x2 in 0u16..19, y2 in 0u16..19,
+            sep in "[ ,.;:/|&+()\\[\\]<>=~*-]{1,4}",
+            filler in prop::sample::select(vec!["", "and", "then", "also", "and then", "next", "plus"]),
+        ) {
+            // BARMY-07, BARMY-ADM-05.
+            let (a, b) = (Square::new(x1, y1), Square::new(x2, y2));
+            let text = format!("{a}{sep}{filler} {b}");
+            let parsed = read(&text);
+            let targets: Vec<Target> = parsed.orders.shots.iter().map(|s| s.target).collect();
+            prop_assert_eq!(targets, vec![Target::Square(a), Target::Square(b)], "{:?}", text);
+            prop_assert!(parsed.press.is_empty(), "{:?}: {:?}", text, parsed.press);
+            prop_assert!(parsed.errors.is_empty(), "{:?}: {:?}", text, parsed.errors);
+        }
+    }
+}
