@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::geometry::{Angle, Length, Point};
 use crate::tables::{Class, ModuleKind, Mount, Stats, WeaponKind};
+pub use crate::terrain::OverIsland;
 use crate::terrain::Terrain;
 
 /// A unit's number, stable for the whole game: its place in `State::units`.
@@ -148,20 +149,6 @@ fn is_true(value: &bool) -> bool {
 
 fn is_default<T: Default + PartialEq>(value: &T) -> bool {
     *value == T::default()
-}
-
-/// A line of fire that crosses an island's footprint with its elevation span wholly above or
-/// below the island's band, such as 9 to 9 over an island at 6-8 (SKY-ISL-04, SKY-EX-10,
-/// SKY-GM-07): the GM's switch. A line passing beside an island within 2" is a near miss at
-/// any elevation under either setting (SKY-ISL-04: "any attack").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum OverIsland {
-    /// Clear: that island does not bear on it (the catalogue's SKY-EX-10: 9 to 9 is clear).
-    #[default]
-    Clear,
-    /// A near miss, −1 unless Sonar: it passes within 2" of the island, seen from above.
-    NearMiss,
 }
 
 /// How damage-control successes are spent (SKY-DCR-02, SKY-DCR-03, SKY-GM-22): the GM's switch.

@@ -3,8 +3,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::state::OverIsland;
-
 use crate::geometry::{
     Length, Point, disc_meets_polygon, polygon_contains, segment_near_polygon, segment_within,
     within,
@@ -239,6 +237,20 @@ impl Terrain {
         }
         out
     }
+}
+
+/// A line of fire that crosses an island's footprint with its elevation span wholly above or
+/// below the island's band, such as 9 to 9 over an island at 6-8 (SKY-ISL-04, SKY-EX-10,
+/// SKY-GM-07): the GM's switch. A line passing beside an island within 2" is a near miss at
+/// any elevation under either setting (SKY-ISL-04: "any attack").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OverIsland {
+    /// Clear: that island does not bear on it (the catalogue's SKY-EX-10: 9 to 9 is clear).
+    #[default]
+    Clear,
+    /// A near miss, −1 unless Sonar: it passes within 2" of the island, seen from above.
+    NearMiss,
 }
 
 #[cfg(test)]
