@@ -561,7 +561,12 @@ async fn gm_verify_replays_with_the_players_who_had_left_not_todays_roster() {
         .fetch_one(pool)
         .await
         .unwrap();
-    assert!(!text.contains("John Smith"), "{text}");
+    // He is in no row, only in the report's note that he left (BARMY-GM-11).
+    assert!(
+        text.contains("John Smith leaves the game before turn 1"),
+        "{text}"
+    );
+    assert_eq!(text.matches("John Smith").count(), 1, "{text}");
     // Whatever his status becomes later, the published turn replays as it was resolved.
     sqlx::query("UPDATE players SET status = 'active' WHERE game_id = $1")
         .bind(game)
