@@ -89,6 +89,22 @@ pub enum DriftTiming {
     PerPlayerTurn,
 }
 
+/// Where a battery's lateral offsets are measured (FOREVER-BAT-1, FOREVER-GM-38): the text says
+/// the later shots "hit" an inch or more to either side, which can be read at the marker the
+/// first gun's scatter places, or where the shots land.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BatteryOffsets {
+    /// Each shot's line runs from its own gun through the marker shifted by its offset (the
+    /// catalogue's FOREVER-GM-38).
+    #[default]
+    Marker,
+    /// Each shot's line runs from its own gun through the point where the first gun's line
+    /// first meets something within range (the marker if nothing), shifted by its offset: the
+    /// offsets are the spread where the shots land.
+    Impact,
+}
+
 /// A big rock: a convex polygon on the table (FOREVER-TER-1, FOREVER-GM-39).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rock {
@@ -179,6 +195,8 @@ pub struct Setup {
     pub core_ramming: CoreRamming,
     #[serde(default, skip_serializing_if = "is_default")]
     pub drift: DriftTiming,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub battery_offsets: BatteryOffsets,
     /// Fleets in roster order, placed by the GM. Empty: the players build and deploy by mail.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fleets: Vec<FleetSetup>,
@@ -201,6 +219,7 @@ impl Default for Setup {
             first_player: FirstPlayer::Fixed,
             core_ramming: CoreRamming::Refused,
             drift: DriftTiming::PerRound,
+            battery_offsets: BatteryOffsets::Marker,
             fleets: Vec::new(),
         }
     }
@@ -269,6 +288,17 @@ pub fn rulings(setup: &Setup) -> Vec<engine::Ruling> {
                 }
                 CoreRamming::Allowed => {
                     "A ship may ram with its core, which takes and deals ramming damage like any other section."
+                }
+            },
+        ),
+        ruling(
+            "FOREVER-GM-38",
+            match setup.battery_offsets {
+                BatteryOffsets::Marker => {
+                    "A battery's shots run from their own guns through the first gun's marker, the later ones shifted to either side of it (+1\", −1\", then further out) at the marker."
+                }
+                BatteryOffsets::Impact => {
+                    "A battery's shots run from their own guns through the point where the first gun's line first meets something (the marker if nothing), the later ones shifted to either side of it (+1\", −1\", then further out) there, where they land."
                 }
             },
         ),

@@ -533,7 +533,55 @@ fn every_switch_is_listed_in_the_rulebook() {
             "FOREVER-WPN-MSL-5",
             "FOREVER-PLAY-1",
             "FOREVER-RAM-2",
+            "FOREVER-GM-38",
             "FOREVER-JET-4"
         ]
     );
+}
+
+/// Four identical guns of range 30": two ahead of the core, two on the section beside them.
+const GUNLINE: &[&str] = &[
+    "SHIP Gunline",
+    "CORE",
+    "SECTION S1 PARENT CORE SIZE 2x1 AT (2, 0) MOUNT GUN(range 30) MOUNT GUN(range 30)",
+    "SECTION S2 PARENT S1 SIZE 2x1 AT (2, 1) MOUNT GUN(range 30) MOUNT GUN(range 30)",
+];
+
+/// How many of the battery's four shots hit the Hulk, and the report.
+fn battery_shots(extra: Value) -> (String, usize) {
+    // S1's guns at (12, 24) place the marker 10" (their accuracy) toward the aim, at (22, 24)
+    // with no scatter; S2's guns at (12, 25) fire the shifted shots. The Hulk's S2, nearer,
+    // spans x 16..17, y 23.5..24.5.
+    let state = game(
+        &[(GUNLINE, "Gunline", 10.0, 24.0, 0)],
+        &[(HULK, "Hulk", 18.0, 24.0, 0)],
+        extra,
+    );
+    let order = "BATTERY Gunline.S1/1, S1/2, S2/1, S2/2 AT 40, 24";
+    let (_, report) = play(&state, &[(ALICE, order)], &[0, 1]);
+    let row = report
+        .rows
+        .iter()
+        .find(|row| row.coord.contains("battery"))
+        .expect("the battery's row");
+    (report.to_text(), row.result.matches(": Hulk.").count())
+}
+
+#[test]
+fn forever_gm_38_battery_offsets_at_the_marker_three_shots_hit_the_near_target() {
+    // The centre shots hit; the +1" shot, from (12, 25) through (22, 23), crosses the Hulk's
+    // front at y 24.2 and hits; the −1" one, through (22, 25), passes above.
+    let (text, hits) = battery_shots(json!({}));
+    assert_eq!(hits, 3, "{text}");
+    assert!(ruling(&Setup::default(), "FOREVER-GM-38").contains("at the marker"));
+}
+
+#[test]
+fn forever_gm_38_switched_battery_offsets_at_the_impact_spread_the_shots_where_they_land() {
+    // The first shot lands at (16, 24): the shifted shots go through (16, 23) and (16, 25),
+    // beside the Hulk's 1"-wide section; only the two centre shots hit.
+    let (text, hits) = battery_shots(json!({"battery_offsets": "impact"}));
+    assert_eq!(hits, 2, "{text}");
+    let switched: Setup = serde_json::from_value(json!({"battery_offsets": "impact"})).unwrap();
+    assert!(ruling(&switched, "FOREVER-GM-38").contains("where they land"));
 }

@@ -11,6 +11,7 @@ use crate::design::{Item, ModuleSpec, WeaponKind, WeaponSpec};
 use crate::fixed::{Degrees, show_hundredths};
 use crate::geometry::{Point, segment_meets_segment};
 use crate::orders::{Aim, Side, Sweep};
+use crate::setup::BatteryOffsets;
 use crate::state::{PartStatus, Protect};
 
 /// Range of a demeter's gun, in hundredths (FOREVER-MOD-DGUN-1).
@@ -561,9 +562,19 @@ impl Battle<'_> {
             return;
         };
         out.insert(0, scatter);
+        // Where the offsets are measured: the marker, or where the first gun's shot lands
+        // (the GM's switch, FOREVER-GM-38).
+        let centre = match self.state.setup.battery_offsets {
+            BatteryOffsets::Marker => marker,
+            BatteryOffsets::Impact => {
+                let mount = Thing::Part(first.ship, first.part);
+                self.trace_line(first_at, direction, first.spec.range(), &|t| t == mount)
+                    .map_or(marker, |(point, _)| point)
+            }
+        };
         let offsets = battery_offsets(guns.len());
         for (gun, offset) in guns.iter().zip(offsets) {
-            let shifted = marker + direction.right_normal(offset.abs() * 100) * offset.signum();
+            let shifted = centre + direction.right_normal(offset.abs() * 100) * offset.signum();
             let line = if shifted == gun.at {
                 direction
             } else {
