@@ -340,11 +340,12 @@ impl Parser<'_> {
             Ok(design) => {
                 match Hull::build(&design) {
                     (Some(hull), issues) if issues.is_empty() => {
+                        let sections = hull.parts.len() - 1;
                         self.understood.push(format!(
-                            "design {}: {} points, {} sections, speed {}\"",
+                            "design {}: {} points, {sections} section{}, speed {}\"",
                             design.name,
                             hull.cost(),
-                            hull.parts.len() - 1,
+                            if sections == 1 { "" } else { "s" },
                             show_hundredths(hull.speed())
                         ));
                     }

@@ -377,7 +377,7 @@ fn forever_adm_21_examples_name_the_players_own_ships_and_a_blank_line_does_not_
         parsed
             .understood
             .iter()
-            .any(|u| u.starts_with("design Scout: 7.5 points, 1 sections")),
+            .any(|u| u.starts_with("design Scout: 7.5 points, 1 section,")),
         "{:#?}",
         parsed.understood
     );
