@@ -591,8 +591,11 @@ impl<'a> Draft<'a> {
             | OrderError::Disabled(_)
             | OrderError::NeedsSubmarine { .. }
             | OrderError::NeedsCarrier { .. } => self.example(Some(Command::Fire)),
-            // The line itself, each square written letter first.
-            OrderError::Square(SquareError::NumberFirst { on_board: true, .. }) => {
+            // The line itself, each square written letter first, unless that repeats a square
+            // the line already has (`FIRE J10 10J`): then an example, never a refused line.
+            OrderError::Square(SquareError::NumberFirst { on_board: true, .. })
+                if !repeats_a_square(&letters_first(text)) =>
+            {
                 letters_first(text)
             }
             // Never the refused line itself: say which of the two lines to keep.
@@ -1370,6 +1373,14 @@ fn letters_first(line: &str) -> String {
         i += 1;
     }
     out
+}
+
+/// Whether some square is written twice on `line`.
+fn repeats_a_square(line: &str) -> bool {
+    let mut seen = std::collections::BTreeSet::new();
+    line.split(|c: char| !c.is_alphanumeric())
+        .filter_map(|word| Square::parse(word).ok())
+        .any(|square| !seen.insert(square))
 }
 
 /// The command word of a line, and where its arguments begin. A line starting with a square

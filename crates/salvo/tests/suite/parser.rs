@@ -340,6 +340,15 @@ fn a_square_written_number_first_gets_the_letter_first_hint() {
         "{errors:#?}"
     );
     assert_eq!(errors[0].expected, "FIRE B7");
+    // Turned round it would repeat a square the line already fires: an example instead, never
+    // a line that would be refused in its turn.
+    let errors = refusals("FIRE J10 10J");
+    assert!(
+        errors[0].problem.contains("has the number first"),
+        "{errors:#?}"
+    );
+    assert!(!errors[0].expected.contains("J10 J10"), "{errors:#?}");
+    assert_eq!(refusals(&errors[0].expected), Vec::new(), "{errors:#?}");
 }
 
 /// SALVO-EXP-03, SALVO-EXP-05: the text's own sentences for the experimental weapon are orders,
