@@ -780,3 +780,82 @@ async fn a_turn_that_fails_to_resolve_does_not_hold_up_the_other_games_and_is_re
     assert_eq!(turn_status(pool, sound, 2).await, "open");
     db.drop_database().await;
 }
+
+/// Issue 19, BARMY-17: a Barmy set that fires no shot stands as the player's set (its press is
+/// printed) but is a missed turn, so the player is still reminded, the turn does not resolve
+/// early on it, and the GM's page says so. A set that fires resolves the turn early at once.
+#[tokio::test]
+async fn a_set_that_fires_nothing_is_reminded_and_resolves_no_turn_early() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let zine = zine_with(pool, "silent", &["Fred Bloggs", "John Smith"]).await;
+    let clock = ManualClock::new(utc("2025-05-01T12:00:00Z"));
+    let deadline = utc("2025-05-09T18:00:00Z");
+    let game = game_with(
+        pool,
+        &clock,
+        zine,
+        "Silent",
+        Schedule::EveryDays(7),
+        Some(deadline),
+    )
+    .await;
+    let settings = ScheduleSettings::new(
+        Schedule::EveryDays(7),
+        &[Duration::hours(48)],
+        Duration::zero(),
+        true,
+    )
+    .unwrap();
+    turns::set_schedule(pool, clock.now(), game, &settings, "gm")
+        .await
+        .unwrap();
+    let fred = player(pool, game, 1).await;
+    let john = player(pool, game, 2).await;
+    turns::submit_orders(pool, clock.now(), game, fred, "A1, B2", Source::Web)
+        .await
+        .unwrap();
+    let parsed = turns::submit_orders(
+        pool,
+        clock.now(),
+        game,
+        john,
+        "Fair winds to all, and no shots from me this week",
+        Source::Web,
+    )
+    .await
+    .unwrap();
+    assert!(
+        parsed
+            .warnings
+            .iter()
+            .any(|w| w.problem.contains("missed turn")),
+        "{parsed:?}"
+    );
+    // Both have a set, but John's fires nothing: no early resolution.
+    assert!(
+        turns::resolve_due(pool, clock.now(), DOMAIN)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    // John is reminded, Fred is not.
+    clock.set(deadline - Duration::hours(48));
+    turns::send_due_reminders(pool, clock.now(), DOMAIN)
+        .await
+        .unwrap();
+    let to: Vec<String> = reminders(pool)
+        .await
+        .into_iter()
+        .map(|(_, to, _)| to)
+        .collect();
+    assert_eq!(to, ["john.smith@example.org"]);
+    // John fires: the turn resolves at once.
+    turns::submit_orders(pool, clock.now(), game, john, "C3, D4", Source::Web)
+        .await
+        .unwrap();
+    let done = turns::resolve_due(pool, clock.now(), DOMAIN).await.unwrap();
+    assert_eq!(done.len(), 1);
+    assert_eq!(done[0].game, game);
+    db.drop_database().await;
+}

@@ -495,6 +495,12 @@ impl Engine for Barmy {
         orders::help(&state.setup)
     }
 
+    /// A set that fires no shot is a missed turn (BARMY-17, BARMY-GM-13), unless press alone
+    /// answers it (`press_only_is_nmr` off).
+    fn answers_turn(state: &State, orders: &Orders) -> bool {
+        orders.answer_the_turn(&state.setup)
+    }
+
     /// The GM's switches, each in words with its rule ID (docs/rules/barmy.md, "Switches").
     fn rulings(setup: &Setup) -> Vec<Ruling> {
         rulings::rulings(setup)

@@ -333,6 +333,14 @@ pub trait Engine {
     /// How to write orders for this game, for HELP and the order form.
     fn order_help(state: &Self::State) -> String;
 
+    /// Whether a player's stored set answers the turn. A set that does not (Barmy's set that
+    /// fires no shot, BARMY-17) is still the player's current set, but the player is treated
+    /// as not having ordered: reminded, and not counted for early resolution.
+    fn answers_turn(state: &Self::State, orders: &Self::Orders) -> bool {
+        let _ = (state, orders);
+        true
+    }
+
     /// The GM's switches this setup chose, each in words with its rule ID, for the game's
     /// public page (every switch, whether or not it differs from its default).
     fn rulings(setup: &Self::Setup) -> Vec<Ruling> {

@@ -435,6 +435,14 @@ impl AnyState {
         })
     }
 
+    /// Whether these orders answer the state's turn (`Engine::answers_turn`); orders of
+    /// another engine answer nothing.
+    pub fn answers_turn(&self, orders: &AnyOrders) -> bool {
+        with_state!(self, E, state => {
+            E::into_orders(orders.clone()).is_some_and(|orders| E::answers_turn(state, &orders))
+        })
+    }
+
     pub fn view(&self, viewer: Viewer) -> View {
         with_state!(self, E, state => E::view(state, viewer))
     }

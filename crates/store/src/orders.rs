@@ -19,6 +19,10 @@ pub struct NewOrders<'a> {
     pub raw_text: &'a str,
     pub parsed: &'a serde_json::Value,
     pub source: Source,
+    /// Whether the set answers the turn (the engine's `answers_turn`): one that does not
+    /// stands as the player's set but counts as not ordered for reminders and early
+    /// resolution.
+    pub answers_turn: bool,
 }
 
 /// Saves a player's orders, and the press they carry, unless a set received later stands.
@@ -39,8 +43,8 @@ pub async fn save_orders(
                              WHERE id IN (SELECT id FROM current) \
                                AND NOT EXISTS (SELECT 1 FROM later WHERE at IS NOT NULL) \
                              RETURNING id), \
-              saved AS (INSERT INTO orders (game_id, turn_id, player_id, raw_text, parsed, source, received_at) \
-                        SELECT $1, $2, $3, $4, $5, $6, $7 FROM (SELECT count(*) FROM superseded) AS done \
+              saved AS (INSERT INTO orders (game_id, turn_id, player_id, raw_text, parsed, source, received_at, answers_turn) \
+                        SELECT $1, $2, $3, $4, $5, $6, $7, $9 FROM (SELECT count(*) FROM superseded) AS done \
                         WHERE NOT EXISTS (SELECT 1 FROM later WHERE at IS NOT NULL)), \
               press_saved AS (INSERT INTO press (game_id, turn_id, player_id, text, source, received_at) \
                         SELECT $1, $2, $3, p.text, $6, $7 FROM unnest($8::text[]) WITH ORDINALITY AS p(text, n) \
@@ -55,6 +59,7 @@ pub async fn save_orders(
     .bind(new.source)
     .bind(now)
     .bind(press)
+    .bind(new.answers_turn)
     .fetch_one(&mut *tx)
     .await?;
     if let Some(later) = later {

@@ -347,7 +347,7 @@ pub async fn max_engine_player_id<'e>(
     .await?)
 }
 
-/// Active players (of active subscribers) with no current orders for the turn.
+/// Active players (of active subscribers) with no current orders for the turn that answer it.
 pub async fn players_without_orders<'e>(
     db: impl PgExecutor<'e>,
     game: GameId,
@@ -357,7 +357,8 @@ pub async fn players_without_orders<'e>(
         "SELECT p.id, p.engine_player_id, p.display_name, s.email, p.reply_token, p.status \
          FROM players p JOIN subscribers s ON s.id = p.subscriber_id \
          WHERE p.game_id = $1 AND p.status = 'active' AND s.status = 'active' \
-         AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.turn_id = $2 AND o.player_id = p.id AND o.superseded_at IS NULL) \
+         AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.turn_id = $2 AND o.player_id = p.id \
+                         AND o.superseded_at IS NULL AND o.answers_turn) \
          ORDER BY p.engine_player_id",
     )
     .bind(game)
@@ -377,6 +378,8 @@ pub struct PlayerTurnStatus {
     pub raw_orders: Option<String>,
     pub orders_source: Option<Source>,
     pub orders_received_at: Option<DateTime<Utc>>,
+    /// Whether those orders answer the turn (none: no orders).
+    pub orders_answer_turn: Option<bool>,
 }
 
 /// Every player of the turn's game, with the orders that count for the turn (none: not yet
@@ -388,7 +391,8 @@ pub async fn player_turn_status<'e>(
 ) -> Result<Vec<PlayerTurnStatus>, StoreError> {
     Ok(sqlx::query_as(
         "SELECT p.id AS player_id, p.engine_player_id, p.display_name, s.email, p.status, \
-         o.raw_text AS raw_orders, o.source AS orders_source, o.received_at AS orders_received_at \
+         o.raw_text AS raw_orders, o.source AS orders_source, o.received_at AS orders_received_at, \
+         o.answers_turn AS orders_answer_turn \
          FROM players p JOIN subscribers s ON s.id = p.subscriber_id \
          LEFT JOIN orders o ON o.player_id = p.id AND o.turn_id = $2 AND o.superseded_at IS NULL \
          WHERE p.game_id = $1 ORDER BY p.engine_player_id",

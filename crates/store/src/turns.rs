@@ -251,7 +251,7 @@ pub struct DueTurn {
 
 /// A turn is due when its deadline plus the game's grace period (`schedule.grace_minutes`) has
 /// passed, or, for a game that resolves early (`schedule.early_resolution`), as soon as every
-/// active player (of an active subscriber) has current orders. A turn whose resolution failed
+/// active player (of an active subscriber) has current orders that answer the turn. A turn whose resolution failed
 /// waits until its `resolve_retry_at` (see [`record_resolve_failure`]).
 pub async fn claim_due_turn(
     tx: &mut sqlx::PgConnection,
@@ -267,7 +267,7 @@ pub async fn claim_due_turn(
               AND NOT EXISTS (SELECT 1 FROM players p JOIN subscribers s ON s.id = p.subscriber_id \
                 WHERE p.game_id = t.game_id AND p.status = 'active' AND s.status = 'active' \
                 AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.turn_id = t.id AND o.player_id = p.id \
-                                AND o.superseded_at IS NULL)))) \
+                                AND o.superseded_at IS NULL AND o.answers_turn)))) \
          AND (t.resolve_retry_at IS NULL OR t.resolve_retry_at <= $1) \
          ORDER BY t.deadline NULLS LAST, t.id LIMIT 1 FOR UPDATE OF t SKIP LOCKED",
     )

@@ -359,6 +359,7 @@ pub async fn submit_orders_in(
             raw_text: orders.text,
             parsed: &stored,
             source: orders.source,
+            answers_turn: turn.state.answers_turn(&parsed.orders),
         },
         &printed,
         now,

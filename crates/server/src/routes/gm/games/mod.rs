@@ -38,7 +38,10 @@ struct PlayerRow {
     name: String,
     email: String,
     status: String,
+    /// Current orders that answer the turn.
     ordered: bool,
+    /// Current orders of any kind (a set that fires nothing too).
+    has_orders: bool,
     orders: String,
     received: String,
     source: String,
@@ -104,7 +107,8 @@ pub(crate) async fn get_game(
             name: p.display_name,
             email: p.email,
             status: p.status.to_string(),
-            ordered: p.raw_orders.is_some(),
+            ordered: p.orders_answer_turn == Some(true),
+            has_orders: p.raw_orders.is_some(),
             orders: p.raw_orders.unwrap_or_default(),
             received: super::when_opt(&p.orders_received_at),
             source: p.orders_source.map(|s| s.to_string()).unwrap_or_default(),
