@@ -150,38 +150,46 @@ where
     }
 }
 
+/// Runs `step` on the element `css` names, found afresh each time: a page that is being left
+/// may still answer the lookup and be gone when the step runs ("stale element reference"), so
+/// such a step is tried again, on the element of the page that replaced it, for up to 10 s.
+async fn on_element<T, F, Fut>(client: &Client, css: &str, step: F) -> anyhow::Result<T>
+where
+    F: Fn(fantoccini::elements::Element) -> Fut,
+    Fut: std::future::Future<Output = Result<T, fantoccini::error::CmdError>>,
+{
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let element = client
+            .wait()
+            .at_most(Duration::from_secs(10))
+            .for_element(Locator::Css(css))
+            .await
+            .with_context(|| format!("waiting for {css}"))?;
+        match step(element).await {
+            Ok(value) => return Ok(value),
+            Err(error) if error.is_stale_element_reference() && Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(error) => return Err(error).with_context(|| format!("on {css}")),
+        }
+    }
+}
+
 async fn text_of(client: &Client, css: &str) -> anyhow::Result<String> {
-    let element = client
-        .wait()
-        .at_most(Duration::from_secs(10))
-        .for_element(Locator::Css(css))
-        .await
-        .with_context(|| format!("waiting for {css}"))?;
-    Ok(element.text().await?)
+    on_element(client, css, |element| async move { element.text().await }).await
 }
 
 async fn fill(client: &Client, css: &str, text: &str) -> anyhow::Result<()> {
-    let input = client
-        .wait()
-        .at_most(Duration::from_secs(10))
-        .for_element(Locator::Css(css))
-        .await
-        .with_context(|| format!("waiting for {css}"))?;
-    input.clear().await?;
-    input.send_keys(text).await?;
-    Ok(())
+    on_element(client, css, |input| async move {
+        input.clear().await?;
+        input.send_keys(text).await
+    })
+    .await
 }
 
 async fn click(client: &Client, css: &str) -> anyhow::Result<()> {
-    client
-        .wait()
-        .at_most(Duration::from_secs(10))
-        .for_element(Locator::Css(css))
-        .await
-        .with_context(|| format!("waiting for {css}"))?
-        .click()
-        .await?;
-    Ok(())
+    on_element(client, css, |element| async move { element.click().await }).await
 }
 
 async fn path_of(client: &Client) -> anyhow::Result<String> {
