@@ -17,6 +17,7 @@ mod audit;
 mod browser;
 mod cli;
 mod console;
+mod console_season;
 mod crawl;
 mod demo;
 mod doors;

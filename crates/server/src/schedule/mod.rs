@@ -267,6 +267,9 @@ pub struct ScheduleSettings {
     reminders: Vec<Duration>,
     grace: Duration,
     early_resolution: bool,
+    /// The game's time zone when the rule has none of its own (manual, every N days): how its
+    /// deadlines are shown and typed. A weekly rule's zone is the game's zone.
+    zone: Tz,
 }
 
 impl From<Schedule> for ScheduleSettings {
@@ -276,6 +279,7 @@ impl From<Schedule> for ScheduleSettings {
             reminders: Vec::new(),
             grace: Duration::zero(),
             early_resolution: false,
+            zone: Tz::UTC,
         }
     }
 }
@@ -313,7 +317,24 @@ impl ScheduleSettings {
             reminders: kept,
             grace: Duration::minutes(grace_minutes),
             early_resolution,
+            zone: Tz::UTC,
         })
+    }
+
+    /// The same settings in time zone `zone` (a weekly rule keeps its own zone).
+    #[must_use]
+    pub fn with_zone(mut self, zone: Tz) -> ScheduleSettings {
+        self.zone = zone;
+        self
+    }
+
+    /// The game's time zone: the weekly rule's, or the one set beside any other rule (UTC
+    /// unless the GM chose one). Deadlines are shown and typed in it.
+    pub fn zone(&self) -> Tz {
+        match self.deadlines {
+            Schedule::Weekly(weekly) => weekly.zone,
+            Schedule::Manual | Schedule::EveryDays(_) => self.zone,
+        }
     }
 
     pub fn deadlines(&self) -> Schedule {
@@ -352,6 +373,7 @@ impl ScheduleSettings {
             );
             object.insert("grace_minutes".into(), json!(self.grace.num_minutes()));
             object.insert("early_resolution".into(), json!(self.early_resolution));
+            object.insert("zone".into(), json!(self.zone().name()));
         }
         value
     }
@@ -380,7 +402,13 @@ impl ScheduleSettings {
             .get("early_resolution")
             .and_then(Value::as_bool)
             .unwrap_or(false);
-        ScheduleSettings::new(deadlines, &reminders, grace, early)
+        let zone = match value.get("zone").and_then(Value::as_str) {
+            None => Tz::UTC,
+            Some(name) => name
+                .parse::<Tz>()
+                .map_err(|_| ScheduleError::Zone(name.to_owned()))?,
+        };
+        Ok(ScheduleSettings::new(deadlines, &reminders, grace, early)?.with_zone(zone))
     }
 }
 
@@ -398,6 +426,22 @@ impl fmt::Display for ScheduleSettings {
             f.write_str("; resolves early once every active player has ordered")?;
         }
         Ok(())
+    }
+}
+
+/// A moment as the game's players read it: the local date and time in `zone` with its
+/// abbreviation, and UTC beside it when the zone is not UTC (`2026-11-27 18:00 GMT (18:00 UTC)`,
+/// the UTC date added when it differs).
+pub fn local_time(at: DateTime<Utc>, zone: Tz) -> String {
+    let local = at.with_timezone(&zone);
+    let shown = local.format("%Y-%m-%d %H:%M %Z").to_string();
+    if zone == Tz::UTC {
+        return shown;
+    }
+    if local.date_naive() == at.date_naive() {
+        format!("{shown} ({} UTC)", at.format("%H:%M"))
+    } else {
+        format!("{shown} ({} UTC)", at.format("%Y-%m-%d %H:%M"))
     }
 }
 

@@ -16,6 +16,8 @@ pub enum GmAction {
     ResolveNow,
     /// Move the open turn's deadline later (or set one, counted from now, if it had none).
     Extend(Duration),
+    /// Set the open turn's deadline to this moment (later or earlier; it must be in the future).
+    SetDeadline(DateTime<Utc>),
     /// Stop the clock: no turn resolves while paused; orders are still taken.
     Pause,
     /// Start the clock again. A deadline that passed during the pause is moved to `now`
@@ -31,6 +33,7 @@ impl GmAction {
         match self {
             GmAction::ResolveNow => "game.resolve_now",
             GmAction::Extend(_) => "game.extend",
+            GmAction::SetDeadline(_) => "game.set_deadline",
             GmAction::Pause => "game.pause",
             GmAction::Resume => "game.resume",
             GmAction::End => "game.end",
@@ -61,10 +64,14 @@ pub async fn gm_action(
     let open = store::turns::lock_open_of_game(&mut tx, game).await?;
     let mut details = json!({ "status_before": stored.status });
     match action {
-        GmAction::ResolveNow | GmAction::Extend(_) => {
+        GmAction::ResolveNow | GmAction::Extend(_) | GmAction::SetDeadline(_) => {
             let turn = open.ok_or(LifecycleError::NoOpenTurn(game.0))?;
             let new_deadline = match action {
                 GmAction::Extend(by) => turn.deadline.unwrap_or(now) + by,
+                GmAction::SetDeadline(at) if at <= now => {
+                    return Err(LifecycleError::DeadlineInPast(game.0));
+                }
+                GmAction::SetDeadline(at) => at,
                 _ => now,
             };
             store::turns::set_deadline(&mut *tx, turn.id, new_deadline).await?;
@@ -129,9 +136,12 @@ pub async fn schedule_of(pool: &PgPool, game: GameId) -> Result<ScheduleSettings
     Ok(ScheduleSettings::from_json(&stored)?)
 }
 
-/// Replaces a game's deadline settings, audited as done by `actor`. They apply from the next
-/// deadline on: the open turn keeps its deadline (the GM moves it with `extend`), unless it has
-/// none and the new schedule gives one, which it then gets (the first slot after `now`).
+/// Replaces a game's deadline settings, audited as done by `actor`. When the deadline rule
+/// itself changes (another kind, weekday, time, zone or number of days) to one that gives
+/// deadlines, the open turn's deadline moves to the new rule's first slot after `now`, so a
+/// game switched to "weekly Friday 18:00" is due on the coming Friday. When only the reminders,
+/// grace or early resolution change, or the rule becomes manual, the open turn keeps its
+/// deadline (unless it has none and the rule gives one).
 pub async fn set_schedule(
     pool: &PgPool,
     now: DateTime<Utc>,
@@ -148,9 +158,13 @@ pub async fn set_schedule(
     }
     store::games::set_schedule(&mut *tx, game, &settings.to_json()).await?;
     let open = store::turns::lock_open_of_game(&mut tx, game).await?;
+    let rule_before = ScheduleSettings::from_json(&stored.schedule)
+        .ok()
+        .map(|before| before.deadlines());
+    let rule_changed = rule_before != Some(settings.deadlines());
     let mut deadline_set = None;
     if let Some(turn) = open
-        && turn.deadline.is_none()
+        && (turn.deadline.is_none() || rule_changed)
         && let Some(deadline) = settings.deadlines().next_deadline(None, now)
     {
         store::turns::set_deadline(&mut *tx, turn.id, deadline).await?;

@@ -64,6 +64,12 @@ pub enum LifecycleError {
     Schedule(#[from] ScheduleError),
     #[error("game {0} is over")]
     GameOver(i64),
+    #[error("a new deadline must be in the future (to resolve the turn now, use Resolve now)")]
+    DeadlineInPast(i64),
+    #[error(
+        "game {0} has published a turn: it can no longer be deleted (end it instead, which keeps its record)"
+    )]
+    AlreadyPublished(i64),
     #[error("stored game {game} is inconsistent: {reason}")]
     Inconsistent { game: i64, reason: String },
 }

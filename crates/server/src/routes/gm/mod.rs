@@ -160,6 +160,7 @@ pub(crate) fn notice(code: Option<&str>) -> Option<&'static str> {
         "schedule-saved" => "Schedule saved.",
         "resolve-now" => "The turn was resolved and published.",
         "extend" => "The deadline was extended.",
+        "deadline" => "The deadline was set.",
         "pause" => "The game is paused.",
         "resume" => "The game is running again.",
         "end" => "The game has ended; every sealed seed is revealed.",

@@ -160,8 +160,8 @@ pub(super) fn schedule_from_form(pairs: &[(String, String)]) -> Result<Schedule,
                 })?;
             let time = chrono::NaiveTime::parse_from_str(field(pairs, "time"), "%H:%M")
                 .map_err(|_| "Schedule: the time must be HH:MM, e.g. 18:00.".to_owned())?;
-            let zone = field(pairs, "zone").parse::<chrono_tz::Tz>().map_err(|_| {
-                "Schedule: the time zone must be a name such as Europe/London.".to_owned()
+            let zone = zone_from_form(pairs)?.ok_or_else(|| {
+                "Schedule: a weekly schedule needs a time zone, e.g. Europe/London.".to_owned()
             })?;
             crate::schedule::Weekly::new(
                 weekday,
@@ -190,8 +190,96 @@ pub(super) fn settings_from_form(pairs: &[(String, String)]) -> Result<ScheduleS
         text => crate::schedule::parse_duration(text).map_err(|e| format!("Grace: {e}."))?,
     };
     let early = field(pairs, "early") == "on";
+    let zone = zone_from_form(pairs)?.unwrap_or(chrono_tz::Tz::UTC);
     ScheduleSettings::new(deadlines, &reminders, grace, early)
+        .map(|settings| settings.with_zone(zone))
         .map_err(|e| format!("Schedule: {e}."))
+}
+
+/// The `zone` field: an IANA name, or none when left empty.
+fn zone_from_form(pairs: &[(String, String)]) -> Result<Option<chrono_tz::Tz>, String> {
+    match field(pairs, "zone") {
+        "" => Ok(None),
+        name => name.parse::<chrono_tz::Tz>().map(Some).map_err(|_| {
+            format!("Schedule: {name:?} is not a time zone: use a name such as Europe/London.")
+        }),
+    }
+}
+
+/// The schedule form as saved, so that the page shows it and a second save keeps it.
+pub(crate) struct ScheduleForm {
+    /// `manual`, `every_days` or `weekly`.
+    pub kind: &'static str,
+    pub days: u32,
+    /// `Monday` … `Sunday`; Friday when the rule is not weekly.
+    pub weekday: &'static str,
+    pub time: String,
+    pub zone: String,
+    pub reminders: String,
+    pub grace: String,
+    pub early: bool,
+}
+
+pub(crate) const WEEKDAYS: [&str; 7] = [
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+];
+
+impl ScheduleForm {
+    pub(crate) fn of(settings: &ScheduleSettings) -> ScheduleForm {
+        let (kind, days, weekday, time) = match settings.deadlines() {
+            Schedule::Manual => ("manual", 7, "Friday", "18:00".to_owned()),
+            Schedule::EveryDays(days) => ("every_days", days, "Friday", "18:00".to_owned()),
+            Schedule::Weekly(weekly) => (
+                "weekly",
+                7,
+                WEEKDAYS
+                    .get(weekly.weekday().num_days_from_monday() as usize)
+                    .copied()
+                    .unwrap_or("Friday"),
+                weekly.time().format("%H:%M").to_string(),
+            ),
+        };
+        ScheduleForm {
+            kind,
+            days,
+            weekday,
+            time,
+            zone: settings.zone().name().to_owned(),
+            reminders: settings
+                .reminders()
+                .iter()
+                .map(|r| crate::schedule::format_duration(*r))
+                .collect::<Vec<_>>()
+                .join(", "),
+            grace: crate::schedule::format_duration(settings.grace()),
+            early: settings.early_resolution(),
+        }
+    }
+}
+
+/// A deadline typed as a local date and time (`datetime-local`) in the game's zone. A time
+/// the clocks skip is refused; in the hour they go back, the earlier of the two is taken.
+pub(super) fn local_deadline_from_form(
+    text: &str,
+    zone: chrono_tz::Tz,
+) -> Result<DateTime<Utc>, String> {
+    use chrono::TimeZone;
+    let naive = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"]
+        .iter()
+        .find_map(|format| NaiveDateTime::parse_from_str(text.trim(), format).ok())
+        .ok_or_else(|| {
+            format!("Deadline: {text:?} is not a date and time (YYYY-MM-DD HH:MM, {zone}).")
+        })?;
+    zone.from_local_datetime(&naive)
+        .earliest()
+        .map(|at| at.with_timezone(&Utc))
+        .ok_or_else(|| format!("Deadline: {text} does not exist in {zone} (the clocks skip it)."))
 }
 
 pub(super) fn schedule_text(settings: &ScheduleSettings) -> String {

@@ -17,7 +17,7 @@ use crate::schedule::ScheduleSettings;
 use crate::turns::{self, GmAction, LifecycleError, Schedule};
 use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
-use forms::{schedule_text, settings_from_form};
+use forms::{ScheduleForm, WEEKDAYS, schedule_text, settings_from_form};
 pub(crate) use new::{get_new_game, post_new_game};
 
 /// The longest extension the console offers in one go (30 days).
@@ -68,8 +68,13 @@ struct GamePage {
     game: store::games::GameSummary,
     setup: String,
     schedule: String,
-    every_days: Option<u32>,
-    open_turn: Option<(i32, String)>,
+    /// The schedule form's fields as saved.
+    form: ScheduleForm,
+    weekdays: [&'static str; 7],
+    /// The game's time zone: deadlines are shown and typed in it.
+    zone: String,
+    /// The open turn: its number, its deadline as shown, and as a `datetime-local` value.
+    open_turn: Option<(i32, String, String)>,
     players: Vec<PlayerRow>,
     ordered: usize,
     press: Vec<PressRow>,
@@ -100,7 +105,13 @@ pub(crate) async fn get_game(
     };
     let settings = ScheduleSettings::from_json(&game.schedule)
         .unwrap_or_else(|_| ScheduleSettings::from(Schedule::Manual));
-    let schedule = settings.deadlines();
+    let zone = settings.zone();
+    let shown = |at: &Option<chrono::DateTime<chrono::Utc>>| {
+        at.map_or_else(
+            || "none".to_owned(),
+            |at| crate::schedule::local_time(at, zone),
+        )
+    };
     let players: Vec<PlayerRow> = players
         .into_iter()
         .map(|p| PlayerRow {
@@ -118,11 +129,15 @@ pub(crate) async fn get_game(
         chrome: gm.chrome(super::notice(query.done.as_deref())),
         setup: serde_json::to_string_pretty(&game.setup).unwrap_or_default(),
         schedule: schedule_text(&settings),
-        every_days: match schedule {
-            Schedule::EveryDays(days) => Some(days),
-            Schedule::Manual | Schedule::Weekly(_) => None,
-        },
-        open_turn: open.map(|t| (t.number, super::when_opt(&t.deadline))),
+        form: ScheduleForm::of(&settings),
+        weekdays: WEEKDAYS,
+        zone: zone.name().to_owned(),
+        open_turn: open.map(|t| {
+            let typed = t.deadline.map_or_else(String::new, |at| {
+                at.with_timezone(&zone).format("%Y-%m-%dT%H:%M").to_string()
+            });
+            (t.number, shown(&t.deadline), typed)
+        }),
         ordered: players.iter().filter(|p| p.ordered).count(),
         players,
         press: press
@@ -139,8 +154,8 @@ pub(crate) async fn get_game(
             .map(|t| TurnRow {
                 number: t.number,
                 status: t.status.to_string(),
-                deadline: super::when_opt(&t.deadline),
-                resolved: super::when_opt(&t.resolved_at),
+                deadline: shown(&t.deadline),
+                resolved: shown(&t.resolved_at),
                 report: t.report_text.clone(),
             })
             .collect(),
@@ -217,6 +232,14 @@ pub(crate) async fn post_action(
                 )));
             }
         },
+        "deadline" => {
+            let settings = turns::schedule_of(&state.pool, game.id)
+                .await
+                .map_err(lifecycle_error)?;
+            let at = forms::local_deadline_from_form(field(&pairs, "deadline"), settings.zone())
+                .map_err(AppError::BadRequest)?;
+            GmAction::SetDeadline(at)
+        }
         "pause" => GmAction::Pause,
         "resume" => GmAction::Resume,
         "end" => GmAction::End,

@@ -1,0 +1,251 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    reason = "tests"
+)]
+//! Issue 20: running a season from the GM console. Each test names the fault it proves fixed:
+//! the schedule form shows what is saved, the GM sets the open turn's deadline, times are shown
+//! in the game's zone, irreversible actions ask first, and the GM's mail views and hidden view.
+
+use reqwest::StatusCode;
+use serde_json::Value;
+use store::PgPool;
+
+use crate::console::{Browser, PASSWORD, add_gm, populate};
+use crate::helpers::TestApp;
+
+pub(crate) async fn gm_logged_in(app: &TestApp) -> Browser {
+    add_gm(&app.db.pool, "nelson").await;
+    let mut gm = Browser::new(app);
+    assert_eq!(
+        gm.login("nelson", PASSWORD).await.status(),
+        StatusCode::SEE_OTHER
+    );
+    gm
+}
+
+/// The value of attribute `name` in one HTML tag's text.
+fn attribute(tag: &str, name: &str) -> Option<String> {
+    let key = format!(" {name}=\"");
+    let start = tag.find(&key)? + key.len();
+    let end = start + tag[start..].find('"')?;
+    Some(tag[start..end].replace("&#58;", ":").replace("&#47;", "/"))
+}
+
+/// What a browser would send for the form with `id` on `page`: each named input's value
+/// (checkboxes only when checked), each select's selected option.
+pub(crate) fn form_fields(page: &str, id: &str) -> Vec<(String, String)> {
+    let start = page
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no form {id}"));
+    let form = &page[start..start + page[start..].find("</form>").unwrap()];
+    let mut fields = Vec::new();
+    for piece in form.split("<input").skip(1) {
+        let tag = &piece[..piece.find('>').unwrap()];
+        let Some(name) = attribute(tag, "name") else {
+            continue;
+        };
+        if attribute(tag, "type").as_deref() == Some("checkbox") {
+            if tag.contains(" checked") {
+                fields.push((name, "on".to_owned()));
+            }
+            continue;
+        }
+        fields.push((name, attribute(tag, "value").unwrap_or_default()));
+    }
+    for piece in form.split("<select").skip(1) {
+        let tag = &piece[..piece.find('>').unwrap()];
+        let name = attribute(tag, "name").unwrap();
+        let body = &piece[..piece.find("</select>").unwrap()];
+        let selected = body
+            .split("<option")
+            .skip(1)
+            .find(|option| option[..option.find('>').unwrap()].contains(" selected"))
+            .or_else(|| body.split("<option").nth(1))
+            .and_then(|option| attribute(option, "value"))
+            .unwrap_or_default();
+        fields.push((name, selected));
+    }
+    fields
+}
+
+async fn schedule(pool: &PgPool, game: i64) -> Value {
+    sqlx::query_scalar("SELECT schedule FROM games WHERE id = $1")
+        .bind(game)
+        .fetch_one(pool)
+        .await
+        .unwrap()
+}
+
+async fn open_deadline(pool: &PgPool, game: i64) -> Option<chrono::DateTime<chrono::Utc>> {
+    sqlx::query_scalar("SELECT deadline FROM turns WHERE game_id = $1 AND status = 'open'")
+        .bind(game)
+        .fetch_one(pool)
+        .await
+        .unwrap()
+}
+
+fn borrowed(fields: &[(String, String)]) -> Vec<(&str, &str)> {
+    fields
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect()
+}
+
+/// Fault 1: a weekly schedule with reminders and grace survives a reload, and a second save
+/// that only ticks "early resolution" keeps all of it.
+#[tokio::test]
+async fn season_fault1_the_schedule_form_shows_what_is_saved_and_a_second_save_keeps_it() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let game = populate(pool).await;
+    let mut gm = gm_logged_in(&app).await;
+    let response = gm
+        .submit(
+            &format!("/gm/games/{game}/schedule"),
+            &[
+                ("schedule", "weekly"),
+                ("weekday", "Friday"),
+                ("time", "18:00"),
+                ("zone", "Europe/London"),
+                ("reminders", "48h, 6h"),
+                ("grace", "2h"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    let saved = schedule(pool, game).await;
+
+    let page = gm.get_text(&format!("/gm/games/{game}")).await;
+    let mut fields = form_fields(&page, "schedule-form");
+    let value = |name: &str| {
+        fields
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    assert_eq!(value("schedule"), "weekly", "{fields:?}");
+    assert_eq!(value("weekday"), "Friday");
+    assert_eq!(value("time"), "18:00");
+    assert_eq!(value("zone"), "Europe/London");
+    assert_eq!(value("reminders"), "2d, 6h");
+    assert_eq!(value("grace"), "2h");
+    assert_eq!(value("early"), "");
+
+    // Only early resolution is ticked: everything else is sent as the page shows it.
+    fields.retain(|(k, _)| k != "csrf");
+    fields.push(("early".into(), "on".into()));
+    let response = gm
+        .submit(&format!("/gm/games/{game}/schedule"), &borrowed(&fields))
+        .await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    let again = schedule(pool, game).await;
+    assert_eq!(again["kind"], "weekly");
+    assert_eq!(again["weekday"], "Friday");
+    assert_eq!(again["time"], "18:00");
+    assert_eq!(again["zone"], "Europe/London");
+    assert_eq!(again["reminder_minutes"], serde_json::json!([2880, 360]));
+    assert_eq!(again["grace_minutes"], 120);
+    assert_eq!(again["early_resolution"], true);
+    let mut expected = saved.clone();
+    expected["early_resolution"] = true.into();
+    assert_eq!(again, expected);
+    app.stop().await;
+}
+
+/// Fault 3: a manual game's open turn gets a deadline typed as a date and time in the game's
+/// zone; a move earlier works too; the past is refused; switching to weekly moves the open
+/// turn's deadline to the rule's next slot, and saving only the reminders does not move it.
+#[tokio::test]
+async fn season_fault3_the_gm_sets_and_moves_the_open_turns_deadline() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let game = populate(pool).await;
+    let mut gm = gm_logged_in(&app).await;
+    // Manual, in New York: in 1805 a zone with an offset of its own (local mean time).
+    gm.submit(
+        &format!("/gm/games/{game}/schedule"),
+        &[("schedule", "manual"), ("zone", "America/New_York")],
+    )
+    .await;
+    let page = gm.get_text(&format!("/gm/games/{game}")).await;
+    assert!(page.contains("id=\"set-deadline\""), "a deadline form");
+    let response = gm
+        .submit(
+            &format!("/gm/games/{game}/actions/deadline"),
+            &[("deadline", "1805-10-30T18:00")],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    let set = open_deadline(pool, game).await.unwrap();
+    // New York's local mean time in 1805 was UTC-4:56:02.
+    assert_eq!(set.to_rfc3339(), "1805-10-30T22:56:02+00:00");
+    let page = gm.get_text(&format!("/gm/games/{game}")).await;
+    assert!(
+        page.contains("value=\"1805-10-30T18:00\""),
+        "the form shows the deadline in the zone"
+    );
+    assert!(page.contains("1805-10-30 18:00 LMT (22:56 UTC)"), "{page}");
+
+    // Earlier is fine while it is in the future; the past is refused and changes nothing.
+    gm.submit(
+        &format!("/gm/games/{game}/actions/deadline"),
+        &[("deadline", "1805-10-22T09:00")],
+    )
+    .await;
+    let earlier = open_deadline(pool, game).await.unwrap();
+    assert!(earlier < set);
+    for bad in ["1805-10-20T09:00", "next friday", ""] {
+        let response = gm
+            .submit(
+                &format!("/gm/games/{game}/actions/deadline"),
+                &[("deadline", bad)],
+            )
+            .await;
+        assert!(
+            response.status() == StatusCode::BAD_REQUEST
+                || response.status() == StatusCode::CONFLICT,
+            "{bad}: {}",
+            response.status()
+        );
+        assert_eq!(open_deadline(pool, game).await, Some(earlier), "{bad}");
+    }
+    let audited: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM audit_log WHERE action = 'game.set_deadline'")
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    assert_eq!(audited, 2);
+
+    // Weekly Friday 18:00 London: the open turn is due the coming Friday (1805-10-21 was a
+    // Monday), 18:00 GMT.
+    gm.submit(
+        &format!("/gm/games/{game}/schedule"),
+        &[
+            ("schedule", "weekly"),
+            ("weekday", "Friday"),
+            ("time", "18:00"),
+            ("zone", "Europe/London"),
+        ],
+    )
+    .await;
+    let weekly = open_deadline(pool, game).await.unwrap();
+    assert_eq!(weekly.to_rfc3339(), "1805-10-25T18:01:15+00:00");
+    // Only the reminders change: the deadline stays.
+    gm.submit(
+        &format!("/gm/games/{game}/schedule"),
+        &[
+            ("schedule", "weekly"),
+            ("weekday", "Friday"),
+            ("time", "18:00"),
+            ("zone", "Europe/London"),
+            ("reminders", "6h"),
+        ],
+    )
+    .await;
+    assert_eq!(open_deadline(pool, game).await, Some(weekly));
+    app.stop().await;
+}
