@@ -11,6 +11,7 @@
 
 use reqwest::StatusCode;
 use serde_json::Value;
+use server::Clock;
 use store::PgPool;
 
 use crate::console::{Browser, PASSWORD, add_gm, populate};
@@ -247,5 +248,118 @@ async fn season_fault3_the_gm_sets_and_moves_the_open_turns_deadline() {
     )
     .await;
     assert_eq!(open_deadline(pool, game).await, Some(weekly));
+    app.stop().await;
+}
+
+fn at(text: &str) -> chrono::DateTime<chrono::Utc> {
+    chrono::DateTime::parse_from_rfc3339(text)
+        .unwrap()
+        .with_timezone(&chrono::Utc)
+}
+
+/// Fault 2: a game scheduled in Europe/London shows its deadline in London time (summer time
+/// here) with UTC beside it, to the GM, the public pages, the player's page, and in the mail:
+/// the confirmation, the reminder and the report.
+#[tokio::test]
+async fn season_fault2_deadlines_are_shown_in_the_games_time_zone_everywhere() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let game = populate(pool).await;
+    app.clock.set(at("2026-06-01T00:00:00Z"));
+    let mut gm = gm_logged_in(&app).await;
+    gm.submit(
+        &format!("/gm/games/{game}/schedule"),
+        &[
+            ("schedule", "weekly"),
+            ("weekday", "Friday"),
+            ("time", "18:00"),
+            ("zone", "Europe/London"),
+            ("reminders", "48h"),
+        ],
+    )
+    .await;
+    assert_eq!(
+        open_deadline(pool, game).await,
+        Some(at("2026-06-05T17:00:00Z"))
+    );
+    let shown = "2026-06-05 18:00 BST (17:00 UTC)";
+    let mailed = "Friday 5 June 2026, 18:00 BST (17:00 UTC)";
+    let page = gm.get_text(&format!("/gm/games/{game}")).await;
+    assert!(page.contains(&format!("deadline {shown}")), "GM game page");
+    assert!(gm.get_text("/gm").await.contains(shown), "GM home");
+    let public = app.get("/zines/demo").await.text().await.unwrap();
+    assert!(public.contains(shown), "public zine page: {public}");
+    let public = app
+        .get(&format!("/zines/demo/games/{game}"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(public.contains(shown), "public game page");
+    let mut player = crate::players::logged_in(&app, "nelson@example.org").await;
+    let me = player.get_text("/me").await;
+    assert!(me.contains(mailed), "player page: {me}");
+
+    // The confirmation of a mail.
+    let token: String = sqlx::query_scalar(
+        "SELECT p.reply_token FROM players p JOIN subscribers s ON s.id = p.subscriber_id \
+         WHERE p.game_id = $1 AND s.email = 'nelson@example.org'",
+    )
+    .bind(game)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    let to = server::letters::reply_address(&token, crate::inbox::DOMAIN);
+    let raw = crate::inbox::message("zone-1", &to, "", "PRESS Steady.\r\n");
+    server::inbox::ingest(pool, &raw, "pipe", app.clock.now(), crate::inbox::DOMAIN)
+        .await
+        .unwrap();
+    let confirmation: String = sqlx::query_scalar(
+        "SELECT body_text FROM outbound_messages WHERE idempotency_key NOT LIKE 'login:%' \
+         ORDER BY id DESC LIMIT 1",
+    )
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert!(confirmation.contains(mailed), "{confirmation}");
+
+    // The reminder, 48 hours before.
+    app.clock.set(at("2026-06-03T17:30:00Z"));
+    server::turns::reminders::send_due_reminders(pool, app.clock.now(), crate::inbox::DOMAIN)
+        .await
+        .unwrap();
+    let reminders: Vec<String> = sqlx::query_scalar(
+        "SELECT body_text FROM outbound_messages WHERE idempotency_key LIKE 'reminder:%'",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    assert!(!reminders.is_empty());
+    assert!(
+        reminders.iter().all(|r| r.contains(mailed)),
+        "{reminders:?}"
+    );
+
+    // The report names the next turn's deadline, a week on.
+    app.clock.set(at("2026-06-05T17:00:01Z"));
+    server::turns::gm::gm_action(
+        pool,
+        app.clock.now(),
+        store::games::GameId(game),
+        server::turns::GmAction::ResolveNow,
+        "gm:nelson",
+        crate::inbox::DOMAIN,
+    )
+    .await
+    .unwrap();
+    let report: String =
+        sqlx::query_scalar("SELECT body_text FROM outbound_bodies ORDER BY id DESC LIMIT 1")
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    assert!(
+        report.contains("orders are due Friday 12 June 2026, 18:00 BST (17:00 UTC)."),
+        "{report}"
+    );
     app.stop().await;
 }

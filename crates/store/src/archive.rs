@@ -23,6 +23,8 @@ pub struct PublicGame {
     /// The turn taking orders, if any.
     pub open_turn: Option<i32>,
     pub open_deadline: Option<DateTime<Utc>>,
+    /// The game's time zone (IANA name) from its schedule; none for games made before it.
+    pub time_zone: Option<String>,
     pub open_seed_commitment: Option<String>,
     pub open_sealed_commitment: Option<String>,
     /// The last turn whose report is published.
@@ -33,7 +35,7 @@ macro_rules! game_columns {
     () => {
         "SELECT g.id, g.name, g.engine, g.status, g.created_at, \
      o.number AS open_turn, o.deadline AS open_deadline, o.seed_commitment AS open_seed_commitment, \
-     o.sealed_commitment AS open_sealed_commitment, \
+     o.sealed_commitment AS open_sealed_commitment, g.schedule->>'zone' AS time_zone, \
      (SELECT max(t.number) FROM turns t WHERE t.game_id = g.id AND t.status = 'published') AS last_published \
      FROM games g LEFT JOIN turns o ON o.game_id = g.id AND o.status = 'open'"
     };

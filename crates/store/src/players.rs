@@ -146,6 +146,8 @@ pub struct TokenHolder {
     pub status: PlayerStatus,
     pub turn_number: Option<i32>,
     pub deadline: Option<DateTime<Utc>>,
+    /// The game's time zone (IANA name) from its schedule; none for games made before it.
+    pub time_zone: Option<String>,
 }
 
 /// The columns of [`TokenHolder`]; callers add the WHERE clause.
@@ -154,7 +156,8 @@ macro_rules! token_holder_select {
         concat!(
             "SELECT p.id AS player_id, s.id AS subscriber_id, s.zine_id, g.id AS game_id, \
              g.name AS game_name, g.status AS game_status, g.engine, p.engine_player_id, \
-             p.display_name, s.email, p.reply_token, p.status, t.number AS turn_number, t.deadline \
+             p.display_name, s.email, p.reply_token, p.status, t.number AS turn_number, t.deadline, \
+             g.schedule->>'zone' AS time_zone \
              FROM players p JOIN games g ON g.id = p.game_id JOIN subscribers s ON s.id = p.subscriber_id \
              LEFT JOIN turns t ON t.game_id = g.id AND t.status = 'open' ",
             $where

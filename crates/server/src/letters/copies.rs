@@ -12,7 +12,7 @@ pub fn copy_note(earlier: DateTime<Utc>) -> String {
         "This message is the same as the one of yours that arrived {} (the same text, in the \
          same turn). Its orders are taken again, but its press and private messages were sent \
          with that one and are not sent twice.",
-        deadline(earlier)
+        deadline(earlier, chrono_tz::Tz::UTC)
     )
 }
 
@@ -20,6 +20,6 @@ pub fn copy_note(earlier: DateTime<Utc>) -> String {
 pub fn not_again(line: usize, earlier: DateTime<Utc>) -> String {
     format!(
         "Line {line}: not sent again: it was sent with your message that arrived {}.",
-        deadline(earlier)
+        deadline(earlier, chrono_tz::Tz::UTC)
     )
 }

@@ -37,7 +37,16 @@ pub fn queued_ids(kind: &str, seed: &str, domain: &str) -> (String, String) {
     )
 }
 
-/// When a deadline is, as mails write it.
-pub fn deadline(at: chrono::DateTime<chrono::Utc>) -> String {
-    at.format("%A %-d %B %Y, %H:%M UTC").to_string()
+/// When a deadline is, as mails write it: in the game's time zone, with UTC beside it when
+/// the zone is another (`Friday 27 November 2026, 18:00 GMT (18:00 UTC)`).
+pub fn deadline(at: chrono::DateTime<chrono::Utc>, zone: chrono_tz::Tz) -> String {
+    let local = at.with_timezone(&zone);
+    let shown = local.format("%A %-d %B %Y, %H:%M %Z").to_string();
+    if zone == chrono_tz::Tz::UTC {
+        shown
+    } else if local.date_naive() == at.date_naive() {
+        format!("{shown} ({} UTC)", at.format("%H:%M"))
+    } else {
+        format!("{shown} ({} UTC)", at.format("%A %-d %B, %H:%M"))
+    }
 }

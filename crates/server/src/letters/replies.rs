@@ -52,7 +52,13 @@ pub fn heading(holder: &TokenHolder) -> String {
 /// Where the game's turn stands, as a sentence starting with a space.
 pub fn turn_and_deadline(holder: &TokenHolder) -> String {
     match (holder.turn_number, holder.deadline) {
-        (Some(turn), Some(due)) => format!(" Turn {turn}, deadline {}.", deadline(due)),
+        (Some(turn), Some(due)) => format!(
+            " Turn {turn}, deadline {}.",
+            deadline(
+                due,
+                crate::schedule::zone_named(holder.time_zone.as_deref())
+            )
+        ),
         (Some(turn), None) => format!(" Turn {turn}; the GM sets the deadline."),
         (None, _) => " No turn is open.".to_owned(),
     }

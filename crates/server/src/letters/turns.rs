@@ -7,12 +7,24 @@ use super::{Letter, deadline, reply_address};
 use crate::schedule::format_duration;
 
 /// The report, as every subscriber of the zine gets it (readers too): the table and press as
-/// published, then the turn's revealed dice seed.
-pub fn report(game: &str, number: u32, text: &str, seed_hex: &str) -> Letter {
+/// published, then the turn's revealed dice seed, then when the next turn's orders are due
+/// (`next`: its number and deadline, as [`deadline`] writes it; none when the game is over).
+pub fn report(
+    game: &str,
+    number: u32,
+    text: &str,
+    seed_hex: &str,
+    next: Option<(u32, Option<String>)>,
+) -> Letter {
+    let next = match next {
+        Some((turn, Some(due))) => format!("Turn {turn}: orders are due {due}.\n"),
+        Some((turn, None)) => format!("Turn {turn}: the GM will set the deadline.\n"),
+        None => String::new(),
+    };
     Letter {
         subject: format!("{game}: turn {number} report"),
         body: format!(
-            "{text}\n--\nTurn {number} dice seed: {seed_hex} (commitment published before the turn).\n"
+            "{text}\n--\nTurn {number} dice seed: {seed_hex} (commitment published before the turn).\n{next}"
         ),
     }
 }
@@ -43,6 +55,7 @@ pub fn reminder(
     game: &str,
     number: u32,
     due: DateTime<Utc>,
+    zone: chrono_tz::Tz,
     left: Duration,
     reply_token: &str,
     domain: &str,
@@ -56,7 +69,7 @@ pub fn reminder(
              The deadline is {deadline} (in {left}). Without orders you are NMR (no moves \
              received), with whatever that costs in this game.\n\n\
              To send orders, reply to this message (it goes to {reply_to}).\n",
-            deadline = deadline(due),
+            deadline = deadline(due, zone),
         ),
     }
 }

@@ -13,7 +13,6 @@ use axum::extract::{Path, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use chrono::{DateTime, Utc};
 use engine::{Report, Viewer};
 use games::EngineKind;
 use store::archive::{PublicGame, PublicTurn, PublishedTurn};
@@ -149,10 +148,6 @@ async fn rulings_of(
     Ok(engine.rulings(&setup).unwrap_or_default())
 }
 
-fn when(at: DateTime<Utc>) -> String {
-    at.format("%Y-%m-%d %H:%M UTC").to_string()
-}
-
 fn engine_title(engine: &str) -> String {
     engine
         .parse::<EngineKind>()
@@ -186,7 +181,11 @@ impl GameSummary {
             (GameStatus::Finished, _, _) => "over".to_owned(),
             (GameStatus::Paused, Some(turn), _) => format!("turn {turn}, paused by the GM"),
             (_, Some(turn), Some(deadline)) => {
-                format!("turn {turn}, orders due {}", when(deadline))
+                let zone = crate::schedule::zone_named(game.time_zone.as_deref());
+                format!(
+                    "turn {turn}, orders due {}",
+                    crate::schedule::local_time(deadline, zone)
+                )
             }
             (_, Some(turn), None) => format!("turn {turn}, deadline not set yet"),
             _ => "no turn open".to_owned(),

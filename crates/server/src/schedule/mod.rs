@@ -429,6 +429,17 @@ impl fmt::Display for ScheduleSettings {
     }
 }
 
+/// The time zone named in a stored schedule (`games.schedule->>'zone'`); UTC when none or
+/// unknown (games made before zones were kept).
+pub fn zone_named(name: Option<&str>) -> Tz {
+    name.and_then(|name| name.parse().ok()).unwrap_or(Tz::UTC)
+}
+
+/// The time zone of a stored schedule.
+pub fn zone_of(schedule: &Value) -> Tz {
+    zone_named(schedule.get("zone").and_then(Value::as_str))
+}
+
 /// A moment as the game's players read it: the local date and time in `zone` with its
 /// abbreviation, and UTC beside it when the zone is not UTC (`2026-11-27 18:00 GMT (18:00 UTC)`,
 /// the UTC date added when it differs).

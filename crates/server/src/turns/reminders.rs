@@ -71,6 +71,7 @@ async fn remind(
             &game_name,
             number,
             turn.deadline,
+            crate::schedule::zone_of(&turn.schedule),
             turn.deadline - now,
             &player.reply_token,
             mail_domain,

@@ -208,6 +208,8 @@ pub(crate) async fn resolve_claimed(
     store::games::set_state(&mut *tx, game.id, &new_state).await?;
 
     let outcome = resolved.state.outcome();
+    // The next turn and its deadline, for the report's mail.
+    let mut next_turn = None;
     if outcome.finished {
         // Every fact is public now: reveal every sealed seed, so anyone can check every turn.
         let sealed: Vec<(u32, String)> = (0..=number)
@@ -216,12 +218,17 @@ pub(crate) async fn resolve_claimed(
         store::games::finish_game(&mut *tx, game.id, &sealed).await?;
     } else {
         let next = resolved.state.turn();
+        let next_deadline = settings.deadlines().next_deadline(due.deadline, now);
+        next_turn = Some((
+            next,
+            next_deadline.map(|at| letters::deadline(at, settings.zone())),
+        ));
         store::turns::open_turn(
             &mut *tx,
             &NewTurn {
                 game_id: game.id,
                 number: next,
-                deadline: settings.deadlines().next_deadline(due.deadline, now),
+                deadline: next_deadline,
                 seed_commitment: &secret.turn_seed(next).commitment(),
                 sealed_commitment: &secret.sealed_seed(next).commitment(),
                 state_before: &new_state,
@@ -240,6 +247,7 @@ pub(crate) async fn resolve_claimed(
                 number,
                 &text,
                 &seed.to_hex(),
+                next_turn,
                 &resolved.state,
                 now,
                 domain,
@@ -288,6 +296,7 @@ async fn queue_publication(
     number: u32,
     text: &str,
     seed_hex: &str,
+    next_turn: Option<(u32, Option<String>)>,
     state: &AnyState,
     now: DateTime<Utc>,
     domain: &str,
@@ -296,7 +305,7 @@ async fn queue_publication(
     // their own position with their personal reply address. Queued in this transaction, once.
     // The report's body is stored once and shared by every copy; the copies are one message,
     // with one Message-ID, which the outbox sends to many subscribers at a time.
-    let report = letters::turns::report(&game.name, number, text, seed_hex);
+    let report = letters::turns::report(&game.name, number, text, seed_hex, next_turn);
     let report_body = store::outbox::insert_shared_body(&mut *tx, &report.body, None, now).await?;
     let no_headers = Headers::default();
     let report_id = letters::turns::report_message_id(due.id.0, domain);

@@ -47,7 +47,10 @@ pub(crate) fn game_rows(games: Vec<store::games::GameSummary>) -> Vec<GameRow> {
             turn: g
                 .open_turn
                 .map_or_else(|| "none open".to_owned(), |n| n.to_string()),
-            deadline: super::when_opt(&g.deadline),
+            deadline: g.deadline.map_or_else(
+                || "none".to_owned(),
+                |at| crate::schedule::local_time(at, crate::schedule::zone_of(&g.schedule)),
+            ),
         })
         .collect()
 }

@@ -72,7 +72,10 @@ fn turn_line(holder: &TokenHolder) -> String {
         (status, Some(turn), deadline) => {
             let due = deadline.map_or_else(
                 || "the GM sets the deadline".to_owned(),
-                |d| format!("orders due {}", when(&d)),
+                |d| {
+                    let zone = crate::schedule::zone_named(holder.time_zone.as_deref());
+                    format!("orders due {}", crate::letters::deadline(d, zone))
+                },
             );
             let paused = if status == "paused" {
                 " (paused by the GM)"
