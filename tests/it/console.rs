@@ -235,12 +235,15 @@ pub(crate) fn pages(game: i64) -> Vec<String> {
         "/gm/outbox",
         "/gm/outbox?status=failed",
         "/gm/audit",
+        "/gm/subscribers/1/unsubscribe",
     ]
     .into_iter()
     .map(str::to_owned)
     .chain([
         format!("/gm/games/{game}"),
         format!("/gm/games/{game}/preview"),
+        format!("/gm/games/{game}/confirm/resolve-now"),
+        format!("/gm/games/{game}/confirm/end"),
     ])
     .collect()
 }
@@ -262,7 +265,7 @@ pub(crate) fn forms(game: i64) -> Vec<(String, Vec<(&'static str, &'static str)>
         ),
         (
             "/gm/subscribers/1/status".into(),
-            vec![("status", "unsubscribed")],
+            vec![("status", "unsubscribed"), ("confirm", "yes")],
         ),
         (
             "/gm/zines/demo/games/new".into(),
@@ -282,10 +285,16 @@ pub(crate) fn forms(game: i64) -> Vec<(String, Vec<(&'static str, &'static str)>
             format!("/gm/games/{game}/actions/extend"),
             vec![("hours", "5")],
         ),
-        (format!("/gm/games/{game}/actions/resolve-now"), vec![]),
+        (
+            format!("/gm/games/{game}/actions/resolve-now"),
+            vec![("confirm", "yes")],
+        ),
         (format!("/gm/games/{game}/actions/pause"), vec![]),
         (format!("/gm/games/{game}/actions/resume"), vec![]),
-        (format!("/gm/games/{game}/actions/end"), vec![]),
+        (
+            format!("/gm/games/{game}/actions/end"),
+            vec![("confirm", "yes")],
+        ),
         ("/gm/inbox/1/retry".into(), vec![]),
         ("/gm/outbox/1/resend".into(), vec![]),
         ("/gm/logout".into(), vec![]),
@@ -826,8 +835,11 @@ async fn zines_and_subscribers_refuse_bad_input_and_escape_what_they_show() {
         .submit(&format!("{path}/status"), &[("status", "excluded")])
         .await;
     assert_eq!(response.status(), StatusCode::BAD_REQUEST);
-    gm.submit(&format!("{path}/status"), &[("status", "unsubscribed")])
-        .await;
+    gm.submit(
+        &format!("{path}/status"),
+        &[("status", "unsubscribed"), ("confirm", "yes")],
+    )
+    .await;
     let (email, name, status): (String, String, String) =
         sqlx::query_as("SELECT email, display_name, status FROM subscribers WHERE id = $1")
             .bind(nelson)
@@ -999,7 +1011,10 @@ async fn a_game_is_set_up_from_its_engines_form_and_run_from_its_page() {
         preview.find("<pre id=\"preview-text\">").unwrap() + "<pre id=\"preview-text\">".len();
     let previewed = preview[start..].split("</pre>").next().unwrap().to_owned();
     let response = gm
-        .submit(&format!("/gm/games/{game}/actions/resolve-now"), &[])
+        .submit(
+            &format!("/gm/games/{game}/actions/resolve-now"),
+            &[("confirm", "yes")],
+        )
         .await;
     assert_eq!(
         location(&response),
@@ -1015,7 +1030,10 @@ async fn a_game_is_set_up_from_its_engines_form_and_run_from_its_page() {
     gm.submit(&format!("/gm/games/{game}/actions/pause"), &[])
         .await;
     let response = gm
-        .submit(&format!("/gm/games/{game}/actions/resolve-now"), &[])
+        .submit(
+            &format!("/gm/games/{game}/actions/resolve-now"),
+            &[("confirm", "yes")],
+        )
         .await;
     assert_eq!(response.status(), StatusCode::CONFLICT);
     assert!(
@@ -1047,10 +1065,16 @@ async fn a_game_is_set_up_from_its_engines_form_and_run_from_its_page() {
             .status(),
         StatusCode::NOT_FOUND
     );
-    gm.submit(&format!("/gm/games/{game}/actions/end"), &[])
-        .await;
+    gm.submit(
+        &format!("/gm/games/{game}/actions/end"),
+        &[("confirm", "yes")],
+    )
+    .await;
     let response = gm
-        .submit(&format!("/gm/games/{game}/actions/end"), &[])
+        .submit(
+            &format!("/gm/games/{game}/actions/end"),
+            &[("confirm", "yes")],
+        )
         .await;
     assert_eq!(response.status(), StatusCode::CONFLICT);
     assert_eq!(

@@ -363,3 +363,187 @@ async fn season_fault2_deadlines_are_shown_in_the_games_time_zone_everywhere() {
     );
     app.stop().await;
 }
+
+async fn count(pool: &PgPool, sql: &str) -> i64 {
+    sqlx::query_scalar(sqlx::AssertSqlSafe(sql.to_owned()))
+        .fetch_one(pool)
+        .await
+        .unwrap()
+}
+
+fn location(response: &reqwest::Response) -> String {
+    response.headers()[reqwest::header::LOCATION]
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// Fault 4: Resolve now, End game and Unsubscribe do nothing from one click: the form without
+/// the confirmation page's `confirm=yes` leads to that page, which says what will happen; a
+/// game made by mistake is deleted from its own confirmation page, and a game with a published
+/// turn cannot be.
+#[tokio::test]
+async fn season_fault4_irreversible_actions_ask_first_and_a_mistaken_game_can_be_deleted() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let game = populate(pool).await;
+    let mut gm = gm_logged_in(&app).await;
+    let page = gm.get_text(&format!("/gm/games/{game}")).await;
+    assert!(!page.contains(&format!("action=\"/gm/games/{game}/actions/resolve-now\"")));
+    assert!(page.contains(&format!("href=\"/gm/games/{game}/confirm/resolve-now\"")));
+
+    // Resolve now: one click only asks.
+    let reports = "SELECT count(*) FROM published_reports";
+    let before = count(pool, reports).await;
+    let response = gm
+        .submit(&format!("/gm/games/{game}/actions/resolve-now"), &[])
+        .await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    assert_eq!(
+        location(&response),
+        format!("/gm/games/{game}/confirm/resolve-now")
+    );
+    assert_eq!(count(pool, reports).await, before, "nothing was resolved");
+    let confirm = gm.get_text(&location(&response)).await;
+    assert!(
+        confirm.contains("is resolved now, before its deadline"),
+        "{confirm}"
+    );
+    assert!(
+        confirm.contains("mailed to every active subscriber (4)"),
+        "{confirm}"
+    );
+    assert!(confirm.contains("name=\"confirm\" value=\"yes\""));
+    let mut fields = form_fields(&confirm, "confirm-form");
+    fields.retain(|(k, _)| k != "csrf");
+    let response = gm
+        .submit(
+            &format!("/gm/games/{game}/actions/resolve-now"),
+            &borrowed(&fields),
+        )
+        .await;
+    assert_eq!(
+        location(&response),
+        format!("/gm/games/{game}?done=resolve-now")
+    );
+    assert_eq!(count(pool, reports).await, before + 1);
+
+    // A game with a published turn cannot be deleted, even with the confirmation.
+    let response = gm.get(&format!("/gm/games/{game}/confirm/delete")).await;
+    assert_eq!(response.status(), StatusCode::CONFLICT);
+    assert!(response.text().await.unwrap().contains("cannot be deleted"));
+    let response = gm
+        .submit(&format!("/gm/games/{game}/delete"), &[("confirm", "yes")])
+        .await;
+    assert_eq!(response.status(), StatusCode::CONFLICT);
+    assert_eq!(
+        gm.get(&format!("/gm/games/{game}")).await.status(),
+        StatusCode::OK
+    );
+
+    // End: one click only asks.
+    let response = gm
+        .submit(&format!("/gm/games/{game}/actions/end"), &[])
+        .await;
+    assert_eq!(location(&response), format!("/gm/games/{game}/confirm/end"));
+    let status = format!("SELECT count(*) FROM games WHERE id = {game} AND status = 'running'");
+    assert_eq!(count(pool, &status).await, 1, "the game still runs");
+    let confirm = gm.get_text(&location(&response)).await;
+    assert!(confirm.contains("is abandoned"), "{confirm}");
+    assert!(confirm.contains("Every sealed seed is revealed"));
+
+    // Unsubscribe: one click only asks, and the page names the games they leave.
+    let response = gm
+        .submit("/gm/subscribers/1/status", &[("status", "unsubscribed")])
+        .await;
+    assert_eq!(location(&response), "/gm/subscribers/1/unsubscribe");
+    let active = "SELECT count(*) FROM subscribers WHERE id = 1 AND status = 'active'";
+    assert_eq!(count(pool, active).await, 1, "still subscribed");
+    let zine_page = gm.get_text("/gm/zines/demo").await;
+    assert!(zine_page.contains("href=\"/gm/subscribers/1/unsubscribe\""));
+    let confirm = gm.get_text("/gm/subscribers/1/unsubscribe").await;
+    let game_name: String = sqlx::query_scalar("SELECT name FROM games WHERE id = $1")
+        .bind(game)
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert!(
+        confirm.contains(&format!(
+            "They leave every game they play, at its next resolution: {}",
+            crate::console::html(&game_name)
+        )),
+        "{confirm}"
+    );
+    let mut fields = form_fields(&confirm, "confirm-form");
+    fields.retain(|(k, _)| k != "csrf");
+    gm.submit("/gm/subscribers/1/status", &borrowed(&fields))
+        .await;
+    assert_eq!(count(pool, active).await, 0, "unsubscribed once confirmed");
+
+    // A game made by mistake: deleted before its first turn is published.
+    let made = gm
+        .submit(
+            "/gm/zines/demo/games/new",
+            &[
+                ("engine", "barmy"),
+                ("name", "Mistake"),
+                ("schedule", "manual"),
+                ("setup.width", "10"),
+                ("setup.height", "10"),
+            ],
+        )
+        .await;
+    assert_eq!(made.status(), StatusCode::SEE_OTHER);
+    let mistake: i64 = count(pool, "SELECT id FROM games WHERE name = 'Mistake'").await;
+    let page = gm.get_text(&format!("/gm/games/{mistake}")).await;
+    assert!(page.contains(&format!("href=\"/gm/games/{mistake}/confirm/delete\"")));
+    let response = gm.submit(&format!("/gm/games/{mistake}/delete"), &[]).await;
+    assert_eq!(
+        location(&response),
+        format!("/gm/games/{mistake}/confirm/delete")
+    );
+    assert_eq!(
+        gm.get(&format!("/gm/games/{mistake}")).await.status(),
+        StatusCode::OK
+    );
+    let confirm = gm.get_text(&location(&response)).await;
+    assert!(confirm.contains("is deleted, as if it had never been made"));
+    let mut fields = form_fields(&confirm, "confirm-form");
+    fields.retain(|(k, _)| k != "csrf");
+    let response = gm
+        .submit(&format!("/gm/games/{mistake}/delete"), &borrowed(&fields))
+        .await;
+    assert_eq!(location(&response), "/gm/zines/demo?done=game-deleted");
+    assert_eq!(
+        gm.get(&format!("/gm/games/{mistake}")).await.status(),
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        app.get(&format!("/zines/demo/games/{mistake}"))
+            .await
+            .status(),
+        StatusCode::NOT_FOUND
+    );
+    assert!(!gm.get_text("/gm").await.contains("Mistake"));
+    let players = format!("SELECT count(*) FROM players WHERE game_id = {mistake}");
+    assert_eq!(count(pool, &players).await, 0);
+    let audited = format!(
+        "SELECT count(*) FROM audit_log WHERE game_id = {mistake} AND action = 'game.delete' AND actor = 'gm:nelson'"
+    );
+    assert_eq!(count(pool, &audited).await, 1);
+    // Its name is free again.
+    let again = gm
+        .submit(
+            "/gm/zines/demo/games/new",
+            &[
+                ("engine", "barmy"),
+                ("name", "Mistake"),
+                ("schedule", "manual"),
+                ("setup.width", "10"),
+                ("setup.height", "10"),
+            ],
+        )
+        .await;
+    assert_eq!(again.status(), StatusCode::SEE_OTHER);
+    app.stop().await;
+}

@@ -582,7 +582,8 @@ async fn the_gms_unsubscribe_revokes_and_a_resubscribed_player_gets_new_tokens()
         .unwrap();
     let status = format!("/gm/subscribers/{subscriber}/status");
 
-    gm.submit(&status, &[("status", "unsubscribed")]).await;
+    gm.submit(&status, &[("status", "unsubscribed"), ("confirm", "yes")])
+        .await;
     assert_eq!(player.get(&page).await.status(), StatusCode::SEE_OTHER);
     assert!(!token_authenticates(pool, &old, "gm-unsub-1").await);
     // Nor is a private message relayed to the address that unsubscribed.

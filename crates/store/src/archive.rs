@@ -48,7 +48,7 @@ pub async fn games<'e>(
 ) -> Result<Vec<PublicGame>, StoreError> {
     Ok(sqlx::query_as(concat!(
         game_columns!(),
-        " WHERE g.zine_id = $1 ORDER BY g.created_at, g.id"
+        " WHERE g.zine_id = $1 AND g.deleted_at IS NULL ORDER BY g.created_at, g.id"
     ))
     .bind(zine)
     .fetch_all(db)
@@ -63,7 +63,7 @@ pub async fn game<'e>(
 ) -> Result<Option<PublicGame>, StoreError> {
     Ok(sqlx::query_as(concat!(
         game_columns!(),
-        " WHERE g.zine_id = $1 AND g.id = $2"
+        " WHERE g.zine_id = $1 AND g.id = $2 AND g.deleted_at IS NULL"
     ))
     .bind(zine)
     .bind(game)

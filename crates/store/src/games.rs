@@ -105,7 +105,7 @@ pub async fn lock_for_gm(
     game: GameId,
 ) -> Result<Option<GameForGm>, StoreError> {
     Ok(sqlx::query_as(
-        "SELECT status, secret_seed, schedule, paused_seconds_left FROM games WHERE id = $1 FOR UPDATE",
+        "SELECT status, secret_seed, schedule, paused_seconds_left FROM games WHERE id = $1 AND deleted_at IS NULL FOR UPDATE",
     )
     .bind(game)
     .fetch_optional(&mut *tx)
@@ -202,6 +202,43 @@ pub async fn schedule<'e>(
 }
 
 /// The game is over: every sealed seed is revealed, so every turn can be checked by anyone.
+/// Whether any turn of the game has been published (or is being: resolved, locked).
+pub async fn has_published_turn(
+    tx: &mut sqlx::PgConnection,
+    game: GameId,
+) -> Result<bool, StoreError> {
+    Ok(sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM turns WHERE game_id = $1 AND status <> 'open')",
+    )
+    .bind(game)
+    .fetch_one(&mut *tx)
+    .await?)
+}
+
+/// Deletes a game that published nothing: its turns and players go (their orders, press and
+/// reminders with them), and the row stays as a tombstone that the audit log can name
+/// (migration 0030); no page or list shows it. Call under [`lock_for_gm`].
+pub async fn delete_unpublished(
+    tx: &mut sqlx::PgConnection,
+    game: GameId,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    sqlx::query("DELETE FROM turns WHERE game_id = $1")
+        .bind(game)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("DELETE FROM players WHERE game_id = $1")
+        .bind(game)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("UPDATE games SET status = 'finished', deleted_at = $2 WHERE id = $1")
+        .bind(game)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    Ok(())
+}
+
 pub async fn finish_game(
     tx: &mut sqlx::PgConnection,
     game: GameId,
@@ -265,7 +302,7 @@ pub async fn list_summaries<'e>(
     zine: Option<ZineId>,
 ) -> Result<Vec<GameSummary>, StoreError> {
     Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "{GAME_SUMMARY} WHERE $1::bigint IS NULL OR g.zine_id = $1 ORDER BY g.id DESC"
+        "{GAME_SUMMARY} WHERE g.deleted_at IS NULL AND ($1::bigint IS NULL OR g.zine_id = $1) ORDER BY g.id DESC"
     )))
     .bind(zine)
     .fetch_all(db)
@@ -277,7 +314,7 @@ pub async fn summary<'e>(
     game: GameId,
 ) -> Result<Option<GameSummary>, StoreError> {
     Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "{GAME_SUMMARY} WHERE g.id = $1"
+        "{GAME_SUMMARY} WHERE g.id = $1 AND g.deleted_at IS NULL"
     )))
     .bind(game)
     .fetch_optional(db)

@@ -279,8 +279,16 @@ impl From<Schedule> for ScheduleSettings {
             reminders: Vec::new(),
             grace: Duration::zero(),
             early_resolution: false,
-            zone: Tz::UTC,
+            zone: rule_zone(deadlines),
         }
+    }
+}
+
+/// A weekly rule's own zone; UTC for the others until one is chosen.
+fn rule_zone(deadlines: Schedule) -> Tz {
+    match deadlines {
+        Schedule::Weekly(weekly) => weekly.zone,
+        Schedule::Manual | Schedule::EveryDays(_) => Tz::UTC,
     }
 }
 
@@ -317,24 +325,24 @@ impl ScheduleSettings {
             reminders: kept,
             grace: Duration::minutes(grace_minutes),
             early_resolution,
-            zone: Tz::UTC,
+            zone: rule_zone(deadlines),
         })
     }
 
     /// The same settings in time zone `zone` (a weekly rule keeps its own zone).
     #[must_use]
     pub fn with_zone(mut self, zone: Tz) -> ScheduleSettings {
-        self.zone = zone;
+        self.zone = match self.deadlines {
+            Schedule::Weekly(weekly) => weekly.zone,
+            Schedule::Manual | Schedule::EveryDays(_) => zone,
+        };
         self
     }
 
     /// The game's time zone: the weekly rule's, or the one set beside any other rule (UTC
     /// unless the GM chose one). Deadlines are shown and typed in it.
     pub fn zone(&self) -> Tz {
-        match self.deadlines {
-            Schedule::Weekly(weekly) => weekly.zone,
-            Schedule::Manual | Schedule::EveryDays(_) => self.zone,
-        }
+        self.zone
     }
 
     pub fn deadlines(&self) -> Schedule {

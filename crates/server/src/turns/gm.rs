@@ -128,6 +128,41 @@ pub async fn gm_action(
     Ok(())
 }
 
+/// Deletes a game made by mistake, audited as done by `actor`: only while none of its turns
+/// has been published (a published turn is on the record: end the game instead). Its players,
+/// turns, orders and press go; the audit log keeps what was done.
+pub async fn delete_game(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    game: GameId,
+    actor: &str,
+) -> Result<(), LifecycleError> {
+    let mut tx = pool.begin().await?;
+    store::games::lock_for_gm(&mut tx, game)
+        .await?
+        .ok_or(LifecycleError::GameNotFound(game.0))?;
+    if store::games::has_published_turn(&mut tx, game).await? {
+        return Err(LifecycleError::AlreadyPublished(game.0));
+    }
+    let name = store::games::name(&mut *tx, game)
+        .await?
+        .unwrap_or_default();
+    store::games::delete_unpublished(&mut tx, game, now).await?;
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor,
+            action: "game.delete",
+            game_id: Some(game.0),
+            details: json!({ "name": name }),
+        },
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
 /// A game's deadline settings.
 pub async fn schedule_of(pool: &PgPool, game: GameId) -> Result<ScheduleSettings, LifecycleError> {
     let stored = store::games::schedule(pool, game)

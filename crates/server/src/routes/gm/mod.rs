@@ -58,6 +58,12 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/games/{id}/preview", get(games::get_preview))
         .route("/games/{id}/schedule", post(games::post_schedule))
         .route("/games/{id}/actions/{action}", post(games::post_action))
+        .route("/games/{id}/confirm/{action}", get(games::get_confirm_game))
+        .route("/games/{id}/delete", post(games::post_delete))
+        .route(
+            "/subscribers/{id}/unsubscribe",
+            get(games::get_confirm_unsubscribe),
+        )
         .route("/inbox", get(mail::get_inbox))
         .route("/inbox/{id}/retry", post(mail::post_inbox_retry))
         .route("/outbox", get(mail::get_outbox))
@@ -158,6 +164,7 @@ pub(crate) fn notice(code: Option<&str>) -> Option<&'static str> {
         "resubscribed" => "Subscribed again.",
         "game-created" => "Game created: turn 1 is open.",
         "schedule-saved" => "Schedule saved.",
+        "game-deleted" => "The game was deleted.",
         "resolve-now" => "The turn was resolved and published.",
         "extend" => "The deadline was extended.",
         "deadline" => "The deadline was set.",

@@ -326,6 +326,9 @@ pub(crate) async fn post_subscriber_edit(
 pub(crate) struct StatusForm {
     #[serde(default)]
     status: String,
+    /// `yes` from the confirmation page: unsubscribing is done only from there.
+    #[serde(default)]
+    confirm: String,
 }
 
 pub(crate) async fn post_subscriber_status(
@@ -336,6 +339,9 @@ pub(crate) async fn post_subscriber_status(
 ) -> Result<Response, AppError> {
     let (subscriber, zine) = find_subscriber(&state, id).await?;
     let (status, done) = match form.status.as_str() {
+        "unsubscribed" if form.confirm != "yes" => {
+            return Ok(Redirect::to(&format!("/gm/subscribers/{id}/unsubscribe")).into_response());
+        }
         "unsubscribed" => (SubscriberStatus::Unsubscribed, "unsubscribed"),
         "active" => (SubscriberStatus::Active, "resubscribed"),
         _ => {

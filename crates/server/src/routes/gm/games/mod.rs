@@ -2,6 +2,7 @@
 //! the turns published), a preview of the resolution, the schedule, and the lifecycle actions.
 //! Creating one is in [`new`]; the forms' fields are read in [`forms`].
 
+mod confirm;
 mod forms;
 mod new;
 
@@ -17,6 +18,7 @@ use crate::schedule::ScheduleSettings;
 use crate::turns::{self, GmAction, LifecycleError, Schedule};
 use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
+pub(crate) use confirm::{get_confirm_game, get_confirm_unsubscribe, post_delete};
 use forms::{ScheduleForm, WEEKDAYS, schedule_text, settings_from_form};
 pub(crate) use new::{get_new_game, post_new_game};
 
@@ -220,6 +222,12 @@ pub(crate) async fn post_action(
     CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, AppError> {
     let game = find_game(&state, id).await?;
+    // Resolving and ending cannot be undone: they are done only from their confirmation page.
+    if matches!(action.as_str(), "resolve-now" | "end") && !confirm::confirmed(&pairs) {
+        return Ok(confirm::ask_first(&format!(
+            "/gm/games/{id}/confirm/{action}"
+        )));
+    }
     let gm_action = match action.as_str() {
         "resolve-now" => GmAction::ResolveNow,
         "extend" => match field(&pairs, "hours").parse::<i64>() {
