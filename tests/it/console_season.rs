@@ -547,3 +547,178 @@ async fn season_fault4_irreversible_actions_ask_first_and_a_mistaken_game_can_be
     assert_eq!(again.status(), StatusCode::SEE_OTHER);
     app.stop().await;
 }
+
+async fn press_of(pool: &PgPool, email: &str) -> Vec<String> {
+    sqlx::query_scalar(
+        "SELECT x.text FROM press x JOIN players p ON p.id = x.player_id \
+         JOIN subscribers s ON s.id = p.subscriber_id WHERE s.email = $1 ORDER BY x.id",
+    )
+    .bind(email)
+    .fetch_all(pool)
+    .await
+    .unwrap()
+}
+
+/// Mails `body` to `game`'s player `engine_id` (by their reply address), arriving at `at`;
+/// returns the confirmation.
+async fn mail_in(
+    pool: &PgPool,
+    game: store::games::GameId,
+    engine_id: i64,
+    id: &str,
+    body: &str,
+    at: chrono::DateTime<chrono::Utc>,
+) -> String {
+    let to = crate::inbox::reply_address_of(pool, game, engine_id).await;
+    let raw = crate::inbox::message(id, &to, "", body);
+    server::inbox::ingest(pool, &raw, "pipe", at, crate::inbox::DOMAIN)
+        .await
+        .unwrap();
+    sqlx::query_scalar(
+        "SELECT body_text FROM outbound_messages WHERE idempotency_key NOT LIKE 'login:%' \
+         ORDER BY id DESC LIMIT 1",
+    )
+    .fetch_one(pool)
+    .await
+    .unwrap()
+}
+
+/// Fault 5: press is withdrawn (PRESS WITHDRAW) or replaced (WITHDRAW then PRESS) by mail,
+/// new orders drop the press sent before them unless it is sent again, and on the web the
+/// player sees their pending press, withdraws it or replaces it; not after the deadline, and
+/// never another player's.
+#[tokio::test]
+async fn season_fault5_press_is_withdrawn_or_replaced_and_new_orders_drop_earlier_press() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let game = crate::inbox::game(pool).await;
+    let fred = "fred@example.org";
+    let john = "john@example.org";
+    let t = |minutes: i64| crate::helpers::trafalgar() + chrono::Duration::minutes(minutes);
+    mail_in(pool, game, 2, "j1", "PRESS John stands by.\r\n", t(1)).await;
+    mail_in(
+        pool,
+        game,
+        1,
+        "f1",
+        "G13, K19\r\nPRESS First words.\r\n",
+        t(2),
+    )
+    .await;
+    mail_in(pool, game, 1, "f2", "PRESS Second words.\r\n", t(3)).await;
+    assert_eq!(
+        press_of(pool, fred).await,
+        ["First words.", "Second words."]
+    );
+
+    // PRESS WITHDRAW with new press: the new press replaces the old.
+    let reply = mail_in(
+        pool,
+        game,
+        1,
+        "f3",
+        "PRESS WITHDRAW\r\nPRESS Replacement.\r\n",
+        t(4),
+    )
+    .await;
+    assert!(
+        reply.contains("Line 1: your earlier press for this turn of Mailed Barmy (2 entries) is withdrawn and will not be printed."),
+        "{reply}"
+    );
+    assert_eq!(press_of(pool, fred).await, ["Replacement."]);
+
+    // New orders replace everything before them, press included.
+    let reply = mail_in(pool, game, 1, "f4", "A1, B2\r\n", t(5)).await;
+    assert!(
+        reply.contains("These orders replace everything you sent before for this turn of Mailed Barmy: your earlier press (1 entry) is withdrawn"),
+        "{reply}"
+    );
+    assert!(press_of(pool, fred).await.is_empty());
+    // Orders with press of their own keep it.
+    mail_in(pool, game, 1, "f5", "C3, D4\r\nPRESS Kept.\r\n", t(6)).await;
+    assert_eq!(press_of(pool, fred).await, ["Kept."]);
+    let reply = mail_in(pool, game, 1, "f6", "press withdraw\r\n", t(7)).await;
+    assert!(reply.contains("(1 entry) is withdrawn"), "{reply}");
+    assert!(press_of(pool, fred).await.is_empty());
+    assert_eq!(
+        press_of(pool, john).await,
+        ["John stands by."],
+        "John's stays"
+    );
+
+    // On the web: the pending press is shown, withdrawn, replaced.
+    app.clock.set(t(10));
+    let mut player = crate::players::logged_in(&app, fred).await;
+    let page_path = format!("/me/games/{}", game.0);
+    let page = player.get_text(&page_path).await;
+    assert!(page.contains("id=\"no-press\""), "{page}");
+    let csrf = crate::console::hidden_csrf(&page);
+    let response = player
+        .post(
+            &format!("{page_path}/press"),
+            &[("csrf", &csrf), ("press", "Web press.")],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    let page = player.get_text(&page_path).await;
+    assert!(page.contains("id=\"press-sent\""));
+    assert!(page.contains("Web press."));
+    assert!(page.contains("id=\"press-withdraw-form\""));
+    let response = player
+        .post(&format!("{page_path}/press/withdraw"), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(
+        location(&response),
+        format!("{page_path}?done=press-withdrawn")
+    );
+    assert!(press_of(pool, fred).await.is_empty());
+    let page = player.get_text(&location(&response)).await;
+    assert!(page.contains("Your press for this turn is withdrawn"));
+    for text in ["One.", "Two."] {
+        player
+            .post(
+                &format!("{page_path}/press"),
+                &[("csrf", &csrf), ("press", text)],
+            )
+            .await;
+    }
+    player
+        .post(
+            &format!("{page_path}/press"),
+            &[("csrf", &csrf), ("press", "Three."), ("replace", "on")],
+        )
+        .await;
+    assert_eq!(press_of(pool, fred).await, ["Three."]);
+    // Web orders drop it too, and say so.
+    let response = player
+        .post(
+            &format!("{page_path}/orders"),
+            &[("csrf", &csrf), ("orders", "E5, F6")],
+        )
+        .await;
+    assert_eq!(
+        location(&response),
+        format!("{page_path}?done=orders-press-withdrawn")
+    );
+    assert!(press_of(pool, fred).await.is_empty());
+    player
+        .post(
+            &format!("{page_path}/press"),
+            &[("csrf", &csrf), ("press", "Late words.")],
+        )
+        .await;
+
+    // After the deadline nothing is withdrawn, by mail or on the web.
+    app.clock.set(t(3 * 24 * 60));
+    let mut player = crate::players::logged_in(&app, fred).await;
+    let csrf = crate::console::hidden_csrf(&player.get_text(&page_path).await);
+    let response = player
+        .post(&format!("{page_path}/press/withdraw"), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(response.status(), StatusCode::CONFLICT);
+    let reply = mail_in(pool, game, 1, "f7", "PRESS WITHDRAW\r\n", t(3 * 24 * 60)).await;
+    assert!(reply.contains("press not withdrawn"), "{reply}");
+    assert_eq!(press_of(pool, fred).await, ["Late words."]);
+    assert_eq!(press_of(pool, john).await, ["John stands by."]);
+    app.stop().await;
+}

@@ -8,6 +8,7 @@
 //! | `JOIN <game>` (`SIGNON`, `SIGN ON`) | join a game |
 //! | `GAME <game>` | the lines after it are for that game (a player in several games) |
 //! | `PRESS <text>` | public press; following lines continue it until a blank line |
+//! | `PRESS WITHDRAW` | withdraw the press sent in earlier messages this turn |
 //! | `TELL <player>: <text>` | a private message relayed to another player (name or number); following lines continue it |
 //! | `POSITION` (`WHERE`) | mail me my own fleet's position |
 //! | `STATUS` | my game, my current orders, the deadline |
@@ -45,6 +46,8 @@ GAME <game>            the lines after it are for that game, when you play in
 PRESS <text>           a public message, printed with the next report; the
                        lines after it continue it until a blank line
                        PRESS Steady, lads. The fleet sails at dawn.
+PRESS WITHDRAW         withdraw the press you sent before this message, this
+                       turn (with a new PRESS after it: replace it)
 TELL <player>: <text>  a private message to another player, by name or number;
                        the lines after it continue it until a blank line
                        TELL Fred Bloggs: meet me off the Dogger Bank?
@@ -61,7 +64,8 @@ PASSWORD <secret>      in a reply to Admiralty: sets your password; in a new
 
 Every other line is an order for your game, for example FIRE B7; the game's
 own rules list its orders. You may send new orders until the deadline: the
-last set received counts.
+last set received counts. New orders replace your earlier orders and the
+press sent before them: send the press again with them to keep it.
 ";
 
 /// A secret from a PASSWORD line. Debug, Display and Serialize show `[redacted]`; only
@@ -113,6 +117,9 @@ pub enum Command {
         /// The press, its lines joined with `\n`.
         text: String,
     },
+    /// PRESS WITHDRAW (alone on its line): the press sent in earlier messages for the turn is
+    /// withdrawn; press in this message stands (so WITHDRAW with new PRESS replaces it).
+    PressWithdraw,
     /// TELL: a private message to another player, `to` as written (a name or a number).
     Tell {
         /// The player's name or number, as written.
@@ -267,6 +274,14 @@ enum Keyword {
     Password,
 }
 
+/// `PRESS WITHDRAW`'s argument: the word alone (any case, a full stop or `!` after it).
+fn is_withdraw(argument: &str) -> bool {
+    argument
+        .trim()
+        .trim_end_matches(['.', '!'])
+        .eq_ignore_ascii_case("withdraw")
+}
+
 /// The command word at the start of `text`, and what follows it.
 fn keyword(text: &str) -> Option<(Keyword, &str)> {
     let text = text.trim_start();
@@ -392,6 +407,7 @@ fn read_line(text: &str) -> Read {
                 game: game.to_owned(),
             }),
         },
+        Keyword::Press if is_withdraw(argument(rest)) => Read::Command(Command::PressWithdraw),
         Keyword::Press => Read::Open(Command::Press {
             text: argument(rest).to_owned(),
         }),
@@ -769,6 +785,23 @@ mod tests {
         assert_eq!(redact("FIRE B7"), "FIRE B7");
         assert_eq!(secret(" -x"), "-x");
         assert_eq!(secret(" - x"), "x");
+    }
+
+    #[test]
+    fn press_withdraw_alone_is_a_command_and_press_about_withdrawing_is_press() {
+        for text in ["PRESS WITHDRAW", "press withdraw.", "Press: Withdraw!"] {
+            assert_eq!(
+                parse_text(text).commands[0].command,
+                Command::PressWithdraw,
+                "{text}"
+            );
+        }
+        assert_eq!(
+            parse_text("PRESS withdraw your fleet, Bob").commands[0].command,
+            Command::Press {
+                text: "withdraw your fleet, Bob".into()
+            }
+        );
     }
 
     #[test]

@@ -68,6 +68,44 @@ pub async fn save_orders(
     Ok(SavedOrders::Saved)
 }
 
+/// When a set of the player's orders for the turn that arrived after `at` was received, if
+/// one stands: then a set that arrived at `at` does not count.
+pub async fn later_orders_at(
+    tx: &mut sqlx::PgConnection,
+    turn: TurnId,
+    player: PlayerRowId,
+    at: DateTime<Utc>,
+) -> Result<Option<DateTime<Utc>>, StoreError> {
+    Ok(sqlx::query_scalar(
+        "SELECT max(received_at) FROM orders WHERE turn_id = $1 AND player_id = $2 \
+         AND superseded_at IS NULL AND received_at > $3",
+    )
+    .bind(turn)
+    .bind(player)
+    .bind(at)
+    .fetch_one(&mut *tx)
+    .await?)
+}
+
+/// Withdraws the press the player sent for the turn before `before` (new orders replace it,
+/// or PRESS WITHDRAW): it will not be printed. Returns how many entries went.
+pub async fn withdraw_press(
+    tx: &mut sqlx::PgConnection,
+    turn: TurnId,
+    player: PlayerRowId,
+    before: DateTime<Utc>,
+) -> Result<u64, StoreError> {
+    Ok(
+        sqlx::query("DELETE FROM press WHERE turn_id = $1 AND player_id = $2 AND received_at < $3")
+            .bind(turn)
+            .bind(player)
+            .bind(before)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected(),
+    )
+}
+
 /// What [`save_orders`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SavedOrders {

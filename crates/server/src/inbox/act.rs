@@ -144,6 +144,12 @@ async fn take_orders(
             Ok(taken) => {
                 ordered_games.push(holder.game_name.clone());
                 out.push(replies::orders_confirmation(holder, &taken.parsed, &orders));
+                if taken.press_withdrawn > 0 {
+                    out.push(replies::press_replaced(
+                        &holder.game_name,
+                        taken.press_withdrawn,
+                    ));
+                }
                 for (sent, admitted) in taken.parsed.press.iter().zip(&taken.press) {
                     out.push(replies::press(
                         &holder.game_name,

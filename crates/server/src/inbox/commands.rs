@@ -47,7 +47,7 @@ pub(super) async fn carry_out(
     if let Some(earlier) = cx.copy_of
         && matches!(
             command.command,
-            Command::Press { .. } | Command::Tell { .. }
+            Command::Press { .. } | Command::PressWithdraw | Command::Tell { .. }
         )
     {
         return Ok(Some(letters::copies::not_again(line, earlier)));
@@ -61,6 +61,10 @@ pub(super) async fn carry_out(
         Command::Press { text } => match target.and_then(playing) {
             Ok(holder) => press(cx, line, holder, text).await?,
             Err(why) => format!("Line {line}: press not accepted: {why}"),
+        },
+        Command::PressWithdraw => match target.and_then(playing) {
+            Ok(holder) => withdraw_press(cx, line, holder).await?,
+            Err(why) => format!("Line {line}: press not withdrawn: {why}"),
         },
         Command::Position => match target {
             Ok(holder) => position(cx, holder).await?,
@@ -135,6 +139,40 @@ async fn password(
     )
     .await?;
     Ok(Some(replies::password_set(line, &cx.sender.email)))
+}
+
+/// PRESS WITHDRAW: the press sent in earlier messages for the turn goes; this message's stands.
+async fn withdraw_press(
+    cx: &mut Context<'_, '_>,
+    line: usize,
+    holder: &TokenHolder,
+) -> Result<String, LifecycleError> {
+    let lock = match cx
+        .batch
+        .senders
+        .player(holder.player_id.0, holder.subscriber_id.0)
+    {
+        Some(lock) => lock,
+        None => store::subscribers::lock_player(&mut *cx.tx, holder.player_id.0).await?,
+    };
+    match turns::withdraw_press_in(
+        cx.tx,
+        &mut cx.batch.open_turns,
+        &lock,
+        cx.received,
+        holder.game_id,
+    )
+    .await
+    {
+        Ok(withdrawn) => {
+            turns::audit_withdrawal(cx.tx, cx.now, holder, withdrawn).await?;
+            Ok(replies::press_withdrawn(line, &holder.game_name, withdrawn))
+        }
+        Err(error @ (LifecycleError::NoOpenTurn(_) | LifecycleError::DeadlinePassed(_))) => {
+            Ok(format!("Line {line}: press not withdrawn: {error}"))
+        }
+        Err(error) => Err(error),
+    }
 }
 
 async fn press(

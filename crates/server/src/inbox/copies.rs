@@ -76,11 +76,12 @@ pub(super) fn text_sha256(reading: &Reading) -> [u8; 32] {
 /// press), PRESS or TELL.
 pub(super) fn would_repeat(reading: &Reading) -> bool {
     !reading.commands.orders.is_empty()
-        || reading
-            .commands
-            .commands
-            .iter()
-            .any(|c| matches!(c.command, Command::Press { .. } | Command::Tell { .. }))
+        || reading.commands.commands.iter().any(|c| {
+            matches!(
+                c.command,
+                Command::Press { .. } | Command::PressWithdraw | Command::Tell { .. }
+            )
+        })
 }
 
 /// A message acted on in the current batch (not yet recorded in the store).

@@ -414,7 +414,9 @@ impl Batch {
         now: DateTime<Utc>,
         settings: &Settings,
     ) -> Result<(), LifecycleError> {
-        store::orders::save_press_many(&mut *tx, &std::mem::take(&mut self.press)).await?;
+        let mut press = std::mem::take(&mut self.press);
+        press.retain(|p| self.open_turns.press_stands(p));
+        store::orders::save_press_many(&mut *tx, &press).await?;
         let replies = std::mem::take(&mut self.replies);
         budget::queue_replies(tx, &replies, settings, now).await
     }

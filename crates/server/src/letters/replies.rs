@@ -64,6 +64,28 @@ pub fn turn_and_deadline(holder: &TokenHolder) -> String {
     }
 }
 
+/// PRESS WITHDRAW's line of the confirmation.
+pub fn press_withdrawn(line: usize, game: &str, withdrawn: u64) -> String {
+    if withdrawn == 0 {
+        format!(
+            "Line {line}: you had no earlier press for this turn of {game}: nothing was withdrawn. Any press in this message stands."
+        )
+    } else {
+        format!(
+            "Line {line}: your earlier press for this turn of {game} ({withdrawn} entr{}) is withdrawn and will not be printed. Any press in this message stands.",
+            if withdrawn == 1 { "y" } else { "ies" }
+        )
+    }
+}
+
+/// Said when new orders withdrew the press sent before them.
+pub fn press_replaced(game: &str, withdrawn: u64) -> String {
+    format!(
+        "These orders replace everything you sent before for this turn of {game}: your earlier press ({withdrawn} entr{}) is withdrawn and will not be printed. To keep it, send it again (with PRESS lines).",
+        if withdrawn == 1 { "y" } else { "ies" }
+    )
+}
+
 /// Said when a message was cut to what Admiralty reads.
 pub fn truncated() -> String {
     format!(

@@ -165,6 +165,9 @@ pub struct OpenTurns {
     /// The press each player has for a turn, counting what this transaction admitted: read
     /// once per player, under the player's lock.
     press_used: HashMap<(TurnId, PlayerRowId), PressUsed>,
+    /// Press withdrawn in this transaction: each player's press for a turn received before
+    /// this moment is not printed, so press of the batch not saved yet is dropped too.
+    withdrawn_before: HashMap<(TurnId, PlayerRowId), DateTime<Utc>>,
 }
 
 /// What the look-up of one game's open turn found.
@@ -182,6 +185,7 @@ impl OpenTurns {
             states,
             by_game: HashMap::new(),
             press_used: HashMap::new(),
+            withdrawn_before: HashMap::new(),
         }
     }
 
@@ -281,6 +285,39 @@ impl OpenTurns {
     pub fn forget(&mut self) {
         self.by_game.clear();
         self.press_used.clear();
+        self.withdrawn_before.clear();
+    }
+
+    /// Whether press waiting to be saved still stands (no withdrawal in this transaction
+    /// came after it).
+    pub fn press_stands(&self, press: &NewPress) -> bool {
+        self.withdrawn_before
+            .get(&(press.turn_id, press.player_id))
+            .is_none_or(|before| press.received_at >= *before)
+    }
+
+    /// Withdraws the player's press for the turn: the stored rows received before
+    /// `stored_before` go, the batch's unsaved press received before `before` is dropped when
+    /// saved ([`OpenTurns::press_stands`]), and the room it took is free again. Returns how
+    /// many stored entries went.
+    async fn withdraw_before(
+        &mut self,
+        tx: &mut sqlx::PgConnection,
+        turn: TurnId,
+        lock: &PlayerLock,
+        stored_before: DateTime<Utc>,
+        before: DateTime<Utc>,
+    ) -> Result<u64, LifecycleError> {
+        let player = PlayerRowId(lock.player());
+        let withdrawn =
+            store::orders::withdraw_press(&mut *tx, turn, player, stored_before).await?;
+        let latest = self
+            .withdrawn_before
+            .entry((turn, player))
+            .or_insert(before);
+        *latest = (*latest).max(before);
+        self.press_used.remove(&(turn, player));
+        Ok(withdrawn)
     }
 }
 
@@ -305,6 +342,9 @@ pub struct Submission<'a> {
 pub struct Taken {
     pub parsed: ParsedOrders<AnyOrders>,
     pub press: Vec<AdmittedPress>,
+    /// How many stored entries of the player's earlier press for the turn the new set
+    /// withdrew (new orders replace the press sent before them).
+    pub press_withdrawn: u64,
 }
 
 /// [`submit_orders`] inside the caller's transaction (mail: with the message's other effects),
@@ -336,6 +376,25 @@ pub async fn submit_orders_in(
         .state
         .parse_orders(player_id(orders.engine_player), orders.text);
     let stored = parsed.orders.to_json()?;
+    // New orders replace everything sent before them for the turn, press included (a re-sent
+    // copy of a message puts its orders back and leaves the press as it is). Checked first:
+    // a set that a later one outranks changes nothing.
+    if store::orders::later_orders_at(&mut *tx, turn.id, player, now)
+        .await?
+        .is_some()
+    {
+        return Err(LifecycleError::LaterOrdersStand);
+    }
+    let press_withdrawn = if orders.with_press {
+        // Stored press up to this moment goes (a web form's press sent in the same
+        // microsecond too); the message's own PRESS lines, taken after, stand.
+        let stored_before = now + chrono::Duration::microseconds(1);
+        open_turns
+            .withdraw_before(&mut *tx, turn.id, lock, stored_before, now)
+            .await?
+    } else {
+        0
+    };
     let mut used = open_turns.press_used(&mut *tx, turn.id, lock).await?;
     let press: Vec<AdmittedPress> = if orders.with_press {
         parsed
@@ -369,7 +428,124 @@ pub async fn submit_orders_in(
         return Err(LifecycleError::LaterOrdersStand);
     }
     open_turns.press_used.insert((turn.id, player), used);
-    Ok(Taken { parsed, press })
+    Ok(Taken {
+        parsed,
+        press,
+        press_withdrawn,
+    })
+}
+
+/// PRESS WITHDRAW, by mail or on the web: the player's press for the game's open turn sent
+/// before `now` is withdrawn (press sent with or after it stands). Refused once orders are
+/// closed. Returns how many stored entries went. The caller holds the player's lock.
+pub async fn withdraw_press_in(
+    tx: &mut sqlx::PgConnection,
+    open_turns: &mut OpenTurns,
+    lock: &PlayerLock,
+    now: DateTime<Utc>,
+    game: GameId,
+) -> Result<u64, LifecycleError> {
+    let turn = open_turns
+        .get(&mut *tx, game)
+        .await?
+        .ok_or(LifecycleError::NoOpenTurn(game.0))?;
+    if let Some(closes) = turn.closes
+        && closes <= now
+    {
+        return Err(LifecycleError::DeadlinePassed(closes));
+    }
+    open_turns
+        .withdraw_before(tx, turn.id, lock, now, now)
+        .await
+}
+
+/// [`withdraw_press_in`] from the web page, in a transaction of its own. Returns how many
+/// entries went.
+pub async fn withdraw_press(
+    pool: &PgPool,
+    states: &StateCache,
+    now: DateTime<Utc>,
+    holder: &TokenHolder,
+) -> Result<u64, LifecycleError> {
+    Ok(
+        withdraw_then(pool, states, now, holder, None, PressLimits::DEFAULT)
+            .await?
+            .0,
+    )
+}
+
+/// The web form's "replace my press": the earlier press is withdrawn and `text` sent in its
+/// place, in one transaction. Returns what of it is printed.
+pub async fn replace_press(
+    pool: &PgPool,
+    states: &StateCache,
+    now: DateTime<Utc>,
+    holder: &TokenHolder,
+    text: &str,
+    limits: PressLimits,
+) -> Result<AdmittedPress, LifecycleError> {
+    let (_, admitted) = withdraw_then(pool, states, now, holder, Some(text), limits).await?;
+    admitted.ok_or_else(|| LifecycleError::inconsistent(holder.game_id, "press not admitted"))
+}
+
+async fn withdraw_then(
+    pool: &PgPool,
+    states: &StateCache,
+    now: DateTime<Utc>,
+    holder: &TokenHolder,
+    replacement: Option<&str>,
+    limits: PressLimits,
+) -> Result<(u64, Option<AdmittedPress>), LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let lock = store::subscribers::lock_player(&mut tx, holder.player_id.0).await?;
+    let mut open_turns = OpenTurns::new(states.clone());
+    // A web form is no message with press of its own: everything sent up to this moment goes
+    // (the database keeps microseconds, so one more takes in press sent at `now` itself).
+    let up_to_now = now + chrono::Duration::microseconds(1);
+    let withdrawn =
+        withdraw_press_in(&mut tx, &mut open_turns, &lock, up_to_now, holder.game_id).await?;
+    let mut admitted = None;
+    if let Some(text) = replacement {
+        let taken = press_for_open_turn(
+            &mut tx,
+            &mut open_turns,
+            &lock,
+            now,
+            holder.game_id,
+            text,
+            Source::Web,
+            limits,
+        )
+        .await?;
+        if let Some(press) = &taken.press {
+            store::orders::save_press_many(&mut *tx, std::slice::from_ref(press)).await?;
+        }
+        admitted = Some(taken.admitted);
+    }
+    audit_withdrawal(&mut tx, now, holder, withdrawn).await?;
+    tx.commit().await?;
+    Ok((withdrawn, admitted))
+}
+
+/// The audit log's record of a withdrawal (`press.withdraw`), by the player.
+pub async fn audit_withdrawal(
+    tx: &mut sqlx::PgConnection,
+    now: DateTime<Utc>,
+    holder: &TokenHolder,
+    withdrawn: u64,
+) -> Result<(), LifecycleError> {
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor: &format!("subscriber:{}", holder.subscriber_id.0),
+            action: "press.withdraw",
+            game_id: Some(holder.game_id.0),
+            details: serde_json::json!({ "player": holder.player_id.0, "entries": withdrawn }),
+        },
+        now,
+    )
+    .await?;
+    Ok(())
 }
 
 /// Whether this player row may send orders, press and messages (by mail or on the web); `Err`

@@ -49,7 +49,7 @@ fn parse_game(segment: &str) -> Result<GameId, AppError> {
 
 /// The player's own row in game `segment`. A game they do not play in is not found, whether
 /// or not it exists, so the answer tells nothing about other games.
-async fn own_game(
+pub(super) async fn own_game(
     state: &AppState,
     player: &Player,
     segment: &str,
@@ -95,7 +95,7 @@ fn engine_title(engine: &str) -> String {
         .unwrap_or_else(|_| engine.to_owned())
 }
 
-fn game_url(game: GameId) -> String {
+pub(super) fn game_url(game: GameId) -> String {
     format!("/me/games/{}", game.0)
 }
 
@@ -401,10 +401,12 @@ pub(crate) async fn post_orders(
     .await;
     let parsed = match outcome {
         Ok(turns::Checked::Saved(taken)) => {
-            let done = if taken.press.iter().all(|p| p.verdict == PressVerdict::Kept) {
-                "orders"
-            } else {
+            let done = if !taken.press.iter().all(|p| p.verdict == PressVerdict::Kept) {
                 "orders-press-cut"
+            } else if taken.press_withdrawn > 0 {
+                "orders-press-withdrawn"
+            } else {
+                "orders"
             };
             return Ok(
                 Redirect::to(&format!("{}?done={done}", game_url(holder.game_id))).into_response(),
@@ -465,6 +467,9 @@ pub(crate) async fn post_orders(
 pub(crate) struct PressForm {
     #[serde(default)]
     press: String,
+    /// `on`: the press replaces the player's earlier press for the turn.
+    #[serde(default)]
+    replace: String,
 }
 
 pub(crate) async fn post_press(
@@ -488,16 +493,28 @@ pub(crate) async fn post_press(
         return refused(&state, &player, &holder, refuse(why)).await;
     }
     let limits = state.limits.press;
-    match turns::send_press(
-        &state.pool,
-        &state.states,
-        state.clock.now(),
-        &holder,
-        &text,
-        limits,
-    )
-    .await
-    {
+    let sent = if form.replace == "on" {
+        turns::replace_press(
+            &state.pool,
+            &state.states,
+            state.clock.now(),
+            &holder,
+            &text,
+            limits,
+        )
+        .await
+    } else {
+        turns::send_press(
+            &state.pool,
+            &state.states,
+            state.clock.now(),
+            &holder,
+            &text,
+            limits,
+        )
+        .await
+    };
+    match sent {
         Ok(admitted) => {
             let done = match admitted.verdict {
                 PressVerdict::Kept => "press",
@@ -521,7 +538,7 @@ pub(crate) async fn post_press(
             };
             Ok(Redirect::to(&format!("{}?done={done}", game_url(holder.game_id))).into_response())
         }
-        Err(error @ LifecycleError::NoOpenTurn(_)) => {
+        Err(error @ (LifecycleError::NoOpenTurn(_) | LifecycleError::DeadlinePassed(_))) => {
             let why = format!("Your press was not accepted: {error}.");
             refused(&state, &player, &holder, refuse(why)).await
         }

@@ -7,6 +7,7 @@
 
 mod auth;
 mod games;
+mod press;
 
 use axum::Router;
 use axum::extract::{FromRequestParts, Request};
@@ -30,6 +31,10 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/me/games/{game}", get(games::get_game))
         .route("/me/games/{game}/orders", post(games::post_orders))
         .route("/me/games/{game}/press", post(games::post_press))
+        .route(
+            "/me/games/{game}/press/withdraw",
+            post(press::post_press_withdraw),
+        )
         .layer(middleware::from_fn(player_headers))
 }
 
@@ -93,6 +98,12 @@ fn notice(code: Option<&str>) -> Option<&'static str> {
             "Your orders were received. They stand unless you send a new set before the deadline: the last set received counts."
         }
         "press" => "Your press was received: it is published with the turn's report.",
+        "press-withdrawn" => {
+            "Your press for this turn is withdrawn: none of it will be printed unless you send press again."
+        }
+        "orders-press-withdrawn" => {
+            "Your orders were received. They replace everything you sent before for this turn: the press you sent before them is withdrawn (send it again to keep it)."
+        }
         "press-cut" => {
             "Your press was longer than the room this turn's report has left for your press, so it was cut: below is how it will be printed."
         }
