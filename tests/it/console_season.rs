@@ -722,3 +722,173 @@ async fn season_fault5_press_is_withdrawn_or_replaced_and_new_orders_drop_earlie
     assert_eq!(press_of(pool, john).await, ["John stands by."]);
     app.stop().await;
 }
+
+/// Fault 10: the GM's inbox names each message's sender and subject; the outbox pages and says
+/// when no relay sends anything; the audit log shows details in full, filters by game, actor
+/// and action, and names games with links; the game page links its public page and the GM's
+/// view of every hidden position, which only a GM can open.
+#[tokio::test]
+async fn season_fault10_mail_views_audit_filters_and_the_gms_hidden_view() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let game = populate(pool).await;
+    let now = crate::helpers::trafalgar();
+    let raw: &[u8] = b"From: Fred Bloggs <fred@example.org>\r\nTo: orders@zine.example.org\r\n\
+Subject: My orders for turn 1\r\nMessage-ID: <fred-1@example.org>\r\n\r\nFIRE B7\r\n";
+    let stored = store::inbox::store_raw(
+        pool,
+        &store::inbox::NewInbound {
+            message_id: "<fred-1@example.org>",
+            body_sha256: &server::inbox::body_sha256(raw),
+            raw,
+            envelope_recipients: &[],
+            received_at: now,
+        },
+        "pipe",
+    )
+    .await
+    .unwrap();
+    let (store::inbox::Stored::New(id) | store::inbox::Stored::Duplicate(id)) = stored;
+    store::inbox::finish_many(
+        pool,
+        &[store::inbox::Outcome::failed(id, "boom".into())],
+        now,
+    )
+    .await
+    .unwrap();
+    for i in 0..60 {
+        let key = format!("page:{i}");
+        let to = format!("p{i}@example.org");
+        let id = format!("<page{i}@localhost>");
+        let new = store::outbox::NewOutbound {
+            message_id: &id,
+            idempotency_key: &key,
+            to_address: &to,
+            subject: "Paging",
+            body_text: "text",
+            body_html: None,
+            headers: &store::outbox::Headers::default(),
+        };
+        store::outbox::enqueue(pool, &new, now).await.unwrap();
+    }
+    let mut gm = gm_logged_in(&app).await;
+
+    let inbox = gm.get_text("/gm/inbox?status=failed").await;
+    assert!(
+        inbox.contains("<td class=\"from\">Fred Bloggs &#60;fred@example.org&#62;</td>"),
+        "{inbox}"
+    );
+    assert!(inbox.contains("<td class=\"subject\">My orders for turn 1"));
+
+    let outbox = gm.get_text("/gm/outbox").await;
+    assert!(outbox.contains("id=\"no-relay\""), "says nothing is sent");
+    assert!(outbox.contains("No mail is being sent"));
+    assert!(outbox.contains("p59@example.org"));
+    assert!(
+        !outbox.contains("p5@example.org<"),
+        "page one holds the newest 50"
+    );
+    let start = outbox.find("id=\"older\"").expect("an Older link");
+    let href_start = outbox[..start].rfind("href=\"").unwrap() + 6;
+    let href = outbox[href_start..]
+        .split('"')
+        .next()
+        .unwrap()
+        .replace("&#38;", "&")
+        .replace("&amp;", "&");
+    let older = gm.get_text(&href).await;
+    assert!(older.contains("p5@example.org<"), "{href}");
+    assert!(!older.contains("p59@example.org"));
+
+    // The audit log: filters, names and links, details in full.
+    gm.submit(
+        &format!("/gm/games/{game}/schedule"),
+        &[
+            ("schedule", "weekly"),
+            ("weekday", "Friday"),
+            ("time", "18:00"),
+            ("zone", "Europe/London"),
+            ("reminders", "48h, 6h"),
+        ],
+    )
+    .await;
+    let name: String = sqlx::query_scalar("SELECT name FROM games WHERE id = $1")
+        .bind(game)
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    let audit = gm.get_text("/gm/audit?action=game.schedule").await;
+    assert!(audit.contains("<td>game.schedule</td>"));
+    assert!(!audit.contains("<td>gm.login</td>"), "filtered by action");
+    assert!(audit.contains(&format!(
+        "<a href=\"/gm/games/{game}\">{}</a>",
+        crate::console::html(&name)
+    )));
+    assert!(audit.contains("<pre class=\"details\">"));
+    assert!(audit.contains("weekly Friday 18:00 Europe/London; reminders 2d, 6h before"));
+    let by_actor = gm.get_text("/gm/audit?actor=gm%3Anelson").await;
+    assert!(by_actor.contains("<td>gm.login</td>"));
+    assert!(!by_actor.contains("<td>demo.seed</td>"));
+    let prefix = gm.get_text("/gm/audit?action=gm.").await;
+    assert!(prefix.contains("<td>gm.login</td>"));
+    assert!(!prefix.contains("<td>game.schedule</td>"));
+    let by_game = gm.get_text(&format!("/gm/audit?game={game}")).await;
+    assert!(by_game.contains("<td>game.schedule</td>"));
+    assert!(!by_game.contains("<td>gm.login</td>"));
+    assert_eq!(
+        gm.get("/gm/audit?game=abc").await.status(),
+        StatusCode::BAD_REQUEST
+    );
+
+    // The game page links its public page and the hidden view.
+    let page = gm.get_text(&format!("/gm/games/{game}")).await;
+    assert!(page.contains(&format!("href=\"/zines/demo/games/{game}\"")));
+    assert!(page.contains(&format!("href=\"/gm/games/{game}/positions\"")));
+
+    // Every hidden position: shown to the GM, hidden from readers, players and strangers.
+    let state = server::turns::game_state(pool, store::games::GameId(game))
+        .await
+        .unwrap();
+    let public_lines = state.view(engine::Viewer::Public).lines;
+    let hidden: Vec<String> = state
+        .view(engine::Viewer::Gm)
+        .lines
+        .into_iter()
+        .filter(|line| !line.trim().is_empty() && !public_lines.contains(line))
+        .collect();
+    assert!(!hidden.is_empty(), "the GM sees more than the public");
+    let positions_path = format!("/gm/games/{game}/positions");
+    let positions = gm.get_text(&positions_path).await;
+    for line in &hidden {
+        assert!(positions.contains(&crate::console::html(line)), "{line}");
+    }
+    let public = app
+        .get(&format!("/zines/demo/games/{game}"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let mut player = crate::players::logged_in(&app, "nelson@example.org").await;
+    let own = player.get_text(&format!("/me/games/{game}")).await;
+    for line in &hidden {
+        assert!(
+            !public.contains(&crate::console::html(line)),
+            "public: {line}"
+        );
+    }
+    assert!(
+        hidden
+            .iter()
+            .any(|line| !own.contains(&crate::console::html(line))),
+        "a player sees only their own"
+    );
+    let refused = player.get(&positions_path).await;
+    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+    let stranger = app.get(&positions_path).await;
+    assert!(!stranger.url().path().ends_with("/positions") || !stranger.status().is_success());
+    let mut anonymous = Browser::new(&app);
+    let response = anonymous.get(&positions_path).await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    assert!(location(&response).starts_with("/gm/login"));
+    app.stop().await;
+}

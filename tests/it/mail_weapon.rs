@@ -540,10 +540,15 @@ async fn press_is_limited_per_player_and_turn_by_mail_and_in_orders_and_the_repo
         "{start}"
     );
     assert!(reply.len() < 4000, "the whole press was echoed back");
-    // Fred's many entries, by PRESS lines and in orders: no more than the turn allows.
+    // Fred's many entries, by PRESS lines and in orders: no more than the turn allows. (Only
+    // the first message has orders: new orders withdraw the press sent before them.)
     let fred = reply_address_of(pool, game, 1).await;
     for m in 0..4 {
-        let mut body = format!("G13, K19 Orders with press {m}\r\n\r\n");
+        let mut body = if m == 0 {
+            format!("G13, K19 Orders with press {m}\r\n\r\n")
+        } else {
+            String::new()
+        };
         for k in 0..4 {
             body.push_str(&format!("PRESS Bulletin {m}.{k}\r\n\r\n"));
         }

@@ -338,6 +338,27 @@ pub fn message_id(raw: &[u8]) -> Option<String> {
         .and_then(clean_id)
 }
 
+/// The From: (as `Name <address>`, or the address) and the Subject: of a message, reading its
+/// headers only (the GM's inbox lists messages by them). Each `None` when missing.
+pub fn sender_and_subject(raw: &[u8]) -> (Option<String>, Option<String>) {
+    let raw = raw.get(..MAX_MESSAGE_BYTES).unwrap_or(raw);
+    let Some(headers) = std::panic::catch_unwind(|| MessageParser::default().parse_headers(raw))
+        .ok()
+        .flatten()
+    else {
+        return (None, None);
+    };
+    let from = headers.from().and_then(|from| from.first()).map(|who| {
+        let address = who.address().unwrap_or_default();
+        match who.name() {
+            Some(name) if !name.trim().is_empty() => format!("{} <{address}>", clean_line(name)),
+            _ => address.to_owned(),
+        }
+    });
+    let subject = headers.subject().map(clean_line);
+    (from, subject)
+}
+
 /// mail-parser, with its panics caught: 0.11 panics on some broken multiparts ("Invalid part
 /// ID, could not find multipart", found by fuzzing). Uncaught, that panic would end the
 /// worker and leave the stored message first in the queue, to end the next one too.

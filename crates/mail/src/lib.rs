@@ -134,7 +134,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 
 pub use commands::{Command, Commands, HELP};
-pub use inbound::{InboundMail, MailError, Mailbox, parse};
+pub use inbound::{InboundMail, MailError, Mailbox, parse, sender_and_subject};
 pub use loops::{Delivery, classify};
 pub use outbound::{Outgoing, build};
 pub use quotes::{Line, Stripped, strip};

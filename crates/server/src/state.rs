@@ -28,6 +28,9 @@ pub struct AppState {
     pub limits: Limits,
     /// `ADMIRALTY_MAIL_FROM`, when set: never answered.
     pub mail_from: Option<String>,
+    /// Whether this process sends the outbox through an SMTP relay (`ADMIRALTY_SMTP_URL`):
+    /// without one, the console's outbox says that nothing is being sent.
+    pub relay_configured: bool,
 }
 
 /// The webhook door's settings.
@@ -52,6 +55,7 @@ impl AppState {
             states: StateCache::default(),
             limits: Limits::DEFAULT,
             mail_from: None,
+            relay_configured: false,
         }
     }
 

@@ -63,18 +63,45 @@ pub async fn list_recent<'e>(
     .await?)
 }
 
-/// One page of the log, newest first: entries older than `before` (all when `None`).
+/// Which entries a page of the log shows: each filter that is set must match.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AuditFilter {
+    pub game_id: Option<i64>,
+    /// The actor exactly (`gm:nelson`, `system`, `subscriber:4`).
+    pub actor: Option<String>,
+    /// The action exactly (`game.end`), or a prefix ending with a dot (`game.`).
+    pub action: Option<String>,
+}
+
+/// An entry as the console lists it, with its game's name.
+#[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow)]
+pub struct AuditListed {
+    #[sqlx(flatten)]
+    pub entry: AuditEntry,
+    pub game_name: Option<String>,
+}
+
+/// One page of the log, newest first: entries older than `before` (all when `None`) that
+/// match `filter`.
 pub async fn list_page<'e>(
     db: impl PgExecutor<'e>,
     before: Option<AuditId>,
+    filter: &AuditFilter,
     limit: i64,
-) -> Result<Vec<AuditEntry>, StoreError> {
+) -> Result<Vec<AuditListed>, StoreError> {
     Ok(sqlx::query_as(
-        "SELECT id, at, actor, action, game_id, details FROM audit_log \
-         WHERE $1::bigint IS NULL OR id < $1 ORDER BY id DESC LIMIT $2",
+        "SELECT a.id, a.at, a.actor, a.action, a.game_id, a.details, g.name AS game_name \
+         FROM audit_log a LEFT JOIN games g ON g.id = a.game_id AND g.deleted_at IS NULL \
+         WHERE ($1::bigint IS NULL OR a.id < $1) AND ($3::bigint IS NULL OR a.game_id = $3) \
+         AND ($4::text IS NULL OR a.actor = $4) \
+         AND ($5::text IS NULL OR a.action = $5 OR (right($5, 1) = '.' AND starts_with(a.action, $5))) \
+         ORDER BY a.id DESC LIMIT $2",
     )
     .bind(before)
     .bind(limit.max(0))
+    .bind(filter.game_id)
+    .bind(filter.actor.as_deref())
+    .bind(filter.action.as_deref())
     .fetch_all(db)
     .await?)
 }

@@ -290,6 +290,8 @@ pub struct InboundSummary {
     pub attempts: i32,
     /// The first 500 bytes, lossily decoded, to recognise the message by.
     pub excerpt: String,
+    /// The first 16 KiB, where the headers are (the console reads From: and Subject:).
+    pub head: Vec<u8>,
 }
 
 /// Messages with `status`, newest first.
@@ -311,7 +313,7 @@ pub async fn list_by_status<'e>(
     }
     let rows: Vec<Row> = sqlx::query_as(
         "SELECT id, message_id, received_via, received_at, status, error, attempts, \
-         substring(raw FROM 1 FOR 500) AS head FROM inbound_messages WHERE status = $1 ORDER BY id DESC LIMIT $2",
+         substring(raw FROM 1 FOR 16384) AS head FROM inbound_messages WHERE status = $1 ORDER BY id DESC LIMIT $2",
     )
     .bind(status)
     .bind(limit.max(0))
@@ -327,7 +329,8 @@ pub async fn list_by_status<'e>(
             status: row.status,
             error: row.error,
             attempts: row.attempts,
-            excerpt: String::from_utf8_lossy(&row.head).into_owned(),
+            excerpt: String::from_utf8_lossy(row.head.get(..500).unwrap_or(&row.head)).into_owned(),
+            head: row.head,
         })
         .collect())
 }

@@ -501,14 +501,17 @@ pub struct OutboundSummary {
 pub async fn list_by_status<'e>(
     db: impl PgExecutor<'e>,
     status: OutboundStatus,
+    before: Option<i64>,
     limit: i64,
 ) -> Result<Vec<OutboundSummary>, StoreError> {
     Ok(sqlx::query_as(
         "SELECT id, message_id, to_address, subject, body_text, status, attempts, next_attempt_at, last_error, \
-         created_at, sent_at FROM outbound_messages WHERE status = $1 ORDER BY id DESC LIMIT $2",
+         created_at, sent_at FROM outbound_messages WHERE status = $1 AND ($3::bigint IS NULL OR id < $3) \
+         ORDER BY id DESC LIMIT $2",
     )
     .bind(status)
     .bind(limit.max(0))
+    .bind(before)
     .fetch_all(db)
     .await?)
 }

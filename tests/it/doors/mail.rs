@@ -227,7 +227,8 @@ async fn the_same_message_has_one_effect_and_a_reused_message_id_hides_no_other(
         "a different message under a stored Message-ID: {other:?}"
     );
     assert_eq!(orders_of(pool, game, 1).await.as_deref(), Some("T12, S13"));
-    assert_eq!(press_texts(pool).await.len(), 3);
+    // Its new orders replaced the first message's, and withdrew the press sent with them.
+    assert_eq!(press_texts(pool).await, ["Another thing."]);
     assert!(last_reply(pool).await.contains("Another thing"));
     assert_eq!(
         count(
@@ -261,7 +262,8 @@ async fn a_re_sent_copy_does_not_print_its_press_or_relay_its_tell_twice() {
         4,
     )
     .await;
-    assert_eq!(press_texts(pool).await.len(), 3);
+    // The second set withdrew the press sent with the first.
+    assert_eq!(press_texts(pool).await, ["Another thing."]);
     // The first message re-sent with a new Message-ID (after another set): its orders stand
     // again, its press (the PRESS line and the press written with the orders) is not printed
     // twice.
@@ -270,14 +272,15 @@ async fn a_re_sent_copy_does_not_print_its_press_or_relay_its_tell_twice() {
         orders_of(pool, game, 1).await.as_deref(),
         Some("G13, K19 Steady as she goes")
     );
+    // Its press is not printed again (and the press of the set it replaced stands).
     let press = press_texts(pool).await;
-    assert_eq!(press.len(), 3, "press doubled by a re-sent copy: {press:?}");
+    assert_eq!(press, ["Another thing."], "press doubled by a re-sent copy");
     let reply = last_reply(pool).await;
     assert!(reply.contains("not sent twice"), "{reply}");
     assert!(reply.contains("fire at G13"), "{reply}");
     // Again, and again: still once.
     ingest(message("copy-1-resent-again", &to, "", first), 6).await;
-    assert_eq!(press_texts(pool).await.len(), 3);
+    assert_eq!(press_texts(pool).await.len(), 1);
 
     // A TELL re-sent is relayed once.
     let tell = "TELL John Smith: meet me at K19\r\n";

@@ -156,7 +156,7 @@ pub(super) async fn run_outbox(
                 .status
                 .parse()
                 .context("outbound statuses: queued, sent, failed")?;
-            let entries = store::outbox::list_by_status(&pool, status, args.limit).await?;
+            let entries = store::outbox::list_by_status(&pool, status, None, args.limit).await?;
             for e in &entries {
                 println!(
                     "{:>6}  {}  {:<7} tries {:<2} {}  {}{}",

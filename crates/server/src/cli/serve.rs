@@ -51,6 +51,7 @@ pub(super) async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyho
     let mut state = AppState::new(pool.clone(), clock.clone(), args.base_url.clone())
         .with_mail_domain(args.mail_domain.clone())
         .with_limits(args.limits, args.mail_from.clone());
+    state.relay_configured = args.smtp_url.is_some();
     let stored = Arc::new(tokio::sync::Notify::new());
     if let Some(secret) = &args.webhook_secret {
         if secret.chars().count() < 16 {

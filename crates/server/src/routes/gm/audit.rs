@@ -1,10 +1,11 @@
-//! The audit log, newest first, a page at a time.
+//! The audit log, newest first, a page at a time, filtered by game, actor and action; each
+//! entry's details in full.
 
 use askama::Template;
 use axum::extract::{Query, State};
 use axum::response::Html;
 use serde::Deserialize;
-use store::audit::AuditId;
+use store::audit::{AuditFilter, AuditId};
 
 use super::{Chrome, Gm};
 use crate::{AppError, AppState};
@@ -14,6 +15,13 @@ const PAGE: i64 = 50;
 #[derive(Debug, Deserialize)]
 pub(crate) struct PageQuery {
     before: Option<i64>,
+    /// Filters; empty is none. `game` is a game's number.
+    #[serde(default)]
+    game: String,
+    #[serde(default)]
+    actor: String,
+    #[serde(default)]
+    action: String,
 }
 
 struct EntryRow {
@@ -21,7 +29,8 @@ struct EntryRow {
     at: String,
     actor: String,
     action: String,
-    game: Option<i64>,
+    /// The game's number and name (none when the game was deleted).
+    game: Option<(i64, Option<String>)>,
     details: String,
 }
 
@@ -32,6 +41,16 @@ struct AuditPage {
     entries: Vec<EntryRow>,
     older: Option<i64>,
     first_page: bool,
+    game: String,
+    actor: String,
+    action: String,
+    /// The filters as a query string to carry to the next page (`&game=1&actor=...`).
+    filters: String,
+}
+
+fn nonempty(text: &str) -> Option<String> {
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_owned())
 }
 
 pub(crate) async fn get_audit(
@@ -39,27 +58,67 @@ pub(crate) async fn get_audit(
     gm: Gm,
     Query(query): Query<PageQuery>,
 ) -> Result<Html<String>, AppError> {
+    let game_id = match nonempty(&query.game) {
+        None => None,
+        Some(text) => Some(text.parse::<i64>().map_err(|_| {
+            AppError::BadRequest(format!(
+                "the game filter must be a game's number, not {text:?}"
+            ))
+        })?),
+    };
+    let filter = AuditFilter {
+        game_id,
+        actor: nonempty(&query.actor),
+        action: nonempty(&query.action),
+    };
     // One more than shown tells whether there is an older page.
     let mut entries =
-        store::audit::list_page(&state.pool, query.before.map(AuditId), PAGE + 1).await?;
+        store::audit::list_page(&state.pool, query.before.map(AuditId), &filter, PAGE + 1).await?;
     let more = entries.len() > usize::try_from(PAGE).unwrap_or(usize::MAX);
     entries.truncate(usize::try_from(PAGE).unwrap_or(usize::MAX));
-    let older = more.then(|| entries.last().map(|e| e.id.0)).flatten();
+    let older = more.then(|| entries.last().map(|e| e.entry.id.0)).flatten();
+    let filters: String = [
+        ("game", filter.game_id.map(|g| g.to_string())),
+        ("actor", filter.actor.clone()),
+        ("action", filter.action.clone()),
+    ]
+    .into_iter()
+    .filter_map(|(key, value)| value.map(|v| format!("&{key}={}", urlencoding(&v))))
+    .collect();
     let page = AuditPage {
         chrome: gm.chrome(None),
         entries: entries
             .into_iter()
-            .map(|e| EntryRow {
-                id: e.id.0,
-                at: super::when(&e.at),
-                actor: e.actor,
-                action: e.action,
-                game: e.game_id,
-                details: e.details.to_string(),
+            .map(|listed| {
+                let e = listed.entry;
+                EntryRow {
+                    id: e.id.0,
+                    at: super::when(&e.at),
+                    actor: e.actor,
+                    action: e.action,
+                    game: e.game_id.map(|id| (id, listed.game_name)),
+                    details: serde_json::to_string_pretty(&e.details).unwrap_or_default(),
+                }
             })
             .collect(),
         older,
         first_page: query.before.is_none(),
+        game: filter.game_id.map(|g| g.to_string()).unwrap_or_default(),
+        actor: filter.actor.unwrap_or_default(),
+        action: filter.action.unwrap_or_default(),
+        filters,
     };
     Ok(Html(page.render()?))
+}
+
+/// Percent-encodes a query value (everything but unreserved characters).
+fn urlencoding(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                char::from(b).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }

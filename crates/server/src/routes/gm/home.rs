@@ -67,12 +67,14 @@ pub(crate) async fn get_home(
     let failed_inbound = store::inbox::list_by_status(&state.pool, InboundStatus::Failed, LOOK)
         .await?
         .len();
-    let failed_outbound = store::outbox::list_by_status(&state.pool, OutboundStatus::Failed, LOOK)
-        .await?
-        .len();
-    let queued_outbound = store::outbox::list_by_status(&state.pool, OutboundStatus::Queued, LOOK)
-        .await?
-        .len();
+    let failed_outbound =
+        store::outbox::list_by_status(&state.pool, OutboundStatus::Failed, None, LOOK)
+            .await?
+            .len();
+    let queued_outbound =
+        store::outbox::list_by_status(&state.pool, OutboundStatus::Queued, None, LOOK)
+            .await?
+            .len();
     let page = HomePage {
         chrome: gm.chrome(super::notice(query.done.as_deref())),
         games: game_rows(games),

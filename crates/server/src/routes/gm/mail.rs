@@ -23,7 +23,12 @@ const SHOWN: i64 = 200;
 pub(crate) struct ListQuery {
     status: Option<String>,
     done: Option<String>,
+    /// The outbox's paging: messages older (a lower id) than this.
+    before: Option<i64>,
 }
+
+/// Outbound messages shown per page.
+const OUTBOX_PAGE: i64 = 50;
 
 /// The status a list shows: the one asked for, or the first of `shown`.
 fn pick<S: Copy + FromStr>(wanted: Option<&str>, shown: &[S]) -> Result<S, AppError> {
@@ -38,6 +43,8 @@ fn pick<S: Copy + FromStr>(wanted: Option<&str>, shown: &[S]) -> Result<S, AppEr
 struct InboundRow {
     id: i64,
     message_id: String,
+    from: String,
+    subject: String,
     via: String,
     received: String,
     error: String,
@@ -76,14 +83,19 @@ pub(crate) async fn get_inbox(
     let messages = store::inbox::list_by_status(&state.pool, status, SHOWN)
         .await?
         .into_iter()
-        .map(|m| InboundRow {
-            id: m.id.0,
-            message_id: m.message_id,
-            via: m.received_via,
-            received: super::when(&m.received_at),
-            error: m.error.unwrap_or_default(),
-            attempts: m.attempts,
-            excerpt: m.excerpt,
+        .map(|m| {
+            let (from, subject) = mail::sender_and_subject(&m.head);
+            InboundRow {
+                id: m.id.0,
+                from: from.unwrap_or_else(|| "(no From:)".to_owned()),
+                subject: subject.unwrap_or_else(|| "(no subject)".to_owned()),
+                message_id: m.message_id,
+                via: m.received_via,
+                received: super::when(&m.received_at),
+                error: m.error.unwrap_or_default(),
+                attempts: m.attempts,
+                excerpt: m.excerpt,
+            }
         })
         .collect();
     let page = InboxPage {
@@ -141,6 +153,11 @@ struct OutboxPage {
     status: OutboundStatus,
     statuses: &'static [OutboundStatus],
     messages: Vec<OutboundRow>,
+    /// The next page's `before`, when there are older messages.
+    older: Option<i64>,
+    first_page: bool,
+    /// Whether this server sends mail (an SMTP relay is configured).
+    relay: bool,
 }
 
 pub(crate) async fn get_outbox(
@@ -149,8 +166,14 @@ pub(crate) async fn get_outbox(
     Query(query): Query<ListQuery>,
 ) -> Result<Html<String>, AppError> {
     let status = pick(query.status.as_deref(), OUTBOUND)?;
-    let messages = store::outbox::list_by_status(&state.pool, status, SHOWN)
-        .await?
+    // One more than shown tells whether there is an older page.
+    let mut found =
+        store::outbox::list_by_status(&state.pool, status, query.before, OUTBOX_PAGE + 1).await?;
+    let page_len = usize::try_from(OUTBOX_PAGE).unwrap_or(usize::MAX);
+    let more = found.len() > page_len;
+    found.truncate(page_len);
+    let older = more.then(|| found.last().map(|m| m.id)).flatten();
+    let messages = found
         .into_iter()
         .map(|m| OutboundRow {
             id: m.id,
@@ -169,6 +192,9 @@ pub(crate) async fn get_outbox(
         status,
         statuses: OUTBOUND,
         messages,
+        older,
+        first_page: query.before.is_none(),
+        relay: state.relay_configured,
     };
     Ok(Html(page.render()?))
 }

@@ -56,6 +56,7 @@ pub(crate) fn router() -> Router<AppState> {
         )
         .route("/games/{id}", get(games::get_game))
         .route("/games/{id}/preview", get(games::get_preview))
+        .route("/games/{id}/positions", get(games::get_positions))
         .route("/games/{id}/schedule", post(games::post_schedule))
         .route("/games/{id}/actions/{action}", post(games::post_action))
         .route("/games/{id}/confirm/{action}", get(games::get_confirm_game))

@@ -195,6 +195,40 @@ pub(crate) async fn get_preview(
     Ok(Html(page.render()?))
 }
 
+#[derive(Template)]
+#[template(path = "gm/positions.html")]
+struct PositionsPage {
+    chrome: Chrome,
+    game: store::games::GameSummary,
+    lines: Vec<String>,
+    board_svg: Option<String>,
+}
+
+/// Every hidden position, as the engine shows them to the GM (`Viewer::Gm`): the console's
+/// `Gm` extractor is the only way in.
+pub(crate) async fn get_positions(
+    State(state): State<AppState>,
+    gm: Gm,
+    Path(id): Path<i64>,
+) -> Result<Html<String>, AppError> {
+    let game = find_game(&state, id).await?;
+    let game_state = turns::game_state(&state.pool, game.id)
+        .await
+        .map_err(lifecycle_error)?;
+    let view = game_state.view(engine::Viewer::Gm);
+    let title = format!("{}: every position", game.name);
+    let page = PositionsPage {
+        chrome: gm.chrome(None),
+        lines: view.lines,
+        board_svg: view
+            .board
+            .as_ref()
+            .map(|board| crate::routes::boards::svg(board, &title)),
+        game,
+    };
+    Ok(Html(page.render()?))
+}
+
 pub(crate) async fn post_schedule(
     State(state): State<AppState>,
     gm: Gm,
