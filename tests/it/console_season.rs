@@ -892,3 +892,185 @@ Subject: My orders for turn 1\r\nMessage-ID: <fred-1@example.org>\r\n\r\nFIRE B7
     assert!(location(&response).starts_with("/gm/login"));
     app.stop().await;
 }
+
+/// A zine with `subscribers` (address, name) and a Barmy game they all play.
+async fn zine_with_game(
+    pool: &PgPool,
+    slug: &str,
+    title: &str,
+    game: &str,
+    subscribers: &[(&str, &str)],
+    seed: u8,
+) -> store::games::GameId {
+    let now = crate::helpers::trafalgar();
+    let zine = store::zines::insert(pool, &store::ZineSlug::parse(slug).unwrap(), title, now)
+        .await
+        .unwrap();
+    for (email, name) in subscribers {
+        let new = store::subscribers::NewSubscriber {
+            zine_id: zine.id,
+            email: store::EmailAddress::parse(email).unwrap(),
+            display_name: store::DisplayName::parse(name).unwrap(),
+        };
+        store::subscribers::insert(pool, &new, now).await.unwrap();
+    }
+    let setup = games::EngineKind::Barmy.default_setup();
+    let spec = server::turns::GameSpec {
+        zine: zine.id,
+        name: game,
+        engine: games::EngineKind::Barmy,
+        setup: &setup,
+        first_deadline: Some(now + chrono::Duration::days(1)),
+        schedule: server::turns::Schedule::EveryDays(1),
+    };
+    server::turns::create_game(pool, now, &spec, &mut crate::helpers::Counter(seed))
+        .await
+        .unwrap()
+}
+
+/// Fault 6: one login shows all of a person's games, in every zine they subscribe to with the
+/// address, each with its zine named, and plays them; never a game they do not play, nor what
+/// another player alone may see; a subscription they left is not among them.
+#[tokio::test]
+async fn season_fault6_one_login_shows_a_persons_games_in_every_zine() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let nelson = "nelson@victory.example";
+    let hardy = "hardy@courier.example";
+    let trafalgar = zine_with_game(
+        pool,
+        "gazette",
+        "The Gazette",
+        "Trafalgar",
+        &[
+            (nelson, "Horatio Nelson"),
+            ("villeneuve@b.example", "Villeneuve"),
+        ],
+        3,
+    )
+    .await;
+    let copenhagen = zine_with_game(
+        pool,
+        "courier",
+        "The Courier",
+        "Copenhagen",
+        &[(hardy, "Thomas Hardy"), (nelson, "Lord Nelson")],
+        5,
+    )
+    .await;
+    let nile = zine_with_game(
+        pool,
+        "herald",
+        "The Herald",
+        "The Nile",
+        &[(hardy, "Thomas Hardy"), ("brueys@o.example", "Brueys")],
+        7,
+    )
+    .await;
+
+    let mut player = crate::players::logged_in(&app, nelson).await;
+    let me = player.get_text("/me").await;
+    for (zine, game) in [("The Gazette", trafalgar), ("The Courier", copenhagen)] {
+        assert!(
+            me.contains(&format!("<td class=\"zine\">{zine}</td>")),
+            "{zine}: {me}"
+        );
+        assert!(me.contains(&format!("href=\"/me/games/{}\"", game.0)));
+    }
+    assert!(!me.contains("The Herald"));
+    let courier_page = player
+        .get_text(&format!("/me/games/{}", copenhagen.0))
+        .await;
+    assert!(courier_page.contains("<dd id=\"zine\">The Courier</dd>"));
+    assert!(courier_page.contains("Lord Nelson"));
+    // Hardy's own facts are his alone.
+    let state = server::turns::game_state(pool, copenhagen).await.unwrap();
+    let hardy_id: i64 = sqlx::query_scalar(
+        "SELECT p.engine_player_id FROM players p JOIN subscribers s ON s.id = p.subscriber_id \
+         WHERE p.game_id = $1 AND s.email = $2",
+    )
+    .bind(copenhagen)
+    .bind(hardy)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    let public = state.view(engine::Viewer::Public).lines;
+    let hardys: Vec<String> = state
+        .view(engine::Viewer::Player(engine::PlayerId(
+            u64::try_from(hardy_id).unwrap(),
+        )))
+        .lines
+        .into_iter()
+        .filter(|line| !line.trim().is_empty() && !public.contains(line))
+        .collect();
+    assert!(!hardys.is_empty());
+    for line in &hardys {
+        assert!(
+            !courier_page.contains(&crate::console::html(line)),
+            "Hardy's {line}"
+        );
+    }
+    // He plays there: orders go to his Courier subscription's player.
+    let csrf = crate::console::hidden_csrf(&courier_page);
+    let response = player
+        .post(
+            &format!("/me/games/{}/orders", copenhagen.0),
+            &[("csrf", &csrf), ("orders", "A1, B2")],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    let ordered_by: String = sqlx::query_scalar(
+        "SELECT p.display_name FROM orders o JOIN players p ON p.id = o.player_id \
+         WHERE o.game_id = $1 AND o.superseded_at IS NULL",
+    )
+    .bind(copenhagen)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert_eq!(ordered_by, "Lord Nelson");
+    // A game he does not play is not his, in any zine.
+    assert_eq!(
+        player.get(&format!("/me/games/{}", nile.0)).await.status(),
+        StatusCode::NOT_FOUND
+    );
+
+    // A subscription he left is no longer his to see.
+    let courier_sub =
+        store::subscribers::active_by_email(pool, &store::EmailAddress::parse(nelson).unwrap())
+            .await
+            .unwrap()
+            .into_iter()
+            .find(|s| s.display_name.as_str() == "Lord Nelson")
+            .unwrap();
+    server::subscriptions::set_status(
+        pool,
+        app.clock.now(),
+        &courier_sub,
+        store::subscribers::SubscriberStatus::Unsubscribed,
+        "gm:test",
+    )
+    .await
+    .unwrap();
+    let me = player.get_text("/me").await;
+    assert!(!me.contains("The Courier"), "{me}");
+    assert_eq!(
+        player
+            .get(&format!("/me/games/{}", copenhagen.0))
+            .await
+            .status(),
+        StatusCode::NOT_FOUND
+    );
+    // Hardy sees his two zines' games and not Nelson's.
+    let mut hardy_browser = crate::players::logged_in(&app, hardy).await;
+    let his = hardy_browser.get_text("/me").await;
+    assert!(his.contains("The Herald") && his.contains("The Courier"));
+    assert!(!his.contains("The Gazette"));
+    assert_eq!(
+        hardy_browser
+            .get(&format!("/me/games/{}", trafalgar.0))
+            .await
+            .status(),
+        StatusCode::NOT_FOUND
+    );
+    app.stop().await;
+}

@@ -148,6 +148,8 @@ pub struct TokenHolder {
     pub deadline: Option<DateTime<Utc>>,
     /// The game's time zone (IANA name) from its schedule; none for games made before it.
     pub time_zone: Option<String>,
+    /// The name of the zine of the subscription (and of the game).
+    pub zine_name: String,
 }
 
 /// The columns of [`TokenHolder`]; callers add the WHERE clause.
@@ -157,8 +159,9 @@ macro_rules! token_holder_select {
             "SELECT p.id AS player_id, s.id AS subscriber_id, s.zine_id, g.id AS game_id, \
              g.name AS game_name, g.status AS game_status, g.engine, p.engine_player_id, \
              p.display_name, s.email, p.reply_token, p.status, t.number AS turn_number, t.deadline, \
-             g.schedule->>'zone' AS time_zone \
+             g.schedule->>'zone' AS time_zone, z.name AS zine_name \
              FROM players p JOIN games g ON g.id = p.game_id JOIN subscribers s ON s.id = p.subscriber_id \
+             JOIN zines z ON z.id = s.zine_id \
              LEFT JOIN turns t ON t.game_id = g.id AND t.status = 'open' ",
             $where
         )
@@ -227,6 +230,23 @@ pub async fn player_rows_of_subscriber<'e>(
             .fetch_all(db)
             .await?,
     )
+}
+
+/// Every player row of the person who holds `subscriber`'s address: the rows of each active
+/// subscription of that address (any zine; letter case aside), and `subscriber`'s own, newest
+/// game first. A login link proves the address, so it shows that person's games everywhere.
+pub async fn player_rows_of_person<'e>(
+    db: impl PgExecutor<'e>,
+    subscriber: SubscriberId,
+) -> Result<Vec<TokenHolder>, StoreError> {
+    Ok(sqlx::query_as(token_holder_select!(
+        "WHERE s.id = $1 OR (s.status = 'active' AND lower(s.email) = \
+           (SELECT lower(o.email) FROM subscribers o WHERE o.id = $1)) \
+         ORDER BY g.id DESC"
+    ))
+    .bind(subscriber)
+    .fetch_all(db)
+    .await?)
 }
 
 /// The players of a game with their subscribers' addresses, for relaying private messages:

@@ -303,7 +303,8 @@ pub fn login_links(address: &str, links: &[LoginLink], lifetime: chrono::Duratio
         subject: "Your Admiralty login link".to_owned(),
         body: format!(
             "Someone (we hope you) asked to log in to Admiralty's player pages as {address}.\n\n\
-             {links}Open the link and press \"Log in\". Each link works once, for {minutes} minutes.\n\
+             {links}Open the link and press \"Log in\". Each link works once, for {minutes} minutes, \
+             and shows all your games, in every zine you subscribe to with this address.\n\
              If you did not ask for it, ignore this mail: nothing happens.\n",
             minutes = lifetime.num_minutes(),
         ),

@@ -55,7 +55,8 @@ pub(super) async fn own_game(
     segment: &str,
 ) -> Result<TokenHolder, AppError> {
     let game = parse_game(segment)?;
-    store::players::player_rows_of_subscriber(&state.pool, player.subscriber)
+    // Any game of the person logged in (the same address in any zine), never another's.
+    store::players::player_rows_of_person(&state.pool, player.subscriber)
         .await?
         .into_iter()
         .find(|holder| holder.game_id == game)
@@ -100,6 +101,8 @@ pub(super) fn game_url(game: GameId) -> String {
 }
 
 struct GameRow {
+    /// The zine the game belongs to: a person may play in several.
+    zine: String,
     name: String,
     url: String,
     rules: String,
@@ -122,7 +125,7 @@ pub(crate) async fn get_me(
     State(state): State<AppState>,
     player: Player,
 ) -> Result<Response, AppError> {
-    let holders = store::players::player_rows_of_subscriber(&state.pool, player.subscriber).await?;
+    let holders = store::players::player_rows_of_person(&state.pool, player.subscriber).await?;
     let mut games = Vec::new();
     for holder in &holders {
         let ordered =
@@ -130,6 +133,7 @@ pub(crate) async fn get_me(
                 .await?
                 .is_some();
         games.push(GameRow {
+            zine: holder.zine_name.clone(),
             name: holder.game_name.clone(),
             url: game_url(holder.game_id),
             rules: engine_title(&holder.engine),
@@ -209,6 +213,7 @@ struct FormState {
 struct GamePage {
     csrf: String,
     notice: Option<&'static str>,
+    zine: String,
     name: String,
     url: String,
     rules: String,
@@ -286,6 +291,7 @@ async fn game_page(
     Ok(GamePage {
         csrf: player.csrf.clone(),
         notice,
+        zine: holder.zine_name.clone(),
         name: holder.game_name.clone(),
         url: game_url(holder.game_id),
         rules: engine.title().to_owned(),
