@@ -54,8 +54,7 @@ pub fn reminder(
     player: &str,
     game: &str,
     number: u32,
-    due: DateTime<Utc>,
-    zone: chrono_tz::Tz,
+    due: DateTime<chrono_tz::Tz>,
     left: Duration,
     reply_token: &str,
     domain: &str,
@@ -69,7 +68,7 @@ pub fn reminder(
              The deadline is {deadline} (in {left}). Without orders you are NMR (no moves \
              received), with whatever that costs in this game.\n\n\
              To send orders, reply to this message (it goes to {reply_to}).\n",
-            deadline = deadline(due, zone),
+            deadline = deadline(due.with_timezone(&Utc), due.timezone()),
         ),
     }
 }

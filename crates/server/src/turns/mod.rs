@@ -13,6 +13,7 @@
 pub mod create;
 pub mod gm;
 pub mod orders;
+pub mod press;
 pub mod reminders;
 pub mod resolve;
 pub mod states;
@@ -30,10 +31,10 @@ pub use crate::schedule::{Schedule, ScheduleError, ScheduleSettings, Weekly};
 pub use create::{GameSpec, create_game, create_game_as};
 pub use gm::{GmAction, delete_game, gm_action, schedule_of, set_schedule};
 pub use orders::{
-    Checked, OpenTurn, OpenTurns, PressTaken, Submission, Taken, audit_withdrawal, game_state,
-    may_play, press_for_open_turn, replace_press, send_press, submit_checked_orders, submit_orders,
-    submit_orders_in, withdraw_press, withdraw_press_in,
+    Checked, OpenTurn, OpenTurns, PressTaken, Submission, Taken, game_state, may_play,
+    press_for_open_turn, send_press, submit_checked_orders, submit_orders, submit_orders_in,
 };
+pub use press::{audit_withdrawal, replace_press, withdraw_press, withdraw_press_in};
 pub use reminders::{ReminderRound, send_due_reminders};
 pub use resolve::{ResolvedTurn, resolve_due};
 pub use states::StateCache;

@@ -70,8 +70,8 @@ async fn remind(
             &player.display_name,
             &game_name,
             number,
-            turn.deadline,
-            crate::schedule::zone_of(&turn.schedule),
+            turn.deadline
+                .with_timezone(&crate::schedule::zone_of(&turn.schedule)),
             turn.deadline - now,
             &player.reply_token,
             mail_domain,
