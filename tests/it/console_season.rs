@@ -300,6 +300,46 @@ async fn season_fault2_deadlines_are_shown_in_the_games_time_zone_everywhere() {
     let me = player.get_text("/me").await;
     assert!(me.contains(mailed), "player page: {me}");
 
+    // A new game's first deadline is typed in the zone chosen with it.
+    let made = gm
+        .submit(
+            "/gm/zines/demo/games/new",
+            &[
+                ("engine", "barmy"),
+                ("name", "Zoned"),
+                ("zone", "Europe/London"),
+                ("deadline", "2026-06-12T18:00"),
+                ("schedule", "manual"),
+                ("setup.width", "10"),
+                ("setup.height", "10"),
+            ],
+        )
+        .await;
+    assert_eq!(made.status(), StatusCode::SEE_OTHER);
+    let zoned: i64 = sqlx::query_scalar("SELECT id FROM games WHERE name = 'Zoned'")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(
+        open_deadline(pool, zoned).await,
+        Some(at("2026-06-12T17:00:00Z"))
+    );
+    assert_eq!(schedule(pool, zoned).await["zone"], "Europe/London");
+    let bad = gm
+        .submit(
+            "/gm/zines/demo/games/new",
+            &[
+                ("engine", "barmy"),
+                ("name", "Nowhere"),
+                ("zone", "Mars/Olympus"),
+                ("schedule", "manual"),
+                ("setup.width", "10"),
+                ("setup.height", "10"),
+            ],
+        )
+        .await;
+    assert_eq!(bad.status(), StatusCode::UNPROCESSABLE_ENTITY);
+
     // The confirmation of a mail.
     let token: String = sqlx::query_scalar(
         "SELECT p.reply_token FROM players p JOIN subscribers s ON s.id = p.subscriber_id \

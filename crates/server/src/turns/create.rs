@@ -52,6 +52,24 @@ pub async fn create_game_as(
     Ok(game)
 }
 
+/// [`create_game_as`] for a game whose deadlines are shown and typed in `zone` (a weekly
+/// schedule keeps its own zone), in one transaction.
+pub async fn create_game_in_zone(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    spec: &GameSpec<'_>,
+    zone: chrono_tz::Tz,
+    entropy: &mut impl Entropy,
+    actor: &str,
+) -> Result<GameId, LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let game = create_game_in(&mut tx, now, spec, entropy, actor).await?;
+    let settings = ScheduleSettings::from(spec.schedule).with_zone(zone);
+    store::games::set_schedule(&mut *tx, game, &settings.to_json()).await?;
+    tx.commit().await?;
+    Ok(game)
+}
+
 /// [`create_game_as`] inside the caller's transaction.
 pub(crate) async fn create_game_in(
     tx: &mut sqlx::PgConnection,

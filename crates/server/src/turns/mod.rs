@@ -28,7 +28,7 @@ use store::turns::TurnId;
 
 pub use crate::entropy::{Entropy, OsEntropy};
 pub use crate::schedule::{Schedule, ScheduleError, ScheduleSettings, Weekly};
-pub use create::{GameSpec, create_game, create_game_as};
+pub use create::{GameSpec, create_game, create_game_as, create_game_in_zone};
 pub use gm::{GmAction, delete_game, gm_action, schedule_of, set_schedule};
 pub use orders::{
     Checked, OpenTurn, OpenTurns, PressTaken, Submission, Taken, game_state, may_play,

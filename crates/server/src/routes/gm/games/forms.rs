@@ -315,20 +315,6 @@ pub(super) fn schedule_text(settings: &ScheduleSettings) -> String {
     )
 }
 
-/// A `datetime-local` input, read as UTC; empty is none.
-pub(super) fn deadline_from_form(text: &str) -> Result<Option<DateTime<Utc>>, String> {
-    if text.is_empty() {
-        return Ok(None);
-    }
-    ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"]
-        .iter()
-        .find_map(|format| NaiveDateTime::parse_from_str(text, format).ok())
-        .map(|naive| Some(naive.and_utc()))
-        .ok_or_else(|| {
-            format!("First deadline: {text:?} is not a date and time (YYYY-MM-DDTHH:MM, UTC).")
-        })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,9 +15,7 @@ use crate::turns::{self, GameSpec, LifecycleError, Schedule};
 use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
 
-use super::forms::{
-    SetupField, deadline_from_form, schedule_from_form, setup_fields, setup_from_form,
-};
+use super::forms::{SetupField, schedule_from_form, setup_fields, setup_from_form};
 use super::lifecycle_error;
 
 #[derive(Template)]
@@ -31,6 +29,8 @@ struct NewGamePage {
     errors: Vec<String>,
     name: String,
     deadline: String,
+    /// The game's time zone: the first deadline is typed in it.
+    zone: String,
     schedule: String,
     days: String,
     setup_extra: String,
@@ -85,6 +85,7 @@ async fn new_game_page(
         errors,
         name: typed("name", ""),
         deadline: typed("deadline", &default_deadline),
+        zone: typed("zone", "UTC"),
         schedule: typed("schedule", "every_days"),
         days: typed("days", "7"),
         setup_extra: typed("setup_extra", ""),
@@ -126,7 +127,24 @@ pub(crate) async fn post_new_game(
         .map_err(|e| errors.push(format!("Game name: {}", e.replace("The name", "it"))))
         .ok();
     let schedule = schedule_from_form(&pairs).map_err(|e| errors.push(e)).ok();
-    let deadline = match deadline_from_form(field(&pairs, "deadline")) {
+    let zone = match field(&pairs, "zone") {
+        "" => Some(chrono_tz::Tz::UTC),
+        name => name
+            .parse::<chrono_tz::Tz>()
+            .map_err(|_| {
+                errors.push(format!(
+                    "Time zone: {name:?} is not a time zone: use a name such as Europe/London."
+                ));
+            })
+            .ok(),
+    };
+    let deadline = match field(&pairs, "deadline") {
+        "" => Ok(None),
+        text => super::forms::local_deadline_from_form(text, zone.unwrap_or(chrono_tz::Tz::UTC))
+            .map(Some)
+            .map_err(|e| e.replace("Deadline:", "First deadline:")),
+    };
+    let deadline = match deadline {
         Ok(Some(at)) if at <= now => {
             errors.push("First deadline: it must be in the future.".into());
             None
@@ -144,8 +162,8 @@ pub(crate) async fn post_new_game(
     let setup = setup_from_form(engine, &pairs)
         .map_err(|e| errors.extend(e))
         .ok();
-    if let (true, Some(name), Some(schedule), Some(deadline), Some(setup)) =
-        (errors.is_empty(), &name, schedule, deadline, &setup)
+    if let (true, Some(name), Some(schedule), Some(deadline), Some(setup), Some(zone)) =
+        (errors.is_empty(), &name, schedule, deadline, &setup, zone)
     {
         let spec = GameSpec {
             zine: zine.id,
@@ -155,8 +173,15 @@ pub(crate) async fn post_new_game(
             first_deadline: deadline,
             schedule,
         };
-        match turns::create_game_as(&state.pool, now, &spec, &mut turns::OsEntropy, &gm.actor())
-            .await
+        match turns::create_game_in_zone(
+            &state.pool,
+            now,
+            &spec,
+            zone,
+            &mut turns::OsEntropy,
+            &gm.actor(),
+        )
+        .await
         {
             Ok(game) => {
                 let to = format!("/gm/games/{}?done=game-created", game.0);
