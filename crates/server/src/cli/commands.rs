@@ -196,9 +196,14 @@ pub(super) async fn run_game_action(database: &DatabaseArgs, args: GameArgs) -> 
             early,
         } => {
             let deadlines: crate::schedule::Schedule = deadlines.join(" ").parse()?;
-            let settings =
-                crate::schedule::ScheduleSettings::new(deadlines, &remind, grace, early)?;
             let pool = connect(database).await?;
+            // The game keeps its time zone (a weekly rule brings its own).
+            let zone = crate::turns::schedule_of(&pool, game)
+                .await
+                .map_or(chrono_tz::Tz::UTC, |current| current.zone());
+            let settings =
+                crate::schedule::ScheduleSettings::new(deadlines, &remind, grace, early)?
+                    .with_zone(zone);
             crate::turns::set_schedule(&pool, clock()?.now(), game, &settings, "gm")
                 .await
                 .with_context(|| format!("game {}", args.game))?;
