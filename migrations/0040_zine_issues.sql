@@ -10,7 +10,7 @@ ALTER TABLE zines
     ADD COLUMN issues_since timestamptz,
     -- When the rhythm next closes an issue (NULL: by hand only).
     ADD COLUMN next_issue_at timestamptz,
-    CHECK ((issue_rhythm IS NULL) = (issues_since IS NULL));
+    ADD CONSTRAINT zines_issues_since_check CHECK ((issue_rhythm IS NULL) = (issues_since IS NULL));
 CREATE INDEX zines_next_issue_idx ON zines (next_issue_at) WHERE next_issue_at IS NOT NULL;
 
 -- What a subscriber has chosen to receive by mail: the issue, or each game's report. NULL: the

@@ -26,6 +26,7 @@ mod health;
 mod helpers;
 mod hostile;
 mod inbox;
+mod issues;
 mod kill;
 mod lifecycle;
 mod mail_doors;
