@@ -132,7 +132,10 @@ async fn an_issue_prints_the_reports_since_the_last_issue_the_editorial_and_appr
     let text = issue.text.unwrap();
     let html = issue.html.unwrap();
     assert!(text.contains("MAILED BARMY (Barmy Battleships)"), "{text}");
-    assert!(text.contains("Fred Bloggs | G13, K19 | miss, miss"), "{text}");
+    assert!(
+        text.contains("Fred Bloggs | G13, K19 | miss, miss"),
+        "{text}"
+    );
     assert!(text.contains("Steady, lads."), "{text}");
     assert!(text.contains("are *rigged*."), "{text}");
     assert!(text.contains("-- Fred Bloggs"), "{text}");
@@ -396,4 +399,86 @@ async fn a_real_smtp_peer_receives_one_issue_per_subscriber_who_chose_it_and_no_
     );
     drop(sink);
     db.drop_database().await;
+}
+
+#[tokio::test]
+async fn published_issues_are_on_the_web_as_html_text_print_and_atom_and_the_draft_only_in_the_gm_preview()
+ {
+    let app = crate::helpers::TestApp::spawn().await;
+    let pool = app.db.pool.clone();
+    let (zine, _game) = a_zine_with_a_turn_and_letters(&pool).await;
+    issues::publish_now(
+        &pool,
+        trafalgar() + Duration::hours(2),
+        &zine,
+        Some(DOMAIN),
+        "",
+        "nelson",
+    )
+    .await
+    .unwrap();
+    // The next draft's editorial, not public yet.
+    issues::set_editorial(
+        &pool,
+        trafalgar(),
+        &zine,
+        "A secret scoop for issue two.",
+        "nelson",
+    )
+    .await
+    .unwrap();
+
+    let page = app.get("/zines/mailed/issues/1").await;
+    assert_eq!(page.status(), 200);
+    let html = page.text().await.unwrap();
+    assert!(html.contains("Mailed, issue 1"), "{html}");
+    assert!(html.contains("Steady, lads."), "{html}");
+    assert!(html.contains("&lt;script&gt;"), "{html}");
+    assert!(!html.contains("<script"), "{html}");
+    assert!(!html.contains("secret scoop"), "{html}");
+    let text = app.get("/zines/mailed/issues/1.txt").await;
+    assert_eq!(text.status(), 200);
+    let stored = store::issues::by_number(&pool, zine.id, 1)
+        .await
+        .unwrap()
+        .unwrap()
+        .text
+        .unwrap();
+    assert_eq!(text.text().await.unwrap(), stored);
+    let print = app.get("/zines/mailed/issues/1/print").await;
+    assert_eq!(print.status(), 200);
+    let print = print.text().await.unwrap();
+    assert!(print.contains("break-before: page"), "{print}");
+    assert!(print.contains("grayscale(1)"), "{print}");
+    let feed = app
+        .get("/zines/mailed/issues.atom")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(feed.contains("/zines/mailed/issues/1</id>"), "{feed}");
+    let zine_page = app.get("/zines/mailed").await.text().await.unwrap();
+    assert!(
+        zine_page.contains("/zines/mailed/issues/1\">Issue 1</a>"),
+        "{zine_page}"
+    );
+
+    // The draft (issue 2) is nobody's page but the GM's preview.
+    assert_eq!(app.get("/zines/mailed/issues/2").await.status(), 404);
+    assert_eq!(app.get("/zines/mailed/issues/2.txt").await.status(), 404);
+    assert_eq!(app.get("/zines/mailed/issues/2/print").await.status(), 404);
+    let mut reader = crate::console::Browser::new(&app);
+    let refused = reader.get("/gm/zines/mailed/issues/preview").await;
+    assert!(refused.status().is_redirection(), "{}", refused.status());
+    assert!(!refused.text().await.unwrap().contains("secret scoop"));
+    crate::console::add_gm(&pool, "nelson").await;
+    let mut gm = crate::console::Browser::new(&app);
+    gm.login("nelson", crate::console::PASSWORD).await;
+    let preview = gm.get("/gm/zines/mailed/issues/preview").await;
+    assert_eq!(preview.status(), 200);
+    let preview = preview.text().await.unwrap();
+    assert!(preview.contains("secret scoop"), "{preview}");
+    assert!(preview.contains("issue 2"), "{preview}");
+    assert!(preview.contains("not published"), "{preview}");
+    app.stop().await;
 }
