@@ -155,6 +155,20 @@ pub async fn draft(
     .await?)
 }
 
+/// The zine's draft, if it has one.
+pub async fn current_draft<'e>(
+    db: impl PgExecutor<'e>,
+    zine: ZineId,
+) -> Result<Option<Issue>, StoreError> {
+    Ok(sqlx::query_as(concat!(
+        issue_columns!(),
+        " WHERE zine_id = $1 AND status = 'draft'"
+    ))
+    .bind(zine)
+    .fetch_optional(db)
+    .await?)
+}
+
 /// The zine's issue `number`, draft or published.
 pub async fn by_number<'e>(
     db: impl PgExecutor<'e>,
