@@ -45,7 +45,7 @@ async fn queued(pool: &PgPool, kind: &str) -> Vec<String> {
 /// The "Mailed" zine (Fred and John play "Mailed Barmy"), issues by hand, a turn with press
 /// resolved, a letter from each player (Fred's approved, John's turned down), John choosing
 /// per-game reports by mail.
-async fn a_zine_with_a_turn_and_letters(pool: &PgPool) -> (store::zines::Zine, GameId) {
+pub(crate) async fn a_zine_with_a_turn_and_letters(pool: &PgPool) -> (store::zines::Zine, GameId) {
     let game = game(pool).await;
     let zine = issues::find_zine(pool, "mailed").await.unwrap();
     issues::set_rhythm(pool, trafalgar(), &zine, Some(Schedule::Manual), "nelson")

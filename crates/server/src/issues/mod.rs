@@ -485,3 +485,38 @@ pub async fn mail_choice_of(
         MailChoice::Reports
     })
 }
+
+/// A letter sent on the web player pages: [`submit_letter`] in its own transaction.
+pub async fn submit_letter_on_web(
+    pool: &PgPool,
+    subscriber: SubscriberId,
+    text: &str,
+    now: DateTime<Utc>,
+) -> Result<LetterId, IssueError> {
+    let mut tx = pool.begin().await?;
+    let id = submit_letter(&mut tx, subscriber, text, Source::Web, now).await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+/// A mail choice made on the web player pages: [`choose_mail`] in its own transaction.
+pub async fn choose_mail_on_web(
+    pool: &PgPool,
+    subscriber: SubscriberId,
+    choice: MailChoice,
+    now: DateTime<Utc>,
+) -> Result<(), IssueError> {
+    let mut tx = pool.begin().await?;
+    choose_mail(&mut tx, subscriber, choice, now).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// What the subscriber gets by mail, for their page: [`mail_choice_of`].
+pub async fn mail_choice_on_web(
+    pool: &PgPool,
+    subscriber: SubscriberId,
+) -> Result<MailChoice, IssueError> {
+    let mut conn = pool.acquire().await?;
+    mail_choice_of(&mut conn, subscriber).await
+}
