@@ -27,6 +27,7 @@ mod helpers;
 mod hostile;
 mod inbox;
 mod issues;
+mod issues_paper;
 mod issues_web;
 mod kill;
 mod lifecycle;

@@ -59,6 +59,17 @@ pub enum ZineCommand {
         #[arg(long, default_value = "pending")]
         status: String,
     },
+    /// Print a published issue to a PDF with headless Chromium (for postal subscribers).
+    Pdf {
+        /// The issue's number.
+        number: i32,
+        /// a4 or letter.
+        #[arg(long, default_value = "a4")]
+        paper: String,
+        /// Where to write the PDF.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
     /// Approve a letter: it is printed in the next issue.
     Approve { letter: i64 },
     /// Turn a letter down: it is never printed.
@@ -129,6 +140,25 @@ pub(super) async fn run_zine(database: &DatabaseArgs, args: ZineArgs) -> anyhow:
                     letter.text
                 );
             }
+        }
+        ZineCommand::Pdf { number, paper, out } => {
+            let paper: issues::pdf::Paper = paper.parse()?;
+            let issue = store::issues::by_number(&pool, zine.id, number)
+                .await?
+                .filter(|i| i.status == store::status::IssueStatus::Published)
+                .with_context(|| format!("{} has no published issue {number}", zine.name))?;
+            let document = issues::pdf::printable_document(
+                &format!("{}, issue {number}", zine.name),
+                issue.html.as_deref().unwrap_or_default(),
+                paper,
+                base,
+            );
+            issues::pdf::print_to_pdf(&document, &out).await?;
+            println!(
+                "Issue {number} of {} printed to {}.",
+                zine.name,
+                out.display()
+            );
         }
         ZineCommand::Approve { letter } => {
             issues::moderate_letter(&pool, now, &zine, letter, true, ACTOR).await?;

@@ -5,6 +5,7 @@
 
 pub mod contents;
 pub mod markdown;
+pub mod pdf;
 pub mod render;
 pub mod sign_ups;
 
@@ -19,6 +20,10 @@ use store::{PgPool, StoreError};
 
 use crate::schedule::{Schedule, ScheduleError};
 pub use render::IssueContents;
+
+/// The print style sheet of the issue (A4 and US letter alike, a page break before each game,
+/// boards in black and white): the web page's, the printable page's and the PDF's.
+pub const PRINT_STYLE: &str = include_str!("../../../../templates/public/issue_print.css");
 
 /// The longest editorial, in characters (the column's CHECK).
 pub const MAX_EDITORIAL_CHARS: usize = 20_000;

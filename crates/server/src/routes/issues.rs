@@ -16,9 +16,7 @@ use crate::{AppError, AppState};
 
 const ATOM: &str = "application/atom+xml; charset=utf-8";
 
-/// The print style sheet: A4 and US letter alike (the page box is the printer's), a page break
-/// before each game, boards in black and white.
-pub(crate) const PRINT_STYLE: &str = include_str!("../../../../templates/public/issue_print.css");
+pub(crate) use crate::issues::PRINT_STYLE;
 
 #[derive(Template)]
 #[template(path = "public/issue.html")]
