@@ -644,6 +644,32 @@ mod tests {
     }
 
     #[test]
+    fn letter_continues_like_press_and_receive_takes_issue_or_reports() {
+        assert_eq!(
+            commands("Letter: Sir,\nthe dice are rigged.\n\nRECEIVE issue\nreceive Reports."),
+            [
+                (
+                    1,
+                    Command::Letter {
+                        text: "Sir,\nthe dice are rigged.".into()
+                    }
+                ),
+                (4, Command::Receive { issue: true }),
+                (5, Command::Receive { issue: false }),
+            ]
+        );
+        let read = parse_text("LETTER\nRECEIVE everything");
+        assert!(read.commands.is_empty());
+        assert_eq!(read.problems.len(), 2);
+        assert!(read.problems[0].problem.contains("LETTER needs the text"));
+        assert!(
+            read.problems[1]
+                .problem
+                .contains("RECEIVE needs ISSUE or REPORTS")
+        );
+    }
+
+    #[test]
     fn a_message_is_read_for_a_bounded_number_of_orders_and_commands() {
         // Found by the hostile-mail tests: a million order lines (or HELP lines) each came back
         // in the confirmation, a 16 MB reply to a 4 MB message.
