@@ -11,6 +11,7 @@
 # (installs Debian's postfix package when it is missing, which starts no mail server); builds
 # the benchmark in release mode (skipped with ADMIRALTY_BENCH_PREBUILT=1). Stops both at the end.
 # ADMIRALTY_BENCH_DELIVER_MESSAGES=N delivers an even sample of N of the queued mails.
+# ADMIRALTY_BENCH_EXAMPLE=issue_bench runs the issue benchmark instead (bench/issue.sh).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -49,7 +50,7 @@ fi
 
 if [[ "${ADMIRALTY_BENCH_PREBUILT:-0}" != 1 ]]; then
   pg_say "building the benchmark (release)"
-  cargo build -q --release -p server --example fanout_bench
+  cargo build -q --release -p server --example "${ADMIRALTY_BENCH_EXAMPLE:-fanout_bench}"
 fi
 
 PORT="$(pg_kernel_free_ports 1)"
@@ -63,4 +64,4 @@ for _ in $(seq 1 50); do
 done
 export ADMIRALTY_BENCH_SMTP="127.0.0.1:$PORT"
 pg_say "smtp-sink on $ADMIRALTY_BENCH_SMTP"
-"${CARGO_TARGET_DIR:-$ROOT/target}/release/examples/fanout_bench"
+"${CARGO_TARGET_DIR:-$ROOT/target}/release/examples/${ADMIRALTY_BENCH_EXAMPLE:-fanout_bench}"

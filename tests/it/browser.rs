@@ -27,7 +27,7 @@ use crate::console::{PASSWORD, add_gm};
 use crate::helpers::TestApp;
 
 /// A `chromedriver` process on a free port, killed when dropped.
-struct Chromedriver {
+pub(crate) struct Chromedriver {
     process: Child,
     port: u16,
 }
@@ -41,7 +41,7 @@ impl Drop for Chromedriver {
 
 /// Starts chromedriver, or returns `None` (after saying why, loudly) when it is not installed
 /// and the browser is not required.
-fn start_chromedriver() -> Option<Chromedriver> {
+pub(crate) fn start_chromedriver() -> Option<Chromedriver> {
     let installed = Command::new("chromedriver")
         .arg("--version")
         .stdout(Stdio::null())
@@ -117,7 +117,7 @@ fn failures_dir() -> PathBuf {
 
 /// Runs `flow` in the browser; on failure (an error or a panic) saves a screenshot and the
 /// page's HTML, closes the session, then fails the test.
-async fn in_browser<F, Fut>(name: &str, driver: &Chromedriver, flow: F)
+pub(crate) async fn in_browser<F, Fut>(name: &str, driver: &Chromedriver, flow: F)
 where
     F: FnOnce(Client) -> Fut,
     Fut: std::future::Future<Output = anyhow::Result<()>> + Send + 'static,
@@ -176,11 +176,11 @@ where
     }
 }
 
-async fn text_of(client: &Client, css: &str) -> anyhow::Result<String> {
+pub(crate) async fn text_of(client: &Client, css: &str) -> anyhow::Result<String> {
     on_element(client, css, |element| async move { element.text().await }).await
 }
 
-async fn fill(client: &Client, css: &str, text: &str) -> anyhow::Result<()> {
+pub(crate) async fn fill(client: &Client, css: &str, text: &str) -> anyhow::Result<()> {
     on_element(client, css, |input| async move {
         input.clear().await?;
         input.send_keys(text).await
@@ -188,11 +188,11 @@ async fn fill(client: &Client, css: &str, text: &str) -> anyhow::Result<()> {
     .await
 }
 
-async fn click(client: &Client, css: &str) -> anyhow::Result<()> {
+pub(crate) async fn click(client: &Client, css: &str) -> anyhow::Result<()> {
     on_element(client, css, |element| async move { element.click().await }).await
 }
 
-async fn path_of(client: &Client) -> anyhow::Result<String> {
+pub(crate) async fn path_of(client: &Client) -> anyhow::Result<String> {
     let url = client.current_url().await?;
     Ok(match url.query() {
         Some(query) => format!("{}?{query}", url.path()),

@@ -1,7 +1,7 @@
 use store::testing::TestDatabase;
 
 /// Every table the schema must have, with sqlx's own bookkeeping.
-const TABLES: [&str; 19] = [
+const TABLES: [&str; 22] = [
     "_sqlx_migrations",
     "audit_log",
     "games",
@@ -20,6 +20,9 @@ const TABLES: [&str; 19] = [
     "turn_reminders",
     "turns",
     "web_sessions",
+    "zine_issue_reports",
+    "zine_issues",
+    "zine_letters",
     "zines",
 ];
 

@@ -14,6 +14,8 @@
 //! | `STATUS` | my game, my current orders, the deadline |
 //! | `RESIGN` | leave the game |
 //! | `UNSUBSCRIBE` | no more mail |
+//! | `LETTER <text>` | a letter to the editor, printed in the zine's issue once the GM approves it; following lines continue it until a blank line |
+//! | `RECEIVE ISSUE` / `RECEIVE REPORTS` | by mail, the zine's issue, or each game's report |
 //! | `HELP` | this list |
 //! | `PASSWORD <secret>` | in a reply: sets the password; in a new message from the subscribed address: proves who wrote it; never shown back (Debug, Display and Serialize redact it) |
 //!
@@ -56,6 +58,11 @@ POSITION               mail me my own fleet's position (also WHERE)
 STATUS                 my game, my current orders and the deadline
 RESIGN                 leave the game (alone on its line)
 UNSUBSCRIBE            no more mail from Admiralty (alone on its line)
+LETTER <text>          a letter to the editor, printed in the zine's next issue
+                       once the GM approves it; the lines after it continue it
+                       until a blank line
+RECEIVE ISSUE          by mail, the zine's issue (every game in one mail)
+RECEIVE REPORTS        by mail, each game's report as its turn resolves
 HELP                   this text
 PASSWORD <secret>      in a reply to Admiralty: sets your password; in a new
                        message from your subscribed address, when you cannot
@@ -135,6 +142,16 @@ pub enum Command {
     Resign,
     /// UNSUBSCRIBE: no more mail.
     Unsubscribe,
+    /// LETTER: a letter to the editor of the zine, continuation lines joined with `\n`.
+    Letter {
+        /// The letter, its lines joined with `\n`.
+        text: String,
+    },
+    /// RECEIVE ISSUE or RECEIVE REPORTS: what the subscriber gets by mail.
+    Receive {
+        /// True for the issue, false for each game's report.
+        issue: bool,
+    },
     /// HELP: mail back [`HELP`].
     Help,
     /// PASSWORD: fallback authentication.
@@ -272,6 +289,8 @@ enum Keyword {
     Unsubscribe,
     Help,
     Password,
+    Letter,
+    Receive,
 }
 
 /// `PRESS WITHDRAW`'s argument: the word alone (any case, a full stop or `!` after it).
@@ -313,6 +332,8 @@ fn keyword(text: &str) -> Option<(Keyword, &str)> {
         "unsubscribe" => Keyword::Unsubscribe,
         "help" => Keyword::Help,
         "password" => Keyword::Password,
+        "letter" => Keyword::Letter,
+        "receive" => Keyword::Receive,
         _ => return None,
     };
     Some((keyword, rest))
@@ -411,6 +432,17 @@ fn read_line(text: &str) -> Read {
         Keyword::Press => Read::Open(Command::Press {
             text: argument(rest).to_owned(),
         }),
+        Keyword::Letter => Read::Open(Command::Letter {
+            text: argument(rest).to_owned(),
+        }),
+        Keyword::Receive => match game_name(rest).to_ascii_lowercase().as_str() {
+            "issue" | "issues" | "the issue" => Read::Command(Command::Receive { issue: true }),
+            "report" | "reports" => Read::Command(Command::Receive { issue: false }),
+            _ => problem(
+                "RECEIVE needs ISSUE or REPORTS",
+                "RECEIVE ISSUE (the zine's issue) or RECEIVE REPORTS (each game's report)",
+            ),
+        },
         Keyword::Tell => {
             let rest = argument(rest);
             // "TELL to Fred: hi"
@@ -510,7 +542,10 @@ pub fn parse_with(lines: &[Line], is_order: impl Fn(&str) -> bool) -> Commands {
                     {
                         break;
                     }
-                    if let Command::Press { text } | Command::Tell { text, .. } = &mut command {
+                    if let Command::Press { text }
+                    | Command::Tell { text, .. }
+                    | Command::Letter { text } = &mut command
+                    {
                         if !text.is_empty() {
                             text.push('\n');
                         }
@@ -525,6 +560,13 @@ pub fn parse_with(lines: &[Line], is_order: impl Fn(&str) -> bool) -> Commands {
                         text: line.text.trim_end().to_owned(),
                         problem: "PRESS needs the text to publish".to_owned(),
                         expected: "PRESS <text>, for example PRESS Steady, lads.".to_owned(),
+                    }),
+                    Command::Letter { text } if text.is_empty() => out.problems.push(Problem {
+                        line: line.number,
+                        text: line.text.trim_end().to_owned(),
+                        problem: "LETTER needs the text of the letter".to_owned(),
+                        expected: "LETTER <text>, for example LETTER Sir, the dice are rigged."
+                            .to_owned(),
                     }),
                     Command::Tell { text, .. } if text.is_empty() => out.problems.push(Problem {
                         line: line.number,
@@ -615,6 +657,32 @@ mod tests {
             .into_iter()
             .map(|c| (c.line, c.command))
             .collect()
+    }
+
+    #[test]
+    fn letter_continues_like_press_and_receive_takes_issue_or_reports() {
+        assert_eq!(
+            commands("Letter: Sir,\nthe dice are rigged.\n\nRECEIVE issue\nreceive Reports."),
+            [
+                (
+                    1,
+                    Command::Letter {
+                        text: "Sir,\nthe dice are rigged.".into()
+                    }
+                ),
+                (4, Command::Receive { issue: true }),
+                (5, Command::Receive { issue: false }),
+            ]
+        );
+        let read = parse_text("LETTER\nRECEIVE everything");
+        assert!(read.commands.is_empty());
+        assert_eq!(read.problems.len(), 2);
+        assert!(read.problems[0].problem.contains("LETTER needs the text"));
+        assert!(
+            read.problems[1]
+                .problem
+                .contains("RECEIVE needs ISSUE or REPORTS")
+        );
     }
 
     #[test]

@@ -170,7 +170,7 @@ fn boundary(message_id: &str, text: &str, html: &str) -> String {
 
 /// The message as RFC 5322 bytes, CRLF line ends, ready for SMTP.
 pub fn build(mail: &Outgoing) -> Result<Vec<u8>, OutboundError> {
-    build_with(mail, None)
+    build_with(mail, None, None)
 }
 
 /// A plain-text body encoded for the wire once, to go out in many messages (a turn's report,
@@ -186,10 +186,25 @@ impl EncodedText {
 
 /// [`build`], with the plain-text part already encoded: `mail.text` is not used.
 pub fn build_with_text(mail: &Outgoing, text: &EncodedText) -> Result<Vec<u8>, OutboundError> {
-    build_with(mail, Some(text))
+    build_with(mail, Some(text), None)
 }
 
-fn build_with(mail: &Outgoing, encoded: Option<&EncodedText>) -> Result<Vec<u8>, OutboundError> {
+/// [`build`], with both parts of a `multipart/alternative` message already encoded (a zine's
+/// issue, megabytes of text and HTML mailed in many transactions): `mail.text` is not used,
+/// and `mail.html` only to choose a boundary that is not in it.
+pub fn build_with_parts(
+    mail: &Outgoing,
+    text: &EncodedText,
+    html: &EncodedText,
+) -> Result<Vec<u8>, OutboundError> {
+    build_with(mail, Some(text), Some(html))
+}
+
+fn build_with(
+    mail: &Outgoing,
+    encoded: Option<&EncodedText>,
+    encoded_html: Option<&EncodedText>,
+) -> Result<Vec<u8>, OutboundError> {
     let id = valid_id(&mail.message_id)
         .ok_or_else(|| OutboundError::MessageId(mail.message_id.clone()))?;
     let subject = capped(&clean_line(&mail.subject), MAX_SUBJECT_CHARS);
@@ -244,7 +259,10 @@ fn build_with(mail: &Outgoing, encoded: Option<&EncodedText>) -> Result<Vec<u8>,
             MultiPart::alternative()
                 .boundary(boundary(id, &mail.text, html))
                 .singlepart(plain())
-                .singlepart(SinglePart::html(html.clone())),
+                .singlepart(match encoded_html {
+                    Some(EncodedText(body)) => SinglePart::html(body.clone()),
+                    None => SinglePart::html(html.clone()),
+                }),
         ),
     }
     .map_err(|e| OutboundError::Build(e.to_string()))?;
@@ -256,6 +274,17 @@ mod tests {
     use std::time::{Duration, UNIX_EPOCH};
 
     use super::*;
+
+    #[test]
+    fn parts_encoded_once_make_the_same_message_as_building_it_whole() {
+        let mut mail = sample();
+        mail.text = format!("{}\n", "Issue 1 ".repeat(5000));
+        mail.html = Some(format!("<p>{}</p>\n", "caf\u{e9} & <b>x</b> ".repeat(5000)));
+        let whole = build(&mail).unwrap();
+        let text = EncodedText::new(mail.text.clone());
+        let html = EncodedText::new(mail.html.clone().unwrap());
+        assert_eq!(build_with_parts(&mail, &text, &html).unwrap(), whole);
+    }
 
     fn sample() -> Outgoing {
         Outgoing {

@@ -12,6 +12,7 @@ pub mod entropy;
 mod error;
 pub mod fault;
 pub mod inbox;
+pub mod issues;
 pub mod letters;
 pub mod limits;
 pub mod logins;

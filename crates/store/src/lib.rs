@@ -12,6 +12,7 @@ mod domain;
 mod error;
 pub mod games;
 pub mod inbox;
+pub mod issues;
 pub mod login_links;
 pub mod orders;
 pub mod outbox;

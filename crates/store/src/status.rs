@@ -196,3 +196,28 @@ mod tests {
         );
     }
 }
+
+status! {
+    /// A zine issue: being put together, or out (and never changed again).
+    IssueStatus, "issue status" {
+        Draft = "draft",
+        Published = "published",
+    }
+}
+
+status! {
+    /// A letter to the editor: waiting for the GM, printed when approved, or turned down.
+    LetterStatus, "letter status" {
+        Pending = "pending",
+        Approved = "approved",
+        Rejected = "rejected",
+    }
+}
+
+status! {
+    /// What a subscriber chose to receive by mail: the zine's issue, or each game's report.
+    MailChoice, "mail choice" {
+        Issue = "issue",
+        Reports = "reports",
+    }
+}

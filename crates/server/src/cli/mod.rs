@@ -3,6 +3,7 @@
 
 mod commands;
 mod serve;
+mod zine;
 
 use std::sync::Arc;
 
@@ -81,6 +82,10 @@ pub enum Command {
     /// The GM's actions on a game: resolve now, extend the deadline, pause, resume, end.
     /// Every action goes into the audit log.
     Game(GameArgs),
+
+    /// The zine's issues: rhythm, editorial, preview, publish, letters to the editor
+    /// (docs/issues.md). Every action goes into the audit log.
+    Zine(zine::ZineArgs),
 
     /// Administration: GM accounts for the web console.
     #[command(subcommand)]
@@ -289,6 +294,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             }
             Command::Outbox(command) => commands::run_outbox(&cli.database, command).await,
             Command::Game(args) => commands::run_game_action(&cli.database, args).await,
+            Command::Zine(args) => zine::run_zine(&cli.database, args).await,
             Command::Admin(AdminCommand::AddGm { name }) => {
                 commands::run_add_gm(&cli.database, &name).await
             }

@@ -99,6 +99,7 @@ pub(super) async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyho
         pool.clone(),
         clock.clone(),
         args.mail_domain.clone(),
+        args.base_url.to_string(),
         std::time::Duration::from_secs(args.deadline_poll_seconds.max(1)),
     ));
     let mail = match &args.smtp_url {
@@ -141,12 +142,13 @@ pub(super) async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyho
     Ok(())
 }
 
-/// Sends due reminders and resolves the turns that are due, every `every`, for as long as
+/// Sends due reminders, resolves the turns that are due and publishes due issues, every `every`, for as long as
 /// `gm serve` runs.
 async fn deadline_worker(
     pool: store::PgPool,
     clock: Arc<dyn Clock>,
     mail_domain: String,
+    base_url: String,
     every: std::time::Duration,
 ) {
     let mut ticks = tokio::time::interval(every);
@@ -179,6 +181,22 @@ async fn deadline_worker(
                 }
             }
             Err(error) => tracing::error!(error = %error, "resolving due turns failed; will retry"),
+        }
+        // After the turns, so an issue due at a deadline prints the reports of that deadline.
+        match crate::issues::publish_due(&pool, clock.now(), &mail_domain, &base_url).await {
+            Ok(done) => {
+                for issue in done {
+                    tracing::info!(
+                        zine = issue.zine.0,
+                        issue = issue.number,
+                        mails = issue.mails_queued,
+                        "issue published"
+                    );
+                }
+            }
+            Err(error) => {
+                tracing::error!(error = %error, "publishing due issues failed; will retry")
+            }
         }
     }
 }

@@ -8,12 +8,13 @@ use mail::commands::{Command, CommandLine};
 use serde_json::json;
 use store::outbox::{Headers, NewOutbound};
 use store::players::TokenHolder;
-use store::status::{PlayerStatus, Source, SubscriberStatus};
+use store::status::{MailChoice, PlayerStatus, Source, SubscriberStatus};
 
 use super::budget::{self, Relay, Relayed};
 use super::identify::{Proof, Sender};
 use super::{Batch, Settings, audit};
 use crate::entropy::OsEntropy;
+use crate::issues;
 use crate::letters::{self, replies};
 use crate::limits::{Budgeted, Over};
 use crate::secrets::{self, PasswordError, Wait};
@@ -47,7 +48,7 @@ pub(super) async fn carry_out(
     if let Some(earlier) = cx.copy_of
         && matches!(
             command.command,
-            Command::Press { .. } | Command::PressWithdraw | Command::Tell { .. }
+            Command::Press { .. } | Command::PressWithdraw | Command::Tell { .. } | Command::Letter { .. }
         )
     {
         return Ok(Some(letters::copies::not_again(line, earlier)));
@@ -96,6 +97,8 @@ pub(super) async fn carry_out(
             Err(why) => format!("Line {line}: {why}"),
         },
         Command::Unsubscribe => unsubscribe(cx).await?,
+        Command::Letter { text } => letter(cx, line, text).await?,
+        Command::Receive { issue } => receive(cx, *issue).await?,
     };
     Ok(Some(answer))
 }
@@ -369,4 +372,58 @@ async fn tell(
             ),
         },
     )
+}
+
+/// LETTER: a letter to the editor of the sender's zine, waiting for the GM's approval.
+async fn letter(
+    cx: &mut Context<'_, '_>,
+    line: usize,
+    text: &str,
+) -> Result<String, LifecycleError> {
+    match issues::submit_letter(
+        cx.tx,
+        cx.sender.subscriber,
+        text,
+        Source::Email,
+        cx.received,
+    )
+    .await
+    {
+        Ok(_) => Ok(format!(
+            "Line {line}: your letter to the editor is received. The GM reads every letter \
+             before it is printed; if approved, it appears in the zine's next issue."
+        )),
+        Err(why @ (issues::IssueError::EmptyLetter | issues::IssueError::LetterTooLong(_))) => {
+            Ok(format!("Line {line}: your letter was not taken: {why}."))
+        }
+        Err(issues::IssueError::Store(error)) => Err(error.into()),
+        Err(issues::IssueError::Database(error)) => Err(error.into()),
+        Err(other) => Ok(format!("Line {line}: your letter was not taken: {other}.")),
+    }
+}
+
+/// RECEIVE ISSUE / RECEIVE REPORTS: what the subscriber gets by mail from now on.
+async fn receive(cx: &mut Context<'_, '_>, issue: bool) -> Result<String, LifecycleError> {
+    let choice = if issue {
+        MailChoice::Issue
+    } else {
+        MailChoice::Reports
+    };
+    match issues::choose_mail(cx.tx, cx.sender.subscriber, choice, cx.now).await {
+        Ok(()) => Ok(if issue {
+            "From now on you get the zine's issue by mail (every game in one mail), and no \
+             longer each game's report. Your own position still comes after each turn."
+                .to_owned()
+        } else {
+            "From now on you get each game's report by mail as its turn resolves, and no \
+             longer the zine's issue."
+                .to_owned()
+        }),
+        Err(issues::IssueError::Database(error)) => Err(error.into()),
+        Err(issues::IssueError::Store(error)) => Err(error.into()),
+        Err(other) => Err(LifecycleError::Store(store::StoreError::InvalidRow {
+            column: "subscribers.mail_choice",
+            reason: other.to_string(),
+        })),
+    }
 }

@@ -80,7 +80,15 @@ pub async fn deliver_due(
             for body in outbox::shared_bodies(pool, &missing).await? {
                 // Encoded once here, not once per recipient.
                 let encoded = EncodedText::new(body.body_text.clone());
-                bodies.insert(body.id, Arc::new(Shared { body, encoded }));
+                let encoded_html = body.body_html.clone().map(EncodedText::new);
+                bodies.insert(
+                    body.id,
+                    Arc::new(Shared {
+                        body,
+                        encoded,
+                        encoded_html,
+                    }),
+                );
             }
         }
         let transactions = Transaction::group(batch, &bodies);
@@ -144,10 +152,11 @@ pub async fn deliver_due(
     }
 }
 
-/// A shared body, with its text encoded for the wire once.
+/// A shared body, with its text (and HTML, if any: a zine's issue) encoded for the wire once.
 struct Shared {
     body: outbox::SharedBody,
     encoded: EncodedText,
+    encoded_html: Option<EncodedText>,
 }
 
 /// One message and the queued rows it delivers, in one SMTP transaction.

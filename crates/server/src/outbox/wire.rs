@@ -25,14 +25,11 @@ pub(super) fn message_bytes(
     if message.shared_body_id.is_some() && shared.is_none() {
         return Err(Failure::Permanent("its shared body is missing".into()));
     }
-    // The shared text alone, plain text only: send it as it was encoded once.
+    // The shared text (and HTML) alone, nothing of the row's own: send it as it was encoded
+    // once.
     let encoded = shared
-        .filter(|s| {
-            message.body_text.is_empty()
-                && message.body_html.is_none()
-                && s.body.body_html.is_none()
-        })
-        .map(|s| &s.encoded);
+        .filter(|_| message.body_text.is_empty() && message.body_html.is_none())
+        .map(|s| (&s.encoded, s.encoded_html.as_ref()));
     let outgoing = Outgoing {
         from: relay.from.clone(),
         to: if is_circular_copy(message) {
@@ -46,6 +43,8 @@ pub(super) fn message_bytes(
         reply_to: message.headers.reply_to.as_deref().and_then(parse_mailbox),
         subject: message.subject.clone(),
         text: match (encoded, shared) {
+            // Kept for choosing a multipart boundary that is not in it.
+            (Some((_, Some(_))), Some(shared)) => shared.body.body_text.clone(),
             (Some(_), _) => String::new(),
             (None, Some(shared)) => format!("{}{}", shared.body.body_text, message.body_text),
             (None, None) => message.body_text.clone(),
@@ -70,7 +69,8 @@ pub(super) fn message_bytes(
         },
     };
     match encoded {
-        Some(encoded) => mail::outbound::build_with_text(&outgoing, encoded),
+        Some((text, Some(html))) => mail::outbound::build_with_parts(&outgoing, text, html),
+        Some((text, None)) => mail::outbound::build_with_text(&outgoing, text),
         None => mail::outbound::build(&outgoing),
     }
     .map_err(|e| Failure::Permanent(e.to_string()))

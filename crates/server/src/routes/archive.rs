@@ -216,6 +216,8 @@ struct ReportView {
 #[template(path = "public/zine.html")]
 struct ZinePage {
     zine: Zine,
+    /// The published issues, newest first: (number, date).
+    issues: Vec<(i32, String)>,
     games: Vec<GameSummary>,
     latest: Vec<ReportView>,
 }
@@ -245,8 +247,14 @@ pub(crate) async fn get_zine(
             }
         }
         let games = games.iter().map(|g| GameSummary::new(&zine, g)).collect();
+        let issues = store::issues::published(&state.pool, zine.id)
+            .await?
+            .iter()
+            .filter_map(|i| Some((i.number, i.published_at?.format("%-d %B %Y").to_string())))
+            .collect();
         Ok(ZinePage {
             zine,
+            issues,
             games,
             latest,
         }

@@ -7,6 +7,7 @@ mod gm;
 mod health;
 mod home;
 mod inbound;
+mod issues;
 mod player;
 
 use axum::Router;
@@ -22,6 +23,12 @@ pub(crate) fn router(state: &AppState) -> Router<AppState> {
         .route("/healthz", get(health::get_healthz))
         .route("/zines/{slug}", get(archive::get_zine))
         .route("/zines/{slug}/feed.atom", get(feeds::get_zine_feed))
+        .route("/zines/{slug}/issues.atom", get(issues::get_issues_feed))
+        .route("/zines/{slug}/issues/{issue}", get(issues::get_issue))
+        .route(
+            "/zines/{slug}/issues/{issue}/print",
+            get(issues::get_issue_print),
+        )
         .route("/zines/{slug}/games/{game}", get(archive::get_game))
         .route(
             "/zines/{slug}/games/{game}/feed.atom",

@@ -9,7 +9,7 @@ use store::PgPool;
 use store::games::{GameForTurn, GameId};
 use store::outbox::{Headers, NewOutbound};
 use store::players::NewPlayer;
-use store::status::{PlayerStatus, SubscriberStatus};
+use store::status::PlayerStatus;
 use store::turns::{DueTurn, NewReport, NewTurn, TurnId};
 
 use super::{LifecycleError, ScheduleSettings, game_secret, player_id, recorded_input};
@@ -309,16 +309,11 @@ async fn queue_publication(
     let report_body = store::outbox::insert_shared_body(&mut *tx, &report.body, None, now).await?;
     let no_headers = Headers::default();
     let report_id = letters::turns::report_message_id(due.id.0, domain);
-    let readers: Vec<(String, String)> = store::subscribers::list_for_zine(&mut *tx, game.zine_id)
+    // Subscribers who chose the zine's issue get this report there instead (docs/issues.md).
+    let readers: Vec<(String, String)> = store::issues::report_readers(&mut *tx, game.zine_id)
         .await?
         .into_iter()
-        .filter(|s| s.status == SubscriberStatus::Active)
-        .map(|s| {
-            (
-                format!("report:{}:{}", due.id.0, s.id.0),
-                s.email.as_str().to_owned(),
-            )
-        })
+        .map(|(id, email)| (format!("report:{}:{}", due.id.0, id.0), email))
         .collect();
     let reports: Vec<NewOutbound> = readers
         .iter()

@@ -6,6 +6,7 @@ mod audit;
 mod auth;
 mod games;
 mod home;
+mod issues;
 mod mail;
 mod subscribers;
 mod zines;
@@ -30,6 +31,18 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/logout", post(auth::post_logout))
         .route("/zines", get(zines::get_zines).post(zines::post_zine))
         .route("/zines/{slug}", get(subscribers::get_zine))
+        .route("/zines/{slug}/issues", get(issues::get_issues))
+        .route(
+            "/zines/{slug}/issues/preview",
+            get(issues::get_issue_preview),
+        )
+        .route("/zines/{slug}/issues/rhythm", post(issues::post_rhythm))
+        .route(
+            "/zines/{slug}/issues/editorial",
+            post(issues::post_editorial),
+        )
+        .route("/zines/{slug}/issues/publish", post(issues::post_publish))
+        .route("/zines/{slug}/letters/{letter}", post(issues::post_letter))
         .route(
             "/zines/{slug}/subscribers",
             post(subscribers::post_subscriber),

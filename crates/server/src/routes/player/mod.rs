@@ -8,6 +8,7 @@
 mod auth;
 mod games;
 mod press;
+mod zine;
 
 use axum::Router;
 use axum::extract::{FromRequestParts, Request};
@@ -28,6 +29,9 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/login/{token}", get(auth::get_link).post(auth::post_link))
         .route("/logout", post(auth::post_logout))
         .route("/me", get(games::get_me))
+        .route("/me/zine", get(zine::get_zine))
+        .route("/me/zine/letter", post(zine::post_letter))
+        .route("/me/zine/mail", post(zine::post_mail))
         .route("/me/games/{game}", get(games::get_game))
         .route("/me/games/{game}/orders", post(games::post_orders))
         .route("/me/games/{game}/press", post(games::post_press))

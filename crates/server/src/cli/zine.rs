@@ -1,0 +1,173 @@
+//! `gm zine SLUG …`: the zine's issues from the command line (the console does the same).
+
+use std::io::Read;
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+use store::status::LetterStatus;
+
+use super::{clock, connect};
+use crate::config::{BaseUrl, DatabaseArgs};
+use crate::issues;
+use crate::schedule::Schedule;
+
+/// The actor these commands write in the audit log.
+const ACTOR: &str = "cli";
+
+#[derive(Debug, Clone, Args)]
+pub struct ZineArgs {
+    /// The zine's short name (as in /zines/SLUG).
+    pub slug: String,
+    #[command(subcommand)]
+    pub action: ZineCommand,
+    /// Domain of Admiralty's addresses, for the issue's mail.
+    #[arg(
+        long,
+        env = "ADMIRALTY_MAIL_DOMAIN",
+        default_value = "localhost",
+        global = true
+    )]
+    pub mail_domain: String,
+    /// Public URL of the web UI, for the links in the issue.
+    #[arg(
+        long,
+        env = "ADMIRALTY_BASE_URL",
+        default_value = "http://127.0.0.1:8080",
+        global = true
+    )]
+    pub base_url: BaseUrl,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum ZineCommand {
+    /// Set how issues follow one another: `manual` (by hand only), `every N days`, `weekly DAY
+    /// HH:MM ZONE` (e.g. `weekly Saturday 09:00 Europe/London`, after the week's deadlines), or
+    /// `off` (no issues: subscribers get each game's report).
+    Issues {
+        #[arg(required = true, num_args = 1..)]
+        rhythm: Vec<String>,
+    },
+    /// Replace the next issue's editorial with the Markdown read from standard input.
+    Editorial,
+    /// Print the next issue as it would come out now (plain text).
+    Preview,
+    /// Publish the next issue now and queue its mail.
+    Publish,
+    /// List letters to the editor (pending by default).
+    Letters {
+        /// pending, approved or rejected.
+        #[arg(long, default_value = "pending")]
+        status: String,
+    },
+    /// Print a published issue to a PDF with headless Chromium (for postal subscribers).
+    Pdf {
+        /// The issue's number.
+        number: i32,
+        /// a4 or letter.
+        #[arg(long, default_value = "a4")]
+        paper: String,
+        /// Where to write the PDF.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Approve a letter: it is printed in the next issue.
+    Approve { letter: i64 },
+    /// Turn a letter down: it is never printed.
+    Reject { letter: i64 },
+}
+
+pub(super) async fn run_zine(database: &DatabaseArgs, args: ZineArgs) -> anyhow::Result<()> {
+    let pool = connect(database).await?;
+    let now = clock()?.now();
+    let zine = issues::find_zine(&pool, &args.slug).await?;
+    let base = args.base_url.as_str();
+    match args.action {
+        ZineCommand::Issues { rhythm } => {
+            let words = rhythm.join(" ");
+            let rhythm = if words.trim().eq_ignore_ascii_case("off") {
+                None
+            } else {
+                Some(words.parse::<Schedule>()?)
+            };
+            let next = issues::set_rhythm(&pool, now, &zine, rhythm, ACTOR).await?;
+            match (rhythm, next) {
+                (None, _) => println!("{} publishes no issues now.", zine.name),
+                (Some(rhythm), Some(next)) => {
+                    println!("{}: an issue {rhythm}; the next at {next}.", zine.name)
+                }
+                (Some(_), None) => println!(
+                    "{}: issues are published by hand (`gm zine {} publish`).",
+                    zine.name, zine.slug
+                ),
+            }
+        }
+        ZineCommand::Editorial => {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .context("reading the editorial from standard input")?;
+            let number = issues::set_editorial(&pool, now, &zine, &text, ACTOR).await?;
+            println!("The editorial of issue {number} is set.");
+        }
+        ZineCommand::Preview => {
+            print!(
+                "{}",
+                issues::preview(&pool, now, &zine, base).await?.to_text()
+            );
+        }
+        ZineCommand::Publish => {
+            let published =
+                issues::publish_now(&pool, now, &zine, Some(&args.mail_domain), base, ACTOR)
+                    .await?;
+            println!(
+                "Issue {} of {} is out: {} mails queued; {base}/zines/{}/issues/{}",
+                published.number, zine.name, published.mails_queued, zine.slug, published.number
+            );
+        }
+        ZineCommand::Letters { status } => {
+            let status: LetterStatus = status.parse()?;
+            for letter in store::issues::letters(&pool, zine.id, status).await? {
+                println!(
+                    "#{} {} from {} ({}){}:\n{}\n",
+                    letter.id.0,
+                    letter.received_at.format("%Y-%m-%d %H:%M UTC"),
+                    letter.writer,
+                    letter.source,
+                    letter
+                        .issue_number
+                        .map(|n| format!(", printed in issue {n}"))
+                        .unwrap_or_default(),
+                    letter.text
+                );
+            }
+        }
+        ZineCommand::Pdf { number, paper, out } => {
+            let paper: issues::pdf::Paper = paper.parse()?;
+            let issue = store::issues::by_number(&pool, zine.id, number)
+                .await?
+                .filter(|i| i.status == store::status::IssueStatus::Published)
+                .with_context(|| format!("{} has no published issue {number}", zine.name))?;
+            let document = issues::pdf::printable_document(
+                &format!("{}, issue {number}", zine.name),
+                issue.html.as_deref().unwrap_or_default(),
+                paper,
+                base,
+            );
+            issues::pdf::print_to_pdf(&document, &out).await?;
+            println!(
+                "Issue {number} of {} printed to {}.",
+                zine.name,
+                out.display()
+            );
+        }
+        ZineCommand::Approve { letter } => {
+            issues::moderate_letter(&pool, now, &zine, letter, true, ACTOR).await?;
+            println!("Letter {letter} approved: it goes into the next issue.");
+        }
+        ZineCommand::Reject { letter } => {
+            issues::moderate_letter(&pool, now, &zine, letter, false, ACTOR).await?;
+            println!("Letter {letter} turned down.");
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,227 @@
+//! The zine's issues in the console, `/gm/zines/{slug}/issues`: the rhythm, the next issue's
+//! editorial, the preview (only a GM may see the draft: it prints letters and the editorial
+//! before they are public), publishing by hand, and the letters waiting for moderation.
+
+use askama::Template;
+use axum::extract::{Path, Query, State};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use serde::Deserialize;
+use store::status::LetterStatus;
+use store::zines::Zine;
+
+use super::Gm;
+use super::home::DoneQuery;
+use crate::issues::{self, IssueError};
+use crate::routes::archive::find_zine;
+use crate::routes::issues::{IssuePage, PRINT_STYLE};
+use crate::schedule::Schedule;
+use crate::web::csrf::CsrfForm;
+use crate::{AppError, AppState};
+
+fn issue_error(error: IssueError) -> AppError {
+    match error {
+        IssueError::Store(error) => AppError::Store(error),
+        IssueError::Database(error) => AppError::Store(error.into()),
+        IssueError::ZineNotFound(_) | IssueError::LetterNotFound(_) => AppError::NotFound,
+        other => AppError::BadRequest(other.to_string()),
+    }
+}
+
+fn notice(code: Option<&str>) -> Option<&'static str> {
+    Some(match code? {
+        "rhythm" => "The rhythm is saved.",
+        "editorial" => "The editorial is saved.",
+        "published" => "The issue is published and its mail queued.",
+        "approved" => "The letter is approved: it goes into the next issue.",
+        "rejected" => "The letter is turned down: it is never printed.",
+        _ => return None,
+    })
+}
+
+#[derive(Template)]
+#[template(path = "gm/issues.html")]
+struct IssuesPage {
+    chrome: super::Chrome,
+    zine: Zine,
+    /// The rhythm as the form writes it; empty when the zine publishes no issues.
+    rhythm: String,
+    next_issue: String,
+    draft_number: Option<i32>,
+    editorial: String,
+    pending: Vec<store::issues::Letter>,
+    published: Vec<(i32, String)>,
+}
+
+pub(crate) async fn get_issues(
+    State(state): State<AppState>,
+    gm: Gm,
+    Path(slug): Path<String>,
+    Query(query): Query<DoneQuery>,
+) -> Result<Html<String>, AppError> {
+    let zine = find_zine(&state, &slug).await?;
+    let settings = issues::settings(&state.pool, zine.id)
+        .await
+        .map_err(issue_error)?;
+    let rhythm = issues::rhythm_of(&settings);
+    let draft = match rhythm {
+        Some(_) => store::issues::current_draft(&state.pool, zine.id).await?,
+        None => None,
+    };
+    let pending = store::issues::letters(&state.pool, zine.id, LetterStatus::Pending).await?;
+    let published = store::issues::published(&state.pool, zine.id)
+        .await?
+        .iter()
+        .filter_map(|i| Some((i.number, super::when(&i.published_at?))))
+        .collect();
+    Ok(Html(
+        IssuesPage {
+            chrome: gm.chrome(notice(query.done.as_deref())),
+            rhythm: rhythm.map(|r| r.to_string()).unwrap_or_default(),
+            next_issue: super::when_opt(&settings.next_issue_at),
+            draft_number: draft.as_ref().map(|d| d.number),
+            editorial: draft.map(|d| d.editorial).unwrap_or_default(),
+            zine,
+            pending,
+            published,
+        }
+        .render()?,
+    ))
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct RhythmForm {
+    #[serde(default)]
+    rhythm: String,
+}
+
+pub(crate) async fn post_rhythm(
+    State(state): State<AppState>,
+    gm: Gm,
+    Path(slug): Path<String>,
+    CsrfForm(form): CsrfForm<RhythmForm>,
+) -> Result<Response, AppError> {
+    let zine = find_zine(&state, &slug).await?;
+    let words = form.rhythm.trim();
+    let rhythm = if words.is_empty() || words.eq_ignore_ascii_case("off") {
+        None
+    } else {
+        Some(
+            words
+                .parse::<Schedule>()
+                .map_err(|e| AppError::BadRequest(e.to_string()))?,
+        )
+    };
+    issues::set_rhythm(&state.pool, state.clock.now(), &zine, rhythm, &gm.actor())
+        .await
+        .map_err(issue_error)?;
+    Ok(Redirect::to(&format!("/gm/zines/{}/issues?done=rhythm", zine.slug)).into_response())
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct EditorialForm {
+    #[serde(default)]
+    editorial: String,
+}
+
+pub(crate) async fn post_editorial(
+    State(state): State<AppState>,
+    gm: Gm,
+    Path(slug): Path<String>,
+    CsrfForm(form): CsrfForm<EditorialForm>,
+) -> Result<Response, AppError> {
+    let zine = find_zine(&state, &slug).await?;
+    issues::set_editorial(
+        &state.pool,
+        state.clock.now(),
+        &zine,
+        &form.editorial,
+        &gm.actor(),
+    )
+    .await
+    .map_err(issue_error)?;
+    Ok(Redirect::to(&format!("/gm/zines/{}/issues?done=editorial", zine.slug)).into_response())
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct EmptyForm {}
+
+pub(crate) async fn post_publish(
+    State(state): State<AppState>,
+    gm: Gm,
+    Path(slug): Path<String>,
+    CsrfForm(_): CsrfForm<EmptyForm>,
+) -> Result<Response, AppError> {
+    let zine = find_zine(&state, &slug).await?;
+    let domain = state.mail_domain.clone();
+    issues::publish_now(
+        &state.pool,
+        state.clock.now(),
+        &zine,
+        Some(&domain),
+        state.base_url.as_str(),
+        &gm.actor(),
+    )
+    .await
+    .map_err(issue_error)?;
+    Ok(Redirect::to(&format!("/gm/zines/{}/issues?done=published", zine.slug)).into_response())
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct LetterForm {
+    #[serde(default)]
+    decision: String,
+}
+
+pub(crate) async fn post_letter(
+    State(state): State<AppState>,
+    gm: Gm,
+    Path((slug, letter)): Path<(String, i64)>,
+    CsrfForm(form): CsrfForm<LetterForm>,
+) -> Result<Response, AppError> {
+    let zine = find_zine(&state, &slug).await?;
+    let approve = match form.decision.as_str() {
+        "approve" => true,
+        "reject" => false,
+        _ => return Err(AppError::BadRequest("approve or reject?".into())),
+    };
+    issues::moderate_letter(
+        &state.pool,
+        state.clock.now(),
+        &zine,
+        letter,
+        approve,
+        &gm.actor(),
+    )
+    .await
+    .map_err(issue_error)?;
+    let done = if approve { "approved" } else { "rejected" };
+    Ok(Redirect::to(&format!("/gm/zines/{}/issues?done={done}", zine.slug)).into_response())
+}
+
+/// `/gm/zines/{slug}/issues/preview`: the draft as it would come out now. Never cached.
+pub(crate) async fn get_issue_preview(
+    State(state): State<AppState>,
+    _gm: Gm,
+    Path(slug): Path<String>,
+) -> Result<Html<String>, AppError> {
+    let zine = find_zine(&state, &slug).await?;
+    let now = state.clock.now();
+    let contents = issues::preview(&state.pool, now, &zine, "")
+        .await
+        .map_err(|e| match e {
+            IssueError::NoIssues(_) => AppError::Conflict(e.to_string()),
+            other => issue_error(other),
+        })?;
+    let body = contents.to_html();
+    Ok(Html(
+        IssuePage {
+            title: format!("Preview: {}", contents.title()),
+            zine: &zine,
+            number: contents.number,
+            body: &body,
+            preview: true,
+            print_style: PRINT_STYLE,
+        }
+        .render()?,
+    ))
+}
