@@ -9,7 +9,7 @@ use std::future::Future;
 
 use askama::Template;
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -22,6 +22,7 @@ use store::status::GameStatus;
 use store::zines::Zine;
 
 use super::boards;
+use crate::web::Path;
 use crate::{AppError, AppState};
 
 pub(crate) const HTML: &str = "text/html; charset=utf-8";

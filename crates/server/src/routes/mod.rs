@@ -47,7 +47,10 @@ pub(crate) fn router(state: &AppState) -> Router<AppState> {
             gm::router().layer(middleware::from_fn(crate::web::input::refuse_nul_in_forms)),
         )
         .merge(player::router().layer(middleware::from_fn(crate::web::input::refuse_nul_in_forms)))
-        .fallback(not_found);
+        .fallback(not_found)
+        // Every error of the pages above as a page in the layout (the webhook, a door for
+        // machines, keeps its plain answers).
+        .layer(middleware::from_fn(crate::web::errors::error_pages));
     // The webhook door exists only when a shared secret is configured.
     match &state.webhook {
         // The handler reads the body itself, after the token (and within the size limit).

@@ -2,7 +2,7 @@
 //! messages (queued, sent, failed, and resend).
 
 use askama::Template;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde::Deserialize;
 use std::str::FromStr;
@@ -14,6 +14,7 @@ use super::{Chrome, Gm};
 use crate::mailroom::Retry;
 use crate::turns::LifecycleError;
 use crate::web::csrf::CsrfForm;
+use crate::web::Path;
 use crate::{AppError, AppState};
 
 /// Messages shown per list.

@@ -5,7 +5,7 @@
 //! uses the link: mail scanners that fetch every link in a message use nothing.
 
 use askama::Template;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde::Deserialize;
@@ -14,6 +14,7 @@ use store::sessions::Principal;
 
 use crate::web::csrf::{self, CsrfForm};
 use crate::web::session::{self, CurrentSession};
+use crate::web::Path;
 use crate::{AppError, AppState};
 
 #[derive(Template)]

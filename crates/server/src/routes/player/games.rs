@@ -5,7 +5,7 @@
 //! comes back with the text kept and each error beside its line.
 
 use askama::Template;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use engine::{LineIssue, Viewer};
@@ -19,6 +19,7 @@ use crate::limits::PressVerdict;
 use crate::routes::boards;
 use crate::turns::{self, LifecycleError};
 use crate::web::csrf::CsrfForm;
+use crate::web::Path;
 use crate::{AppError, AppState};
 
 /// Failures that are not the player's to fix: logged, never shown (a game's state is hidden).

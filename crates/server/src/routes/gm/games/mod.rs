@@ -6,7 +6,7 @@ mod forms;
 mod new;
 
 use askama::Template;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use chrono::Duration;
 use store::games::GameId;
@@ -16,6 +16,7 @@ use super::{Chrome, Gm, field};
 use crate::schedule::ScheduleSettings;
 use crate::turns::{self, GmAction, LifecycleError, Schedule};
 use crate::web::csrf::CsrfForm;
+use crate::web::Path;
 use crate::{AppError, AppState};
 use forms::{schedule_text, settings_from_form};
 pub(crate) use new::{get_new_game, post_new_game};
