@@ -341,11 +341,13 @@ async fn unknown_and_garbage_ids_are_not_found() {
         paths.push(format!("{}/turns/{bad}.txt", archive.game_path()));
         paths.push(format!("{}/turns/{bad}/board.svg", archive.game_path()));
     }
+    let not_found = app.get("/no/such/page").await.text().await.unwrap();
+    assert!(not_found.contains("Page not found"), "{not_found}");
     for path in &paths {
         let response = app.get(path).await;
         assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
         let body = response.text().await.unwrap();
-        assert_eq!(body, "Not found\n", "{path}: an error says nothing more");
+        assert_eq!(body, not_found, "{path}: an error says nothing more");
     }
     archive.app.stop().await;
 }

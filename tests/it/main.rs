@@ -20,6 +20,7 @@ mod console;
 mod crawl;
 mod demo;
 mod doors;
+mod face;
 mod faults;
 mod feeds;
 mod health;

@@ -91,9 +91,11 @@ impl IntoResponse for AppError {
             AppError::Conflict(message) => {
                 error_page(StatusCode::CONFLICT, "Not done", message.clone())
             }
-            AppError::TooManyRequests(message) => {
-                error_page(StatusCode::TOO_MANY_REQUESTS, "Too many attempts", message.clone())
-            }
+            AppError::TooManyRequests(message) => error_page(
+                StatusCode::TOO_MANY_REQUESTS,
+                "Too many attempts",
+                message.clone(),
+            ),
             AppError::Busy => {
                 let mut response = error_page(
                     StatusCode::SERVICE_UNAVAILABLE,

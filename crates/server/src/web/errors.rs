@@ -142,7 +142,12 @@ pub(crate) async fn error_pages(request: Request, next: Next) -> Response {
             // The framework's answers are a line or two; more is not read.
             let said = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
             let (status, page) = framework_page(status, &method, &String::from_utf8_lossy(&said));
-            return with_page(Response::from_parts(parts, Body::empty()), status, &page, &path);
+            return with_page(
+                Response::from_parts(parts, Body::empty()),
+                status,
+                &page,
+                &path,
+            );
         }
         None => return response,
     };
@@ -185,6 +190,9 @@ mod tests {
             &Method::GET,
             "Invalid URL: Cannot parse `abc` to a `i64`",
         );
-        assert_eq!((status, page.title.as_ref()), (StatusCode::NOT_FOUND, "Page not found"));
+        assert_eq!(
+            (status, page.title.as_ref()),
+            (StatusCode::NOT_FOUND, "Page not found")
+        );
     }
 }

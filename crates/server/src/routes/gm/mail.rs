@@ -13,8 +13,8 @@ use store::status::{InboundStatus, OutboundStatus};
 use super::{Chrome, Gm};
 use crate::mailroom::Retry;
 use crate::turns::LifecycleError;
-use crate::web::csrf::CsrfForm;
 use crate::web::Path;
+use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
 
 /// Messages shown per list.

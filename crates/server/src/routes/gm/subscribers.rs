@@ -12,9 +12,9 @@ use store::{StoreError, ZineSlug};
 use super::home::{DoneQuery, GameRow, game_rows};
 use super::{Chrome, Gm};
 use crate::subscriptions;
+use crate::web::Path;
 use crate::web::csrf::{self, CsrfForm};
 use crate::web::session::CurrentSession;
-use crate::web::Path;
 use crate::{AppError, AppState};
 
 /// The largest CSV file accepted.

@@ -12,9 +12,9 @@ use serde::Deserialize;
 use store::EmailAddress;
 use store::sessions::Principal;
 
+use crate::web::Path;
 use crate::web::csrf::{self, CsrfForm};
 use crate::web::session::{self, CurrentSession};
-use crate::web::Path;
 use crate::{AppError, AppState};
 
 #[derive(Template)]

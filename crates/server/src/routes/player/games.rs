@@ -18,8 +18,8 @@ use super::{Player, notice, when};
 use crate::limits::PressVerdict;
 use crate::routes::boards;
 use crate::turns::{self, LifecycleError};
-use crate::web::csrf::CsrfForm;
 use crate::web::Path;
+use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
 
 /// Failures that are not the player's to fix: logged, never shown (a game's state is hidden).

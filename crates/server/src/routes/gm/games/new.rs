@@ -12,8 +12,8 @@ use store::zines::Zine;
 
 use super::{Chrome, Gm, field};
 use crate::turns::{self, GameSpec, LifecycleError, Schedule};
-use crate::web::csrf::CsrfForm;
 use crate::web::Path;
+use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
 
 use super::forms::{
