@@ -29,6 +29,7 @@ mod hostile;
 mod inbox;
 mod kill;
 mod lifecycle;
+mod looks;
 mod mail_doors;
 mod mail_weapon;
 mod migrations;
