@@ -221,7 +221,16 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
         .await?;
         fill(&client, "#orders-text", "A1, Z99, Q0\nK11 K12\nB2").await?;
         click(&client, "#orders-form button").await?;
+        // Fault 9: the result is where the page opens, at either width.
         text_of(&client, "#orders-error").await?;
+        for width in WIDTHS {
+            set_viewport(&client, width, OPENING_HEIGHT).await?;
+            let top = top_of(&client, "#orders-error").await?;
+            ensure!(
+                top < f64::from(OPENING_HEIGHT) / 2.0,
+                "at {width} px the refused orders' result starts {top} px down the page"
+            );
+        }
         look(&client, "23-player-game-refused-orders").await?;
         visit(&client, &base, "/me/games/abc", "24-player-error").await?;
         Ok(())

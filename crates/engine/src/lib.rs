@@ -50,8 +50,25 @@ pub struct LineIssue {
     pub line: usize,
     /// The line as the player wrote it.
     pub text: String,
+    /// What is wrong, in words true wherever the orders came from.
     pub problem: String,
     pub expected: String,
+    /// What an error makes of its line when the set stands with it (by mail, a set with
+    /// errors stands, and the confirmation says e.g. "if not corrected it counts as a miss");
+    /// not said where a set with an error is refused whole (the web form).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub if_it_stands: Option<String>,
+}
+
+impl LineIssue {
+    /// The problem as said where the set stands with it: [`Self::problem`], then
+    /// [`Self::if_it_stands`].
+    pub fn problem_if_it_stands(&self) -> String {
+        match &self.if_it_stands {
+            Some(consequence) => format!("{}; {consequence}", self.problem),
+            None => self.problem.clone(),
+        }
+    }
 }
 
 /// One player's order text, as the engine understood it.

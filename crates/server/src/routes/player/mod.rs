@@ -7,6 +7,7 @@
 
 mod auth;
 mod games;
+mod issues;
 
 use axum::Router;
 use axum::extract::{FromRequestParts, Request};
