@@ -647,6 +647,12 @@ async fn every_engine_draws_its_public_board() {
         assert!(page.contains("<figure class=\"board\">"), "{engine}");
         // The public board never draws a ship nobody has seen.
         assert!(!svg.contains("class=\"ship\""), "{engine}");
+        // Every board says what its marks mean (issue 20, fault 12); a map, its scale.
+        assert!(svg.contains("<g class=\"legend\""), "{engine}: {svg}");
+        assert!(svg.contains("<g class=\"key\""), "{engine}: {svg}");
+        if matches!(engine, EngineKind::Skyfleet | EngineKind::Forever) {
+            assert!(svg.contains("<g class=\"scale\">"), "{engine}: {svg}");
+        }
         // Pictures of the map engines carry units; grids carry their labels.
         match engine {
             EngineKind::Skyfleet | EngineKind::Forever => {

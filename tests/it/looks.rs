@@ -148,7 +148,6 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
     add_gm(&pool, "nelson").await;
     let base = fleet.app.url("");
     let (barmy, salvo) = (fleet.barmy.0, fleet.salvo.0);
-    let _ = std::fs::remove_dir_all(screenshots_dir());
 
     in_browser("looks", &driver, move |client| async move {
         let at = |path: String, name: &'static str| (path, name);
@@ -237,7 +236,94 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
     })
     .await;
     drop(driver);
-    let kept = std::fs::read_dir(screenshots_dir().join("390")).map_or(0, Iterator::count);
+    let kept = std::fs::read_dir(screenshots_dir().join("390"))
+        .unwrap()
+        .filter(|entry| {
+            let name = entry.as_ref().unwrap().file_name();
+            !name.to_string_lossy().starts_with("3x-")
+        })
+        .count();
     assert_eq!(kept, 22, "a screenshot of every page at 390 px");
     fleet.app.stop().await;
+}
+
+/// Every engine's published turn, board and legend in Chromium at both widths (issue 20,
+/// fault 12): the board fits the page (scaled down, or scrolling in its own box) and its
+/// legend is drawn; the screenshots are `3x-board-<engine>.png`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_engines_board_and_legend_are_photographed() {
+    use games::EngineKind;
+    use server::turns::{GameSpec, Schedule};
+    use store::subscribers::NewSubscriber;
+    use store::{DisplayName, EmailAddress, ZineSlug};
+
+    let Some(driver) = start_chromedriver() else {
+        return;
+    };
+    let app = crate::helpers::TestApp::spawn().await;
+    let pool = app.db.pool.clone();
+    let start = crate::helpers::trafalgar();
+    let zine = store::zines::insert(&pool, &ZineSlug::parse("fleet").unwrap(), "Fleet", start)
+        .await
+        .unwrap();
+    for (address, name) in [
+        ("a@example.org", "Alice Ames"),
+        ("b@example.org", "Bob Bell"),
+    ] {
+        let new = NewSubscriber {
+            zine_id: zine.id,
+            email: EmailAddress::parse(address).unwrap(),
+            display_name: DisplayName::parse(name).unwrap(),
+        };
+        store::subscribers::insert(&pool, &new, start)
+            .await
+            .unwrap();
+    }
+    let deadline = start + chrono::Duration::days(1);
+    let mut turns = Vec::new();
+    for (index, engine) in EngineKind::ALL.into_iter().enumerate() {
+        let setup = engine.default_setup();
+        let name = format!("{} game", engine.title());
+        let spec = GameSpec {
+            zine: zine.id,
+            name: &name,
+            engine,
+            setup: &setup,
+            first_deadline: Some(deadline),
+            schedule: Schedule::EveryDays(1),
+        };
+        let seed = u8::try_from(index).unwrap();
+        let game =
+            server::turns::create_game(&pool, start, &spec, &mut crate::helpers::Counter(seed))
+                .await
+                .unwrap();
+        let resolved = server::turns::resolve_due(&pool, deadline, "zine.example.org")
+            .await
+            .unwrap();
+        turns.push((
+            engine.to_string(),
+            format!("/zines/fleet/games/{}/turns/{}", game.0, resolved[0].turn),
+        ));
+    }
+    let base = app.url("");
+    in_browser("boards", &driver, move |client| async move {
+        for (engine, path) in turns {
+            client.goto(&format!("{base}{path}")).await?;
+            let keys = client
+                .execute(
+                    "return document.querySelectorAll('figure.board g.legend g.key').length;",
+                    vec![],
+                )
+                .await?;
+            ensure!(
+                keys.as_u64().unwrap_or(0) > 0,
+                "{engine}: no legend on the board"
+            );
+            look(&client, &format!("3x-board-{engine}")).await?;
+        }
+        Ok(())
+    })
+    .await;
+    drop(driver);
+    app.stop().await;
 }

@@ -1,9 +1,12 @@
 //! Board pictures as SVG, drawn from an engine's `Board` — which the public routes only ever
-//! get from `Viewer::Public`, so the picture holds nothing a reader may not see.
+//! get from `Viewer::Public`, so the picture holds nothing a reader may not see. Under each
+//! picture, its legend ([`legend`]).
 
 use std::fmt::Write as _;
 
 use engine::{Board, GridPicture, MapKind, MapPicture, MapPoint, Mark, Outline};
+
+mod legend;
 
 /// One square of a grid, in SVG pixels.
 const CELL: i64 = 24;
@@ -59,6 +62,7 @@ pub(crate) fn svg(board: &Board, title: &str) -> String {
         }
         Board::Map(map) => draw_map(&mut body, map),
     };
+    let (width, height) = legend::draw_legend(&mut body, board, width, height);
     format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {width} {height}\" width=\"{width}\" \
          height=\"{height}\" role=\"img\" aria-label=\"{label}\" font-family=\"sans-serif\">\
