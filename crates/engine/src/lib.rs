@@ -14,6 +14,7 @@ pub mod dice;
 pub mod order_text;
 pub mod report;
 pub mod score;
+pub mod settings;
 
 pub use dice::{Dice, GameSecret, Roll, Scatter, SeedError, TurnDice, TurnSeed};
 pub use report::{Press, Report, ReportRow};
@@ -364,6 +365,11 @@ pub trait Engine {
         let _ = setup;
         Vec::new()
     }
+
+    /// The settings of [`Engine::Setup`] the GM chooses on a form, each with its limits,
+    /// default, help and rule (issue 20): the GM's switches of [`Engine::rulings`] among them.
+    /// Lists and tables (fleets, terrain) are left out: the form keeps them as JSON.
+    fn settings() -> Vec<settings::Setting>;
 }
 
 /// Places by score, best first; equal scores share a place (standard competition ranking).
