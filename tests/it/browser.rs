@@ -280,15 +280,26 @@ async fn a_gm_sets_up_a_zine_and_a_game_in_a_real_browser() {
         click(&client, "#new-game").await?;
         click(&client, "#engines a[href$='engine=barmy']").await?;
         fill(&client, "#game-name", "Trafalgar").await?;
-        fill(&client, "#setup-width", "wide").await?;
-        fill(&client, "#setup-height", "9").await?;
+        // The browser checks the numbers' limits itself; the server checks them again, and
+        // names every bad field at once (the browser's own check is switched off here, as an
+        // old browser would not have it).
+        client
+            .execute(
+                "document.querySelector('#new-game-form').noValidate = true;",
+                vec![],
+            )
+            .await?;
+        fill(&client, "#setup-width", "").await?;
+        fill(&client, "#setup-height", "1000").await?;
         click(&client, "#new-game-form button[type=submit]").await?;
         let errors = text_of(&client, "#errors").await?;
         ensure!(
-            errors.contains("Width: a number is needed, not \"wide\"."),
+            errors.contains("Columns: a number from 4 to 702 is needed.")
+                && errors.contains("Rows: 1000 is not from 4 to 999."),
             "{errors}"
         );
         fill(&client, "#setup-width", "9").await?;
+        fill(&client, "#setup-height", "9").await?;
         click(&client, "#new-game-form button[type=submit]").await?;
         ensure!(text_of(&client, "#notice").await? == "Game created: turn 1 is open.");
 

@@ -37,5 +37,6 @@ mod outbox;
 mod pipe;
 mod players;
 mod secrets;
+mod setup_form;
 mod subscribers;
 mod turns;

@@ -8,6 +8,7 @@ mod health;
 mod home;
 mod inbound;
 mod player;
+mod rules;
 
 use axum::Router;
 use axum::middleware;
@@ -40,6 +41,7 @@ pub(crate) fn router(state: &AppState) -> Router<AppState> {
             get(archive::get_board),
         )
         .route("/static/admiralty.css", get(archive::get_style_sheet))
+        .route("/rules/{engine}", get(rules::get_rules))
         // Forms are refused whole when they hold a NUL (the webhook, outside, reads no body
         // before its token is checked).
         .nest(
