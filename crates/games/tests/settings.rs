@@ -1,3 +1,10 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    reason = "tests"
+)]
 //! Each engine's description of its setup for the GM's form (`Engine::settings`, issue 20)
 //! agrees with the engine: every default is the standard setup's, every number's limits and
 //! every choice are accepted by the engine's own check, and a number beyond its limits is a
