@@ -252,3 +252,30 @@ async fn refused_orders_open_on_the_result_counted_by_line_with_examples_as_code
     );
     fleet.app.stop().await;
 }
+
+/// The other half of fault 9: mail keeps mail's wording. By mail a set with errors stands, so
+/// the confirmation says what an error comes to (`LineIssue::if_it_stands`), through the real
+/// inbox.
+#[tokio::test]
+async fn a_mailed_set_with_an_off_board_square_is_told_it_counts_as_a_miss() {
+    use crate::inbox::{DOMAIN, game, message, outbound, reply_address_of};
+    let db = store::testing::TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let game = game(pool).await;
+    let to = reply_address_of(pool, game, 1).await;
+    let raw = message("off-board", &to, "", "A1, Z99\r\n");
+    server::inbox::ingest(pool, &raw, "pipe", crate::helpers::trafalgar(), DOMAIN)
+        .await
+        .unwrap();
+    let mails = outbound(pool).await;
+    let body = &mails.first().expect("a confirmation").1;
+    assert!(
+        body.contains("Z99 is off the board (BARMY-GM-01); if not corrected it counts as a miss"),
+        "{body}"
+    );
+    assert!(
+        body.contains("Would be accepted: two squares such as `G13, K19`"),
+        "{body}"
+    );
+    db.drop_database().await;
+}
