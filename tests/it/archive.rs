@@ -341,11 +341,13 @@ async fn unknown_and_garbage_ids_are_not_found() {
         paths.push(format!("{}/turns/{bad}.txt", archive.game_path()));
         paths.push(format!("{}/turns/{bad}/board.svg", archive.game_path()));
     }
+    let not_found = app.get("/no/such/page").await.text().await.unwrap();
+    assert!(not_found.contains("Page not found"), "{not_found}");
     for path in &paths {
         let response = app.get(path).await;
         assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
         let body = response.text().await.unwrap();
-        assert_eq!(body, "Not found\n", "{path}: an error says nothing more");
+        assert_eq!(body, not_found, "{path}: an error says nothing more");
     }
     archive.app.stop().await;
 }
@@ -645,6 +647,12 @@ async fn every_engine_draws_its_public_board() {
         assert!(page.contains("<figure class=\"board\">"), "{engine}");
         // The public board never draws a ship nobody has seen.
         assert!(!svg.contains("class=\"ship\""), "{engine}");
+        // Every board says what its marks mean (issue 20, fault 12); a map, its scale.
+        assert!(svg.contains("<g class=\"legend\""), "{engine}: {svg}");
+        assert!(svg.contains("<g class=\"key\""), "{engine}: {svg}");
+        if matches!(engine, EngineKind::Skyfleet | EngineKind::Forever) {
+            assert!(svg.contains("<g class=\"scale\">"), "{engine}: {svg}");
+        }
         // Pictures of the map engines carry units; grids carry their labels.
         match engine {
             EngineKind::Skyfleet | EngineKind::Forever => {

@@ -85,7 +85,7 @@ pub(crate) fn start_chromedriver() -> Option<Chromedriver> {
     Some(driver)
 }
 
-async fn open_browser(driver: &Chromedriver) -> Client {
+pub(crate) async fn open_browser(driver: &Chromedriver) -> Client {
     let mut capabilities = serde_json::Map::new();
     let mut chrome = serde_json::json!({
         "args": ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
@@ -107,7 +107,7 @@ async fn open_browser(driver: &Chromedriver) -> Client {
         .expect("a browser session")
 }
 
-fn failures_dir() -> PathBuf {
+pub(crate) fn failures_dir() -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target"),
         PathBuf::from,
@@ -153,7 +153,7 @@ where
 /// Runs `step` on the element `css` names, found afresh each time: a page that is being left
 /// may still answer the lookup and be gone when the step runs ("stale element reference"), so
 /// such a step is tried again, on the element of the page that replaced it, for up to 10 s.
-async fn on_element<T, F, Fut>(client: &Client, css: &str, step: F) -> anyhow::Result<T>
+pub(crate) async fn on_element<T, F, Fut>(client: &Client, css: &str, step: F) -> anyhow::Result<T>
 where
     F: Fn(fantoccini::elements::Element) -> Fut,
     Fut: std::future::Future<Output = Result<T, fantoccini::error::CmdError>>,
@@ -280,15 +280,26 @@ async fn a_gm_sets_up_a_zine_and_a_game_in_a_real_browser() {
         click(&client, "#new-game").await?;
         click(&client, "#engines a[href$='engine=barmy']").await?;
         fill(&client, "#game-name", "Trafalgar").await?;
-        fill(&client, "#setup-width", "wide").await?;
-        fill(&client, "#setup-height", "9").await?;
+        // The browser checks the numbers' limits itself; the server checks them again, and
+        // names every bad field at once (the browser's own check is switched off here, as an
+        // old browser would not have it).
+        client
+            .execute(
+                "document.querySelector('#new-game-form').noValidate = true;",
+                vec![],
+            )
+            .await?;
+        fill(&client, "#setup-width", "").await?;
+        fill(&client, "#setup-height", "1000").await?;
         click(&client, "#new-game-form button[type=submit]").await?;
         let errors = text_of(&client, "#errors").await?;
         ensure!(
-            errors.contains("Width: a number is needed, not \"wide\"."),
+            errors.contains("Columns: a number from 4 to 702 is needed.")
+                && errors.contains("Rows: 1000 is not from 4 to 999."),
             "{errors}"
         );
         fill(&client, "#setup-width", "9").await?;
+        fill(&client, "#setup-height", "9").await?;
         click(&client, "#new-game-form button[type=submit]").await?;
         ensure!(text_of(&client, "#notice").await? == "Game created: turn 1 is open.");
 

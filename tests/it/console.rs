@@ -923,11 +923,11 @@ async fn a_game_is_set_up_from_its_engines_form_and_run_from_its_page() {
     for (form, expected) in [
         (
             new_game("Trafalgar", "wide"),
-            "Width: a number is needed, not &#34;wide&#34;.",
+            "Columns: a whole number from 4 to 702 is needed, not &#34;wide&#34;.",
         ),
         (
             new_game("Trafalgar", "-3"),
-            "The barmy engine refused the setup: the setup is not valid barmy JSON: invalid value: integer `-3`, expected u16.",
+            "Columns: -3 is not from 4 to 702.",
         ),
         (new_game("", "8"), "Game name"),
     ] {

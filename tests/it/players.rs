@@ -145,6 +145,22 @@ pub fn link_path(body: &str) -> String {
     body[start..start + "/login/".len() + 64].to_owned()
 }
 
+/// `text` as the web page shows an engine's message: escaped, its examples between backticks
+/// as code.
+pub fn with_code(text: &str) -> String {
+    html(text)
+        .split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 && !part.is_empty() {
+                format!("<code>{part}</code>")
+            } else {
+                part.to_owned()
+            }
+        })
+        .collect()
+}
+
 /// Asks for a link for `email` with the form, as a browser does.
 async fn ask_for_link(browser: &mut Browser, email: &str) -> reqwest::Response {
     let page = browser.get_text("/login").await;
@@ -588,8 +604,8 @@ async fn barmy_orders_through_the_form_keep_hidden_what_is_hidden() {
         let row = issue_row(&page, error.line, &error.text);
         let beside = format!(
             "<strong>Error:</strong> {} Would be accepted: {}",
-            html(&error.problem),
-            html(&error.expected)
+            with_code(&error.problem),
+            with_code(&error.expected)
         );
         assert!(row.contains(&beside), "{beside} in {row}");
     }
@@ -625,7 +641,12 @@ async fn barmy_orders_through_the_form_keep_hidden_what_is_hidden() {
             .await
             .unwrap();
     assert_eq!(source, "web");
-    assert!(nelson.get_text("/me").await.contains("<td>in</td>"));
+    assert!(
+        nelson
+            .get_text("/me")
+            .await
+            .contains(r#"<td data-label="Your orders">in</td>"#)
+    );
 
     // A second set replaces the first, as by mail; press goes with the turn.
     let second = "C3, D4";

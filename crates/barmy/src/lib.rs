@@ -501,6 +501,58 @@ impl Engine for Barmy {
         orders.answer_the_turn(&state.setup)
     }
 
+    fn settings() -> Vec<engine::settings::Setting> {
+        use engine::settings::{Setting, SettingKind};
+        vec![
+            Setting::number(
+                "width",
+                "Columns",
+                (4, i64::from(board::MAX_COLUMNS), 19),
+                "Lettered A–Z, then AA–ZZ; the text's board is 19 by 19. Size it to the players: about twice as many squares as ships' squares.",
+            )
+            .rule("BARMY-03"),
+            Setting::number(
+                "height",
+                "Rows",
+                (4, i64::from(board::MAX_ROWS), 19),
+                "Numbered from 1; the text's board is 19 by 19.",
+            )
+            .rule("BARMY-03"),
+            Setting {
+                path: "final_turn",
+                label: "Last turn",
+                help: "The game stops after this turn; empty: it goes on until at most one ship is afloat.",
+                rule: Some("BARMY-GM-10"),
+                kind: SettingKind::OptionalNumber {
+                    min: 1,
+                    max: 10_000,
+                    default: None,
+                    none: "until at most one ship is afloat",
+                },
+            },
+            Setting::switch(
+                "show_shares",
+                "Show shares of shared hits",
+                false,
+                "Write a hit shared by several players as `hit John Smith (1/3)`.",
+            ),
+            Setting::switch(
+                "press_only_is_nmr",
+                "Orders without a shot are a missed turn",
+                true,
+                "On: orders that fire no shot are a missed turn, press or not (the text). Off: press alone answers the turn.",
+            )
+            .rule("BARMY-17"),
+            Setting::switch(
+                "one_shot_allowed",
+                "Accept an order naming one square",
+                true,
+                "On: a one-square order stands, with a warning that the second shot is not fired. Off: it is an error asking for a second square.",
+            )
+            .rule("BARMY-07"),
+        ]
+    }
+
     /// The GM's switches, each in words with its rule ID (docs/rules/barmy.md, "Switches").
     fn rulings(setup: &Setup) -> Vec<Ruling> {
         rulings::rulings(setup)

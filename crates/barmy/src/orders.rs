@@ -136,6 +136,7 @@ pub(crate) fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders
         text: text.to_owned(),
         problem,
         expected,
+        if_it_stands: None,
     };
     let cannot_fire = match captain.map(|c| c.fate) {
         None => Some("you have no ship in this game".to_owned()),
@@ -224,15 +225,15 @@ pub(crate) fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders
                         ));
                     }
                     match shot.target {
-                        Target::OffBoard => parsed.errors.push(issue(
-                            number,
-                            raw,
-                            format!(
-                                "{} is off the board; if not corrected it counts as a miss (BARMY-GM-01)",
-                                shot.written
-                            ),
-                            expected(&grid),
-                        )),
+                        Target::OffBoard => parsed.errors.push(LineIssue {
+                            if_it_stands: Some("if not corrected it counts as a miss".to_owned()),
+                            ..issue(
+                                number,
+                                raw,
+                                format!("{} is off the board (BARMY-GM-01)", shot.written),
+                                expected(&grid),
+                            )
+                        }),
                         Target::Square(square) => {
                             if parsed.orders.shots.iter().any(|s| s.target == shot.target) {
                                 parsed.warnings.push(issue(
@@ -245,7 +246,10 @@ pub(crate) fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders
                                 parsed.warnings.push(issue(
                                     number,
                                     raw,
-                                    format!("{} is on your own ship: it counts as a miss (BARMY-13)", shot.written),
+                                    format!(
+                                        "{} is on your own ship: it counts as a miss (BARMY-13)",
+                                        shot.written
+                                    ),
                                     expected(&grid),
                                 ));
                             }

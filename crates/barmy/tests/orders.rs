@@ -136,6 +136,13 @@ fn a_square_off_the_board_is_rejected_but_kept_as_a_miss() {
     let parsed = Barmy::parse_orders(&state(Setup::default()), PlayerId(1), "T12, M20");
     assert_eq!(parsed.errors.len(), 2);
     assert!(parsed.errors[0].problem.contains("T12 is off the board"));
+    // What it comes to if the set stands (by mail) is said apart from the problem, so that
+    // the web form, which refuses the set, does not say it.
+    assert!(!parsed.errors[0].problem.contains("if not corrected"));
+    assert_eq!(
+        parsed.errors[0].problem_if_it_stands(),
+        "T12 is off the board (BARMY-GM-01); if not corrected it counts as a miss"
+    );
     assert!(
         parsed
             .orders

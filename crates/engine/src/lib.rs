@@ -14,6 +14,7 @@ pub mod dice;
 pub mod order_text;
 pub mod report;
 pub mod score;
+pub mod settings;
 
 pub use dice::{Dice, GameSecret, Roll, Scatter, SeedError, TurnDice, TurnSeed};
 pub use report::{Press, Report, ReportRow};
@@ -50,8 +51,25 @@ pub struct LineIssue {
     pub line: usize,
     /// The line as the player wrote it.
     pub text: String,
+    /// What is wrong, in words true wherever the orders came from.
     pub problem: String,
     pub expected: String,
+    /// What an error makes of its line when the set stands with it (by mail, a set with
+    /// errors stands, and the confirmation says e.g. "if not corrected it counts as a miss");
+    /// not said where a set with an error is refused whole (the web form).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub if_it_stands: Option<String>,
+}
+
+impl LineIssue {
+    /// The problem as said where the set stands with it: [`Self::problem`], then
+    /// [`Self::if_it_stands`].
+    pub fn problem_if_it_stands(&self) -> String {
+        match &self.if_it_stands {
+            Some(consequence) => format!("{}; {consequence}", self.problem),
+            None => self.problem.clone(),
+        }
+    }
 }
 
 /// One player's order text, as the engine understood it.
@@ -347,6 +365,11 @@ pub trait Engine {
         let _ = setup;
         Vec::new()
     }
+
+    /// The settings of [`Engine::Setup`] the GM chooses on a form, each with its limits,
+    /// default, help and rule (issue 20): the GM's switches of [`Engine::rulings`] among them.
+    /// Lists and tables (fleets, terrain) are left out: the form keeps them as JSON.
+    fn settings() -> Vec<settings::Setting>;
 }
 
 /// Places by score, best first; equal scores share a place (standard competition ranking).

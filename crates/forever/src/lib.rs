@@ -160,6 +160,136 @@ impl Engine for Forever {
         help::order_help(state)
     }
 
+    fn settings() -> Vec<engine::settings::Setting> {
+        use engine::settings::{Setting, SettingKind};
+        vec![
+            Setting::number(
+                "points_limit",
+                "Points a fleet",
+                (1, 100_000, 200),
+                "Each fleet's points.",
+            )
+            .rule("FOREVER-GEN-2"),
+            Setting::number(
+                "table.0",
+                "Table width (inches)",
+                (12, 1_000, 72),
+                "The table's width.",
+            )
+            .rule("FOREVER-GM-45"),
+            Setting::number(
+                "table.1",
+                "Table depth (inches)",
+                (12, 1_000, 48),
+                "The table's depth.",
+            )
+            .rule("FOREVER-GM-45"),
+            Setting::choice(
+                "turn_mode",
+                "Turns",
+                &[
+                    ("round", "whole rounds: every player moves each turn"),
+                    ("alternate", "players take turns"),
+                ],
+                "round",
+                "How a turn of mail is played.",
+            ),
+            Setting::choice(
+                "deploy_mode",
+                "Deployment",
+                &[("blind", "blind: all at once"), ("alternate", "in turn")],
+                "blind",
+                "How the fleets deploy.",
+            ),
+            Setting::switch(
+                "meteors",
+                "Meteor showers",
+                false,
+                "Meteors cross the table each round.",
+            )
+            .rule("FOREVER-TER-2"),
+            Setting::number(
+                "meteor_hit_faces",
+                "Meteor check: faces that hit",
+                (0, 6, 2),
+                "Faces of the meteor check's D6 that are a hit.",
+            )
+            .rule("FOREVER-GM-13"),
+            Setting {
+                path: "turn_limit",
+                label: "Last round",
+                help: "The game ends after this round; empty: it goes on until one fleet is left.",
+                rule: Some("FOREVER-GM-43"),
+                kind: SettingKind::OptionalNumber {
+                    min: 1,
+                    max: 1_000,
+                    default: None,
+                    none: "no limit",
+                },
+            },
+            Setting::choice(
+                "move_order",
+                "Ships move",
+                &[
+                    ("written", "in the order written"),
+                    ("by_id", "by ship number"),
+                ],
+                "written",
+                "The order a player's ships move in.",
+            )
+            .rule("FOREVER-MOVE1-1"),
+            Setting::choice(
+                "missile_radius",
+                "A missile's blast radius",
+                &[("bought", "the damage bought"), ("base", "the base damage")],
+                "bought",
+                "What the text's \"base damage\" of a missile's blast means.",
+            )
+            .rule("FOREVER-WPN-MSL-5"),
+            Setting::choice(
+                "first_player",
+                "First player",
+                &[
+                    ("fixed", "fixed by the roll-off"),
+                    ("alternating", "alternating each round"),
+                ],
+                "fixed",
+                "Who moves first after the opening roll-off.",
+            )
+            .rule("FOREVER-PLAY-1"),
+            Setting::choice(
+                "core_ramming",
+                "Ramming with the core",
+                &[("refused", "refused"), ("allowed", "allowed")],
+                "refused",
+                "Whether a ship may ram with its core.",
+            )
+            .rule("FOREVER-RAM-2"),
+            Setting::choice(
+                "drift",
+                "Loose things drift",
+                &[
+                    ("per_round", "once a round"),
+                    ("per_player_turn", "every player's turn"),
+                ],
+                "per_round",
+                "How often jettisoned sections and meteors move.",
+            )
+            .rule("FOREVER-JET-4"),
+            Setting::choice(
+                "battery_offsets",
+                "A battery's later shots",
+                &[
+                    ("marker", "measured from the marker"),
+                    ("impact", "measured from the impact"),
+                ],
+                "marker",
+                "Where the ±1\" offsets of a battery's later shots are measured from.",
+            )
+            .rule("FOREVER-BAT-1"),
+        ]
+    }
+
     fn rulings(setup: &Setup) -> Vec<engine::Ruling> {
         setup::rulings(setup)
     }

@@ -191,6 +191,7 @@ impl Parser<'_> {
             text: text.to_string(),
             problem: problem.into(),
             expected,
+            if_it_stands: None,
         });
     }
 
@@ -201,6 +202,7 @@ impl Parser<'_> {
             text: text.to_string(),
             problem: problem.into(),
             expected,
+            if_it_stands: None,
         });
     }
 

@@ -162,6 +162,12 @@ impl EngineKind {
         })
     }
 
+    /// The settings the GM's form shows for this engine, each with its limits, default, help
+    /// and rule (`Engine::settings`).
+    pub fn settings(self) -> Vec<engine::settings::Setting> {
+        dispatch!(self, E => E::settings())
+    }
+
     /// The switches a stored setup chose, in words with their rule IDs (`Engine::rulings`).
     pub fn rulings(self, setup: &Value) -> Result<Vec<engine::Ruling>, GameError> {
         dispatch!(self, E => {

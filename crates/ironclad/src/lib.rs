@@ -96,6 +96,78 @@ impl Engine for Ironclad {
         help::order_help(state)
     }
 
+    fn settings() -> Vec<engine::settings::Setting> {
+        use engine::settings::{Setting, SettingKind};
+        vec![
+            Setting::number(
+                "board.columns",
+                "Columns",
+                (1, i64::from(grid::MAX_COLUMNS), 16),
+                "The sea's width in areas, lettered from A.",
+            )
+            .rule("IRON-GM-15"),
+            Setting::number(
+                "board.rows",
+                "Rows",
+                (1, i64::from(grid::MAX_ROWS), 12),
+                "The sea's height in areas, numbered from 1.",
+            )
+            .rule("IRON-GM-15"),
+            Setting {
+                path: "turn_limit",
+                label: "Last turn",
+                help: "The game ends after this turn; empty: it goes on until a side is gone.",
+                rule: Some("IRON-GM-15"),
+                kind: SettingKind::OptionalNumber {
+                    min: 1,
+                    max: 1_000,
+                    default: Some(30),
+                    none: "no limit",
+                },
+            },
+            Setting::choice(
+                "move_order",
+                "Who moves first within a side",
+                &[
+                    ("order_lines", "the players' ORDER lines, then ship number"),
+                    ("ship_id", "ship number only"),
+                    (
+                        "leaving_first",
+                        "a ship leaving an area before one entering it",
+                    ),
+                ],
+                "order_lines",
+                "The order ships of one side move in.",
+            )
+            .rule("IRON-GM-08"),
+            Setting::choice(
+                "over_limit_moves",
+                "A move over a limit in force",
+                &[
+                    ("refused", "refused, with the reason"),
+                    ("cut_down", "cut down as at resolution"),
+                ],
+                "refused",
+                "What becomes of a written move that breaks a limit already in force.",
+            )
+            .rule("IRON-GM-07"),
+            Setting::switch(
+                "broken_off_ships_fire",
+                "Ships breaking off may fire",
+                true,
+                "A ship that has broken off still engages enemies as it passes them.",
+            )
+            .rule("IRON-DMG-02"),
+            Setting::switch(
+                "allow_pivot_when_slowed",
+                "A slowed ship may pivot",
+                false,
+                "Off: a turn needs a forward area first, as the catalogue rules.",
+            )
+            .rule("IRON-GM-07"),
+        ]
+    }
+
     fn rulings(setup: &Setup) -> Vec<engine::Ruling> {
         setup.rulings()
     }

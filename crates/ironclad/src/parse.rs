@@ -296,6 +296,7 @@ impl Parser<'_> {
             text: raw.trim_end().to_owned(),
             problem: issue.problem,
             expected: issue.expected,
+            if_it_stands: None,
         });
     }
 
@@ -305,6 +306,7 @@ impl Parser<'_> {
             text: raw.trim_end().to_owned(),
             problem,
             expected,
+            if_it_stands: None,
         });
     }
 

@@ -190,6 +190,101 @@ impl Engine for Salvo {
         help(state)
     }
 
+    fn settings() -> Vec<engine::settings::Setting> {
+        use engine::settings::{Setting, SettingKind};
+        const SPECIALS: &[(&str, &str)] = &[
+            ("nuke", "tactical nuke"),
+            ("scuba", "SCUBA attack"),
+            ("torpedo", "torpedo attack"),
+            ("experimental", "experimental weapon"),
+            ("bomber", "bomber flight"),
+        ];
+        let uses = |path, label, default, rule| {
+            Setting::number(
+                path,
+                label,
+                (0, 99, default),
+                "Uses of this extra per game.",
+            )
+            .rule(rule)
+        };
+        vec![
+            Setting::choice(
+                "dice_mode",
+                "Dice",
+                &[("d20", "one D20"), ("3d6", "three D6, added")],
+                "d20",
+                "The dice of every roll, for the whole game.",
+            )
+            .rule("SALVO-GM-03"),
+            Setting::choice(
+                "shots",
+                "Shots a turn",
+                &[
+                    ("one", "one shot a turn (classic)"),
+                    ("salvo", "one shot per own ship afloat (salvo)"),
+                ],
+                "one",
+                "How many squares a player calls each turn.",
+            )
+            .rule("SALVO-CL-04"),
+            Setting::switch(
+                "torpedo_bonus",
+                "Torpedo bonus roll",
+                true,
+                "Torpedoes roll for the bonus that destroys the ship they hit.",
+            )
+            .rule("SALVO-TORP-06"),
+            Setting {
+                path: "specials_enabled",
+                label: "Extras in play",
+                help: "The table may leave some of the five extras out.",
+                rule: Some("SALVO-GEN-03"),
+                kind: SettingKind::Several {
+                    choices: SPECIALS,
+                    default: &["nuke", "scuba", "torpedo", "experimental", "bomber"],
+                },
+            },
+            uses("uses.nuke", "Tactical nuke uses", 1, "SALVO-NUKE-01"),
+            uses("uses.scuba", "SCUBA attack uses", 2, "SALVO-SCUBA-01"),
+            uses("uses.torpedo", "Torpedo attack uses", 2, "SALVO-TORP-01"),
+            uses("uses.experimental", "Experimental weapon uses", 2, "SALVO-EXP-01"),
+            uses("uses.bomber", "Bomber flight uses", 2, "SALVO-BOMB-01"),
+            Setting::switch(
+                "nmr_autoshot",
+                "A missing order fires a random shot",
+                false,
+                "A player without orders fires one classic shot at a random uncalled square.",
+            )
+            .rule("SALVO-GM-17"),
+            Setting::switch(
+                "score_breaks_ties",
+                "Score breaks a last-turn tie",
+                false,
+                "When the last fleets sink together, the higher Score wins instead of a shared win.",
+            )
+            .rule("SALVO-GM-02"),
+            Setting::choice(
+                "misses",
+                "Missed squares in the report",
+                &[("listed", "each named"), ("counted", "only counted")],
+                "listed",
+                "Whether area attacks list each missed square or only count them.",
+            ),
+            Setting::choice(
+                "captured_weapons",
+                "A captured Submarine or Carrier",
+                &[
+                    ("usable", "still lets its owner torpedo and bomb"),
+                    ("lost", "stops its owner's torpedoes and bombers until recaptured"),
+                ],
+                "usable",
+                "What commandos holding the ship do to its owner's attacks.",
+            )
+            .rule("SALVO-TORP-01"),
+        ]
+    }
+
     fn rulings(setup: &Setup) -> Vec<engine::Ruling> {
         setup.rulings()
     }

@@ -623,6 +623,7 @@ impl<'a> Draft<'a> {
             text: text.to_string(),
             problem: error.to_string(),
             expected,
+            if_it_stands: None,
         });
     }
 
@@ -712,6 +713,7 @@ impl<'a> Draft<'a> {
                                 self.on_whom(shot.at)
                             ),
                             expected: "a square you have not called yet".into(),
+                            if_it_stands: None,
                         });
                     }
                 }
@@ -1248,6 +1250,7 @@ impl<'a> Draft<'a> {
                         text: std::mem::take(&mut self.first_placement_text),
                         problem: text,
                         expected: "five PLACE lines, one per ship: Carrier 5, Battleship 4, Cruiser 3, Submarine 3, Destroyer 2, e.g. PLACE Carrier A1 H".into(),
+                        if_it_stands: None,
                     });
                 }
             }

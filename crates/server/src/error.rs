@@ -4,6 +4,8 @@ use axum::response::{IntoResponse, Response};
 use serde_json::json;
 use thiserror::Error;
 
+use crate::web::errors::ErrorPage;
+
 /// Every error a handler can return. [`IntoResponse`] below is the only place errors become
 /// HTTP responses; details are logged, never shown.
 #[derive(Debug, Error)]
@@ -42,19 +44,12 @@ pub enum AppError {
     Busy,
 }
 
-#[derive(askama::Template)]
-#[template(path = "error.html")]
-struct ErrorPage<'a> {
-    title: &'a str,
-    message: &'a str,
-}
-
-fn error_page(status: StatusCode, title: &str, message: &str) -> Response {
-    let page = ErrorPage { title, message };
-    match askama::Template::render(&page) {
-        Ok(html) => (status, axum::response::Html(html)).into_response(),
-        Err(_) => (status, format!("{title}: {message}\n")).into_response(),
-    }
+fn error_page(
+    status: StatusCode,
+    title: &'static str,
+    message: impl Into<std::borrow::Cow<'static, str>>,
+) -> Response {
+    ErrorPage::new(title, message).response(status)
 }
 
 impl IntoResponse for AppError {
@@ -68,7 +63,7 @@ impl IntoResponse for AppError {
                 )
                     .into_response()
             }
-            AppError::NotFound => (StatusCode::NOT_FOUND, "Not found\n").into_response(),
+            AppError::NotFound => ErrorPage::not_found().response(StatusCode::NOT_FOUND),
             AppError::RedirectToLogin { login, next } => {
                 let target = format!("{login}?next={}", percent_encode(next));
                 axum::response::Redirect::to(&target).into_response()
@@ -91,12 +86,16 @@ impl IntoResponse for AppError {
                  back, reload the page and send the form again.",
             ),
             AppError::BadRequest(message) => {
-                error_page(StatusCode::BAD_REQUEST, "Bad request", message)
+                error_page(StatusCode::BAD_REQUEST, "Bad request", message.clone())
             }
-            AppError::Conflict(message) => error_page(StatusCode::CONFLICT, "Not done", message),
-            AppError::TooManyRequests(message) => {
-                error_page(StatusCode::TOO_MANY_REQUESTS, "Too many attempts", message)
+            AppError::Conflict(message) => {
+                error_page(StatusCode::CONFLICT, "Not done", message.clone())
             }
+            AppError::TooManyRequests(message) => error_page(
+                StatusCode::TOO_MANY_REQUESTS,
+                "Too many attempts",
+                message.clone(),
+            ),
             AppError::Busy => {
                 let mut response = error_page(
                     StatusCode::SERVICE_UNAVAILABLE,
@@ -124,11 +123,12 @@ impl IntoResponse for AppError {
             }
             AppError::Store(_) | AppError::Render(_) => {
                 tracing::error!(error = ?self, "request failed");
-                (
+                error_page(
                     StatusCode::INTERNAL_SERVER_ERROR,
-                    "Internal error: the details are in the server's log\n",
+                    "Something went wrong",
+                    "Admiralty could not answer this request; the details are in the server's \
+                     log. Nothing was changed. Try again in a moment.",
                 )
-                    .into_response()
             }
         }
     }

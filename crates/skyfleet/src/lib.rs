@@ -102,6 +102,92 @@ impl Engine for Skyfleet {
         help::order_help(state)
     }
 
+    fn settings() -> Vec<engine::settings::Setting> {
+        use engine::settings::Setting;
+        vec![
+            Setting::number("board.width", "Table width (inches)", (12, 1_000, 72), "The table's width.")
+                .rule("SKY-GM-01"),
+            Setting::number("board.height", "Table depth (inches)", (12, 1_000, 48), "The table's depth.")
+                .rule("SKY-GM-01"),
+            Setting::number(
+                "max_elevation",
+                "Highest elevation",
+                (1, 99, 12),
+                "Elevations run from 1 to this.",
+            )
+            .rule("SKY-GM-06"),
+            Setting::number("budget", "Points a side", (1, 100_000, 500), "The points limit of each fleet.")
+                .rule("SKY-GM-03"),
+            Setting::number(
+                "level_tolerance",
+                "Level tolerance",
+                (0, 99, 1),
+                "Elevations apart that still count as level.",
+            )
+            .rule("SKY-GM-10"),
+            Setting::number(
+                "vertical_range_per_level",
+                "Range per level of height (inches)",
+                (0, 99, 0),
+                "Added to a shot's range for each level between firer and target; 0: height costs no range.",
+            )
+            .rule("SKY-GM-08"),
+            Setting::number("turn_limit", "Turns", (1, 1_000, 6), "The game ends after this turn.")
+                .rule("SKY-GM-01"),
+            Setting::number(
+                "deployment_depth",
+                "Deployment strip (inches)",
+                (1, 500, 12),
+                "How deep each side's deployment strip is.",
+            )
+            .rule("SKY-GM-01"),
+            Setting::switch(
+                "allow_downsize",
+                "A slot may take a smaller weapon",
+                false,
+                "A weapon slot may hold a smaller weapon (never an Ultralight).",
+            )
+            .rule("SKY-GM-04"),
+            Setting::switch(
+                "harmonise_missiles",
+                "Heavy Missiles only for ships",
+                false,
+                "On: wings may not carry the Heavy Missile.",
+            )
+            .rule("SKY-GM-28"),
+            Setting::choice(
+                "shot_over_island",
+                "A shot over or under an island",
+                &[("clear", "passes clear"), ("near_miss", "is a near miss")],
+                "clear",
+                "What an island between firer and target does to a shot passing above or below it.",
+            )
+            .rule("SKY-ISL-04"),
+            Setting::switch(
+                "torpedo_contact_in_movement",
+                "Torpedoes hit on contact while moving",
+                true,
+                "A ship that moves into a torpedo's base at its elevation is hit by it.",
+            )
+            .rule("SKY-TORP-05"),
+            Setting::choice(
+                "damage_control",
+                "Damage-control successes",
+                &[("pool", "spent from a pool"), ("tiers", "in tiers")],
+                "pool",
+                "How a ship spends its damage-control successes.",
+            )
+            .rule("SKY-GM-22"),
+            Setting::switch(
+                "wing_morale",
+                "Wings take morale checks",
+                true,
+                "The Wing's Morale 6 is used.",
+            )
+            .rule("SKY-GM-23"),
+        ]
+    }
+
     fn rulings(setup: &Setup) -> Vec<Ruling> {
         rulings(setup)
     }

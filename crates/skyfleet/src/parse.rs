@@ -85,6 +85,7 @@ pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders
                 text: raw.to_string(),
                 problem: "you command no fleet in this battle".into(),
                 expected: "orders from one of the battle's two players".into(),
+                if_it_stands: None,
             })
             .collect();
         return ParsedOrders {
@@ -174,6 +175,7 @@ impl Parser<'_> {
             text: text.to_string(),
             problem: problem.into(),
             expected: expected.into(),
+            if_it_stands: None,
         });
     }
 
@@ -189,6 +191,7 @@ impl Parser<'_> {
             text: text.to_string(),
             problem: problem.into(),
             expected: expected.into(),
+            if_it_stands: None,
         });
     }
 
@@ -955,6 +958,7 @@ impl Parser<'_> {
                                     "FIRE {} AT {} / NEAREST",
                                     weapon.slot, target.name
                                 ),
+                                if_it_stands: None,
                             },
                         ));
                         words.push(format!(

@@ -48,7 +48,10 @@ pub(super) async fn carry_out(
     if let Some(earlier) = cx.copy_of
         && matches!(
             command.command,
-            Command::Press { .. } | Command::PressWithdraw | Command::Tell { .. } | Command::Letter { .. }
+            Command::Press { .. }
+                | Command::PressWithdraw
+                | Command::Tell { .. }
+                | Command::Letter { .. }
         )
     {
         return Ok(Some(letters::copies::not_again(line, earlier)));

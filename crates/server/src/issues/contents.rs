@@ -98,4 +98,3 @@ fn next_deadline(game: &PublicGame, zone: Tz) -> String {
         (_, Some(at)) => crate::letters::deadline(at, zone),
     }
 }
-

@@ -119,7 +119,9 @@ pub fn orders_confirmation(
         let line = orders.original_line(issue.line).unwrap_or(issue.line);
         format!(
             "{kind} on line {line}: \"{}\"\n    {}\n    Would be accepted: {}\n",
-            issue.text, issue.problem, issue.expected
+            issue.text,
+            issue.problem_if_it_stands(),
+            issue.expected
         )
     };
     for error in &parsed.errors {

@@ -9,7 +9,7 @@ use std::future::Future;
 
 use askama::Template;
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -21,6 +21,7 @@ use store::status::GameStatus;
 use store::zines::Zine;
 
 use super::boards;
+use crate::web::Path;
 use crate::{AppError, AppState};
 
 pub(crate) const HTML: &str = "text/html; charset=utf-8";
@@ -29,7 +30,12 @@ pub(crate) const SVG: &str = "image/svg+xml";
 pub(crate) const CSS: &str = "text/css; charset=utf-8";
 
 /// The one style sheet of the public pages.
-const STYLE_SHEET: &str = include_str!("../../../../templates/public/admiralty.css");
+/// The one style sheet: the site's, then the zine issue's rules for paper (its print rules apply
+/// only when printing).
+const STYLE_SHEET: &str = concat!(
+    include_str!("../../../../templates/public/admiralty.css"),
+    include_str!("../../../../templates/public/issue_print.css")
+);
 
 /// Serves what `render` makes for this path, from the cache while it is fresh; answers 304 to
 /// a request that already holds the same version.

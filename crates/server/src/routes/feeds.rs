@@ -3,7 +3,7 @@
 //! the plain-text report.
 
 use atom_syndication::{Content, Entry, Feed, FixedDateTime, Link, Person, Text};
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, Uri};
 use axum::response::Response;
 use chrono::{DateTime, Utc};
@@ -11,6 +11,7 @@ use store::archive::FeedReport;
 use store::zines::Zine;
 
 use super::archive::{cached, find_game, find_zine, game_path, turn_path};
+use crate::web::Path;
 use crate::{AppError, AppState};
 
 const ATOM: &str = "application/atom+xml; charset=utf-8";

@@ -8,15 +8,10 @@ use crate::{AppError, AppState};
 #[template(path = "home.html")]
 struct HomePage {
     zines: Vec<store::zines::Zine>,
-    base_url: String,
 }
 
-/// The front page: the zines hosted here. The real web UI comes later.
+/// The front page: the zines hosted here, and where players and GMs log in.
 pub(crate) async fn get_home(State(state): State<AppState>) -> Result<Html<String>, AppError> {
     let zines = store::zines::list(&state.pool).await?;
-    let page = HomePage {
-        zines,
-        base_url: state.base_url.to_string(),
-    };
-    Ok(Html(page.render()?))
+    Ok(Html(HomePage { zines }.render()?))
 }

@@ -2,9 +2,10 @@
 //! printable page; the Atom feed of issues; the GM's preview of the draft (console only).
 //! A draft is never shown here to anyone but a GM: its number is simply not found.
 
+use crate::web::Path;
 use askama::Template;
 use atom_syndication::{Content, Entry, Feed, Link, Text};
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, Uri};
 use axum::response::Response;
 use store::issues::Issue;
@@ -16,8 +17,6 @@ use crate::{AppError, AppState};
 
 const ATOM: &str = "application/atom+xml; charset=utf-8";
 
-pub(crate) use crate::issues::PRINT_STYLE;
-
 #[derive(Template)]
 #[template(path = "public/issue.html")]
 pub(crate) struct IssuePage<'a> {
@@ -26,7 +25,6 @@ pub(crate) struct IssuePage<'a> {
     pub number: i32,
     pub body: &'a str,
     pub preview: bool,
-    pub print_style: &'static str,
 }
 
 #[derive(Template)]
@@ -34,7 +32,6 @@ pub(crate) struct IssuePage<'a> {
 struct PrintPage<'a> {
     title: String,
     body: &'a str,
-    print_style: &'static str,
 }
 
 /// An issue number from a URL segment, and whether the plain text or the printable page was
@@ -79,7 +76,6 @@ pub(crate) async fn get_issue(
             number,
             body: issue.html.as_deref().unwrap_or_default(),
             preview: false,
-            print_style: PRINT_STYLE,
         }
         .render()?)
     })
@@ -100,7 +96,6 @@ pub(crate) async fn get_issue_print(
         Ok(PrintPage {
             title: format!("{}, issue {number}", zine.name),
             body: issue.html.as_deref().unwrap_or_default(),
-            print_style: PRINT_STYLE,
         }
         .render()?)
     })

@@ -9,6 +9,7 @@ mod home;
 mod inbound;
 mod issues;
 mod player;
+mod rules;
 
 use axum::Router;
 use axum::middleware;
@@ -47,6 +48,7 @@ pub(crate) fn router(state: &AppState) -> Router<AppState> {
             get(archive::get_board),
         )
         .route("/static/admiralty.css", get(archive::get_style_sheet))
+        .route("/rules/{engine}", get(rules::get_rules))
         // Forms are refused whole when they hold a NUL (the webhook, outside, reads no body
         // before its token is checked).
         .nest(
@@ -54,7 +56,10 @@ pub(crate) fn router(state: &AppState) -> Router<AppState> {
             gm::router().layer(middleware::from_fn(crate::web::input::refuse_nul_in_forms)),
         )
         .merge(player::router().layer(middleware::from_fn(crate::web::input::refuse_nul_in_forms)))
-        .fallback(not_found);
+        .fallback(not_found)
+        // Every error of the pages above as a page in the layout (the webhook, a door for
+        // machines, keeps its plain answers).
+        .layer(middleware::from_fn(crate::web::errors::error_pages));
     // The webhook door exists only when a shared secret is configured.
     match &state.webhook {
         // The handler reads the body itself, after the token (and within the size limit).

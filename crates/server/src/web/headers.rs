@@ -8,9 +8,9 @@ use axum::http::{HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::Response;
 
-/// Public pages need their own style sheet, the inline style of the error page, and images
+/// Public pages need the site's style sheet and images
 /// from this site; nothing else, and never a script.
-pub(crate) const PUBLIC_CONTENT_SECURITY_POLICY: &str = "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+pub(crate) const PUBLIC_CONTENT_SECURITY_POLICY: &str = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /// Public pages hold nothing secret in their address, but other sites need not learn more than
 /// the origin.

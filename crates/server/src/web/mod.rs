@@ -4,9 +4,13 @@
 //! to a [`store::sessions::Principal`].
 
 pub mod csrf;
+pub(crate) mod errors;
 pub(crate) mod headers;
 pub(crate) mod input;
+mod path;
 pub mod session;
+
+pub use path::Path;
 
 /// `bytes` random bytes from the operating system, as lower-case hex.
 pub(crate) fn random_hex(bytes: usize) -> String {

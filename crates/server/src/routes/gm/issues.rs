@@ -2,8 +2,9 @@
 //! editorial, the preview (only a GM may see the draft: it prints letters and the editorial
 //! before they are public), publishing by hand, and the letters waiting for moderation.
 
+use crate::web::Path;
 use askama::Template;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde::Deserialize;
 use store::status::LetterStatus;
@@ -13,7 +14,7 @@ use super::Gm;
 use super::home::DoneQuery;
 use crate::issues::{self, IssueError};
 use crate::routes::archive::find_zine;
-use crate::routes::issues::{IssuePage, PRINT_STYLE};
+use crate::routes::issues::IssuePage;
 use crate::schedule::Schedule;
 use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
@@ -220,7 +221,6 @@ pub(crate) async fn get_issue_preview(
             number: contents.number,
             body: &body,
             preview: true,
-            print_style: PRINT_STYLE,
         }
         .render()?,
     ))

@@ -2,7 +2,7 @@
 //! messages (queued, sent, failed, and resend).
 
 use askama::Template;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde::Deserialize;
 use std::str::FromStr;
@@ -13,6 +13,7 @@ use store::status::{InboundStatus, OutboundStatus};
 use super::{Chrome, Gm};
 use crate::mailroom::Retry;
 use crate::turns::LifecycleError;
+use crate::web::Path;
 use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
 

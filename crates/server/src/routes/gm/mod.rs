@@ -92,7 +92,7 @@ async fn console_headers(request: Request, next: Next) -> Response {
     crate::web::set_private_page_headers(
         &mut response,
         "same-origin",
-        "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     );
     response
 }

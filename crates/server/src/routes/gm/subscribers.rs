@@ -1,7 +1,7 @@
 //! A zine's page: its subscribers (add, edit, unsubscribe, CSV import and export) and games.
 
 use askama::Template;
-use axum::extract::{Multipart, Path, Query, State};
+use axum::extract::{Multipart, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde::Deserialize;
@@ -12,6 +12,7 @@ use store::{StoreError, ZineSlug};
 use super::home::{DoneQuery, GameRow, game_rows};
 use super::{Chrome, Gm};
 use crate::subscriptions;
+use crate::web::Path;
 use crate::web::csrf::{self, CsrfForm};
 use crate::web::session::CurrentSession;
 use crate::{AppError, AppState};

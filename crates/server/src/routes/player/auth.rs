@@ -5,13 +5,14 @@
 //! uses the link: mail scanners that fetch every link in a message use nothing.
 
 use askama::Template;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde::Deserialize;
 use store::EmailAddress;
 use store::sessions::Principal;
 
+use crate::web::Path;
 use crate::web::csrf::{self, CsrfForm};
 use crate::web::session::{self, CurrentSession};
 use crate::{AppError, AppState};

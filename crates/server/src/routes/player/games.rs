@@ -5,19 +5,21 @@
 //! comes back with the text kept and each error beside its line.
 
 use askama::Template;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use engine::{LineIssue, Viewer};
+use engine::Viewer;
 use games::EngineKind;
 use serde::Deserialize;
 use store::games::GameId;
 use store::players::TokenHolder;
 
+use super::issues::{self, IssueView};
 use super::{Player, notice, when};
 use crate::limits::PressVerdict;
 use crate::routes::boards;
 use crate::turns::{self, LifecycleError};
+use crate::web::Path;
 use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
 
@@ -154,27 +156,6 @@ pub(crate) async fn get_me(
     .into_response())
 }
 
-/// One problem with a line, as the mail confirmation words it.
-struct IssueView {
-    kind: &'static str,
-    line: usize,
-    text: String,
-    problem: String,
-    expected: String,
-}
-
-impl IssueView {
-    fn new(kind: &'static str, issue: &LineIssue) -> Self {
-        IssueView {
-            kind,
-            line: issue.line,
-            text: issue.text.clone(),
-            problem: issue.problem.clone(),
-            expected: issue.expected.clone(),
-        }
-    }
-}
-
 /// A line of a refused set, with the problems found on it.
 struct SubmittedLine {
     number: usize,
@@ -208,6 +189,13 @@ struct FormState {
     press_error: Option<String>,
 }
 
+impl FormState {
+    /// Whether orders were just refused: the page then opens on the result and the form.
+    fn orders_refused(&self) -> bool {
+        self.orders_error.is_some()
+    }
+}
+
 #[derive(Template)]
 #[template(path = "player/game.html")]
 struct GamePage {
@@ -228,7 +216,8 @@ struct GamePage {
     /// Markup from [`boards::svg`], which escapes every text it draws.
     own_board_svg: Option<String>,
     public_board_svg: Option<String>,
-    order_help: String,
+    /// How to write orders, as the engine says it, its examples as code.
+    order_help: Vec<issues::TextPart>,
     current: Option<CurrentOrders>,
     orders_text: String,
     press_sent: Vec<String>,
@@ -271,7 +260,7 @@ async fn game_page(
         }
         None => None,
     };
-    let order_help = game_state.order_help();
+    let order_help = issues::code_spans(&game_state.order_help());
     let press_sent =
         store::orders::open_turn_press_of_player(&state.pool, holder.game_id, holder.player_id)
             .await?;
@@ -458,12 +447,7 @@ pub(crate) async fn post_orders(
         orders: Some(text.clone()),
         lines,
         other_issues,
-        orders_error: Some(format!(
-            "Your orders were NOT accepted: {} line(s) have an error (shown beside each line). \
-             Nothing was stored; your earlier orders, if any, still stand. Fix the lines and send \
-             the whole set again.",
-            parsed.errors.len()
-        )),
+        orders_error: Some(issues::refusal(&parsed.errors, line_count)),
         ..FormState::default()
     };
     refused(&state, &player, &holder, form).await

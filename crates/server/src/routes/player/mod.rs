@@ -7,6 +7,7 @@
 
 mod auth;
 mod games;
+mod issues;
 mod press;
 mod zine;
 

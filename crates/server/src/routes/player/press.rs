@@ -1,6 +1,7 @@
 //! Withdrawing one's press for the open turn from the player's page (mail: PRESS WITHDRAW).
 
-use axum::extract::{Path, State};
+use crate::web::Path;
+use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 

@@ -3,8 +3,9 @@
 //! one form that does it (with `confirm=yes`); the action's handler refuses to act without it
 //! and sends the GM here instead. No JavaScript: a page of its own.
 
+use crate::web::Path;
 use askama::Template;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use store::games::GameId;

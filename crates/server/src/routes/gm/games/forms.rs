@@ -1,7 +1,10 @@
 //! The game forms' fields: an engine's setup as inputs built from its default settings, and the
 //! schedule, read back with every error named.
 
+use std::collections::BTreeSet;
+
 use chrono::{DateTime, NaiveDateTime, Utc};
+use engine::settings::{Setting, SettingKind};
 use games::EngineKind;
 use serde_json::{Map, Value};
 
@@ -11,121 +14,252 @@ use crate::turns::Schedule;
 
 use super::MAX_SCHEDULE_DAYS;
 
-/// One input of an engine's setup form, built from the engine's default setup.
+/// One input of an engine's setup form: a setting the engine describes
+/// (`games::EngineKind::settings`), or a list or table of its default setup that the engine
+/// leaves to JSON.
 pub(crate) struct SetupField {
-    /// The setup's key; the input is named `setup.KEY`.
+    /// Where the value sits in the setup's JSON (`board.columns`); the input is named
+    /// `setup.PATH`.
     pub key: String,
+    /// The input's id: the path with dots as hyphens.
+    pub id: String,
     pub label: String,
-    /// `number`, `text`, `bool`, `optional` (empty for none) or `json` (lists and tables).
+    pub help: String,
+    pub rule: Option<String>,
+    /// `number`, `optional` (a number or empty), `switch`, `choice`, `several` or `json`.
     pub kind: &'static str,
+    /// What the input holds (for `switch`: "true" when ticked).
     pub value: String,
+    pub min: i64,
+    pub max: i64,
+    /// For `choice` and `several`: each value, its words, and whether it is chosen.
+    pub choices: Vec<(String, String, bool)>,
 }
 
-fn label(key: &str) -> String {
-    let spaced = key.replace('_', " ");
-    let mut chars = spaced.chars();
-    chars
-        .next()
-        .map(|first| first.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
-}
-
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Bool(_) => "bool",
-        Value::Number(_) => "number",
-        Value::String(_) => "text",
-        Value::Null => "optional",
-        Value::Array(_) | Value::Object(_) => "json",
-    }
+/// Every value the form sent for `name` (a `several` field sends one per ticked box).
+fn all<'a>(pairs: &'a [(String, String)], name: &str) -> Vec<&'a str> {
+    pairs
+        .iter()
+        .filter(|(key, _)| key == name)
+        .map(|(_, value)| value.trim())
+        .collect()
 }
 
 fn show(value: &Value) -> String {
     match value {
         Value::Null => String::new(),
         Value::String(text) => text.clone(),
-        Value::Bool(on) => on.to_string(),
-        Value::Number(n) => n.to_string(),
         other => serde_json::to_string_pretty(other).unwrap_or_default(),
     }
 }
 
-/// The engine's form: one input per key of its default setup, filled with what the GM typed
-/// when the form comes back with errors.
+/// The engine's form: its described settings, then each list or table of its default setup
+/// as JSON; filled with the defaults, or with what the GM typed when the form comes back.
 pub(super) fn setup_fields(
     engine: EngineKind,
     entered: Option<&[(String, String)]>,
 ) -> Vec<SetupField> {
-    let Value::Object(defaults) = engine.default_setup() else {
-        return Vec::new();
-    };
-    defaults
+    let mut fields: Vec<SetupField> = engine
+        .settings()
+        .into_iter()
+        .map(|setting| described_field(&setting, entered))
+        .collect();
+    let described: BTreeSet<&str> = fields
         .iter()
-        .map(|(key, default)| {
-            let kind = kind_of(default);
-            let value = match entered {
-                Some(pairs) if kind == "bool" => {
-                    if field(pairs, &format!("setup.{key}")).is_empty() {
-                        "false".into()
-                    } else {
-                        "true".into()
-                    }
-                }
-                Some(pairs) => field(pairs, &format!("setup.{key}")).to_owned(),
-                None => show(default),
-            };
-            SetupField {
-                key: key.clone(),
-                label: label(key),
-                kind,
-                value,
+        .map(|f| f.key.split('.').next().unwrap_or_default())
+        .collect::<BTreeSet<_>>();
+    let described: BTreeSet<String> = described.into_iter().map(str::to_owned).collect();
+    if let Value::Object(defaults) = engine.default_setup() {
+        for (key, default) in &defaults {
+            if described.contains(key) {
+                continue;
             }
-        })
-        .collect()
+            let name = format!("setup.{key}");
+            fields.push(SetupField {
+                id: format!("setup-{key}"),
+                label: key.replace('_', " "),
+                help: format!("As JSON: see the {} rules page.", engine.title()),
+                rule: None,
+                kind: "json",
+                value: entered
+                    .map_or_else(|| show(default), |pairs| field(pairs, &name).to_owned()),
+                min: 0,
+                max: 0,
+                choices: Vec::new(),
+                key: key.clone(),
+            });
+        }
+    }
+    fields
 }
 
-/// The setup the form describes, as JSON for the engine; each input that cannot be read
-/// gives an error naming it. The engine's own checks come after (`parse_setup`, `new_game`).
+fn described_field(setting: &Setting, entered: Option<&[(String, String)]>) -> SetupField {
+    let name = format!("setup.{}", setting.path);
+    let typed = |default: String| entered.map_or(default, |pairs| field(pairs, &name).to_owned());
+    let (kind, value, min, max, choices) = match &setting.kind {
+        SettingKind::Number { min, max, default } => {
+            ("number", typed(default.to_string()), *min, *max, Vec::new())
+        }
+        SettingKind::OptionalNumber {
+            min, max, default, ..
+        } => (
+            "optional",
+            typed(default.map(|d| d.to_string()).unwrap_or_default()),
+            *min,
+            *max,
+            Vec::new(),
+        ),
+        SettingKind::Switch { default } => {
+            let on = entered.map_or(*default, |pairs| !field(pairs, &name).is_empty());
+            ("switch", on.to_string(), 0, 0, Vec::new())
+        }
+        SettingKind::Choice { choices, default } => {
+            let chosen = typed((*default).to_owned());
+            let options = choices
+                .iter()
+                .map(|(value, words)| ((*value).to_owned(), (*words).to_owned(), *value == chosen))
+                .collect();
+            ("choice", chosen, 0, 0, options)
+        }
+        SettingKind::Several { choices, default } => {
+            let chosen: Vec<&str> =
+                entered.map_or_else(|| default.to_vec(), |pairs| all(pairs, &name));
+            let options = choices
+                .iter()
+                .map(|(value, words)| {
+                    (
+                        (*value).to_owned(),
+                        (*words).to_owned(),
+                        chosen.contains(value),
+                    )
+                })
+                .collect();
+            ("several", String::new(), 0, 0, options)
+        }
+    };
+    let help = match &setting.kind {
+        SettingKind::OptionalNumber { none, .. } => format!("{} Empty: {none}.", setting.help),
+        _ => setting.help.to_owned(),
+    };
+    SetupField {
+        key: setting.path.to_owned(),
+        id: format!("setup-{}", setting.path.replace('.', "-")),
+        label: setting.label.to_owned(),
+        help,
+        rule: setting.rule.map(str::to_owned),
+        kind,
+        value,
+        min,
+        max,
+        choices,
+    }
+}
+
+/// `setup` with `value` at `path` (object keys and array positions joined by dots); false
+/// when the path does not fit the setup's shape.
+fn put(setup: &mut Value, path: &str, value: Value) -> bool {
+    let mut at = setup;
+    let mut parts = path.split('.').peekable();
+    while let Some(part) = parts.next() {
+        let last = parts.peek().is_none();
+        let next = match at {
+            Value::Object(map) if last => {
+                map.insert(part.to_owned(), value);
+                return true;
+            }
+            Value::Object(map) => map
+                .entry(part.to_owned())
+                .or_insert_with(|| Value::Object(Map::new())),
+            Value::Array(items) => {
+                match part.parse::<usize>().ok().and_then(|i| items.get_mut(i)) {
+                    Some(item) if last => {
+                        *item = value;
+                        return true;
+                    }
+                    Some(item) => item,
+                    None => return false,
+                }
+            }
+            _ => return false,
+        };
+        at = next;
+    }
+    false
+}
+
+/// A whole number from the form, within `min..=max`.
+fn whole_number(label: &str, text: &str, min: i64, max: i64) -> Result<i64, String> {
+    match text.parse::<i64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        Ok(_) => Err(format!("{label}: {text} is not from {min} to {max}.")),
+        Err(_) if text.is_empty() => {
+            Err(format!("{label}: a number from {min} to {max} is needed."))
+        }
+        Err(_) => Err(format!(
+            "{label}: a whole number from {min} to {max} is needed, not {text:?}."
+        )),
+    }
+}
+
+/// The setup the form describes, as JSON for the engine: the standard setup with each field
+/// of the form put in. Every field that cannot be read is named, all at once; the engine's
+/// own checks come after (`parse_setup`, then `new_game` when the game is made).
 pub(super) fn setup_from_form(
     engine: EngineKind,
     pairs: &[(String, String)],
 ) -> Result<Value, Vec<String>> {
-    let mut setup = Map::new();
+    let mut setup = match engine.default_setup() {
+        Value::Object(map) => Value::Object(map),
+        _ => Value::Object(Map::new()),
+    };
     let mut errors = Vec::new();
     for input in setup_fields(engine, None) {
-        let text = field(pairs, &format!("setup.{}", input.key));
+        let name = format!("setup.{}", input.key);
+        let text = field(pairs, &name);
+        let label = &input.label;
         let value = match input.kind {
-            "bool" => Value::Bool(!text.is_empty()),
-            "number" => match serde_json::from_str::<serde_json::Number>(text) {
-                Ok(n) => Value::Number(n),
-                Err(_) => {
-                    errors.push(format!(
-                        "{}: a number is needed, not {text:?}.",
-                        input.label
-                    ));
-                    continue;
+            "switch" => Ok(Value::Bool(!text.is_empty())),
+            "number" => whole_number(label, text, input.min, input.max).map(Value::from),
+            "optional" if text.is_empty() => Ok(Value::Null),
+            "optional" => whole_number(label, text, input.min, input.max).map(Value::from),
+            "choice" => input
+                .choices
+                .iter()
+                .find(|(value, _, _)| value == text)
+                .map(|(value, _, _)| Value::String(value.clone()))
+                .ok_or_else(|| format!("{label}: {text:?} is not one of the choices.")),
+            "several" => {
+                let ticked = all(pairs, &name);
+                match ticked
+                    .iter()
+                    .find(|t| !input.choices.iter().any(|(value, _, _)| value == *t))
+                {
+                    Some(unknown) => {
+                        Err(format!("{label}: {unknown:?} is not one of the choices."))
+                    }
+                    None => Ok(Value::from(ticked)),
                 }
-            },
-            "text" => Value::String(text.to_owned()),
-            "optional" if text.is_empty() => Value::Null,
-            "optional" => serde_json::from_str::<Value>(text)
-                .ok()
-                .filter(|v| v.is_number() || v.is_boolean())
-                .unwrap_or_else(|| Value::String(text.to_owned())),
-            _ => match serde_json::from_str::<Value>(text) {
-                Ok(value) => value,
-                Err(error) => {
-                    errors.push(format!("{}: not valid JSON ({error}).", input.label));
-                    continue;
-                }
-            },
+            }
+            _ => serde_json::from_str::<Value>(text)
+                .map_err(|error| format!("{label}: not valid JSON ({error}).")),
         };
-        setup.insert(input.key, value);
+        match value {
+            Ok(value) => {
+                if !put(&mut setup, &input.key, value) {
+                    errors.push(format!("{label}: does not fit this engine's setup."));
+                }
+            }
+            Err(error) => errors.push(error),
+        }
     }
     let extra = field(pairs, "setup_extra");
     if !extra.is_empty() {
         match serde_json::from_str::<Value>(extra) {
-            Ok(Value::Object(more)) => setup.extend(more),
+            Ok(Value::Object(more)) => {
+                if let Value::Object(map) = &mut setup {
+                    map.extend(more);
+                }
+            }
             Ok(_) => errors.push("More settings: a JSON object ({...}) is needed.".into()),
             Err(error) => errors.push(format!("More settings: not valid JSON ({error}).")),
         }
@@ -133,7 +267,7 @@ pub(super) fn setup_from_form(
     if !errors.is_empty() {
         return Err(errors);
     }
-    engine.parse_setup(&Value::Object(setup)).map_err(|error| {
+    engine.parse_setup(&setup).map_err(|error| {
         vec![format!(
             "The {} engine refused the setup: {error}.",
             engine.name()
@@ -332,12 +466,17 @@ mod tests {
             let fields = setup_fields(engine, None);
             let mut form = Vec::new();
             for f in &fields {
-                if f.kind == "bool" {
-                    if f.value == "true" {
-                        form.push((format!("setup.{}", f.key), "on".to_owned()));
-                    }
-                } else {
-                    form.push((format!("setup.{}", f.key), f.value.clone()));
+                let name = format!("setup.{}", f.key);
+                match f.kind {
+                    "switch" if f.value == "true" => form.push((name, "on".to_owned())),
+                    "switch" => {}
+                    "several" => form.extend(
+                        f.choices
+                            .iter()
+                            .filter(|(_, _, chosen)| *chosen)
+                            .map(|(value, _, _)| (name.clone(), value.clone())),
+                    ),
+                    _ => form.push((name, f.value.clone())),
                 }
             }
             let read = setup_from_form(engine, &form).unwrap();
@@ -351,22 +490,39 @@ mod tests {
 
     #[test]
     fn bad_inputs_are_named() {
+        // Every field that cannot be read is named, all at once.
         let errors = setup_from_form(
             EngineKind::Barmy,
-            &pairs(&[("setup.width", "wide"), ("setup.height", "19")]),
+            &pairs(&[
+                ("setup.width", "wide"),
+                ("setup.height", "1000"),
+                ("setup.final_turn", "0"),
+            ]),
         )
         .unwrap_err();
         assert_eq!(
             errors,
-            vec!["Width: a number is needed, not \"wide\".".to_owned()]
+            vec![
+                "Columns: a whole number from 4 to 702 is needed, not \"wide\".".to_owned(),
+                "Rows: 1000 is not from 4 to 999.".to_owned(),
+                "Last turn: 0 is not from 1 to 10000.".to_owned(),
+            ]
         );
         let errors = setup_from_form(
-            EngineKind::Barmy,
-            &pairs(&[("setup.width", "19"), ("setup.height", "-4")]),
+            EngineKind::Salvo,
+            &pairs(&[
+                ("setup.dice_mode", "d100"),
+                ("setup.specials_enabled", "laser"),
+                ("setup.uses.nuke", "1"),
+            ]),
         )
         .unwrap_err();
         assert!(
-            errors[0].starts_with("The barmy engine refused the setup"),
+            errors.iter().any(|e| e.starts_with("Dice: \"d100\"")),
+            "{errors:?}"
+        );
+        assert!(
+            errors.iter().any(|e| e.starts_with("Extras in play")),
             "{errors:?}"
         );
         let errors = setup_from_form(

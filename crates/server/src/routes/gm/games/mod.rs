@@ -7,7 +7,7 @@ mod forms;
 mod new;
 
 use askama::Template;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use chrono::Duration;
 use store::games::GameId;
@@ -16,6 +16,7 @@ use store::status::{GameStatus, TurnStatus};
 use super::{Chrome, Gm, field};
 use crate::schedule::ScheduleSettings;
 use crate::turns::{self, GmAction, LifecycleError, Schedule};
+use crate::web::Path;
 use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
 pub(crate) use confirm::{get_confirm_game, get_confirm_unsubscribe, post_delete};

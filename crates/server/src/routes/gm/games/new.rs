@@ -1,7 +1,7 @@
 //! Creating a game: the engine's own setup form, the schedule, the first deadline.
 
 use askama::Template;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use chrono::Duration;
@@ -12,6 +12,7 @@ use store::zines::Zine;
 
 use super::{Chrome, Gm, field};
 use crate::turns::{self, GameSpec, LifecycleError, Schedule};
+use crate::web::Path;
 use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
 

@@ -1,9 +1,12 @@
 //! Board pictures as SVG, drawn from an engine's `Board` — which the public routes only ever
-//! get from `Viewer::Public`, so the picture holds nothing a reader may not see.
+//! get from `Viewer::Public`, so the picture holds nothing a reader may not see. Under each
+//! picture, its legend ([`legend`]).
 
 use std::fmt::Write as _;
 
 use engine::{Board, GridPicture, MapKind, MapPicture, MapPoint, Mark, Outline};
+
+mod legend;
 
 /// One square of a grid, in SVG pixels.
 const CELL: i64 = 24;
@@ -11,6 +14,9 @@ const CELL: i64 = 24;
 const MARGIN: i64 = 28;
 /// Room for a grid's title.
 const TITLE: i64 = 22;
+/// The widest a grid is shrunk to fit a page: wider ones (about 38 columns and more) are drawn
+/// at full size and scroll, so that their squares and labels stay readable.
+const LEGIBLE_WIDTH: i64 = 960;
 /// The widest a map is drawn, in SVG pixels (its viewBox keeps the proportions).
 const MAP_WIDTH: i64 = 720;
 
@@ -59,10 +65,15 @@ pub(crate) fn svg(board: &Board, title: &str) -> String {
         }
         Board::Map(map) => draw_map(&mut body, map),
     };
+    let (width, height) = legend::draw_legend(&mut body, board, width, height);
+    // A grid too wide to shrink to a page and stay readable is drawn at its own size, in the
+    // page's scrolling box (the style sheet's `svg.board-large`); a map always shrinks whole.
+    let large = !matches!(board, Board::Map(_)) && width > LEGIBLE_WIDTH;
     format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {width} {height}\" width=\"{width}\" \
+        "<svg xmlns=\"http://www.w3.org/2000/svg\"{} viewBox=\"0 0 {width} {height}\" width=\"{width}\" \
          height=\"{height}\" role=\"img\" aria-label=\"{label}\" font-family=\"sans-serif\">\
          <title>{label}</title>{body}</svg>\n",
+        if large { " class=\"board-large\"" } else { "" },
         label = escape(title)
     )
 }
@@ -395,6 +406,21 @@ mod tests {
         assert!(svg.contains("Dreadnought &lt;b&gt; (damaged)"));
         assert!(svg.contains("rotate(90)"));
         assert!(!svg.contains("<b>") && !svg.contains("<C>"));
+    }
+
+    #[test]
+    fn a_grid_too_wide_to_shrink_is_drawn_at_its_own_size() {
+        let wide = |columns: u16| {
+            let mut picture = grid();
+            picture.width = columns;
+            picture.column_labels = (0..columns).map(|c| c.to_string()).collect();
+            svg(&Board::Grid(picture), "sea")
+        };
+        assert!(!wide(19).contains("board-large"));
+        assert!(
+            wide(100)
+                .starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board-large\"")
+        );
     }
 
     #[test]

@@ -1,0 +1,155 @@
+//! What the players' game page says about a set of orders the engine found problems in: each
+//! problem worded for the web (where a set with an error is refused whole, so nothing "counts
+//! as a miss if not corrected": that is mail's wording, [`engine::LineIssue::if_it_stands`]),
+//! with the engines' examples (written between backticks, as mail shows them) as code, and
+//! the count of lines with an error.
+
+use std::collections::BTreeSet;
+
+use engine::LineIssue;
+
+/// A piece of a problem's text: plain words, or an example to show as code.
+pub(crate) struct TextPart {
+    pub text: String,
+    pub code: bool,
+}
+
+/// `text` cut at its backticks: what stands between a pair is code. An unpaired backtick
+/// is kept as written.
+pub(crate) fn code_spans(text: &str) -> Vec<TextPart> {
+    let mut parts = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('`') {
+        let after = rest.get(open + 1..).unwrap_or_default();
+        let Some(close) = after.find('`') else { break };
+        let (before, code) = (rest.get(..open).unwrap_or_default(), after.get(..close));
+        if !before.is_empty() {
+            parts.push(TextPart {
+                text: before.to_owned(),
+                code: false,
+            });
+        }
+        if let Some(code) = code.filter(|c| !c.is_empty()) {
+            parts.push(TextPart {
+                text: code.to_owned(),
+                code: true,
+            });
+        }
+        rest = after.get(close + 1..).unwrap_or_default();
+    }
+    if !rest.is_empty() {
+        parts.push(TextPart {
+            text: rest.to_owned(),
+            code: false,
+        });
+    }
+    parts
+}
+
+/// One problem with a line, as the web page words it.
+pub(crate) struct IssueView {
+    pub kind: &'static str,
+    pub line: usize,
+    pub text: String,
+    pub problem: Vec<TextPart>,
+    pub expected: Vec<TextPart>,
+}
+
+impl IssueView {
+    pub fn new(kind: &'static str, issue: &LineIssue) -> Self {
+        IssueView {
+            kind,
+            line: issue.line,
+            text: issue.text.clone(),
+            problem: code_spans(&issue.problem),
+            expected: code_spans(&issue.expected),
+        }
+    }
+}
+
+/// What the page says first when a set is refused: how many of its lines have an error
+/// (a line with two bad shots is one line), and that nothing was stored.
+pub(crate) fn refusal(errors: &[LineIssue], line_count: usize) -> String {
+    let lines: BTreeSet<usize> = errors
+        .iter()
+        .map(|e| e.line)
+        .filter(|line| (1..=line_count).contains(line))
+        .collect();
+    let elsewhere = errors.len()
+        - errors
+            .iter()
+            .filter(|e| (1..=line_count).contains(&e.line))
+            .count();
+    let on_lines = match lines.len() {
+        0 => None,
+        1 => Some("1 line has an error".to_owned()),
+        n => Some(format!("{n} lines have an error")),
+    };
+    let other = match elsewhere {
+        0 => None,
+        1 => Some("1 problem is with the set as a whole".to_owned()),
+        n => Some(format!("{n} problems are with the set as a whole")),
+    };
+    let what = match (on_lines, other) {
+        (Some(lines), Some(other)) => format!("{lines}, and {other}"),
+        (Some(one), None) | (None, Some(one)) => one,
+        (None, None) => "it has an error".to_owned(),
+    };
+    format!(
+        "Your orders were NOT accepted: {what} (see below). Nothing was stored, and your earlier \
+         orders, if any, still stand. Correct the orders in the form below and send them again."
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shown(parts: &[TextPart]) -> String {
+        parts
+            .iter()
+            .map(|p| {
+                if p.code {
+                    format!("<{}>", p.text)
+                } else {
+                    p.text.clone()
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn examples_between_backticks_are_code() {
+        assert_eq!(
+            shown(&code_spans("two squares such as `G13, K19` (columns A–S)")),
+            "two squares such as <G13, K19> (columns A–S)"
+        );
+        assert_eq!(shown(&code_spans("`A` or `B`")), "<A> or <B>");
+        assert_eq!(shown(&code_spans("a lone ` stays")), "a lone ` stays");
+        assert_eq!(shown(&code_spans("")), "");
+    }
+
+    fn error(line: usize) -> LineIssue {
+        LineIssue {
+            line,
+            text: String::new(),
+            problem: String::new(),
+            expected: String::new(),
+            if_it_stands: None,
+        }
+    }
+
+    #[test]
+    fn lines_are_counted_once_however_many_errors_they_hold() {
+        // Three lines, five errors: two on line 1, two on line 2, one on line 3.
+        let errors: Vec<LineIssue> = [1, 1, 2, 2, 3].into_iter().map(error).collect();
+        let said = refusal(&errors, 3);
+        assert!(said.contains(": 3 lines have an error"), "{said}");
+        assert!(refusal(&[error(2)], 3).contains(": 1 line has an error"));
+        let said = refusal(&[error(1), error(0)], 2);
+        assert!(
+            said.contains("1 line has an error, and 1 problem is with the set as a whole"),
+            "{said}"
+        );
+    }
+}

@@ -1,0 +1,335 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    reason = "tests"
+)]
+//! Every kind of page in headless Chromium at 1280 and 390 px wide (issue 20): the front page,
+//! a zine, a game, a turn's report, a finished game's record, the players' login and game page
+//! (with refused orders too), the GM's login and every console page, and the error pages.
+//! Each is checked to fit the window's width (a table scrolls inside its own box or reflows;
+//! nothing makes the page wider than a phone, fault 11), and a screenshot of the whole page
+//! is kept in `target/screenshots/<width>/` for a person to look at after the run.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, anyhow, ensure};
+use fantoccini::Client;
+
+use crate::browser::{click, failures_dir, fill, in_browser, start_chromedriver, text_of};
+use crate::console::{PASSWORD, add_gm};
+use crate::players::{NELSON, fleet, link_path, login_mails};
+
+/// The widths every page is looked at: a laptop's and a phone's.
+pub const WIDTHS: [u32; 2] = [1280, 390];
+/// The window's height: what a person sees where a page opens.
+const OPENING_HEIGHT: u32 = 900;
+/// The tallest screenshot taken (a longer page is cut there).
+const TALLEST: u32 = 8000;
+
+/// Where the screenshots go: `target/screenshots/` (beside `target/browser-failures/`).
+pub fn screenshots_dir() -> PathBuf {
+    failures_dir().with_file_name("screenshots")
+}
+
+/// Sizes the window so that the page's own viewport is `width` by `height` (the window's
+/// frame, if any, is added).
+async fn set_viewport(client: &Client, width: u32, height: u32) -> anyhow::Result<()> {
+    client.set_window_size(width, height).await?;
+    let inner = client
+        .execute("return [window.innerWidth, window.innerHeight];", vec![])
+        .await?;
+    let got = |i: usize| {
+        inner[i]
+            .as_u64()
+            .and_then(|v| u32::try_from(v).ok())
+            .unwrap_or(0)
+    };
+    let (frame_w, frame_h) = (width.saturating_sub(got(0)), height.saturating_sub(got(1)));
+    if frame_w > 0 || frame_h > 0 {
+        client
+            .set_window_size(width + frame_w, height + frame_h)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Finds what makes the page wider than its window, if anything: the page's width, the
+/// window's, and the first few elements that stick out (outside any box that scrolls), and
+/// the tables of games (`table.reflow`) that do not fit their box whole: those are read on a
+/// phone as cards, never cut off at the right.
+const OVERFLOW: &str = r"
+const w = window.innerWidth;
+const wide = [];
+for (const e of document.querySelectorAll('body *')) {
+  let scrolls = false;
+  for (let p = e; p && p !== document.body; p = p.parentElement) {
+    const x = getComputedStyle(p).overflowX;
+    if (x === 'auto' || x === 'scroll' || p.tagName === 'PRE') { scrolls = true; break; }
+  }
+  if (scrolls) continue;
+  const r = e.getBoundingClientRect();
+  if (r.right > w + 1) wide.push(e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && typeof e.className === 'string' ? '.' + e.className.replace(/ /g, '.') : ''));
+}
+for (const t of document.querySelectorAll('table.reflow')) {
+  const box = t.parentElement;
+  if (t.getBoundingClientRect().width > box.clientWidth + 1) wide.push('cut off: table' + (t.id ? '#' + t.id : '.' + t.className));
+}
+return [document.documentElement.scrollWidth, w, wide.slice(0, 6)];
+";
+
+/// Looks at the page open in `client` at each width: it must fit the width, and a
+/// screenshot of the whole page is saved as `<width>/<name>.png`.
+pub async fn look(client: &Client, name: &str) -> anyhow::Result<()> {
+    for width in WIDTHS {
+        set_viewport(client, width, OPENING_HEIGHT).await?;
+        let overflow = client.execute(OVERFLOW, vec![]).await?;
+        let page_width = overflow[0].as_u64().unwrap_or(u64::MAX);
+        let window = overflow[1].as_u64().unwrap_or(0);
+        ensure!(
+            page_width <= window && overflow[2].as_array().is_some_and(Vec::is_empty),
+            "{name} at {width} px does not fit: the page is {page_width} px wide in a window of {window} px; sticking out or cut off: {}",
+            overflow[2]
+        );
+        let height = client
+            .execute("return document.documentElement.scrollHeight;", vec![])
+            .await?
+            .as_u64()
+            .and_then(|h| u32::try_from(h).ok())
+            .unwrap_or(OPENING_HEIGHT);
+        set_viewport(client, width, height.clamp(OPENING_HEIGHT, TALLEST)).await?;
+        let png = client.screenshot().await?;
+        let dir = screenshots_dir().join(width.to_string());
+        std::fs::create_dir_all(&dir)?;
+        std::fs::write(dir.join(format!("{name}.png")), png)?;
+    }
+    set_viewport(client, WIDTHS[0], OPENING_HEIGHT).await?;
+    Ok(())
+}
+
+/// Opens `path` and looks at it.
+async fn visit(client: &Client, base: &str, path: &str, name: &str) -> anyhow::Result<()> {
+    client.goto(&format!("{base}{path}")).await?;
+    look(client, name)
+        .await
+        .with_context(|| format!("GET {path}"))
+}
+
+/// How far down the page, in CSS pixels, the element `css` starts.
+pub async fn top_of(client: &Client, css: &str) -> anyhow::Result<f64> {
+    let script = format!(
+        "const e = document.querySelector({css:?}); return e ? e.getBoundingClientRect().top + window.scrollY : null;"
+    );
+    client
+        .execute(&script, vec![])
+        .await?
+        .as_f64()
+        .ok_or_else(|| anyhow!("no {css} on the page"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_page_kind_fits_a_phone_and_is_photographed() {
+    let Some(driver) = start_chromedriver() else {
+        return;
+    };
+    let fleet = fleet().await;
+    let pool = fleet.app.db.pool.clone();
+    let now = crate::helpers::trafalgar() + chrono::Duration::days(1);
+    server::turns::resolve_due(&pool, now, "zine.example.org")
+        .await
+        .unwrap();
+    // The Nile is over: its full record is public.
+    server::turns::gm_action(
+        &pool,
+        now,
+        fleet.salvo,
+        server::turns::GmAction::End,
+        "gm:nelson",
+        "zine.example.org",
+    )
+    .await
+    .unwrap();
+    add_gm(&pool, "nelson").await;
+    let base = fleet.app.url("");
+    let (barmy, salvo) = (fleet.barmy.0, fleet.salvo.0);
+
+    in_browser("looks", &driver, move |client| async move {
+        let at = |path: String, name: &'static str| (path, name);
+        // What anyone may see.
+        for (path, name) in [
+            at("/".into(), "01-home"),
+            at("/zines/gazette".into(), "02-zine"),
+            at(format!("/zines/gazette/games/{barmy}"), "03-game"),
+            at(
+                format!("/zines/gazette/games/{barmy}/turns/1"),
+                "04-turn-report",
+            ),
+            at(
+                format!("/zines/gazette/games/{salvo}/history"),
+                "05-history",
+            ),
+            at("/no/such/page".into(), "06-error-404"),
+            at(
+                format!("/zines/gazette/games/{barmy}abc"),
+                "07-error-bad-id",
+            ),
+            at("/rules/ironclad".into(), "08-rules"),
+            at("/gm/login".into(), "10-gm-login"),
+        ] {
+            visit(&client, &base, &path, name).await?;
+        }
+
+        // The GM's console.
+        fill(&client, "#name", "nelson").await?;
+        fill(&client, "#password", PASSWORD).await?;
+        click(&client, "main form button[type=submit]").await?;
+        text_of(&client, "#games").await?;
+        for (path, name) in [
+            at("/gm".into(), "11-console-home"),
+            at("/gm/zines".into(), "12-console-zines"),
+            at("/gm/zines/gazette".into(), "13-console-zine"),
+            at(format!("/gm/games/{barmy}"), "14-console-game"),
+            at(
+                "/gm/zines/gazette/games/new?engine=salvo".into(),
+                "15-console-new-game",
+            ),
+            at("/gm/inbox".into(), "16-console-inbox"),
+            at("/gm/outbox".into(), "17-console-outbox"),
+            at("/gm/audit".into(), "18-console-audit"),
+            at("/gm/games/abc".into(), "19-console-error"),
+        ] {
+            visit(&client, &base, &path, name).await?;
+        }
+        client.goto(&format!("{base}/gm")).await?;
+        click(&client, "header form.logout button").await?;
+        text_of(&client, "#password").await?;
+
+        // A player: the login by mail, their games, a game, and refused orders.
+        client.goto(&format!("{base}/login")).await?;
+        look(&client, "20-player-login").await?;
+        fill(&client, "#email", NELSON).await?;
+        click(&client, "#login-form button[type=submit]").await?;
+        text_of(&client, "#notice").await?;
+        let mails = login_mails(&pool, NELSON).await;
+        let link = link_path(mails.first().ok_or_else(|| anyhow!("no login mail"))?);
+        client.goto(&format!("{base}{link}")).await?;
+        click(&client, "#log-in").await?;
+        text_of(&client, "#games").await?;
+        look(&client, "21-player-games").await?;
+        visit(
+            &client,
+            &base,
+            &format!("/me/games/{barmy}"),
+            "22-player-game",
+        )
+        .await?;
+        fill(&client, "#orders-text", "A1, Z99, Q0\nK11 K12\nB2").await?;
+        click(&client, "#orders-form button").await?;
+        // Fault 9: the result is where the page opens, at either width.
+        text_of(&client, "#orders-error").await?;
+        for width in WIDTHS {
+            set_viewport(&client, width, OPENING_HEIGHT).await?;
+            let top = top_of(&client, "#orders-error").await?;
+            ensure!(
+                top < f64::from(OPENING_HEIGHT) / 2.0,
+                "at {width} px the refused orders' result starts {top} px down the page"
+            );
+        }
+        look(&client, "23-player-game-refused-orders").await?;
+        visit(&client, &base, "/me/games/abc", "24-player-error").await?;
+        Ok(())
+    })
+    .await;
+    drop(driver);
+    let kept = std::fs::read_dir(screenshots_dir().join("390"))
+        .unwrap()
+        .filter(|entry| {
+            let name = entry.as_ref().unwrap().file_name();
+            !name.to_string_lossy().starts_with("3x-")
+        })
+        .count();
+    assert_eq!(kept, 23, "a screenshot of every page at 390 px");
+    fleet.app.stop().await;
+}
+
+/// Every engine's published turn, board and legend in Chromium at both widths (issue 20,
+/// fault 12): the board fits the page (scaled down, or scrolling in its own box) and its
+/// legend is drawn; the screenshots are `3x-board-<engine>.png`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_engines_board_and_legend_are_photographed() {
+    use games::EngineKind;
+    use server::turns::{GameSpec, Schedule};
+    use store::subscribers::NewSubscriber;
+    use store::{DisplayName, EmailAddress, ZineSlug};
+
+    let Some(driver) = start_chromedriver() else {
+        return;
+    };
+    let app = crate::helpers::TestApp::spawn().await;
+    let pool = app.db.pool.clone();
+    let start = crate::helpers::trafalgar();
+    let zine = store::zines::insert(&pool, &ZineSlug::parse("fleet").unwrap(), "Fleet", start)
+        .await
+        .unwrap();
+    for (address, name) in [
+        ("a@example.org", "Alice Ames"),
+        ("b@example.org", "Bob Bell"),
+    ] {
+        let new = NewSubscriber {
+            zine_id: zine.id,
+            email: EmailAddress::parse(address).unwrap(),
+            display_name: DisplayName::parse(name).unwrap(),
+        };
+        store::subscribers::insert(&pool, &new, start)
+            .await
+            .unwrap();
+    }
+    let deadline = start + chrono::Duration::days(1);
+    let mut turns = Vec::new();
+    for (index, engine) in EngineKind::ALL.into_iter().enumerate() {
+        let setup = engine.default_setup();
+        let name = format!("{} game", engine.title());
+        let spec = GameSpec {
+            zine: zine.id,
+            name: &name,
+            engine,
+            setup: &setup,
+            first_deadline: Some(deadline),
+            schedule: Schedule::EveryDays(1),
+        };
+        let seed = u8::try_from(index).unwrap();
+        let game =
+            server::turns::create_game(&pool, start, &spec, &mut crate::helpers::Counter(seed))
+                .await
+                .unwrap();
+        let resolved = server::turns::resolve_due(&pool, deadline, "zine.example.org")
+            .await
+            .unwrap();
+        turns.push((
+            engine.to_string(),
+            format!("/zines/fleet/games/{}/turns/{}", game.0, resolved[0].turn),
+        ));
+    }
+    let base = app.url("");
+    in_browser("boards", &driver, move |client| async move {
+        for (engine, path) in turns {
+            client.goto(&format!("{base}{path}")).await?;
+            let keys = client
+                .execute(
+                    "return document.querySelectorAll('figure.board g.legend g.key').length;",
+                    vec![],
+                )
+                .await?;
+            ensure!(
+                keys.as_u64().unwrap_or(0) > 0,
+                "{engine}: no legend on the board"
+            );
+            look(&client, &format!("3x-board-{engine}")).await?;
+        }
+        Ok(())
+    })
+    .await;
+    drop(driver);
+    app.stop().await;
+}
