@@ -18,6 +18,7 @@ pub mod logins;
 pub mod mailroom;
 pub mod outbox;
 pub mod public_cache;
+pub mod rosters;
 mod routes;
 pub mod schedule;
 pub mod secrets;

@@ -306,6 +306,9 @@ struct GamePage {
     history_url: String,
     /// The GM's switches for this game, in words with their rule IDs.
     rulings: Vec<engine::Ruling>,
+    /// The players and their seats; none listed for Barmy, where every subscriber plays.
+    roster: Vec<crate::rosters::RosterEntry>,
+    every_subscriber_plays: bool,
 }
 
 pub(crate) async fn get_game(
@@ -319,8 +322,18 @@ pub(crate) async fn get_game(
         let turns = store::archive::published_turns(&state.pool, game.id).await?;
         let base = game_path(&zine, game.id);
         let rulings = rulings_of(&state, &game).await?;
+        let every_subscriber_plays = game.engine == EngineKind::Barmy.name();
+        let roster = if every_subscriber_plays {
+            Vec::new()
+        } else {
+            crate::rosters::roster(&state.pool, game.id)
+                .await?
+                .unwrap_or_default()
+        };
         Ok(GamePage {
             rulings,
+            roster,
+            every_subscriber_plays,
             game: GameSummary::new(&zine, &game),
             finished: game.status == GameStatus::Finished,
             open_turn: game.open_turn,

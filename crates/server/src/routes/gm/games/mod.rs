@@ -4,6 +4,7 @@
 
 mod forms;
 mod new;
+mod roster;
 
 use askama::Template;
 use axum::extract::{Path, Query, State};
@@ -74,6 +75,8 @@ struct GamePage {
     ordered: usize,
     press: Vec<PressRow>,
     turns: Vec<TurnRow>,
+    /// Every player the game has had, with their seats (`crate::rosters`).
+    roster: Vec<crate::rosters::RosterEntry>,
 }
 
 async fn find_game(state: &AppState, id: i64) -> Result<store::games::GameSummary, AppError> {
@@ -101,6 +104,9 @@ pub(crate) async fn get_game(
     let settings = ScheduleSettings::from_json(&game.schedule)
         .unwrap_or_else(|_| ScheduleSettings::from(Schedule::Manual));
     let schedule = settings.deadlines();
+    let roster = crate::rosters::roster(&state.pool, game.id)
+        .await?
+        .unwrap_or_default();
     let players: Vec<PlayerRow> = players
         .into_iter()
         .map(|p| PlayerRow {
@@ -125,6 +131,7 @@ pub(crate) async fn get_game(
         open_turn: open.map(|t| (t.number, super::when_opt(&t.deadline))),
         ordered: players.iter().filter(|p| p.ordered).count(),
         players,
+        roster,
         press: press
             .into_iter()
             .map(|p| PressRow {

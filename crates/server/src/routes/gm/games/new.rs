@@ -19,6 +19,7 @@ use super::forms::{
     SetupField, deadline_from_form, schedule_from_form, setup_fields, setup_from_form,
 };
 use super::lifecycle_error;
+use super::roster::{RosterForm, roster_form, roster_from_form};
 
 #[derive(Template)]
 #[template(path = "gm/new_game.html")]
@@ -37,6 +38,8 @@ struct NewGamePage {
     active_subscribers: usize,
     /// The engine's switches as its standard setup sets them (issue 19's rulebook).
     default_rulings: Vec<engine::Ruling>,
+    /// Who plays in which seat; none for Barmy, where every subscriber plays.
+    roster: Option<RosterForm>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -59,11 +62,18 @@ async fn new_game_page(
     entered: Option<&[(String, String)]>,
     errors: Vec<String>,
 ) -> Result<String, AppError> {
-    let active_subscribers = store::subscribers::list_for_zine(&state.pool, zine.id)
-        .await?
+    let subscribers = store::subscribers::list_for_zine(&state.pool, zine.id).await?;
+    let active_subscribers = subscribers
         .iter()
         .filter(|s| s.status == store::subscribers::SubscriberStatus::Active)
         .count();
+    // The seats come from the setup as entered, or the standard one.
+    let roster = engine.and_then(|engine| {
+        let setup = entered
+            .and_then(|pairs| setup_from_form(engine, pairs).ok())
+            .unwrap_or_else(|| engine.default_setup());
+        roster_form(engine, &setup, &subscribers, entered)
+    });
     let default_deadline = (state.clock.now() + Duration::days(7))
         .format("%Y-%m-%dT%H:%M")
         .to_string();
@@ -89,6 +99,7 @@ async fn new_game_page(
         days: typed("days", "7"),
         setup_extra: typed("setup_extra", ""),
         active_subscribers,
+        roster,
         zine,
     }
     .render()?)
@@ -144,9 +155,15 @@ pub(crate) async fn post_new_game(
     let setup = setup_from_form(engine, &pairs)
         .map_err(|e| errors.extend(e))
         .ok();
-    if let (true, Some(name), Some(schedule), Some(deadline), Some(setup)) =
-        (errors.is_empty(), &name, schedule, deadline, &setup)
-    {
+    let roster = roster_from_form(&pairs).map_err(|e| errors.push(e)).ok();
+    if let (true, Some(name), Some(schedule), Some(deadline), Some(setup), Some(roster)) = (
+        errors.is_empty(),
+        &name,
+        schedule,
+        deadline,
+        &setup,
+        &roster,
+    ) {
         let spec = GameSpec {
             zine: zine.id,
             name,
@@ -155,9 +172,16 @@ pub(crate) async fn post_new_game(
             first_deadline: deadline,
             schedule,
         };
-        match turns::create_game_as(&state.pool, now, &spec, &mut turns::OsEntropy, &gm.actor())
-            .await
-        {
+        let created = turns::create_game_with(
+            &state.pool,
+            now,
+            &spec,
+            roster,
+            &mut turns::OsEntropy,
+            &gm.actor(),
+        )
+        .await;
+        match created {
             Ok(game) => {
                 let to = format!("/gm/games/{}?done=game-created", game.0);
                 return Ok(Redirect::to(&to).into_response());
@@ -165,7 +189,11 @@ pub(crate) async fn post_new_game(
             Err(LifecycleError::Store(StoreError::AlreadyExists { what })) => {
                 errors.push(format!("There is already {what}."));
             }
-            Err(error @ (LifecycleError::Game(_) | LifecycleError::NoPlayers)) => {
+            Err(
+                error @ (LifecycleError::Game(_)
+                | LifecycleError::NoPlayers
+                | LifecycleError::Roster(_)),
+            ) => {
                 errors.push(format!("The game could not be created: {error}."));
             }
             Err(error) => return Err(lifecycle_error(error)),

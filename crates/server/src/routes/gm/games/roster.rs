@@ -1,0 +1,164 @@
+//! The roster part of the new-game form: which subscribers play, and in which seat. Barmy has
+//! none (every subscriber plays, BARMY-02); the other engines' seats come from their setup.
+
+use engine::SeatPlan;
+use games::EngineKind;
+use serde_json::Value;
+use store::status::SubscriberStatus;
+use store::subscribers::{Subscriber, SubscriberId};
+
+use super::field;
+use crate::turns::{Roster, RosterPick};
+
+/// The form's value for "does not play".
+const NOT_PLAYING: &str = "";
+
+/// One choice in a subscriber's seat list.
+pub(super) struct SeatOption {
+    pub value: String,
+    pub label: String,
+}
+
+/// One active subscriber's line in the roster form.
+pub(super) struct RosterLine {
+    pub subscriber: i64,
+    pub name: String,
+    /// The option chosen: [`NOT_PLAYING`] or a seat's index.
+    pub chosen: String,
+}
+
+/// The roster part of the form, for an engine whose games have their own players.
+pub(super) struct RosterForm {
+    pub options: Vec<SeatOption>,
+    pub lines: Vec<RosterLine>,
+    /// The seats in words, for the form's explanation.
+    pub plan: String,
+}
+
+/// The roster form for `engine` with `setup`'s seats; the GM's entries when the form comes
+/// back with errors, else a first suggestion: seats dealt in turn while they have room.
+pub(super) fn roster_form(
+    engine: EngineKind,
+    setup: &Value,
+    subscribers: &[Subscriber],
+    entered: Option<&[(String, String)]>,
+) -> Option<RosterForm> {
+    if engine == EngineKind::Barmy {
+        return None;
+    }
+    let plan = engine.seat_plan(setup).ok()?;
+    let (options, capacity): (Vec<SeatOption>, Vec<usize>) = match &plan {
+        SeatPlan::OnePerPlayer { max, .. } => (
+            vec![SeatOption {
+                value: "0".into(),
+                label: "plays".into(),
+            }],
+            vec![max.unwrap_or(usize::MAX)],
+        ),
+        SeatPlan::Named { seats } => seats
+            .iter()
+            .enumerate()
+            .map(|(index, seat)| {
+                (
+                    SeatOption {
+                        value: index.to_string(),
+                        label: seat.name.clone(),
+                    },
+                    seat.captains,
+                )
+            })
+            .unzip(),
+    };
+    let mut taken = vec![0usize; capacity.len()];
+    let mut next = 0usize;
+    let lines = subscribers
+        .iter()
+        .filter(|s| s.status == SubscriberStatus::Active)
+        .map(|s| {
+            let chosen = match entered {
+                Some(pairs) => field(pairs, &format!("roster.{}", s.id.0)).to_owned(),
+                None => {
+                    // Deal the next seat with room, going round the seats.
+                    let seat = (0..capacity.len())
+                        .map(|step| (next + step) % capacity.len())
+                        .find(|seat| taken.get(*seat) < capacity.get(*seat));
+                    match seat {
+                        Some(seat) => {
+                            if let Some(count) = taken.get_mut(seat) {
+                                *count += 1;
+                            }
+                            next = seat + 1;
+                            seat.to_string()
+                        }
+                        None => NOT_PLAYING.to_owned(),
+                    }
+                }
+            };
+            RosterLine {
+                subscriber: s.id.0,
+                name: s.display_name.as_str().to_owned(),
+                chosen,
+            }
+        })
+        .collect();
+    Some(RosterForm {
+        plan: plan_in_words(&plan),
+        options,
+        lines,
+    })
+}
+
+fn plan_in_words(plan: &SeatPlan) -> String {
+    match plan {
+        SeatPlan::OnePerPlayer { min, max: None } => {
+            format!("Every player commands their own fleet; at least {min} players.")
+        }
+        SeatPlan::OnePerPlayer {
+            min,
+            max: Some(max),
+        } => {
+            format!("Every player commands their own fleet; {min} to {max} players.")
+        }
+        SeatPlan::Named { seats } => {
+            let seats: Vec<String> = seats
+                .iter()
+                .map(|s| match s.captains {
+                    1 => format!("{} (1 player)", s.name),
+                    n => format!("{} (1 to {n} captains)", s.name),
+                })
+                .collect();
+            format!("Seats: {}. Every seat needs a player.", seats.join(", "))
+        }
+    }
+}
+
+/// The roster the form chose: the GM's picks when the form has a roster part (a hidden
+/// `roster` field says so), every active subscriber otherwise (a form without one, as Barmy's).
+pub(super) fn roster_from_form(pairs: &[(String, String)]) -> Result<Roster, String> {
+    if field(pairs, "roster") != "chosen" {
+        return Ok(Roster::EveryActiveSubscriber);
+    }
+    let mut picks = Vec::new();
+    for (name, value) in pairs {
+        let Some(id) = name.strip_prefix("roster.") else {
+            continue;
+        };
+        if value == NOT_PLAYING {
+            continue;
+        }
+        let subscriber = id
+            .parse::<i64>()
+            .map_err(|_| format!("Players: {id:?} is not a subscriber."))?;
+        let seat = value
+            .parse::<u32>()
+            .map_err(|_| format!("Players: {value:?} is not a seat."))?;
+        picks.push(RosterPick {
+            subscriber: SubscriberId(subscriber),
+            seat,
+        });
+    }
+    if picks.is_empty() {
+        return Err("Players: choose who plays (at least one seat each).".into());
+    }
+    Ok(Roster::Chosen(picks))
+}
