@@ -34,6 +34,7 @@ mod migrations;
 mod outbox;
 mod pipe;
 mod players;
+mod rosters;
 mod secrets;
 mod subscribers;
 mod turns;
