@@ -27,7 +27,7 @@ use crate::console::{PASSWORD, add_gm};
 use crate::helpers::TestApp;
 
 /// A `chromedriver` process on a free port, killed when dropped.
-struct Chromedriver {
+pub(crate) struct Chromedriver {
     process: Child,
     port: u16,
 }
@@ -41,7 +41,7 @@ impl Drop for Chromedriver {
 
 /// Starts chromedriver, or returns `None` (after saying why, loudly) when it is not installed
 /// and the browser is not required.
-fn start_chromedriver() -> Option<Chromedriver> {
+pub(crate) fn start_chromedriver() -> Option<Chromedriver> {
     let installed = Command::new("chromedriver")
         .arg("--version")
         .stdout(Stdio::null())
@@ -85,7 +85,7 @@ fn start_chromedriver() -> Option<Chromedriver> {
     Some(driver)
 }
 
-async fn open_browser(driver: &Chromedriver) -> Client {
+pub(crate) async fn open_browser(driver: &Chromedriver) -> Client {
     let mut capabilities = serde_json::Map::new();
     let mut chrome = serde_json::json!({
         "args": ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
@@ -117,7 +117,7 @@ fn failures_dir() -> PathBuf {
 
 /// Runs `flow` in the browser; on failure (an error or a panic) saves a screenshot and the
 /// page's HTML, closes the session, then fails the test.
-async fn in_browser<F, Fut>(name: &str, driver: &Chromedriver, flow: F)
+pub(crate) async fn in_browser<F, Fut>(name: &str, driver: &Chromedriver, flow: F)
 where
     F: FnOnce(Client) -> Fut,
     Fut: std::future::Future<Output = anyhow::Result<()>> + Send + 'static,
@@ -153,7 +153,7 @@ where
 /// Runs `step` on the element `css` names, found afresh each time: a page that is being left
 /// may still answer the lookup and be gone when the step runs ("stale element reference"), so
 /// such a step is tried again, on the element of the page that replaced it, for up to 10 s.
-async fn on_element<T, F, Fut>(client: &Client, css: &str, step: F) -> anyhow::Result<T>
+pub(crate) async fn on_element<T, F, Fut>(client: &Client, css: &str, step: F) -> anyhow::Result<T>
 where
     F: Fn(fantoccini::elements::Element) -> Fut,
     Fut: std::future::Future<Output = Result<T, fantoccini::error::CmdError>>,
@@ -176,11 +176,11 @@ where
     }
 }
 
-async fn text_of(client: &Client, css: &str) -> anyhow::Result<String> {
+pub(crate) async fn text_of(client: &Client, css: &str) -> anyhow::Result<String> {
     on_element(client, css, |element| async move { element.text().await }).await
 }
 
-async fn fill(client: &Client, css: &str, text: &str) -> anyhow::Result<()> {
+pub(crate) async fn fill(client: &Client, css: &str, text: &str) -> anyhow::Result<()> {
     on_element(client, css, |input| async move {
         input.clear().await?;
         input.send_keys(text).await
@@ -188,11 +188,11 @@ async fn fill(client: &Client, css: &str, text: &str) -> anyhow::Result<()> {
     .await
 }
 
-async fn click(client: &Client, css: &str) -> anyhow::Result<()> {
+pub(crate) async fn click(client: &Client, css: &str) -> anyhow::Result<()> {
     on_element(client, css, |element| async move { element.click().await }).await
 }
 
-async fn path_of(client: &Client) -> anyhow::Result<String> {
+pub(crate) async fn path_of(client: &Client) -> anyhow::Result<String> {
     let url = client.current_url().await?;
     Ok(match url.query() {
         Some(query) => format!("{}?{query}", url.path()),

@@ -15,6 +15,7 @@ mod adjudicate;
 mod archive;
 mod audit;
 mod browser;
+mod browser_rosters;
 mod cli;
 mod console;
 mod crawl;

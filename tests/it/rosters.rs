@@ -96,10 +96,7 @@ async fn with_roster(
 }
 
 async fn create(gm: &mut Browser, form: &[(String, String)]) -> reqwest::Response {
-    let pairs: Vec<(&str, &str)> = form
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect();
+    let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     gm.submit("/gm/zines/gazette/games/new", &pairs).await
 }
 
@@ -210,7 +207,10 @@ async fn a_zine_of_six_runs_a_skyfleet_duel_an_ironclad_two_against_two_and_barm
 
     assert_eq!(
         players_of(pool, "Over Dover").await,
-        vec![("Collingwood".into(), 1, Some(1)), ("Lucas".into(), 2, Some(0))]
+        vec![
+            ("Collingwood".into(), 1, Some(1)),
+            ("Lucas".into(), 2, Some(0))
+        ]
     );
     assert_eq!(
         players_of(pool, "Lissa").await,
