@@ -37,5 +37,6 @@ mod pipe;
 mod players;
 mod rosters;
 mod secrets;
+mod signups;
 mod subscribers;
 mod turns;

@@ -64,6 +64,42 @@ impl SeatPlan {
         }
     }
 
+    /// Deals seats to `players` players in order: round the seats, skipping a full one, as
+    /// many as have room; `None` for a player beyond the room. The console's first suggestion
+    /// and a sign-up's seating in order of sign-up.
+    pub fn deal(&self, players: usize) -> Vec<Option<usize>> {
+        let room: Vec<usize> = match self {
+            SeatPlan::OnePerPlayer { max, .. } => vec![max.unwrap_or(usize::MAX)],
+            SeatPlan::Named { seats } => seats.iter().map(|s| s.captains).collect(),
+        };
+        let mut taken = vec![0usize; room.len()];
+        let mut next = 0usize;
+        (0..players)
+            .map(|_| {
+                let seat = (0..room.len())
+                    .map(|step| (next + step) % room.len())
+                    .find(|seat| taken.get(*seat) < room.get(*seat))?;
+                if let Some(count) = taken.get_mut(seat) {
+                    *count += 1;
+                }
+                next = seat + 1;
+                Some(seat)
+            })
+            .collect()
+    }
+
+    /// The order in which `players` players who signed up are seated at random: a
+    /// Fisher-Yates shuffle of `0..players` with the committed seating dice
+    /// ([`crate::GameSecret::seating_seed`]), so anyone can redo it once the seed is revealed.
+    pub fn shuffled(players: usize, dice: &mut crate::Dice) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..players).collect();
+        for top in (1..players).rev() {
+            let other = dice.pick(top + 1);
+            order.swap(top, other);
+        }
+        order
+    }
+
     /// Checks a roster against the plan and returns the players of each seat, in seat order
     /// (one seat per player, in the roster's order, when every player has their own). Each
     /// problem is said in words, naming the seat.
@@ -183,6 +219,43 @@ mod tests {
         );
         assert!(sides().seat(&[seated(1, 0), seated(2, 2)]).is_err());
         assert!(sides().seat(&[seated(1, 0), seated(1, 1)]).is_err());
+    }
+
+    #[test]
+    fn dealing_goes_round_the_seats_with_room() {
+        let duel = SeatPlan::Named {
+            seats: vec![
+                NamedSeat {
+                    name: "A".into(),
+                    captains: 1,
+                },
+                NamedSeat {
+                    name: "B".into(),
+                    captains: 1,
+                },
+            ],
+        };
+        assert_eq!(duel.deal(3), vec![Some(0), Some(1), None]);
+        assert_eq!(
+            sides().deal(5),
+            vec![Some(0), Some(1), Some(0), Some(1), None]
+        );
+        let open = SeatPlan::OnePerPlayer { min: 2, max: None };
+        assert_eq!(open.deal(2), vec![Some(0), Some(0)]);
+    }
+
+    #[test]
+    fn a_shuffle_is_a_permutation_fixed_by_the_seed() {
+        let secret = crate::GameSecret::from_bytes([7; 32]);
+        let first = SeatPlan::shuffled(6, &mut crate::Dice::from_seed(&secret.seating_seed()));
+        let again = SeatPlan::shuffled(6, &mut crate::Dice::from_seed(&secret.seating_seed()));
+        assert_eq!(first, again);
+        let mut sorted = first.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, vec![0, 1, 2, 3, 4, 5]);
+        let other = crate::GameSecret::from_bytes([8; 32]);
+        let moved = SeatPlan::shuffled(6, &mut crate::Dice::from_seed(&other.seating_seed()));
+        assert_ne!(moved, first, "another secret seats otherwise");
     }
 
     #[test]

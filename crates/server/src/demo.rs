@@ -112,6 +112,7 @@ async fn seed_demo_game(
         now,
         &spec,
         &Roster::EveryActiveSubscriber,
+        None,
         &mut DemoEntropy::new(secret),
         "system",
     )

@@ -7,6 +7,7 @@
 pub mod copies;
 pub mod passwords;
 pub mod replies;
+pub mod signups;
 pub mod turns;
 
 use sha2::{Digest, Sha256};

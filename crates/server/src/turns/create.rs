@@ -86,7 +86,7 @@ pub async fn create_game_with(
     actor: &str,
 ) -> Result<GameId, LifecycleError> {
     let mut tx = pool.begin().await?;
-    let game = create_game_in(&mut tx, now, spec, roster, entropy, actor).await?;
+    let game = create_game_in(&mut tx, now, spec, roster, None, entropy, actor).await?;
     tx.commit().await?;
     Ok(game)
 }
@@ -181,6 +181,7 @@ pub(crate) async fn create_game_in(
     now: DateTime<Utc>,
     spec: &GameSpec<'_>,
     roster_choice: &Roster,
+    secret: Option<[u8; 32]>,
     entropy: &mut impl Entropy,
     actor: &str,
 ) -> Result<GameId, LifecycleError> {
@@ -188,8 +189,13 @@ pub(crate) async fn create_game_in(
     let plan = spec.engine.seat_plan(&setup)?;
     let seated = seat_subscribers(&mut *tx, spec, &plan, roster_choice).await?;
     let roster: Vec<Player> = seated.subscribers.iter().map(|(_, p)| p.clone()).collect();
-    let mut secret = [0u8; 32];
-    entropy.fill(&mut secret);
+    // A game filled by sign-up has had its secret since the sign-up opened (the seating seed's
+    // commitment was public); any other game gets a new one.
+    let secret = secret.unwrap_or_else(|| {
+        let mut secret = [0u8; 32];
+        entropy.fill(&mut secret);
+        secret
+    });
     let game_secret = GameSecret::from_bytes(secret);
     let mut dice = game_secret.turn_dice(0);
     let state = match roster_choice {

@@ -36,7 +36,7 @@ pub(super) struct RosterForm {
 }
 
 /// The roster form for `engine` with `setup`'s seats; the GM's entries when the form comes
-/// back with errors, else a first suggestion: seats dealt in turn while they have room.
+/// back with errors, else a first suggestion ([`SeatPlan::deal`]).
 pub(super) fn roster_form(
     engine: EngineKind,
     setup: &Value,
@@ -47,58 +47,36 @@ pub(super) fn roster_form(
         return None;
     }
     let plan = engine.seat_plan(setup).ok()?;
-    let (options, capacity): (Vec<SeatOption>, Vec<usize>) = match &plan {
-        SeatPlan::OnePerPlayer { max, .. } => (
-            vec![SeatOption {
-                value: "0".into(),
-                label: "plays".into(),
-            }],
-            vec![max.unwrap_or(usize::MAX)],
-        ),
+    let options: Vec<SeatOption> = match &plan {
+        SeatPlan::OnePerPlayer { .. } => vec![SeatOption {
+            value: "0".into(),
+            label: "plays".into(),
+        }],
         SeatPlan::Named { seats } => seats
             .iter()
             .enumerate()
-            .map(|(index, seat)| {
-                (
-                    SeatOption {
-                        value: index.to_string(),
-                        label: seat.name.clone(),
-                    },
-                    seat.captains,
-                )
+            .map(|(index, seat)| SeatOption {
+                value: index.to_string(),
+                label: seat.name.clone(),
             })
-            .unzip(),
+            .collect(),
     };
-    let mut taken = vec![0usize; capacity.len()];
-    let mut next = 0usize;
-    let lines = subscribers
+    let active: Vec<&Subscriber> = subscribers
         .iter()
         .filter(|s| s.status == SubscriberStatus::Active)
-        .map(|s| {
-            let chosen = match entered {
+        .collect();
+    // The first suggestion: seats dealt in turn while they have room.
+    let dealt = plan.deal(active.len());
+    let lines = active
+        .iter()
+        .zip(dealt)
+        .map(|(s, dealt)| RosterLine {
+            subscriber: s.id.0,
+            name: s.display_name.as_str().to_owned(),
+            chosen: match entered {
                 Some(pairs) => field(pairs, &format!("roster.{}", s.id.0)).to_owned(),
-                None => {
-                    // Deal the next seat with room, going round the seats.
-                    let seat = (0..capacity.len())
-                        .map(|step| (next + step) % capacity.len())
-                        .find(|seat| taken.get(*seat) < capacity.get(*seat));
-                    match seat {
-                        Some(seat) => {
-                            if let Some(count) = taken.get_mut(seat) {
-                                *count += 1;
-                            }
-                            next = seat + 1;
-                            seat.to_string()
-                        }
-                        None => NOT_PLAYING.to_owned(),
-                    }
-                }
-            };
-            RosterLine {
-                subscriber: s.id.0,
-                name: s.display_name.as_str().to_owned(),
-                chosen,
-            }
+                None => dealt.map_or_else(|| NOT_PLAYING.to_owned(), |seat| seat.to_string()),
+            },
         })
         .collect();
     Some(RosterForm {
