@@ -115,13 +115,12 @@ async fn subscribers_join_and_list_by_mail_and_the_last_seat_starts_the_game() {
             .fetch_one(pool)
             .await
             .unwrap();
-    let seated: Vec<(String, Option<i32>)> = sqlx::query_as(
-        "SELECT display_name, seat FROM players WHERE game_id = $1 ORDER BY seat",
-    )
-    .bind(game)
-    .fetch_all(pool)
-    .await
-    .unwrap();
+    let seated: Vec<(String, Option<i32>)> =
+        sqlx::query_as("SELECT display_name, seat FROM players WHERE game_id = $1 ORDER BY seat")
+            .bind(game)
+            .fetch_all(pool)
+            .await
+            .unwrap();
     // Anyone can redo the draw from the revealed seed: the queue (Fred, John) shuffled.
     let secret = GameSecret::from_bytes(secret.try_into().unwrap());
     let order = SeatPlan::shuffled(2, &mut Dice::from_seed(&secret.seating_seed()));
@@ -148,6 +147,161 @@ async fn subscribers_join_and_list_by_mail_and_the_last_seat_starts_the_game() {
     );
     let mary = reply_address_of(pool, barmy, 3).await;
     let late = mail(pool, "join-5", &mary, "JOIN Over Dover\r\n").await;
-    assert!(late.contains("No game called \"Over Dover\" is open"), "{late}");
+    assert!(
+        late.contains("No game called \"Over Dover\" is open"),
+        "{late}"
+    );
     db.drop_database().await;
+}
+
+#[tokio::test]
+async fn a_gm_opens_a_game_for_sign_up_players_join_on_their_pages_and_the_gm_seats_them() {
+    use reqwest::StatusCode;
+
+    use crate::console::hidden_csrf;
+    use crate::rosters::{SIX, standard_form, subscriber_id, zine_of_six};
+
+    let app = crate::helpers::TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let mut gm = zine_of_six(&app).await;
+    let page = gm
+        .get_text("/gm/zines/gazette/games/new?engine=ironclad")
+        .await;
+    assert!(page.contains("id=\"open-signup\""), "{page}");
+    let form = |seats: &str, seating: &str| {
+        let mut form = standard_form(EngineKind::Ironclad, "Lissa");
+        form.extend([
+            ("start".to_owned(), "signup".to_owned()),
+            ("signup_seats".to_owned(), seats.to_owned()),
+            ("seating".to_owned(), seating.to_owned()),
+        ]);
+        form
+    };
+    for (seats, seating, expected) in [
+        ("9", "gm", "room for at most 6 players"),
+        ("1", "gm", "at least 2 seats"),
+        ("many", "gm", "Seats: a number is needed"),
+        ("4", "dice", "Seats given: choose"),
+    ] {
+        let response = submit_pairs(&mut gm, &form(seats, seating)).await;
+        assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        let page = response.text().await.unwrap();
+        assert!(page.contains(expected), "{expected}\n{page}");
+    }
+    let response = submit_pairs(&mut gm, &form("4", "gm")).await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    let signup_page = response.headers()["location"].to_str().unwrap().to_owned();
+    assert!(
+        signup_page.ends_with("?done=signup-opened"),
+        "{signup_page}"
+    );
+    let signup_page = signup_page.split('?').next().unwrap().to_owned();
+    let games: i64 = sqlx::query_scalar("SELECT count(*) FROM games")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(games, 0, "a sign-up makes no game yet");
+
+    // The public zine page lists it with its free seats.
+    let public = app.get("/zines/gazette").await.text().await.unwrap();
+    assert!(
+        public.contains("<strong>Lissa</strong> (ironclad): 4 of 4 seats free"),
+        "{public}"
+    );
+
+    // Five subscribers sign up on their pages; the fifth finds every seat taken.
+    let opening: i64 = sqlx::query_scalar("SELECT id FROM openings")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    for (index, (email, _)) in SIX.iter().take(5).enumerate() {
+        let mut player = crate::players::logged_in(&app, email).await;
+        let me = player.get_text("/me").await;
+        let csrf = hidden_csrf(&me);
+        if index < 4 {
+            assert!(me.contains(&format!("id=\"join-{opening}\"")), "{me}");
+        } else {
+            assert!(me.contains("Every seat is taken"), "{me}");
+        }
+        let response = player
+            .post(&format!("/me/signups/{opening}"), &[("csrf", &csrf)])
+            .await;
+        assert_eq!(response.status(), StatusCode::SEE_OTHER);
+        let me = player.get_text("/me").await;
+        if index < 4 {
+            assert!(
+                me.contains(&format!("You are number {} of 4 in the queue", index + 1)),
+                "{me}"
+            );
+        }
+        // Without the session's token, nothing is signed up.
+        let forged = player
+            .post(&format!("/me/signups/{opening}"), &[("csrf", "0")])
+            .await;
+        assert_eq!(forged.status(), StatusCode::FORBIDDEN);
+    }
+    let queued: i64 = sqlx::query_scalar("SELECT count(*) FROM signups")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(queued, 4);
+
+    // The GM seats them: a side left empty is refused, then two captains a side.
+    let page = gm.get_text(&signup_page).await;
+    assert!(page.contains("4 of 4 signed up"), "{page}");
+    let mut seat = Vec::new();
+    for name in ["Nelson", "Collingwood", "Hardy", "Villeneuve"] {
+        seat.push(format!("seat.{}", subscriber_id(pool, name).await));
+    }
+    let start = format!("{signup_page}/start");
+    let lopsided: Vec<(&str, &str)> = seat.iter().map(|s| (s.as_str(), "0")).collect();
+    let response = gm
+        .submit(
+            &start,
+            &[[("seating", "gm")].as_slice(), &lopsided].concat(),
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    assert!(
+        page.contains("Not started: the game cannot start: North takes at most 3 players, not 4."),
+        "{page}"
+    );
+    let seats = [
+        ("seating", "gm"),
+        (seat[0].as_str(), "0"),
+        (seat[1].as_str(), "1"),
+        (seat[2].as_str(), "0"),
+        (seat[3].as_str(), "1"),
+    ];
+    let response = gm.submit(&start, &seats).await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    let seated = crate::rosters::players_of(pool, "Lissa").await;
+    let seated: Vec<(&str, Option<i32>)> = seated
+        .iter()
+        .map(|(name, _, seat)| (name.as_str(), *seat))
+        .collect();
+    assert_eq!(
+        seated,
+        vec![
+            ("Nelson", Some(0)),
+            ("Collingwood", Some(1)),
+            ("Hardy", Some(0)),
+            ("Villeneuve", Some(1))
+        ]
+    );
+    let public = app.get("/zines/gazette").await;
+    drop(public);
+    app.clock.advance(chrono::Duration::seconds(5));
+    let public = app.get("/zines/gazette").await.text().await.unwrap();
+    assert!(!public.contains("id=\"signups\""), "{public}");
+    app.stop().await;
+}
+
+async fn submit_pairs(
+    gm: &mut crate::console::Browser,
+    form: &[(String, String)],
+) -> reqwest::Response {
+    let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    gm.submit("/gm/zines/gazette/games/new", &pairs).await
 }

@@ -73,6 +73,19 @@ const OPENING: &str = "SELECT o.id, o.zine_id, o.name, o.engine, o.setup, o.sche
      o.secret_seed, o.status, o.game_id, o.created_at, \
      (SELECT count(*) FROM signups s WHERE s.opening_id = o.id) AS signed FROM openings o";
 
+/// One opening, as it is now.
+pub async fn find<'e>(
+    db: impl PgExecutor<'e>,
+    opening: OpeningId,
+) -> Result<Option<Opening>, StoreError> {
+    Ok(
+        sqlx::query_as(sqlx::AssertSqlSafe(format!("{OPENING} WHERE o.id = $1")))
+            .bind(opening)
+            .fetch_optional(db)
+            .await?,
+    )
+}
+
 /// One opening, locked for the caller's transaction (sign-ups and starts queue behind it).
 pub async fn lock<'e>(
     db: impl PgExecutor<'e>,
@@ -131,13 +144,15 @@ pub async fn place_of<'e>(
     opening: OpeningId,
     subscriber: SubscriberId,
 ) -> Result<Option<i32>, StoreError> {
-    Ok(sqlx::query_scalar(
-        "SELECT place FROM signups WHERE opening_id = $1 AND subscriber_id = $2",
+    Ok(
+        sqlx::query_scalar(
+            "SELECT place FROM signups WHERE opening_id = $1 AND subscriber_id = $2",
+        )
+        .bind(opening)
+        .bind(subscriber)
+        .fetch_optional(db)
+        .await?,
     )
-    .bind(opening)
-    .bind(subscriber)
-    .fetch_optional(db)
-    .await?)
 }
 
 /// Queues `subscriber` for the opening (locked by the caller) at the next place.
@@ -193,7 +208,10 @@ pub async fn queue<'e>(
 }
 
 /// The zine's openings of any status, newest first, for the GM.
-pub async fn of_zine<'e>(db: impl PgExecutor<'e>, zine: ZineId) -> Result<Vec<Opening>, StoreError> {
+pub async fn of_zine<'e>(
+    db: impl PgExecutor<'e>,
+    zine: ZineId,
+) -> Result<Vec<Opening>, StoreError> {
     Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "{OPENING} WHERE o.zine_id = $1 ORDER BY o.id DESC"
     )))
@@ -209,12 +227,14 @@ pub async fn mark_started<'e>(
     game: GameId,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    sqlx::query("UPDATE openings SET status = 'started', game_id = $2, started_at = $3 WHERE id = $1")
-        .bind(opening)
-        .bind(game)
-        .bind(now)
-        .execute(db)
-        .await?;
+    sqlx::query(
+        "UPDATE openings SET status = 'started', game_id = $2, started_at = $3 WHERE id = $1",
+    )
+    .bind(opening)
+    .bind(game)
+    .bind(now)
+    .execute(db)
+    .await?;
     Ok(())
 }
 

@@ -84,7 +84,7 @@ pub(super) async fn carry_out(
             Err(why) => format!("Line {line}: your message was not relayed: {why}"),
         },
         Command::Join { game } => match cx.sender.game(Some(game)) {
-            Ok(holder) => replies::join(Ok(holder), game),
+            Ok(holder) => replies::join(holder),
             Err(_) => sign_up(cx, game).await?,
         },
         Command::List => list(cx).await?,

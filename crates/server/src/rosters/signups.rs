@@ -16,8 +16,8 @@ use store::zines::ZineId;
 
 use crate::entropy::{Entropy, OsEntropy};
 use crate::schedule::Schedule;
-use crate::turns::create::{GameSpec, Roster, RosterPick, create_game_in};
 use crate::turns::LifecycleError;
+use crate::turns::create::{GameSpec, Roster, RosterPick, create_game_in};
 
 /// A game the GM opens for sign-up.
 #[derive(Debug, Clone)]
@@ -103,13 +103,28 @@ pub fn seating_commitment(opening: &Opening) -> Option<String> {
         .map(|secret| secret.seating_seed().commitment())
 }
 
+/// The seating seed of a game whose sign-ups were seated at random, revealed once it started,
+/// so anyone can redo the draw ([`SeatPlan::shuffled`] of the queue, then dealt round the seats).
+pub async fn revealed_seating_seed(
+    pool: &PgPool,
+    game: GameId,
+) -> Result<Option<String>, store::StoreError> {
+    Ok(store::signups::random_seating_of_game(pool, game)
+        .await?
+        .and_then(|secret| <[u8; 32]>::try_from(secret.as_slice()).ok())
+        .map(|secret| GameSecret::from_bytes(secret).seating_seed().to_hex()))
+}
+
 fn secret_of(opening: &Opening) -> Result<GameSecret, LifecycleError> {
-    let bytes: [u8; 32] = opening.secret_seed.as_slice().try_into().map_err(|_| {
-        LifecycleError::Inconsistent {
-            game: 0,
-            reason: format!("opening {}: the secret is not 32 bytes", opening.id.0),
-        }
-    })?;
+    let bytes: [u8; 32] =
+        opening
+            .secret_seed
+            .as_slice()
+            .try_into()
+            .map_err(|_| LifecycleError::Inconsistent {
+                game: 0,
+                reason: format!("opening {}: the secret is not 32 bytes", opening.id.0),
+            })?;
     Ok(GameSecret::from_bytes(bytes))
 }
 

@@ -219,6 +219,17 @@ struct ZinePage {
     zine: Zine,
     games: Vec<GameSummary>,
     latest: Vec<ReportView>,
+    /// Games open for sign-up: name, rules, free seats, seats, the seating commitment.
+    signups: Vec<SignupView>,
+}
+
+/// A game open for sign-up, as readers of the zine see it (no queue names, no secret).
+struct SignupView {
+    name: String,
+    engine: String,
+    free: i64,
+    seats: i32,
+    seating_commitment: Option<String>,
 }
 
 /// A zine's games with their state, and each game's latest report.
@@ -246,7 +257,19 @@ pub(crate) async fn get_zine(
             }
         }
         let games = games.iter().map(|g| GameSummary::new(&zine, g)).collect();
+        let signups = store::signups::open_for_signup(&state.pool, zine.id)
+            .await?
+            .iter()
+            .map(|o| SignupView {
+                name: o.name.clone(),
+                engine: o.engine.clone(),
+                free: i64::from(o.seats).saturating_sub(o.signed).max(0),
+                seats: o.seats,
+                seating_commitment: crate::rosters::signups::seating_commitment(o),
+            })
+            .collect();
         Ok(ZinePage {
+            signups,
             zine,
             games,
             latest,
@@ -309,6 +332,8 @@ struct GamePage {
     /// The players and their seats; none listed for Barmy, where every subscriber plays.
     roster: Vec<crate::rosters::RosterEntry>,
     every_subscriber_plays: bool,
+    /// The revealed seating seed, for a game whose sign-ups were seated at random.
+    seating_seed: Option<String>,
 }
 
 pub(crate) async fn get_game(
@@ -330,9 +355,12 @@ pub(crate) async fn get_game(
                 .await?
                 .unwrap_or_default()
         };
+        let seating_seed =
+            crate::rosters::signups::revealed_seating_seed(&state.pool, game.id).await?;
         Ok(GamePage {
             rulings,
             roster,
+            seating_seed,
             every_subscriber_plays,
             game: GameSummary::new(&zine, &game),
             finished: game.status == GameStatus::Finished,

@@ -7,6 +7,7 @@ mod auth;
 mod games;
 mod home;
 mod mail;
+mod signups;
 mod subscribers;
 mod zines;
 
@@ -54,6 +55,8 @@ pub(crate) fn router() -> Router<AppState> {
             "/zines/{slug}/games/new",
             get(games::get_new_game).post(games::post_new_game),
         )
+        .route("/signups/{id}", get(signups::get_signup))
+        .route("/signups/{id}/start", post(signups::post_start))
         .route("/games/{id}", get(games::get_game))
         .route("/games/{id}/preview", get(games::get_preview))
         .route("/games/{id}/schedule", post(games::post_schedule))
@@ -157,6 +160,7 @@ pub(crate) fn notice(code: Option<&str>) -> Option<&'static str> {
         "unsubscribed" => "Unsubscribed.",
         "resubscribed" => "Subscribed again.",
         "game-created" => "Game created: turn 1 is open.",
+        "signup-opened" => "The game is open for sign-up.",
         "schedule-saved" => "Schedule saved.",
         "resolve-now" => "The turn was resolved and published.",
         "extend" => "The deadline was extended.",

@@ -26,6 +26,8 @@ struct ZinePage {
     zine: Zine,
     subscribers: Vec<Subscriber>,
     games: Vec<GameRow>,
+    /// Games open for sign-up (and those that started from one).
+    signups: Vec<store::signups::Opening>,
     errors: Vec<String>,
     email: String,
     name: String,
@@ -55,7 +57,9 @@ async fn zine_page(
 ) -> Result<String, AppError> {
     let subscribers = subscribers::list_for_zine(&state.pool, zine.id).await?;
     let games = store::games::list_summaries(&state.pool, Some(zine.id)).await?;
+    let signups = store::signups::of_zine(&state.pool, zine.id).await?;
     Ok(ZinePage {
+        signups,
         chrome: gm.chrome(notice),
         zine,
         subscribers,

@@ -7,6 +7,7 @@
 
 mod auth;
 mod games;
+mod signups;
 
 use axum::Router;
 use axum::extract::{FromRequestParts, Request};
@@ -27,6 +28,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/login/{token}", get(auth::get_link).post(auth::post_link))
         .route("/logout", post(auth::post_logout))
         .route("/me", get(games::get_me))
+        .route("/me/signups/{opening}", post(signups::post_join))
         .route("/me/games/{game}", get(games::get_game))
         .route("/me/games/{game}/orders", post(games::post_orders))
         .route("/me/games/{game}/press", post(games::post_press))

@@ -19,7 +19,8 @@ use super::forms::{
     SetupField, deadline_from_form, schedule_from_form, setup_fields, setup_from_form,
 };
 use super::lifecycle_error;
-use super::roster::{RosterForm, roster_form, roster_from_form};
+use super::roster::{RosterForm, roster_form, roster_from_form, signup_from_form};
+use crate::rosters::signups::OpeningSpec;
 
 #[derive(Template)]
 #[template(path = "gm/new_game.html")]
@@ -155,7 +156,19 @@ pub(crate) async fn post_new_game(
     let setup = setup_from_form(engine, &pairs)
         .map_err(|e| errors.extend(e))
         .ok();
-    let roster = roster_from_form(&pairs).map_err(|e| errors.push(e)).ok();
+    let signup = match signup_from_form(&pairs) {
+        None => None,
+        Some(Ok(signup)) => Some(signup),
+        Some(Err(error)) => {
+            errors.push(error);
+            None
+        }
+    };
+    let roster = if signup.is_some() {
+        Some(turns::Roster::EveryActiveSubscriber)
+    } else {
+        roster_from_form(&pairs).map_err(|e| errors.push(e)).ok()
+    };
     if let (true, Some(name), Some(schedule), Some(deadline), Some(setup), Some(roster)) = (
         errors.is_empty(),
         &name,
@@ -172,6 +185,42 @@ pub(crate) async fn post_new_game(
             first_deadline: deadline,
             schedule,
         };
+        if let Some((seats, seating)) = signup {
+            let opening = OpeningSpec {
+                zine: zine.id,
+                name,
+                engine,
+                setup,
+                schedule,
+                seats,
+                seating,
+            };
+            let opened = crate::rosters::signups::open_signup(
+                &state.pool,
+                now,
+                &opening,
+                &mut turns::OsEntropy,
+                &gm.actor(),
+            )
+            .await;
+            match opened {
+                Ok(id) => {
+                    let to = format!("/gm/signups/{}?done=signup-opened", id.0);
+                    return Ok(Redirect::to(&to).into_response());
+                }
+                Err(LifecycleError::Store(StoreError::AlreadyExists { what })) => {
+                    errors.push(format!("There is already {what}."));
+                }
+                Err(error @ (LifecycleError::Game(_) | LifecycleError::Roster(_))) => {
+                    errors.push(format!(
+                        "The game could not be opened for sign-up: {error}."
+                    ));
+                }
+                Err(error) => return Err(lifecycle_error(error)),
+            }
+            let html = new_game_page(&state, &gm, zine, Some(engine), Some(&pairs), errors).await?;
+            return Ok((StatusCode::UNPROCESSABLE_ENTITY, Html(html)).into_response());
+        }
         let created = turns::create_game_with(
             &state.pool,
             now,

@@ -4,7 +4,7 @@
 use engine::SeatPlan;
 use games::EngineKind;
 use serde_json::Value;
-use store::status::SubscriberStatus;
+use store::status::{Seating, SubscriberStatus};
 use store::subscribers::{Subscriber, SubscriberId};
 
 use super::field;
@@ -33,6 +33,9 @@ pub(super) struct RosterForm {
     pub lines: Vec<RosterLine>,
     /// The seats in words, for the form's explanation.
     pub plan: String,
+    /// The sign-up's seat count as typed, or the most the engine seats.
+    pub signup_seats: String,
+    pub seating: String,
 }
 
 /// The roster form for `engine` with `setup`'s seats; the GM's entries when the form comes
@@ -79,7 +82,14 @@ pub(super) fn roster_form(
             },
         })
         .collect();
+    let typed = |name: &str| entered.map(|pairs| field(pairs, name).to_owned());
     Some(RosterForm {
+        signup_seats: typed("signup_seats").unwrap_or_else(|| {
+            plan.most_players()
+                .unwrap_or_else(|| plan.fewest_players())
+                .to_string()
+        }),
+        seating: typed("seating").unwrap_or_else(|| "order".into()),
         plan: plan_in_words(&plan),
         options,
         lines,
@@ -108,6 +118,24 @@ fn plan_in_words(plan: &SeatPlan) -> String {
             format!("Seats: {}. Every seat needs a player.", seats.join(", "))
         }
     }
+}
+
+/// The sign-up the form asks for, when its "Open for sign-up" button was pressed: the seat
+/// count and how seats are given.
+pub(super) fn signup_from_form(
+    pairs: &[(String, String)],
+) -> Option<Result<(u32, Seating), String>> {
+    if field(pairs, "start") != "signup" {
+        return None;
+    }
+    let seats = field(pairs, "signup_seats").trim();
+    let Ok(seats) = seats.parse::<u32>() else {
+        return Some(Err(format!("Seats: a number is needed, not {seats:?}.")));
+    };
+    let Ok(seating) = field(pairs, "seating").parse::<Seating>() else {
+        return Some(Err("Seats given: choose how the seats are given.".into()));
+    };
+    Some(Ok((seats, seating)))
 }
 
 /// The roster the form chose: the GM's picks when the form has a roster part (a hidden
