@@ -7,7 +7,7 @@
 )]
 //! Rosters in headless Chromium (issue 18): the GM of a zine of six seats an ironclad game of
 //! two sides of two captains and a skyfleet duel on the new-game form, beside a Barmy game of
-//! all six, and reads each game's roster on its page.
+//! all six, reads each game's roster on its page, and opens a salvo game for sign-up.
 
 use anyhow::ensure;
 use fantoccini::Locator;
@@ -96,6 +96,28 @@ async fn a_gm_seats_two_sides_of_two_captains_and_a_duel_in_a_real_browser() {
         fill(&client, "#game-name", "Trafalgar").await?;
         click(&client, "#new-game-form button[type=submit]").await?;
         ensure!(text_of(&client, "#order-count").await? == "0 of 6 player(s) have sent orders.");
+
+        // A salvo game opened for sign-up instead: three seats, drawn at random.
+        client
+            .goto(&format!("{base}/gm/zines/gazette/games/new?engine=salvo"))
+            .await?;
+        fill(&client, "#game-name", "Spring Salvo").await?;
+        fill(&client, "#signup-seats", "3").await?;
+        on_element(&client, "#seating", |select| async move {
+            select.select_by_value("random").await
+        })
+        .await?;
+        click(&client, "#open-signup").await?;
+        ensure!(text_of(&client, "#notice").await? == "The game is open for sign-up.");
+        let facts = text_of(&client, "#signup-facts").await?;
+        ensure!(facts.contains("0 of 3 signed up"), "{facts}");
+        ensure!(facts.contains("Seating seed commitment"), "{facts}");
+        client.goto(&format!("{base}/zines/gazette")).await?;
+        let listed = text_of(&client, "#signups").await?;
+        ensure!(
+            listed.contains("Spring Salvo (salvo): 3 of 3 seats free"),
+            "{listed}"
+        );
         Ok(())
     })
     .await;
