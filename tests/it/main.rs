@@ -35,6 +35,7 @@ mod migrations;
 mod outbox;
 mod pipe;
 mod players;
+mod postal;
 mod rosters;
 mod secrets;
 mod signups;

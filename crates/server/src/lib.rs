@@ -17,6 +17,7 @@ pub mod limits;
 pub mod logins;
 pub mod mailroom;
 pub mod outbox;
+pub mod postal;
 pub mod public_cache;
 pub mod rosters;
 mod routes;

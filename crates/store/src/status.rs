@@ -194,6 +194,8 @@ status! {
     Source, "source" {
         Email = "email",
         Web = "web",
+        /// Entered by the GM: received on paper or by phone (issue 18's postal players).
+        Post = "post",
     }
 }
 

@@ -4,6 +4,9 @@
 
 mod forms;
 mod new;
+mod postal;
+
+pub(crate) use postal::post_orders as post_postal_orders;
 mod roster;
 
 use askama::Template;
@@ -77,6 +80,9 @@ struct GamePage {
     turns: Vec<TurnRow>,
     /// Every player the game has had, with their seats (`crate::rosters`).
     roster: Vec<crate::rosters::RosterEntry>,
+    /// The open turn's active players, for orders received by post: row id and name.
+    post_to: Vec<(i64, String)>,
+    today: String,
 }
 
 async fn find_game(state: &AppState, id: i64) -> Result<store::games::GameSummary, AppError> {
@@ -107,6 +113,11 @@ pub(crate) async fn get_game(
     let roster = crate::rosters::roster(&state.pool, game.id)
         .await?
         .unwrap_or_default();
+    let post_to = players
+        .iter()
+        .filter(|p| p.status == store::status::PlayerStatus::Active)
+        .map(|p| (p.player_id.0, p.display_name.clone()))
+        .collect();
     let players: Vec<PlayerRow> = players
         .into_iter()
         .map(|p| PlayerRow {
@@ -132,6 +143,8 @@ pub(crate) async fn get_game(
         ordered: players.iter().filter(|p| p.ordered).count(),
         players,
         roster,
+        post_to,
+        today: state.clock.now().format("%Y-%m-%d").to_string(),
         press: press
             .into_iter()
             .map(|p| PressRow {
