@@ -107,5 +107,52 @@ async fn the_gm_enters_orders_received_by_post_and_the_player_gets_the_same_conf
     // The GM's game page shows the orders as received by post.
     let page = gm.get_text(&format!("/gm/games/{game}")).await;
     assert!(page.contains("by post"), "{page}");
+
+    // A printable sheet for the post: Hardy's own position and nothing of anyone else's.
+    let sheet = gm
+        .get_text(&format!("/gm/games/{game}/print/{hardy}"))
+        .await;
+    let state: String = sqlx::query_scalar("SELECT state::text FROM games WHERE id = $1")
+        .bind(game)
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    let state = EngineKind::Barmy.parse_state_text(&state).unwrap();
+    let engine_id = |name: &'static str| async move {
+        let id: i64 = sqlx::query_scalar(
+            "SELECT engine_player_id FROM players WHERE display_name = $1 AND game_id = $2",
+        )
+        .bind(name)
+        .bind(game)
+        .fetch_one(pool)
+        .await
+        .unwrap();
+        engine::PlayerId(u64::try_from(id).unwrap())
+    };
+    let own = state
+        .view(engine::Viewer::Player(engine_id("Hardy").await))
+        .lines;
+    let other = state
+        .view(engine::Viewer::Player(engine_id("Nelson").await))
+        .lines;
+    let position = sheet
+        .split("<pre id=\"print-position\">")
+        .nth(1)
+        .unwrap()
+        .split("</pre>")
+        .next()
+        .unwrap();
+    assert!(!own.is_empty());
+    for line in &own {
+        assert!(position.contains(line.as_str()), "{line}\n{position}");
+    }
+    assert!(
+        other.iter().any(|l| !own.contains(l)),
+        "the two views differ, so the check below means something"
+    );
+    for line in other.iter().filter(|l| !own.contains(l)) {
+        assert!(!position.contains(line.as_str()), "Nelson's {line} leaked");
+    }
+    assert!(sheet.contains("No turn has been published yet."), "{sheet}");
     app.stop().await;
 }

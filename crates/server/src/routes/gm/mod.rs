@@ -61,6 +61,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/games/{id}/preview", get(games::get_preview))
         .route("/games/{id}/schedule", post(games::post_schedule))
         .route("/games/{id}/post-orders", post(games::post_postal_orders))
+        .route("/games/{id}/print/{player}", get(games::get_postal_print))
         .route("/games/{id}/actions/{action}", post(games::post_action))
         .route("/inbox", get(mail::get_inbox))
         .route("/inbox/{id}/retry", post(mail::post_inbox_retry))

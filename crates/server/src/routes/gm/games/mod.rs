@@ -6,7 +6,7 @@ mod forms;
 mod new;
 mod postal;
 
-pub(crate) use postal::post_orders as post_postal_orders;
+pub(crate) use postal::{get_print as get_postal_print, post_orders as post_postal_orders};
 mod roster;
 
 use askama::Template;

@@ -73,3 +73,48 @@ pub(crate) async fn post_orders(
     };
     Ok((status, Html(page.render()?)).into_response())
 }
+
+#[derive(Template)]
+#[template(path = "gm/print.html")]
+struct PrintPage {
+    game: String,
+    player: String,
+    /// The player's own view: what their mail would say of their fleet.
+    position: Vec<String>,
+    deadline: Option<String>,
+    /// The latest published report, if any.
+    report: Option<(i32, String)>,
+}
+
+/// A printable sheet for a postal player: their own position (the engine's view for that
+/// player, nothing more) and the latest report, to send by post.
+pub(crate) async fn get_print(
+    State(state): State<AppState>,
+    _gm: Gm,
+    Path((id, player)): Path<(i64, i64)>,
+) -> Result<Html<String>, AppError> {
+    let game = find_game(&state, id).await?;
+    let players = store::players::of_game(&state.pool, game.id).await?;
+    let player = players
+        .iter()
+        .find(|p| p.id == PlayerRowId(player))
+        .ok_or(AppError::NotFound)?;
+    let current = crate::turns::game_state(&state.pool, game.id)
+        .await
+        .map_err(super::lifecycle_error)?;
+    let own = current.view(engine::Viewer::Player(crate::turns::player_id(
+        player.engine_player_id,
+    )));
+    let turns = store::turns::turn_summaries(&state.pool, game.id).await?;
+    let report = turns
+        .iter()
+        .find_map(|t| t.report_text.clone().map(|text| (t.number, text)));
+    let page = PrintPage {
+        game: game.name.clone(),
+        player: player.display_name.clone(),
+        position: own.lines,
+        deadline: game.deadline.map(crate::letters::deadline),
+        report,
+    };
+    Ok(Html(page.render()?))
+}
