@@ -30,6 +30,31 @@ async fn the_gm_enters_orders_received_by_post_and_the_player_gets_the_same_conf
     .unwrap();
     let page = gm.get_text(&format!("/gm/games/{game}")).await;
     assert!(page.contains("id=\"post-orders\""), "{page}");
+
+    // Hardy is marked postal on his subscriber page, and unmarked; each change audited.
+    let subscriber = crate::rosters::subscriber_id(pool, "Hardy").await;
+    let postal_path = format!("/gm/subscribers/{subscriber}/postal");
+    let response = gm.submit(&postal_path, &[("postal", "on")]).await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    let is_postal = || async {
+        sqlx::query_scalar::<_, bool>("SELECT postal FROM subscribers WHERE id = $1")
+            .bind(subscriber)
+            .fetch_one(pool)
+            .await
+            .unwrap()
+    };
+    assert!(is_postal().await);
+    let page = gm.get_text(&format!("/gm/subscribers/{subscriber}")).await;
+    assert!(page.contains("id=\"postal\" checked"), "{page}");
+    gm.submit(&postal_path, &[]).await;
+    assert!(!is_postal().await);
+    gm.submit(&postal_path, &[("postal", "on")]).await;
+    let marks: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM audit_log WHERE action = 'subscriber.postal'")
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    assert_eq!(marks, 3);
     let path = format!("/gm/games/{game}/post-orders");
     let hardy_id = hardy.to_string();
 

@@ -99,3 +99,30 @@ pub async fn enter_orders(
     tx.commit().await?;
     Ok(text)
 }
+
+/// Marks a subscriber postal (or not), audited as `actor`'s.
+pub async fn set_postal(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    subscriber: store::subscribers::SubscriberId,
+    postal: bool,
+    actor: &str,
+) -> Result<bool, LifecycleError> {
+    let mut tx = pool.begin().await?;
+    if !store::subscribers::set_postal(&mut *tx, subscriber, postal).await? {
+        return Ok(false);
+    }
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor,
+            action: "subscriber.postal",
+            game_id: None,
+            details: json!({ "subscriber": subscriber.0, "postal": postal }),
+        },
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(true)
+}

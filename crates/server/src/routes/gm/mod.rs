@@ -48,6 +48,10 @@ pub(crate) fn router() -> Router<AppState> {
             get(subscribers::get_subscriber).post(subscribers::post_subscriber_edit),
         )
         .route(
+            "/subscribers/{id}/postal",
+            post(subscribers::post_subscriber_postal),
+        )
+        .route(
             "/subscribers/{id}/status",
             post(subscribers::post_subscriber_status),
         )
