@@ -286,6 +286,21 @@ async fn a_zine_of_six_runs_a_skyfleet_duel_an_ironclad_two_against_two_and_barm
     assert!(section.contains(&format!("Gravina · {side}")), "{section}");
     assert!(!section.contains("Lucas"), "{section}");
     assert!(!section.contains('@'), "no address: {section}");
+    // The same roster from the command line.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_gm"))
+        .args(["game", &lissa_id.to_string(), "roster"])
+        .env("DATABASE_URL", &app.db.url)
+        .env_remove("ADMIRALTY_LOG")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let printed = String::from_utf8(output.stdout).unwrap();
+    let side0 = lissa["sides"][0]["name"].as_str().unwrap();
+    assert!(
+        printed.contains(&format!("Hardy\t{side0}\tfrom turn 1\tactive")),
+        "{printed}"
+    );
+    assert!(printed.contains("4 player(s)"), "{printed}");
     let trafalgar = game_id(pool, "Trafalgar").await;
     let public = app
         .get(&format!("/zines/gazette/games/{trafalgar}"))
