@@ -345,23 +345,6 @@ pub async fn lock_player(
     Ok(PlayerLock { player })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn status_round_trips_through_text() {
-        for status in [
-            SubscriberStatus::Active,
-            SubscriberStatus::Unsubscribed,
-            SubscriberStatus::Excluded,
-        ] {
-            assert_eq!(status.as_str().parse::<SubscriberStatus>(), Ok(status));
-        }
-        assert!("gone".parse::<SubscriberStatus>().is_err());
-    }
-}
-
 /// Marks a subscriber as a postal player (orders on paper or by phone, entered by the GM) or
 /// not; false when there is no such subscriber.
 pub async fn set_postal<'e>(
@@ -389,4 +372,21 @@ pub async fn is_postal<'e>(
             .await?
             .unwrap_or(false),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_round_trips_through_text() {
+        for status in [
+            SubscriberStatus::Active,
+            SubscriberStatus::Unsubscribed,
+            SubscriberStatus::Excluded,
+        ] {
+            assert_eq!(status.as_str().parse::<SubscriberStatus>(), Ok(status));
+        }
+        assert!("gone".parse::<SubscriberStatus>().is_err());
+    }
 }
