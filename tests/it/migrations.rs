@@ -1,7 +1,7 @@
 use store::testing::TestDatabase;
 
 /// Every table the schema must have, with sqlx's own bookkeeping.
-const TABLES: [&str; 22] = [
+const TABLES: [&str; 24] = [
     "_sqlx_migrations",
     "audit_log",
     "games",
@@ -9,6 +9,7 @@ const TABLES: [&str; 22] = [
     "inbound_messages",
     "login_failures",
     "login_links",
+    "openings",
     "orders",
     "outbound_bodies",
     "outbound_messages",
@@ -16,6 +17,7 @@ const TABLES: [&str; 22] = [
     "players",
     "press",
     "published_reports",
+    "signups",
     "subscribers",
     "turn_reminders",
     "turns",

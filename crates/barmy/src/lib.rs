@@ -375,6 +375,11 @@ impl Engine for Barmy {
     type State = State;
     type Orders = Orders;
 
+    /// Every subscriber plays, one captain each (BARMY-02): a game of one is a game.
+    fn seats(_setup: &Setup) -> engine::SeatPlan {
+        engine::SeatPlan::OnePerPlayer { min: 1, max: None }
+    }
+
     /// Every player gets a ship placed at random, in ascending id order (BARMY-02, BARMY-GM-04).
     fn new_game(
         setup: &Setup,

@@ -36,6 +36,13 @@ impl GameSecret {
         self.derive(b"admiralty/sealed-seed/v1", turn)
     }
 
+    /// The seed that seats the players of a game filled by sign-up at random: its commitment
+    /// is published while sign-ups are open, the seed itself when the game starts (the seating
+    /// is public then), and it says nothing about any turn's seeds.
+    pub fn seating_seed(&self) -> TurnSeed {
+        self.derive(b"admiralty/seating-seed/v1", 0)
+    }
+
     /// Both dice streams of one turn.
     pub fn turn_dice(&self, turn: u32) -> TurnDice {
         TurnDice {

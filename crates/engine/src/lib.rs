@@ -14,11 +14,13 @@ pub mod dice;
 pub mod order_text;
 pub mod report;
 pub mod score;
+pub mod seats;
 pub mod settings;
 
 pub use dice::{Dice, GameSecret, Roll, Scatter, SeedError, TurnDice, TurnSeed};
 pub use report::{Press, Report, ReportRow};
 pub use score::Score;
+pub use seats::{NamedSeat, SeatPlan, Seated};
 
 /// A player as the service knows them: a stable id (unique within a game) and a display name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -313,6 +315,25 @@ pub trait Engine {
         players: &[Player],
         dice: &mut TurnDice,
     ) -> Result<Self::State, SetupError>;
+
+    /// The seats a game of this setup offers (by default one per player, two at least).
+    fn seats(setup: &Self::Setup) -> SeatPlan {
+        let _ = setup;
+        SeatPlan::OnePerPlayer { min: 2, max: None }
+    }
+
+    /// Starts a game with the players of each seat as the GM gave them (`seats` is what
+    /// [`SeatPlan::seat`] returned for [`Engine::seats`]). By default the players in seat order
+    /// are the roster of [`Engine::new_game`]: one player a seat, or as many as the engine's
+    /// own dealing puts in each.
+    fn new_game_seated(
+        setup: &Self::Setup,
+        seats: &[Vec<Player>],
+        dice: &mut TurnDice,
+    ) -> Result<Self::State, SetupError> {
+        let players: Vec<Player> = seats.iter().flatten().cloned().collect();
+        Self::new_game(setup, &players, dice)
+    }
 
     /// Parses one player's order text. Never fails: errors are reported per line.
     fn parse_orders(

@@ -190,6 +190,29 @@ impl EngineKind {
         })
     }
 
+    /// The seats a game of this stored setup offers (`Engine::seats`).
+    pub fn seat_plan(self, setup: &Value) -> Result<engine::SeatPlan, GameError> {
+        dispatch!(self, E => {
+            let setup: <E as Engine>::Setup = from_json(self, "setup", setup)?;
+            Ok(E::seats(&setup))
+        })
+    }
+
+    /// Starts a game with the GM's roster: each player in the seat given, checked against the
+    /// engine's seat plan first (`Engine::new_game_seated`).
+    pub fn new_game_seated(
+        self,
+        setup: &Value,
+        roster: &[engine::Seated],
+        dice: &mut TurnDice,
+    ) -> Result<AnyState, GameError> {
+        dispatch!(self, E => {
+            let setup: <E as Engine>::Setup = from_json(self, "setup", setup)?;
+            let seats = E::seats(&setup).seat(roster)?;
+            Ok(E::wrap(E::new_game_seated(&setup, &seats, dice)?))
+        })
+    }
+
     /// Reads a stored state: the one place a state's JSON becomes a typed state.
     pub fn parse_state(self, state: &Value) -> Result<AnyState, GameError> {
         dispatch!(self, E => Ok(E::wrap(from_json(self, "state", state)?)))

@@ -53,6 +53,29 @@ impl Engine for Ironclad {
         setup.start(players)
     }
 
+    /// The two sides, each shared by as many captains as it has ships (IRON-ADM-01).
+    fn seats(setup: &Setup) -> engine::SeatPlan {
+        engine::SeatPlan::Named {
+            seats: setup
+                .sides
+                .iter()
+                .map(|side| engine::NamedSeat {
+                    name: side.name.clone(),
+                    captains: side.ships.len().max(1),
+                })
+                .collect(),
+        }
+    }
+
+    fn new_game_seated(
+        setup: &Setup,
+        seats: &[Vec<Player>],
+        _dice: &mut TurnDice,
+    ) -> Result<State, SetupError> {
+        let sides: Vec<Vec<&Player>> = seats.iter().map(|s| s.iter().collect()).collect();
+        setup.start_sides(&sides)
+    }
+
     fn parse_orders(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders> {
         parse::parse(state, player, text)
     }

@@ -228,6 +228,27 @@ impl Setup {
     /// side, player 2 the second, player 3 the first again, and so on; within a side the ships
     /// go round its players in roster order (IRON-ADM-01).
     pub fn start(&self, players: &[Player]) -> Result<State, SetupError> {
+        let roster: Vec<(&Player, usize)> = players
+            .iter()
+            .enumerate()
+            .map(|(index, player)| (player, index % 2))
+            .collect();
+        self.start_seated(&roster)
+    }
+
+    /// Starts the battle with the players the GM put on each side, in side order; within a side
+    /// the ships go round its players in the order given (IRON-ADM-01).
+    pub fn start_sides(&self, seats: &[Vec<&Player>]) -> Result<State, SetupError> {
+        let roster: Vec<(&Player, usize)> = seats
+            .iter()
+            .enumerate()
+            .flat_map(|(side, players)| players.iter().map(move |player| (*player, side)))
+            .collect();
+        self.start_seated(&roster)
+    }
+
+    /// Starts the battle with each player on their side: `roster` in the report's row order.
+    fn start_seated(&self, roster: &[(&Player, usize)]) -> Result<State, SetupError> {
         let settings = |problem: String| SetupError::Settings(problem);
         let board = self.board;
         if board.columns == 0
@@ -258,18 +279,30 @@ impl Setup {
             }
         }
 
+        let players: Vec<&Player> = roster.iter().map(|(player, _)| *player).collect();
+        let seats: Vec<Vec<&Player>> = (0..2)
+            .map(|side| {
+                roster
+                    .iter()
+                    .filter(|(_, on)| *on == side)
+                    .map(|(player, _)| *player)
+                    .collect()
+            })
+            .collect();
         if players.len() < 2 {
             return Err(SetupError::Players(
                 "a battle needs at least 2 players".into(),
+            ));
+        }
+        if roster.iter().any(|(_, side)| *side > 1) || seats.iter().any(Vec::is_empty) {
+            return Err(SetupError::Players(
+                "a battle needs at least 1 player on each side".into(),
             ));
         }
         let distinct: BTreeSet<PlayerId> = players.iter().map(|p| p.id).collect();
         if distinct.len() != players.len() {
             return Err(SetupError::Players("a player is listed twice".into()));
         }
-        let seats: Vec<Vec<&Player>> = (0..2)
-            .map(|side| players.iter().skip(side).step_by(2).collect())
-            .collect();
 
         let mut names = BTreeSet::new();
         let mut occupied = BTreeSet::new();
@@ -370,12 +403,11 @@ impl Setup {
             }
         }
 
-        let commanders = players
+        let commanders = roster
             .iter()
-            .enumerate()
-            .map(|(index, player)| Commander {
-                player: player.clone(),
-                side: index % 2,
+            .map(|(player, side)| Commander {
+                player: (*player).clone(),
+                side: *side,
                 score: 0,
                 left: false,
             })
@@ -468,6 +500,25 @@ mod tests {
         assert_eq!(owners, vec![1, 3, 1, 2, 4, 2]);
         assert!(Setup::default().start(&players(7)).is_err());
         assert!(Setup::default().start(&players(1)).is_err());
+    }
+
+    #[test]
+    fn the_gm_may_seat_two_captains_on_each_side() {
+        // IRON-ADM-01: several captains share a side; the GM chooses who is on which.
+        let p = players(4);
+        let sides = vec![vec![&p[0], &p[3]], vec![&p[1], &p[2]]];
+        let state = Setup::default().start_sides(&sides).unwrap();
+        let owners: Vec<u64> = state.ships.iter().map(|s| s.player.0).collect();
+        assert_eq!(owners, vec![1, 4, 1, 2, 3, 2]);
+        let on: Vec<(u64, usize)> = state
+            .commanders
+            .iter()
+            .map(|c| (c.player.id.0, c.side))
+            .collect();
+        assert_eq!(on, vec![(1, 0), (4, 0), (2, 1), (3, 1)]);
+        assert_eq!(state.check(), Ok(()));
+        let lonely = vec![vec![&p[0], &p[1]], Vec::new()];
+        assert!(Setup::default().start_sides(&lonely).is_err());
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //!
 //! | command | meaning |
 //! |---|---|
-//! | `JOIN <game>` (`SIGNON`, `SIGN ON`) | join a game |
+//! | `JOIN <game>` (`SIGNON`, `SIGN ON`) | sign up for a game open for sign-up |
+//! | `LIST` | the zine's games open for sign-up, with their free seats |
 //! | `GAME <game>` | the lines after it are for that game (a player in several games) |
 //! | `PRESS <text>` | public press; following lines continue it until a blank line |
 //! | `PRESS WITHDRAW` | withdraw the press sent in earlier messages this turn |
@@ -40,8 +41,10 @@ matter, and PRESS:, Press - and press are all the same. Reply to any mail from
 Admiralty: your personal reply address (orders+...@...) tells us who you are.
 Quoted text, signatures and \"Sent from my phone\" lines are ignored.
 
-JOIN <game>            join a game (also SIGNON)
+JOIN <game>            sign up for a game open for sign-up (also SIGNON); the
+                       answer gives your place in the queue
                        JOIN spring-salvo
+LIST                   the games open for sign-up and their free seats
 GAME <game>            the lines after it are for that game, when you play in
                        several
                        GAME spring-salvo
@@ -114,6 +117,8 @@ pub enum Command {
         /// The game's name as written.
         game: String,
     },
+    /// LIST: the zine's games open for sign-up.
+    List,
     /// GAME: the following lines are for this game.
     Game {
         /// The game's name as written.
@@ -280,6 +285,7 @@ impl Commands {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Keyword {
     Join,
+    List,
     Game,
     Press,
     Tell,
@@ -324,6 +330,7 @@ fn keyword(text: &str) -> Option<(Keyword, &str)> {
             return Some((Keyword::Join, after));
         }
         "game" => Keyword::Game,
+        "list" => Keyword::List,
         "press" => Keyword::Press,
         "tell" => Keyword::Tell,
         "position" | "where" => Keyword::Position,
@@ -473,6 +480,9 @@ fn read_line(text: &str) -> Read {
         // POSITION carrier A1 H is Salvo's placement order.
         Keyword::Position => Read::Order,
         Keyword::Status => Read::Command(Command::Status),
+        // Alone on its line, as an engine's order might start with the word.
+        Keyword::List if nothing_after(rest) => Read::Command(Command::List),
+        Keyword::List => Read::Order,
         Keyword::Help => Read::Command(Command::Help),
         Keyword::Resign if nothing_after(rest) => Read::Command(Command::Resign),
         Keyword::Resign => problem(
@@ -725,6 +735,13 @@ mod tests {
         );
         // Within the limits nothing is added.
         assert!(parse_text("A1\nHELP\n").problems.is_empty());
+    }
+
+    #[test]
+    fn list_is_a_command_alone_on_its_line() {
+        let found = commands("LIST\nlist.\nLIST carrier A1\n");
+        assert_eq!(found, vec![(1, Command::List), (2, Command::List)]);
+        assert_eq!(parse_text("LIST carrier A1\n").orders.len(), 1);
     }
 
     #[test]

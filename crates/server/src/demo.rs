@@ -15,7 +15,7 @@ use store::{DisplayName, EmailAddress, PgPool, ZineSlug};
 
 use crate::entropy::Entropy;
 use crate::schedule::Schedule;
-use crate::turns::create::{GameSpec, create_game_in};
+use crate::turns::create::{GameSpec, Roster, create_game_in};
 use crate::turns::resolve::Mailing;
 use crate::turns::{LifecycleError, OpenTurns, StateCache, Submission, submit_orders_in};
 
@@ -111,6 +111,8 @@ async fn seed_demo_game(
         &mut *tx,
         now,
         &spec,
+        &Roster::EveryActiveSubscriber,
+        None,
         &mut DemoEntropy::new(secret),
         "system",
     )

@@ -59,6 +59,20 @@ impl Engine for Skyfleet {
         setup.start(players)
     }
 
+    /// Each side's fleet is one player's (SKY-GM-03: one points limit per side).
+    fn seats(setup: &Setup) -> engine::SeatPlan {
+        engine::SeatPlan::Named {
+            seats: setup
+                .sides
+                .iter()
+                .map(|side| engine::NamedSeat {
+                    name: side.name.clone(),
+                    captains: 1,
+                })
+                .collect(),
+        }
+    }
+
     fn parse_orders(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders> {
         parse::parse(state, player, text)
     }

@@ -18,6 +18,7 @@ pub mod orders;
 pub mod outbox;
 pub mod players;
 pub mod sessions;
+pub mod signups;
 pub mod status;
 pub mod subscribers;
 pub mod turns;

@@ -25,6 +25,8 @@ pub struct NewPlayer<'a> {
     /// The unguessable token of the player's personal reply address.
     pub reply_token: &'a str,
     pub joined_turn: u32,
+    /// The named seat the GM gave the player (`engine::SeatPlan::Named`), if any.
+    pub seat: Option<u32>,
 }
 
 pub async fn insert_player<'e>(
@@ -32,8 +34,8 @@ pub async fn insert_player<'e>(
     new: &NewPlayer<'_>,
 ) -> Result<PlayerRowId, StoreError> {
     let id: i64 = sqlx::query_scalar(
-        "INSERT INTO players (game_id, subscriber_id, display_name, engine_player_id, reply_token, joined_turn) \
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+        "INSERT INTO players (game_id, subscriber_id, display_name, engine_player_id, reply_token, joined_turn, seat) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
     )
     .bind(new.game_id)
     .bind(new.subscriber_id)
@@ -41,6 +43,7 @@ pub async fn insert_player<'e>(
     .bind(i64::try_from(new.engine_player_id).map_err(|e| StoreError::invalid_row("players.engine_player_id", e))?)
     .bind(new.reply_token)
     .bind(i32::try_from(new.joined_turn).map_err(|e| StoreError::invalid_row("players.joined_turn", e))?)
+    .bind(new.seat.map(i32::try_from).transpose().map_err(|e| StoreError::invalid_row("players.seat", e))?)
     .fetch_one(db)
     .await
     .map_err(StoreError::unique_as("that player in this game"))?;
@@ -58,7 +61,15 @@ pub async fn insert_many<'e>(
     }
     let mut engine_ids = Vec::with_capacity(players.len());
     let mut joined = Vec::with_capacity(players.len());
+    let mut seats: Vec<Option<i32>> = Vec::with_capacity(players.len());
     for player in players {
+        seats.push(
+            player
+                .seat
+                .map(i32::try_from)
+                .transpose()
+                .map_err(|e| StoreError::invalid_row("players.seat", e))?,
+        );
         engine_ids.push(
             i64::try_from(player.engine_player_id)
                 .map_err(|e| StoreError::invalid_row("players.engine_player_id", e))?,
@@ -73,9 +84,9 @@ pub async fn insert_many<'e>(
     let names: Vec<&str> = players.iter().map(|p| p.display_name).collect();
     let tokens: Vec<&str> = players.iter().map(|p| p.reply_token).collect();
     sqlx::query(
-        "INSERT INTO players (game_id, subscriber_id, display_name, engine_player_id, reply_token, joined_turn) \
-         SELECT g, s, n, e, t, j FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::text[], $6::int[]) \
-           WITH ORDINALITY AS x(g, s, n, e, t, j, ord) ORDER BY ord",
+        "INSERT INTO players (game_id, subscriber_id, display_name, engine_player_id, reply_token, joined_turn, seat) \
+         SELECT g, s, n, e, t, j, seat FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::text[], $6::int[], $7::int[]) \
+           WITH ORDINALITY AS x(g, s, n, e, t, j, seat, ord) ORDER BY ord",
     )
     .bind(games)
     .bind(subscribers)
@@ -83,6 +94,7 @@ pub async fn insert_many<'e>(
     .bind(engine_ids)
     .bind(tokens)
     .bind(joined)
+    .bind(seats)
     .execute(db)
     .await
     .map_err(StoreError::unique_as("that player in this game"))?;
@@ -123,6 +135,30 @@ pub async fn of_game<'e>(
     Ok(sqlx::query_as(
         "SELECT p.id, p.engine_player_id, p.display_name, s.email, p.reply_token, p.status \
          FROM players p JOIN subscribers s ON s.id = p.subscriber_id WHERE p.game_id = $1 ORDER BY p.engine_player_id",
+    )
+    .bind(game)
+    .fetch_all(db)
+    .await?)
+}
+
+/// One row of a game's roster as the GM and the public see it: no address, no token.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct RosterRow {
+    pub engine_player_id: i64,
+    pub display_name: String,
+    pub seat: Option<i32>,
+    pub status: PlayerStatus,
+    pub joined_turn: i32,
+}
+
+/// A game's roster: its players in engine id order, with the seat each was given.
+pub async fn roster<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+) -> Result<Vec<RosterRow>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT engine_player_id, display_name, seat, status, joined_turn FROM players \
+         WHERE game_id = $1 ORDER BY engine_player_id",
     )
     .bind(game)
     .fetch_all(db)

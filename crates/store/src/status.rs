@@ -168,10 +168,34 @@ status! {
 }
 
 status! {
+    /// `openings.status`: a game open for sign-up.
+    OpeningStatus, "opening status" {
+        Open = "open",
+        /// The game was made: `openings.game_id`.
+        Started = "started",
+        Cancelled = "cancelled",
+    }
+}
+
+status! {
+    /// `openings.seating`: how the seats of a game filled by sign-up are given.
+    Seating, "seating" {
+        /// In order of sign-up, round the seats.
+        Order = "order",
+        /// In an order drawn with the committed seating seed.
+        Random = "random",
+        /// By the GM, when starting the game.
+        Gm = "gm",
+    }
+}
+
+status! {
     /// How orders or press reached Admiralty (`orders.source`, `press.source`).
     Source, "source" {
         Email = "email",
         Web = "web",
+        /// Entered by the GM: received on paper or by phone (issue 18's postal players).
+        Post = "post",
     }
 }
 

@@ -345,6 +345,35 @@ pub async fn lock_player(
     Ok(PlayerLock { player })
 }
 
+/// Marks a subscriber as a postal player (orders on paper or by phone, entered by the GM) or
+/// not; false when there is no such subscriber.
+pub async fn set_postal<'e>(
+    db: impl PgExecutor<'e>,
+    subscriber: SubscriberId,
+    postal: bool,
+) -> Result<bool, StoreError> {
+    let result = sqlx::query("UPDATE subscribers SET postal = $2 WHERE id = $1")
+        .bind(subscriber)
+        .bind(postal)
+        .execute(db)
+        .await?;
+    Ok(result.rows_affected() == 1)
+}
+
+/// Whether the subscriber is a postal player.
+pub async fn is_postal<'e>(
+    db: impl PgExecutor<'e>,
+    subscriber: SubscriberId,
+) -> Result<bool, StoreError> {
+    Ok(
+        sqlx::query_scalar("SELECT postal FROM subscribers WHERE id = $1")
+            .bind(subscriber)
+            .fetch_optional(db)
+            .await?
+            .unwrap_or(false),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -211,6 +211,24 @@ pub(super) async fn run_game_action(database: &DatabaseArgs, args: GameArgs) -> 
             println!("game {}: schedule set: {settings}", args.game);
             return Ok(());
         }
+        GameCommand::Roster => {
+            let pool = connect(database).await?;
+            let roster = crate::rosters::roster(&pool, game)
+                .await?
+                .with_context(|| format!("there is no game {}", args.game))?;
+            pool.close().await;
+            for entry in &roster {
+                println!(
+                    "{}\t{}\tfrom turn {}\t{}",
+                    entry.name,
+                    entry.seat.as_deref().unwrap_or("own fleet"),
+                    entry.joined_turn,
+                    entry.status
+                );
+            }
+            println!("game {}: {} player(s)", args.game, roster.len());
+            return Ok(());
+        }
         GameCommand::ResolveNow => GmAction::ResolveNow,
         GameCommand::Extend { hours } => {
             GmAction::Extend(chrono::Duration::hours(i64::from(hours)))

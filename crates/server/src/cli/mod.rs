@@ -129,6 +129,9 @@ pub enum GameCommand {
         #[arg(long)]
         hours: u32,
     },
+    /// Print the game's roster: each player, their seat (an ironclad side, a skyfleet fleet),
+    /// the turn they joined and whether they still play.
+    Roster,
     /// Stop the clock: no turn resolves until the game is resumed.
     Pause,
     /// Start the clock again, giving back the time that was left when it was paused.

@@ -9,6 +9,7 @@ use serde_json::json;
 use store::outbox::{Headers, NewOutbound};
 use store::players::TokenHolder;
 use store::status::{MailChoice, PlayerStatus, Source, SubscriberStatus};
+use store::zines::ZineId;
 
 use super::budget::{self, Relay, Relayed};
 use super::identify::{Proof, Sender};
@@ -90,7 +91,11 @@ pub(super) async fn carry_out(
             Ok(holder) => tell(cx, holder, line, to, text).await?,
             Err(why) => format!("Line {line}: your message was not relayed: {why}"),
         },
-        Command::Join { game } => replies::join(cx.sender.game(Some(game)), game),
+        Command::Join { game } => match cx.sender.game(Some(game)) {
+            Ok(holder) => replies::join(holder),
+            Err(_) => sign_up(cx, game).await?,
+        },
+        Command::List => list(cx).await?,
         Command::Resign => match target {
             Ok(holder) if holder.status == PlayerStatus::Active => resign(cx, holder).await?,
             Ok(holder) => format!(
@@ -104,6 +109,49 @@ pub(super) async fn carry_out(
         Command::Receive { issue } => receive(cx, *issue).await?,
     };
     Ok(Some(answer))
+}
+
+/// The sender's zine: every subscription belongs to one.
+async fn zine_of_sender(cx: &mut Context<'_, '_>) -> Result<Option<ZineId>, LifecycleError> {
+    Ok(store::subscribers::find(&mut *cx.tx, cx.sender.subscriber)
+        .await?
+        .filter(|s| s.status == SubscriberStatus::Active)
+        .map(|s| s.zine_id))
+}
+
+/// JOIN a game the sender does not play: a sign-up for the zine's game of that name.
+async fn sign_up(cx: &mut Context<'_, '_>, game: &str) -> Result<String, LifecycleError> {
+    let Some(zine) = zine_of_sender(cx).await? else {
+        return Ok(letters::signups::not_subscribed(game));
+    };
+    use crate::rosters::signups::Joined;
+    let joined =
+        crate::rosters::signups::join_in(&mut *cx.tx, cx.now, zine, cx.sender.subscriber, game)
+            .await?;
+    Ok(match joined {
+        Joined::Queued {
+            game,
+            place,
+            seats,
+            already,
+            seating,
+        } => letters::signups::queued(&game, place, seats, already, seating),
+        Joined::Started { game, .. } => letters::signups::started(&game),
+        Joined::Full { game, seats } => letters::signups::full(&game, seats),
+        Joined::NotOpen { game } => {
+            let open = store::signups::open_for_signup(&mut *cx.tx, zine).await?;
+            letters::signups::not_open(&game, &open)
+        }
+    })
+}
+
+/// LIST: the sender's zine's games open for sign-up.
+async fn list(cx: &mut Context<'_, '_>) -> Result<String, LifecycleError> {
+    let Some(zine) = zine_of_sender(cx).await? else {
+        return Ok(letters::signups::listed(&[]));
+    };
+    let open = store::signups::open_for_signup(&mut *cx.tx, zine).await?;
+    Ok(letters::signups::listed(&open))
 }
 
 /// The player row, if it may play now.

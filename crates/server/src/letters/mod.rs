@@ -6,7 +6,9 @@
 
 pub mod copies;
 pub mod passwords;
+pub mod postal;
 pub mod replies;
+pub mod signups;
 pub mod turns;
 
 use sha2::{Digest, Sha256};

@@ -137,23 +137,19 @@ pub fn orders_confirmation(
     out
 }
 
-/// JOIN: in a zine, who plays is the subscription (BARMY-02: every subscriber plays); so JOIN
-/// says where the sender stands rather than changing anything.
-pub fn join(found: Result<&TokenHolder, String>, game: &str) -> String {
-    match found {
-        Ok(holder) if holder.status == PlayerStatus::Active => format!(
+/// JOIN for a game the sender already plays: where they stand (a game they do not play is a
+/// sign-up, `letters::signups`).
+pub fn join(holder: &TokenHolder) -> String {
+    if holder.status == PlayerStatus::Active {
+        format!(
             "You already play in {} as {}.",
             holder.game_name, holder.display_name
-        ),
-        Ok(holder) => format!(
+        )
+    } else {
+        format!(
             "You have left {} ({}); only the GM can bring you back.",
             holder.game_name, holder.status
-        ),
-        Err(_) => format!(
-            "You are not a player of a game called \"{game}\". Every active subscriber of the zine \
-             is enrolled in its Barmy Battleships games at their next turn (rules BARMY-02, \
-             BARMY-GM-11); other games take players when the GM starts them. Ask the GM to add you."
-        ),
+        )
     }
 }
 

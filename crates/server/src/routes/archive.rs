@@ -226,6 +226,17 @@ struct ZinePage {
     issues: Vec<(i32, String)>,
     games: Vec<GameSummary>,
     latest: Vec<ReportView>,
+    /// Games open for sign-up: name, rules, free seats, seats, the seating commitment.
+    signups: Vec<SignupView>,
+}
+
+/// A game open for sign-up, as readers of the zine see it (no queue names, no secret).
+struct SignupView {
+    name: String,
+    engine: String,
+    free: i64,
+    seats: i32,
+    seating_commitment: Option<String>,
 }
 
 /// A zine's games with their state, and each game's latest report.
@@ -258,7 +269,19 @@ pub(crate) async fn get_zine(
             .iter()
             .filter_map(|i| Some((i.number, i.published_at?.format("%-d %B %Y").to_string())))
             .collect();
+        let signups = store::signups::open_for_signup(&state.pool, zine.id)
+            .await?
+            .iter()
+            .map(|o| SignupView {
+                name: o.name.clone(),
+                engine: o.engine.clone(),
+                free: i64::from(o.seats).saturating_sub(o.signed).max(0),
+                seats: o.seats,
+                seating_commitment: crate::rosters::signups::seating_commitment(o),
+            })
+            .collect();
         Ok(ZinePage {
+            signups,
             zine,
             issues,
             games,
@@ -319,6 +342,11 @@ struct GamePage {
     history_url: String,
     /// The GM's switches for this game, in words with their rule IDs.
     rulings: Vec<engine::Ruling>,
+    /// The players and their seats; none listed for Barmy, where every subscriber plays.
+    roster: Vec<crate::rosters::RosterEntry>,
+    every_subscriber_plays: bool,
+    /// The revealed seating seed, for a game whose sign-ups were seated at random.
+    seating_seed: Option<String>,
 }
 
 pub(crate) async fn get_game(
@@ -332,8 +360,21 @@ pub(crate) async fn get_game(
         let turns = store::archive::published_turns(&state.pool, game.id).await?;
         let base = game_path(&zine, game.id);
         let rulings = rulings_of(&state, &game).await?;
+        let every_subscriber_plays = game.engine == EngineKind::Barmy.name();
+        let roster = if every_subscriber_plays {
+            Vec::new()
+        } else {
+            crate::rosters::roster(&state.pool, game.id)
+                .await?
+                .unwrap_or_default()
+        };
+        let seating_seed =
+            crate::rosters::signups::revealed_seating_seed(&state.pool, game.id).await?;
         Ok(GamePage {
             rulings,
+            roster,
+            seating_seed,
+            every_subscriber_plays,
             game: GameSummary::new(&zine, &game),
             finished: game.status == GameStatus::Finished,
             open_turn: game.open_turn,

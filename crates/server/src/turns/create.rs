@@ -2,13 +2,14 @@
 //! with the public commitments to its seeds.
 
 use chrono::{DateTime, Utc};
-use engine::{GameSecret, Player, PlayerId};
+use engine::{GameSecret, Player, PlayerId, SeatPlan, Seated};
 use games::EngineKind;
 use serde_json::{Value, json};
 use store::PgPool;
 use store::games::{GameId, NewGame};
 use store::players::NewPlayer;
 use store::status::SubscriberStatus;
+use store::subscribers::SubscriberId;
 use store::turns::NewTurn;
 use store::zines::ZineId;
 
@@ -25,6 +26,24 @@ pub struct GameSpec<'a> {
     pub setup: &'a Value,
     pub first_deadline: Option<DateTime<Utc>>,
     pub schedule: Schedule,
+}
+
+/// Who plays a new game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Roster {
+    /// Every active subscriber of the zine, in subscription order, seated as the engine deals
+    /// them (BARMY-02; the default, and Barmy's only way).
+    EveryActiveSubscriber,
+    /// The GM's choice of subscribers, each with a seat (ignored where every player has a
+    /// place of their own), in this order.
+    Chosen(Vec<RosterPick>),
+}
+
+/// One subscriber the GM seats in a new game: `seat` indexes the engine's named seats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RosterPick {
+    pub subscriber: SubscriberId,
+    pub seat: u32,
 }
 
 /// Starts a game with every active subscriber of the zine as a player (BARMY-02), and opens
@@ -46,61 +65,161 @@ pub async fn create_game_as(
     entropy: &mut impl Entropy,
     actor: &str,
 ) -> Result<GameId, LifecycleError> {
-    let mut tx = pool.begin().await?;
-    let game = create_game_in(&mut tx, now, spec, entropy, actor).await?;
-    tx.commit().await?;
-    Ok(game)
+    create_game_with(
+        pool,
+        now,
+        spec,
+        &Roster::EveryActiveSubscriber,
+        chrono_tz::Tz::UTC,
+        entropy,
+        actor,
+    )
+    .await
 }
 
-/// [`create_game_as`] for a game whose deadlines are shown and typed in `zone` (a weekly
-/// schedule keeps its own zone), in one transaction.
-pub async fn create_game_in_zone(
+/// [`create_game_as`] with the GM's roster, for a game whose deadlines are shown and typed in
+/// `zone` (a weekly schedule keeps its own zone), in one transaction.
+pub async fn create_game_with(
     pool: &PgPool,
     now: DateTime<Utc>,
     spec: &GameSpec<'_>,
+    roster: &Roster,
     zone: chrono_tz::Tz,
     entropy: &mut impl Entropy,
     actor: &str,
 ) -> Result<GameId, LifecycleError> {
     let mut tx = pool.begin().await?;
-    let game = create_game_in(&mut tx, now, spec, entropy, actor).await?;
-    let settings = ScheduleSettings::from(spec.schedule).with_zone(zone);
-    store::games::set_schedule(&mut *tx, game, &settings.to_json()).await?;
+    let game = create_game_in(&mut tx, now, spec, roster, None, entropy, actor).await?;
+    if zone != chrono_tz::Tz::UTC {
+        let settings = ScheduleSettings::from(spec.schedule).with_zone(zone);
+        store::games::set_schedule(&mut *tx, game, &settings.to_json()).await?;
+    }
     tx.commit().await?;
     Ok(game)
 }
 
-/// [`create_game_as`] inside the caller's transaction.
-pub(crate) async fn create_game_in(
+/// The players of a new game with their seats, checked against the zine's subscribers.
+struct SeatedSubscribers {
+    subscribers: Vec<(SubscriberId, Player)>,
+    /// Each player's named seat, in the same order; `None` where the engine deals places.
+    seats: Vec<Option<u32>>,
+}
+
+async fn seat_subscribers(
     tx: &mut sqlx::PgConnection,
-    now: DateTime<Utc>,
     spec: &GameSpec<'_>,
-    entropy: &mut impl Entropy,
-    actor: &str,
-) -> Result<GameId, LifecycleError> {
-    let subscribers: Vec<_> = store::subscribers::list_for_zine(&mut *tx, spec.zine)
+    plan: &SeatPlan,
+    roster: &Roster,
+) -> Result<SeatedSubscribers, LifecycleError> {
+    let active: Vec<_> = store::subscribers::list_for_zine(&mut *tx, spec.zine)
         .await?
         .into_iter()
         .filter(|s| s.status == SubscriberStatus::Active)
         .collect();
-    if subscribers.is_empty() {
+    if active.is_empty() {
         return Err(LifecycleError::NoPlayers);
     }
-    let roster: Vec<Player> = subscribers
-        .iter()
-        .zip(1u64..)
-        .map(|(s, id)| Player {
-            id: PlayerId(id),
-            name: s.display_name.as_str().to_owned(),
-        })
-        .collect();
-    let mut secret = [0u8; 32];
-    entropy.fill(&mut secret);
-    let game_secret = GameSecret::from_bytes(secret);
+    let named = matches!(plan, SeatPlan::Named { .. });
+    let chosen: Vec<(&store::subscribers::Subscriber, u32)> = match roster {
+        Roster::EveryActiveSubscriber => {
+            // Named seats are dealt round the players in turn, as the engines deal them.
+            let seat_count = match plan {
+                SeatPlan::Named { seats } => u32::try_from(seats.len().max(1)).unwrap_or(1),
+                SeatPlan::OnePerPlayer { .. } => 1,
+            };
+            active
+                .iter()
+                .zip(0u32..)
+                .map(|(s, i)| (s, i % seat_count))
+                .collect()
+        }
+        Roster::Chosen(_) if spec.engine == EngineKind::Barmy => {
+            return Err(LifecycleError::Roster(
+                "in Barmy every subscriber plays (BARMY-02): there is no roster to choose".into(),
+            ));
+        }
+        Roster::Chosen(picks) => {
+            if picks.is_empty() {
+                return Err(LifecycleError::Roster(
+                    "choose the players of the game".into(),
+                ));
+            }
+            let mut chosen = Vec::with_capacity(picks.len());
+            for pick in picks {
+                let subscriber =
+                    active
+                        .iter()
+                        .find(|s| s.id == pick.subscriber)
+                        .ok_or_else(|| {
+                            LifecycleError::Roster(format!(
+                                "subscriber {} is not an active subscriber of this zine",
+                                pick.subscriber.0
+                            ))
+                        })?;
+                chosen.push((subscriber, pick.seat));
+            }
+            chosen
+        }
+    };
+    Ok(SeatedSubscribers {
+        seats: chosen
+            .iter()
+            .map(|(_, seat)| named.then_some(*seat))
+            .collect(),
+        subscribers: chosen
+            .iter()
+            .zip(1u64..)
+            .map(|((s, _), id)| {
+                (
+                    s.id,
+                    Player {
+                        id: PlayerId(id),
+                        name: s.display_name.as_str().to_owned(),
+                    },
+                )
+            })
+            .collect(),
+    })
+}
+
+/// [`create_game_with`] inside the caller's transaction.
+pub(crate) async fn create_game_in(
+    tx: &mut sqlx::PgConnection,
+    now: DateTime<Utc>,
+    spec: &GameSpec<'_>,
+    roster_choice: &Roster,
+    secret: Option<[u8; 32]>,
+    entropy: &mut impl Entropy,
+    actor: &str,
+) -> Result<GameId, LifecycleError> {
     let setup = spec.engine.parse_setup(spec.setup)?;
-    let state = spec
-        .engine
-        .new_game(&setup, &roster, &mut game_secret.turn_dice(0))?;
+    let plan = spec.engine.seat_plan(&setup)?;
+    let seated = seat_subscribers(&mut *tx, spec, &plan, roster_choice).await?;
+    let roster: Vec<Player> = seated.subscribers.iter().map(|(_, p)| p.clone()).collect();
+    // A game filled by sign-up has had its secret since the sign-up opened (the seating seed's
+    // commitment was public); any other game gets a new one.
+    let secret = secret.unwrap_or_else(|| {
+        let mut secret = [0u8; 32];
+        entropy.fill(&mut secret);
+        secret
+    });
+    let game_secret = GameSecret::from_bytes(secret);
+    let mut dice = game_secret.turn_dice(0);
+    let state = match roster_choice {
+        // The engine's own dealing, as before rosters: the same game from the same players.
+        Roster::EveryActiveSubscriber => spec.engine.new_game(&setup, &roster, &mut dice)?,
+        Roster::Chosen(_) => {
+            let places: Vec<Seated> = roster
+                .iter()
+                .zip(&seated.seats)
+                .map(|(player, seat)| Seated {
+                    player: player.clone(),
+                    seat: seat.map_or(0, |s| usize::try_from(s).unwrap_or(usize::MAX)),
+                })
+                .collect();
+            spec.engine.new_game_seated(&setup, &places, &mut dice)?
+        }
+    };
     let state_json = state.to_json()?;
     let game = store::games::insert_game(
         &mut *tx,
@@ -122,17 +241,19 @@ pub(crate) async fn create_game_in(
     )
     .await?;
     let tokens: Vec<String> = roster.iter().map(|_| new_reply_token(entropy)).collect();
-    let players: Vec<NewPlayer<'_>> = subscribers
+    let players: Vec<NewPlayer<'_>> = seated
+        .subscribers
         .iter()
-        .zip(&roster)
+        .zip(&seated.seats)
         .zip(&tokens)
-        .map(|((subscriber, player), token)| NewPlayer {
+        .map(|(((subscriber, player), seat), token)| NewPlayer {
             game_id: game,
-            subscriber_id: subscriber.id,
+            subscriber_id: *subscriber,
             display_name: &player.name,
             engine_player_id: player.id.0,
             reply_token: token,
             joined_turn: 1,
+            seat: *seat,
         })
         .collect();
     store::players::insert_many(&mut *tx, &players).await?;

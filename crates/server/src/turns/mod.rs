@@ -28,7 +28,7 @@ use store::turns::TurnId;
 
 pub use crate::entropy::{Entropy, OsEntropy};
 pub use crate::schedule::{Schedule, ScheduleError, ScheduleSettings, Weekly};
-pub use create::{GameSpec, create_game, create_game_as, create_game_in_zone};
+pub use create::{GameSpec, Roster, RosterPick, create_game, create_game_as, create_game_with};
 pub use gm::{GmAction, delete_game, gm_action, schedule_of, set_schedule};
 pub use orders::{
     Checked, OpenTurn, OpenTurns, PressTaken, Submission, Taken, game_state, may_play,
@@ -48,6 +48,9 @@ pub enum LifecycleError {
     Game(#[from] GameError),
     #[error("the zine has no active subscriber to play")]
     NoPlayers,
+    /// The GM's roster cannot seat a game: which subscriber or seat, in words.
+    #[error("{0}")]
+    Roster(String),
     #[error("there is no game {0}")]
     GameNotFound(i64),
     #[error("game {0} has no open turn")]

@@ -406,6 +406,7 @@ async fn enrol_new_subscribers(
             engine_player_id: *engine_id,
             reply_token: token,
             joined_turn: first_turn,
+            seat: None,
         })
         .collect();
     store::players::insert_many(&mut *tx, &rows).await?;

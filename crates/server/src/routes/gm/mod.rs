@@ -8,6 +8,7 @@ mod games;
 mod home;
 mod issues;
 mod mail;
+mod signups;
 mod subscribers;
 mod zines;
 
@@ -60,6 +61,10 @@ pub(crate) fn router() -> Router<AppState> {
             get(subscribers::get_subscriber).post(subscribers::post_subscriber_edit),
         )
         .route(
+            "/subscribers/{id}/postal",
+            post(subscribers::post_subscriber_postal),
+        )
+        .route(
             "/subscribers/{id}/status",
             post(subscribers::post_subscriber_status),
         )
@@ -67,10 +72,14 @@ pub(crate) fn router() -> Router<AppState> {
             "/zines/{slug}/games/new",
             get(games::get_new_game).post(games::post_new_game),
         )
+        .route("/signups/{id}", get(signups::get_signup))
+        .route("/signups/{id}/start", post(signups::post_start))
         .route("/games/{id}", get(games::get_game))
         .route("/games/{id}/preview", get(games::get_preview))
         .route("/games/{id}/positions", get(games::get_positions))
         .route("/games/{id}/schedule", post(games::post_schedule))
+        .route("/games/{id}/post-orders", post(games::post_postal_orders))
+        .route("/games/{id}/print/{player}", get(games::get_postal_print))
         .route("/games/{id}/actions/{action}", post(games::post_action))
         .route("/games/{id}/confirm/{action}", get(games::get_confirm_game))
         .route("/games/{id}/delete", post(games::post_delete))
@@ -177,6 +186,7 @@ pub(crate) fn notice(code: Option<&str>) -> Option<&'static str> {
         "unsubscribed" => "Unsubscribed.",
         "resubscribed" => "Subscribed again.",
         "game-created" => "Game created: turn 1 is open.",
+        "signup-opened" => "The game is open for sign-up.",
         "schedule-saved" => "Schedule saved.",
         "game-deleted" => "The game was deleted.",
         "resolve-now" => "The turn was resolved and published.",

@@ -27,6 +27,8 @@ struct ZinePage {
     zine: Zine,
     subscribers: Vec<Subscriber>,
     games: Vec<GameRow>,
+    /// Games open for sign-up (and those that started from one).
+    signups: Vec<store::signups::Opening>,
     errors: Vec<String>,
     email: String,
     name: String,
@@ -56,7 +58,9 @@ async fn zine_page(
 ) -> Result<String, AppError> {
     let subscribers = subscribers::list_for_zine(&state.pool, zine.id).await?;
     let games = store::games::list_summaries(&state.pool, Some(zine.id)).await?;
+    let signups = store::signups::of_zine(&state.pool, zine.id).await?;
     Ok(ZinePage {
+        signups,
         chrome: gm.chrome(notice),
         zine,
         subscribers,
@@ -249,6 +253,8 @@ struct SubscriberPage {
     chrome: Chrome,
     zine: Zine,
     subscriber: Subscriber,
+    /// Sends orders on paper or by phone: the GM enters them (`crate::postal`).
+    postal: bool,
     errors: Vec<String>,
     email: String,
     name: String,
@@ -264,6 +270,29 @@ async fn find_subscriber(state: &AppState, id: i64) -> Result<(Subscriber, Zine)
     Ok((subscriber, zine))
 }
 
+/// Marks the subscriber postal or not (the `postal` checkbox), then back to their page.
+pub(crate) async fn post_subscriber_postal(
+    State(state): State<AppState>,
+    gm: Gm,
+    Path(id): Path<i64>,
+    CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
+) -> Result<Response, AppError> {
+    let postal = super::field(&pairs, "postal") == "on";
+    let changed = crate::postal::set_postal(
+        &state.pool,
+        state.clock.now(),
+        SubscriberId(id),
+        postal,
+        &gm.actor(),
+    )
+    .await
+    .map_err(|error| AppError::Conflict(format!("{error}.")))?;
+    if !changed {
+        return Err(AppError::NotFound);
+    }
+    Ok(Redirect::to(&format!("/gm/subscribers/{id}")).into_response())
+}
+
 pub(crate) async fn get_subscriber(
     State(state): State<AppState>,
     gm: Gm,
@@ -271,6 +300,7 @@ pub(crate) async fn get_subscriber(
 ) -> Result<Html<String>, AppError> {
     let (subscriber, zine) = find_subscriber(&state, id).await?;
     let page = SubscriberPage {
+        postal: subscribers::is_postal(&state.pool, subscriber.id).await?,
         chrome: gm.chrome(None),
         zine,
         email: subscriber.email.to_string(),
@@ -313,6 +343,7 @@ pub(crate) async fn post_subscriber_edit(
         Err(errors) => errors,
     };
     let page = SubscriberPage {
+        postal: subscribers::is_postal(&state.pool, subscriber.id).await?,
         chrome: gm.chrome(None),
         zine,
         subscriber,

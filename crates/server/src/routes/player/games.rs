@@ -121,6 +121,8 @@ struct GameRow {
 struct MePage {
     csrf: String,
     games: Vec<GameRow>,
+    /// The zine's games open for sign-up, with the player's place in each queue.
+    signups: Vec<super::signups::SignupRow>,
 }
 
 pub(crate) async fn get_me(
@@ -148,6 +150,7 @@ pub(crate) async fn get_me(
     }
     Ok(Html(
         MePage {
+            signups: super::signups::rows(&state, player.subscriber).await?,
             csrf: player.csrf,
             games,
         }

@@ -9,6 +9,7 @@ mod auth;
 mod games;
 mod issues;
 mod press;
+mod signups;
 mod zine;
 
 use axum::Router;
@@ -33,6 +34,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/me/zine", get(zine::get_zine))
         .route("/me/zine/letter", post(zine::post_letter))
         .route("/me/zine/mail", post(zine::post_mail))
+        .route("/me/signups/{opening}", post(signups::post_join))
         .route("/me/games/{game}", get(games::get_game))
         .route("/me/games/{game}/orders", post(games::post_orders))
         .route("/me/games/{game}/press", post(games::post_press))

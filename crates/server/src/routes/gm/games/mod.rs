@@ -5,6 +5,10 @@
 mod confirm;
 mod forms;
 mod new;
+mod postal;
+
+pub(crate) use postal::{get_print as get_postal_print, post_orders as post_postal_orders};
+mod roster;
 
 use askama::Template;
 use axum::extract::{Query, State};
@@ -82,6 +86,11 @@ struct GamePage {
     ordered: usize,
     press: Vec<PressRow>,
     turns: Vec<TurnRow>,
+    /// Every player the game has had, with their seats (`crate::rosters`).
+    roster: Vec<crate::rosters::RosterEntry>,
+    /// The open turn's active players, for orders received by post: row id and name.
+    post_to: Vec<(i64, String)>,
+    today: String,
 }
 
 async fn find_game(state: &AppState, id: i64) -> Result<store::games::GameSummary, AppError> {
@@ -115,6 +124,14 @@ pub(crate) async fn get_game(
             |at| crate::schedule::local_time(at, zone),
         )
     };
+    let roster = crate::rosters::roster(&state.pool, game.id)
+        .await?
+        .unwrap_or_default();
+    let post_to = players
+        .iter()
+        .filter(|p| p.status == store::status::PlayerStatus::Active)
+        .map(|p| (p.player_id.0, p.display_name.clone()))
+        .collect();
     let players: Vec<PlayerRow> = players
         .into_iter()
         .map(|p| PlayerRow {
@@ -143,6 +160,9 @@ pub(crate) async fn get_game(
         }),
         ordered: players.iter().filter(|p| p.ordered).count(),
         players,
+        roster,
+        post_to,
+        today: state.clock.now().format("%Y-%m-%d").to_string(),
         press: press
             .into_iter()
             .map(|p| PressRow {

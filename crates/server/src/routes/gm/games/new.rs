@@ -18,6 +18,8 @@ use crate::{AppError, AppState};
 
 use super::forms::{SetupField, schedule_from_form, setup_fields, setup_from_form};
 use super::lifecycle_error;
+use super::roster::{RosterForm, roster_form, roster_from_form, signup_from_form};
+use crate::rosters::signups::OpeningSpec;
 
 #[derive(Template)]
 #[template(path = "gm/new_game.html")]
@@ -38,6 +40,8 @@ struct NewGamePage {
     active_subscribers: usize,
     /// The engine's switches as its standard setup sets them (issue 19's rulebook).
     default_rulings: Vec<engine::Ruling>,
+    /// Who plays in which seat; none for Barmy, where every subscriber plays.
+    roster: Option<RosterForm>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -60,11 +64,18 @@ async fn new_game_page(
     entered: Option<&[(String, String)]>,
     errors: Vec<String>,
 ) -> Result<String, AppError> {
-    let active_subscribers = store::subscribers::list_for_zine(&state.pool, zine.id)
-        .await?
+    let subscribers = store::subscribers::list_for_zine(&state.pool, zine.id).await?;
+    let active_subscribers = subscribers
         .iter()
         .filter(|s| s.status == store::subscribers::SubscriberStatus::Active)
         .count();
+    // The seats come from the setup as entered, or the standard one.
+    let roster = engine.and_then(|engine| {
+        let setup = entered
+            .and_then(|pairs| setup_from_form(engine, pairs).ok())
+            .unwrap_or_else(|| engine.default_setup());
+        roster_form(engine, &setup, &subscribers, entered)
+    });
     let default_deadline = (state.clock.now() + Duration::days(7))
         .format("%Y-%m-%dT%H:%M")
         .to_string();
@@ -91,6 +102,7 @@ async fn new_game_page(
         days: typed("days", "7"),
         setup_extra: typed("setup_extra", ""),
         active_subscribers,
+        roster,
         zine,
     }
     .render()?)
@@ -163,9 +175,36 @@ pub(crate) async fn post_new_game(
     let setup = setup_from_form(engine, &pairs)
         .map_err(|e| errors.extend(e))
         .ok();
-    if let (true, Some(name), Some(schedule), Some(deadline), Some(setup), Some(zone)) =
-        (errors.is_empty(), &name, schedule, deadline, &setup, zone)
-    {
+    let signup = match signup_from_form(&pairs) {
+        None => None,
+        Some(Ok(signup)) => Some(signup),
+        Some(Err(error)) => {
+            errors.push(error);
+            None
+        }
+    };
+    let roster = if signup.is_some() {
+        Some(turns::Roster::EveryActiveSubscriber)
+    } else {
+        roster_from_form(&pairs).map_err(|e| errors.push(e)).ok()
+    };
+    if let (
+        true,
+        Some(name),
+        Some(schedule),
+        Some(deadline),
+        Some(setup),
+        Some(roster),
+        Some(zone),
+    ) = (
+        errors.is_empty(),
+        &name,
+        schedule,
+        deadline,
+        &setup,
+        &roster,
+        zone,
+    ) {
         let spec = GameSpec {
             zine: zine.id,
             name,
@@ -174,16 +213,53 @@ pub(crate) async fn post_new_game(
             first_deadline: deadline,
             schedule,
         };
-        match turns::create_game_in_zone(
+        if let Some((seats, seating)) = signup {
+            let opening = OpeningSpec {
+                zine: zine.id,
+                name,
+                engine,
+                setup,
+                schedule,
+                seats,
+                seating,
+            };
+            let opened = crate::rosters::signups::open_signup(
+                &state.pool,
+                now,
+                &opening,
+                &mut turns::OsEntropy,
+                &gm.actor(),
+            )
+            .await;
+            match opened {
+                Ok(id) => {
+                    let to = format!("/gm/signups/{}?done=signup-opened", id.0);
+                    return Ok(Redirect::to(&to).into_response());
+                }
+                Err(LifecycleError::Store(StoreError::AlreadyExists { what })) => {
+                    errors.push(format!("There is already {what}."));
+                }
+                Err(error @ (LifecycleError::Game(_) | LifecycleError::Roster(_))) => {
+                    errors.push(format!(
+                        "The game could not be opened for sign-up: {error}."
+                    ));
+                }
+                Err(error) => return Err(lifecycle_error(error)),
+            }
+            let html = new_game_page(&state, &gm, zine, Some(engine), Some(&pairs), errors).await?;
+            return Ok((StatusCode::UNPROCESSABLE_ENTITY, Html(html)).into_response());
+        }
+        let created = turns::create_game_with(
             &state.pool,
             now,
             &spec,
+            roster,
             zone,
             &mut turns::OsEntropy,
             &gm.actor(),
         )
-        .await
-        {
+        .await;
+        match created {
             Ok(game) => {
                 let to = format!("/gm/games/{}?done=game-created", game.0);
                 return Ok(Redirect::to(&to).into_response());
@@ -191,7 +267,11 @@ pub(crate) async fn post_new_game(
             Err(LifecycleError::Store(StoreError::AlreadyExists { what })) => {
                 errors.push(format!("There is already {what}."));
             }
-            Err(error @ (LifecycleError::Game(_) | LifecycleError::NoPlayers)) => {
+            Err(
+                error @ (LifecycleError::Game(_)
+                | LifecycleError::NoPlayers
+                | LifecycleError::Roster(_)),
+            ) => {
                 errors.push(format!("The game could not be created: {error}."));
             }
             Err(error) => return Err(lifecycle_error(error)),

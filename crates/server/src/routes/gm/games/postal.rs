@@ -1,0 +1,123 @@
+//! Orders received by post, entered by the GM for a player: the confirmation shown here is the
+//! one mailed to the player (`crate::postal`).
+
+use crate::web::Path;
+use askama::Template;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Response};
+use chrono::NaiveDate;
+use store::games::GameId;
+use store::players::PlayerRowId;
+
+use super::{Chrome, Gm, field, find_game};
+use crate::postal::{self, PostedOrders};
+use crate::turns::LifecycleError;
+use crate::web::csrf::CsrfForm;
+use crate::{AppError, AppState};
+
+#[derive(Template)]
+#[template(path = "gm/posted.html")]
+struct PostedPage {
+    chrome: Chrome,
+    game: store::games::GameSummary,
+    /// The confirmation, or why the orders were not taken.
+    confirmation: Option<String>,
+    error: Option<String>,
+}
+
+pub(crate) async fn post_orders(
+    State(state): State<AppState>,
+    gm: Gm,
+    Path(id): Path<i64>,
+    CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
+) -> Result<Response, AppError> {
+    let game = find_game(&state, id).await?;
+    let player = field(&pairs, "player")
+        .parse::<i64>()
+        .map_err(|_| AppError::BadRequest("choose the player".into()))?;
+    let received_on = NaiveDate::parse_from_str(field(&pairs, "received_on"), "%Y-%m-%d")
+        .map_err(|_| AppError::BadRequest("the day received must be a date (YYYY-MM-DD)".into()))?;
+    let text = field(&pairs, "orders");
+    let entered = postal::enter_orders(
+        &state.pool,
+        state.clock.now(),
+        &PostedOrders {
+            game: GameId(id),
+            player: PlayerRowId(player),
+            text,
+            received_on,
+        },
+        &gm.actor(),
+        &state.mail_domain,
+    )
+    .await;
+    let (status, confirmation, error) = match entered {
+        Ok(text) => (StatusCode::OK, Some(text), None),
+        Err(
+            error @ (LifecycleError::DeadlinePassed(_)
+            | LifecycleError::NoOpenTurn(_)
+            | LifecycleError::LaterOrdersStand
+            | LifecycleError::GameNotFound(_)),
+        ) => (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            None,
+            Some(format!("The orders were NOT entered: {error}.")),
+        ),
+        Err(error) => return Err(super::lifecycle_error(error)),
+    };
+    let page = PostedPage {
+        chrome: gm.chrome(None),
+        game,
+        confirmation,
+        error,
+    };
+    Ok((status, Html(page.render()?)).into_response())
+}
+
+#[derive(Template)]
+#[template(path = "gm/print.html")]
+struct PrintPage {
+    game: String,
+    player: String,
+    /// The player's own view: what their mail would say of their fleet.
+    position: Vec<String>,
+    deadline: Option<String>,
+    /// The latest published report, if any.
+    report: Option<(i32, String)>,
+}
+
+/// A printable sheet for a postal player: their own position (the engine's view for that
+/// player, nothing more) and the latest report, to send by post.
+pub(crate) async fn get_print(
+    State(state): State<AppState>,
+    _gm: Gm,
+    Path((id, player)): Path<(i64, i64)>,
+) -> Result<Html<String>, AppError> {
+    let game = find_game(&state, id).await?;
+    let players = store::players::of_game(&state.pool, game.id).await?;
+    let player = players
+        .iter()
+        .find(|p| p.id == PlayerRowId(player))
+        .ok_or(AppError::NotFound)?;
+    let current = crate::turns::game_state(&state.pool, game.id)
+        .await
+        .map_err(super::lifecycle_error)?;
+    let own = current.view(engine::Viewer::Player(crate::turns::player_id(
+        player.engine_player_id,
+    )));
+    let turns = store::turns::turn_summaries(&state.pool, game.id).await?;
+    let report = turns
+        .iter()
+        .find_map(|t| t.report_text.clone().map(|text| (t.number, text)));
+    let page = PrintPage {
+        game: game.name.clone(),
+        player: player.display_name.clone(),
+        position: own.lines,
+        deadline: game
+            .deadline
+            .map(|at| crate::letters::deadline(at, crate::schedule::zone_of(&game.schedule))),
+        report,
+    };
+    Ok(Html(page.render()?))
+}

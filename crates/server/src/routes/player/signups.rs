@@ -1,0 +1,80 @@
+//! Signing up on the player pages: the zine's games open for sign-up on `/me`, each with a
+//! button that queues the player (`rosters::signups::join`) and their place once queued.
+
+use crate::web::Path;
+use axum::extract::State;
+use axum::response::{IntoResponse, Redirect, Response};
+use store::signups::OpeningId;
+use store::status::{OpeningStatus, SubscriberStatus};
+use store::subscribers::SubscriberId;
+
+use super::Player;
+use crate::rosters::signups;
+use crate::web::csrf::CsrfForm;
+use crate::{AppError, AppState};
+
+/// A game open for sign-up, as the player sees it on `/me`.
+pub(crate) struct SignupRow {
+    pub id: i64,
+    pub name: String,
+    pub engine: String,
+    pub free: i64,
+    pub seats: i32,
+    /// The player's place in the queue, once signed up.
+    pub place: Option<i32>,
+}
+
+/// The player's zine's games open for sign-up.
+pub(crate) async fn rows(
+    state: &AppState,
+    subscriber: SubscriberId,
+) -> Result<Vec<SignupRow>, AppError> {
+    let Some(found) = store::subscribers::find(&state.pool, subscriber).await? else {
+        return Ok(Vec::new());
+    };
+    if found.status != SubscriberStatus::Active {
+        return Ok(Vec::new());
+    }
+    let mut rows = Vec::new();
+    for opening in store::signups::open_for_signup(&state.pool, found.zine_id).await? {
+        rows.push(SignupRow {
+            place: store::signups::place_of(&state.pool, opening.id, subscriber).await?,
+            id: opening.id.0,
+            free: i64::from(opening.seats)
+                .saturating_sub(opening.signed)
+                .max(0),
+            seats: opening.seats,
+            name: opening.name,
+            engine: opening.engine,
+        });
+    }
+    Ok(rows)
+}
+
+/// Signs the player up for an opening of their own zine; back to `/me`, which shows the place
+/// (or, when the last seat was theirs, the game).
+pub(crate) async fn post_join(
+    State(state): State<AppState>,
+    player: Player,
+    Path(id): Path<i64>,
+    CsrfForm(_form): CsrfForm<Vec<(String, String)>>,
+) -> Result<Response, AppError> {
+    let subscriber = store::subscribers::find(&state.pool, player.subscriber)
+        .await?
+        .filter(|s| s.status == SubscriberStatus::Active)
+        .ok_or(AppError::Forbidden)?;
+    let opening = store::signups::find(&state.pool, OpeningId(id))
+        .await?
+        .filter(|o| o.zine_id == subscriber.zine_id && o.status == OpeningStatus::Open)
+        .ok_or(AppError::NotFound)?;
+    signups::join(
+        &state.pool,
+        state.clock.now(),
+        subscriber.zine_id,
+        player.subscriber,
+        &opening.name,
+    )
+    .await
+    .map_err(|error| AppError::Conflict(format!("{error}.")))?;
+    Ok(Redirect::to("/me").into_response())
+}

@@ -1,0 +1,143 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    reason = "tests"
+)]
+//! Rosters in headless Chromium (issue 18): the GM of a zine of six seats an ironclad game of
+//! two sides of two captains and a skyfleet duel on the new-game form, beside a Barmy game of
+//! all six, reads each game's roster on its page, and opens a salvo game for sign-up.
+
+use anyhow::ensure;
+use fantoccini::Locator;
+
+use crate::browser::{click, fill, in_browser, on_element, path_of, start_chromedriver, text_of};
+use crate::console::PASSWORD;
+use crate::helpers::TestApp;
+use crate::rosters::{players_of, subscriber_id, zine_of_six};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gm_seats_two_sides_of_two_captains_and_a_duel_in_a_real_browser() {
+    let Some(driver) = start_chromedriver() else {
+        return;
+    };
+    let app = TestApp::spawn().await;
+    zine_of_six(&app).await;
+    let pool = app.db.pool.clone();
+    let mut seats = Vec::new();
+    for (name, seat) in [
+        ("Nelson", "0"),
+        ("Collingwood", ""),
+        ("Hardy", "0"),
+        ("Villeneuve", "1"),
+        ("Gravina", "1"),
+        ("Lucas", ""),
+    ] {
+        seats.push((subscriber_id(&pool, name).await, seat));
+    }
+    let base = app.url("");
+
+    in_browser("rosters", &driver, move |client| async move {
+        client.goto(&format!("{base}/gm/login")).await?;
+        fill(&client, "#name", "nelson").await?;
+        fill(&client, "#password", PASSWORD).await?;
+        click(&client, "form button[type=submit]").await?;
+        text_of(&client, "#notice, h1").await?;
+
+        // Ironclad: the GM puts two captains on each side, and two subscribers out.
+        client
+            .goto(&format!(
+                "{base}/gm/zines/gazette/games/new?engine=ironclad"
+            ))
+            .await?;
+        fill(&client, "#game-name", "Lissa").await?;
+        for (subscriber, seat) in &seats {
+            let css = format!("#roster-{subscriber}");
+            let seat = (*seat).to_owned();
+            on_element(&client, &css, move |select| {
+                let seat = seat.clone();
+                async move { select.select_by_value(&seat).await }
+            })
+            .await?;
+        }
+        click(&client, "#new-game-form button[type=submit]").await?;
+        ensure!(text_of(&client, "#notice").await? == "Game created: turn 1 is open.");
+        ensure!(text_of(&client, "#order-count").await? == "0 of 4 player(s) have sent orders.");
+        let roster = text_of(&client, "#roster").await?;
+        for name in ["Nelson", "Hardy", "Villeneuve", "Gravina"] {
+            ensure!(roster.contains(name), "{name} missing from {roster}");
+        }
+        ensure!(!roster.contains("Lucas"), "{roster}");
+
+        // Skyfleet: the form suggests the first two subscribers, one fleet each.
+        client
+            .goto(&format!(
+                "{base}/gm/zines/gazette/games/new?engine=skyfleet"
+            ))
+            .await?;
+        fill(&client, "#game-name", "Over Dover").await?;
+        click(&client, "#new-game-form button[type=submit]").await?;
+        ensure!(
+            text_of(&client, "#notice").await? == "Game created: turn 1 is open.",
+            "at {}",
+            path_of(&client).await?
+        );
+        ensure!(text_of(&client, "#order-count").await? == "0 of 2 player(s) have sent orders.");
+
+        // Barmy: every subscriber plays, no roster to choose.
+        client
+            .goto(&format!("{base}/gm/zines/gazette/games/new?engine=barmy"))
+            .await?;
+        ensure!(
+            client.find(Locator::Css("#roster")).await.is_err(),
+            "Barmy has no roster form"
+        );
+        fill(&client, "#game-name", "Trafalgar").await?;
+        click(&client, "#new-game-form button[type=submit]").await?;
+        ensure!(text_of(&client, "#order-count").await? == "0 of 6 player(s) have sent orders.");
+
+        // A salvo game opened for sign-up instead: three seats, drawn at random.
+        client
+            .goto(&format!("{base}/gm/zines/gazette/games/new?engine=salvo"))
+            .await?;
+        fill(&client, "#game-name", "Spring Salvo").await?;
+        fill(&client, "#signup-seats", "3").await?;
+        on_element(&client, "#seating", |select| async move {
+            select.select_by_value("random").await
+        })
+        .await?;
+        click(&client, "#open-signup").await?;
+        ensure!(text_of(&client, "#notice").await? == "The game is open for sign-up.");
+        let facts = text_of(&client, "#signup-facts").await?;
+        ensure!(facts.contains("0 of 3 signed up"), "{facts}");
+        ensure!(facts.contains("Seating seed commitment"), "{facts}");
+        client.goto(&format!("{base}/zines/gazette")).await?;
+        let listed = text_of(&client, "#signups").await?;
+        ensure!(
+            listed.contains("Spring Salvo (salvo): 3 of 3 seats free"),
+            "{listed}"
+        );
+        Ok(())
+    })
+    .await;
+    drop(driver);
+    let lissa = players_of(&app.db.pool, "Lissa").await;
+    let seated: Vec<(&str, Option<i32>)> = lissa
+        .iter()
+        .map(|(name, _, seat)| (name.as_str(), *seat))
+        .collect();
+    assert_eq!(
+        seated,
+        vec![
+            ("Nelson", Some(0)),
+            ("Hardy", Some(0)),
+            ("Villeneuve", Some(1)),
+            ("Gravina", Some(1))
+        ]
+    );
+    let dover = players_of(&app.db.pool, "Over Dover").await;
+    let names: Vec<&str> = dover.iter().map(|(name, _, _)| name.as_str()).collect();
+    assert_eq!(names, vec!["Nelson", "Collingwood"]);
+    app.stop().await;
+}
