@@ -448,8 +448,10 @@ async fn published_issues_are_on_the_web_as_html_text_print_and_atom_and_the_dra
     let print = app.get("/zines/mailed/issues/1/print").await;
     assert_eq!(print.status(), 200);
     let print = print.text().await.unwrap();
-    assert!(print.contains("break-before: page"), "{print}");
-    assert!(print.contains("grayscale(1)"), "{print}");
+    assert!(print.contains("href=\"/static/admiralty.css\""), "{print}");
+    let style_sheet = app.get("/static/admiralty.css").await.text().await.unwrap();
+    assert!(style_sheet.contains("break-before: page"), "{style_sheet}");
+    assert!(style_sheet.contains("grayscale(1)"), "{style_sheet}");
     let feed = app
         .get("/zines/mailed/issues.atom")
         .await

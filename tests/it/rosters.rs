@@ -2,6 +2,7 @@
 //! sides of two captains, and a Barmy game of all six, at once; the GM picks the players and
 //! their seats on the new-game form, and bad rosters are refused in words with nothing made.
 
+use engine::settings::SettingKind;
 use games::EngineKind;
 use reqwest::StatusCode;
 use serde_json::Value;
@@ -50,19 +51,38 @@ pub(crate) fn standard_form(engine: EngineKind, name: &str) -> Vec<(String, Stri
         ("schedule".to_owned(), "every_days".to_owned()),
         ("days".to_owned(), "7".to_owned()),
     ];
+    // The fields the engine describes (`Engine::settings`), each at its default, as the form
+    // shows them; the rest of the default setup as the form's JSON fields.
+    let settings = engine.settings();
+    for setting in &settings {
+        let text = match &setting.kind {
+            SettingKind::Number { default, .. } => default.to_string(),
+            SettingKind::OptionalNumber { default, .. } => {
+                default.map(|n| n.to_string()).unwrap_or_default()
+            }
+            SettingKind::Switch { default: false } => continue,
+            SettingKind::Switch { default: true } => "on".to_owned(),
+            SettingKind::Choice { default, .. } => (*default).to_owned(),
+            SettingKind::Several { default, .. } => {
+                for value in *default {
+                    form.push((format!("setup.{}", setting.path), (*value).to_owned()));
+                }
+                continue;
+            }
+        };
+        form.push((format!("setup.{}", setting.path), text));
+    }
     let Value::Object(setup) = engine.default_setup() else {
         panic!("a setup is an object");
     };
     for (key, value) in setup {
-        let text = match value {
-            Value::Bool(false) => continue,
-            Value::Bool(true) => "on".to_owned(),
-            Value::Null => String::new(),
-            Value::String(text) => text,
-            Value::Number(n) => n.to_string(),
-            other => other.to_string(),
-        };
-        form.push((format!("setup.{key}"), text));
+        let described = settings
+            .iter()
+            .any(|s| s.path.split('.').next() == Some(key.as_str()));
+        if described {
+            continue;
+        }
+        form.push((format!("setup.{key}"), value.to_string()));
     }
     form
 }

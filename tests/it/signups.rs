@@ -305,3 +305,81 @@ async fn submit_pairs(
     let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     gm.submit("/gm/zines/gazette/games/new", &pairs).await
 }
+
+/// The zine's issue lists a game open for sign-up with its free seats and how to join (issue 21
+/// item 1 reading issue 18's sign-ups), and not once its seats are all taken.
+#[tokio::test]
+async fn the_zines_issue_lists_the_games_open_for_sign_up_with_their_free_seats() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let barmy = barmy_game(
+        pool,
+        ("gazette", "Gazette"),
+        "Trafalgar",
+        &[
+            ("fred@example.org", "Fred Bloggs"),
+            ("john@example.org", "John Smith"),
+        ],
+        5,
+    )
+    .await;
+    let zine = server::issues::find_zine(pool, "gazette").await.unwrap();
+    server::issues::set_rhythm(pool, trafalgar(), &zine, Some(Schedule::Manual), "nelson")
+        .await
+        .unwrap();
+    let setup = EngineKind::Skyfleet.default_setup();
+    signups::open_signup(
+        pool,
+        trafalgar(),
+        &OpeningSpec {
+            zine: zine.id,
+            name: "Over Dover",
+            engine: EngineKind::Skyfleet,
+            setup: &setup,
+            schedule: Schedule::EveryDays(7),
+            seats: 2,
+            seating: Seating::Order,
+        },
+        &mut Counter(9),
+        "nelson",
+    )
+    .await
+    .unwrap();
+    let base = "https://zine.example";
+    let text = server::issues::preview(pool, trafalgar(), &zine, base)
+        .await
+        .unwrap()
+        .to_text()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(text.contains("Over Dover"), "{text}");
+    assert!(
+        text.contains("2 of 2 seats free: send \"JOIN Over Dover\" by mail"),
+        "{text}"
+    );
+
+    let fred = reply_address_of(pool, barmy, 1).await;
+    let john = reply_address_of(pool, barmy, 2).await;
+    mail(pool, "join-f", &fred, "JOIN over dover\r\n").await;
+    let text = server::issues::preview(pool, trafalgar(), &zine, base)
+        .await
+        .unwrap()
+        .to_text()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(text.contains("1 of 2 seats free"), "{text}");
+    mail(pool, "join-j", &john, "JOIN over dover\r\n").await;
+    let text = server::issues::preview(pool, trafalgar(), &zine, base)
+        .await
+        .unwrap()
+        .to_text()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        !text.contains("JOIN Over Dover"),
+        "a full game is not open: {text}"
+    );
+}

@@ -1,30 +1,49 @@
-//! The issue's "games open for sign-up" section, from one function.
-//!
-//! What exists today: Barmy games enrol every active subscriber of the zine at their next turn
-//! (BARMY-02, BARMY-GM-11), so a running Barmy game is open to any reader who subscribes; the
-//! other engines take players only when the GM starts a game. When per-game sign-ups land
-//! (issue 18), this function is the one place to read them from.
+//! The issue's "games open for sign-up" section, from one function: the games a GM opened for
+//! sign-up with free seats (issue 18, docs/rosters.md), and the running Barmy games, which every
+//! subscriber of the zine joins at their next turn (BARMY-02, BARMY-GM-11).
 
 use games::EngineKind;
 use store::status::GameStatus;
 
 use super::render::SignUp;
 
-/// The zine's games a reader may still join, as the issue lists them.
+/// The zine's games a reader may still join, as the issue lists them: openings first, in the
+/// order they were opened, then the running Barmy games.
 pub async fn games_open_for_sign_up(
     db: &mut sqlx::PgConnection,
     zine: store::zines::ZineId,
 ) -> Result<Vec<SignUp>, store::StoreError> {
-    let games = store::archive::games(&mut *db, zine).await?;
-    Ok(games
+    let openings = store::signups::open_for_signup(&mut *db, zine).await?;
+    let mut sign_ups: Vec<SignUp> = openings
         .into_iter()
-        .filter(|game| game.status == GameStatus::Running)
-        .filter(|game| matches!(game.engine.parse::<EngineKind>(), Ok(EngineKind::Barmy)))
-        .map(|game| SignUp {
-            name: game.name,
-            rules: EngineKind::Barmy.title().to_owned(),
-            how: "every subscriber of the zine plays: subscribe and you join at the next turn."
-                .to_owned(),
+        .filter_map(|opening| {
+            let free = i64::from(opening.seats).saturating_sub(opening.signed);
+            (free > 0).then(|| SignUp {
+                rules: opening
+                    .engine
+                    .parse::<EngineKind>()
+                    .map_or_else(|_| opening.engine.clone(), |kind| kind.title().to_owned()),
+                how: format!(
+                    "{free} of {} seats free: send \"JOIN {}\" by mail, or use Sign up on your \
+                     player page.",
+                    opening.seats, opening.name
+                ),
+                name: opening.name,
+            })
         })
-        .collect())
+        .collect();
+    let games = store::archive::games(&mut *db, zine).await?;
+    sign_ups.extend(
+        games
+            .into_iter()
+            .filter(|game| game.status == GameStatus::Running)
+            .filter(|game| matches!(game.engine.parse::<EngineKind>(), Ok(EngineKind::Barmy)))
+            .map(|game| SignUp {
+                name: game.name,
+                rules: EngineKind::Barmy.title().to_owned(),
+                how: "every subscriber of the zine plays: subscribe and you join at the next turn."
+                    .to_owned(),
+            }),
+    );
+    Ok(sign_ups)
 }
