@@ -101,6 +101,13 @@ pub async fn print_to_pdf(document: &str, out: &Path) -> Result<(), PdfError> {
         .arg("--no-sandbox")
         .arg("--disable-gpu")
         .arg("--no-pdf-header-footer")
+        // Nothing but the page: no first-run, sync or update traffic from a print job.
+        .args([
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ])
         .arg(format!(
             "--user-data-dir={}",
             scratch.join("profile").display()
