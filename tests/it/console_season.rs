@@ -1012,7 +1012,9 @@ async fn season_fault6_one_login_shows_a_persons_games_in_every_zine() {
     let me = player.get_text("/me").await;
     for (zine, game) in [("The Gazette", trafalgar), ("The Courier", copenhagen)] {
         assert!(
-            me.contains(&format!("<td class=\"zine\" data-label=\"Zine\">{zine}</td>")),
+            me.contains(&format!(
+                "<td class=\"zine\" data-label=\"Zine\">{zine}</td>"
+            )),
             "{zine}: {me}"
         );
         assert!(me.contains(&format!("href=\"/me/games/{}\"", game.0)));

@@ -7,7 +7,9 @@
 )]
 //! Every kind of page in headless Chromium at 1280 and 390 px wide (issue 20): the front page,
 //! a zine, a game, a turn's report, a finished game's record, the players' login and game page
-//! (with refused orders too), the GM's login and every console page, and the error pages.
+//! (with refused orders too) and the zine choice, the zine's issue and its printable page, the
+//! GM's login and every console page (the issues, a sign-up, a confirmation, the hidden
+//! positions, a postal sheet among them), and the error pages.
 //! Each is checked to fit the window's width (a table scrolls inside its own box or reflows;
 //! nothing makes the page wider than a phone, fault 11), and a screenshot of the whole page
 //! is kept in `target/screenshots/<width>/` for a person to look at after the run.
@@ -17,8 +19,13 @@ use std::path::PathBuf;
 use anyhow::{Context, anyhow, ensure};
 use fantoccini::Client;
 
+use games::EngineKind;
+use server::turns::Schedule;
+use store::status::Seating;
+
 use crate::browser::{click, failures_dir, fill, in_browser, start_chromedriver, text_of};
 use crate::console::{PASSWORD, add_gm};
+use crate::helpers::Counter;
 use crate::players::{NELSON, fleet, link_path, login_mails};
 
 /// The widths every page is looked at: a laptop's and a phone's.
@@ -151,6 +158,40 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
     .await
     .unwrap();
     add_gm(&pool, "nelson").await;
+    // The zine's first issue (issue 21), a game open for sign-up (issue 18), and a player's row
+    // for the GM's postal sheet.
+    let zine = server::issues::find_zine(&pool, "gazette").await.unwrap();
+    server::issues::set_rhythm(&pool, now, &zine, Some(Schedule::Manual), "nelson")
+        .await
+        .unwrap();
+    server::issues::publish_now(&pool, now, &zine, None, "http://zine.example.org", "nelson")
+        .await
+        .unwrap();
+    let setup = EngineKind::Salvo.default_setup();
+    let opening = server::rosters::signups::open_signup(
+        &pool,
+        now,
+        &server::rosters::signups::OpeningSpec {
+            zine: zine.id,
+            name: "Jutland",
+            engine: EngineKind::Salvo,
+            setup: &setup,
+            schedule: Schedule::EveryDays(7),
+            seats: 4,
+            seating: Seating::Order,
+        },
+        &mut Counter(3),
+        "nelson",
+    )
+    .await
+    .unwrap()
+    .0;
+    let player_row: i64 =
+        sqlx::query_scalar("SELECT id FROM players WHERE game_id = $1 ORDER BY id LIMIT 1")
+            .bind(fleet.barmy)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
     let base = fleet.app.url("");
     let (barmy, salvo) = (fleet.barmy.0, fleet.salvo.0);
 
@@ -175,6 +216,8 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
                 "07-error-bad-id",
             ),
             at("/rules/ironclad".into(), "08-rules"),
+            at("/zines/gazette/issues/1".into(), "25-issue"),
+            at("/zines/gazette/issues/1/print".into(), "26-issue-print"),
             at("/gm/login".into(), "10-gm-login"),
         ] {
             visit(&client, &base, &path, name).await?;
@@ -198,6 +241,24 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
             at("/gm/outbox".into(), "17-console-outbox"),
             at("/gm/audit".into(), "18-console-audit"),
             at("/gm/games/abc".into(), "19-console-error"),
+            at("/gm/zines/gazette/issues".into(), "27-console-issues"),
+            at(
+                "/gm/zines/gazette/issues/preview".into(),
+                "28-console-issue-preview",
+            ),
+            at(format!("/gm/signups/{opening}"), "29-console-signup"),
+            at(
+                format!("/gm/games/{barmy}/confirm/resolve-now"),
+                "30-console-confirm",
+            ),
+            at(
+                format!("/gm/games/{barmy}/positions"),
+                "31-console-positions",
+            ),
+            at(
+                format!("/gm/games/{barmy}/print/{player_row}"),
+                "32-console-postal-sheet",
+            ),
         ] {
             visit(&client, &base, &path, name).await?;
         }
@@ -238,6 +299,7 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
         }
         look(&client, "23-player-game-refused-orders").await?;
         visit(&client, &base, "/me/games/abc", "24-player-error").await?;
+        visit(&client, &base, "/me/zine", "33-player-zine").await?;
         Ok(())
     })
     .await;
@@ -249,7 +311,7 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
             !name.to_string_lossy().starts_with("3x-")
         })
         .count();
-    assert_eq!(kept, 23, "a screenshot of every page at 390 px");
+    assert_eq!(kept, 32, "a screenshot of every page at 390 px");
     fleet.app.stop().await;
 }
 
