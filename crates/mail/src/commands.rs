@@ -401,7 +401,8 @@ fn nothing_after(rest: &str) -> bool {
 
 /// ABSENT's argument: NONE, or two ISO dates (the first no later than the second).
 fn absence(rest: &str) -> Read {
-    const EXPECTED: &str = "ABSENT <first day> <last day>, for example ABSENT 2026-12-20 2027-01-03, or ABSENT NONE";
+    const EXPECTED: &str =
+        "ABSENT <first day> <last day>, for example ABSENT 2026-12-20 2027-01-03, or ABSENT NONE";
     let words: Vec<&str> = argument(rest)
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';'))
         .filter(|w| !w.is_empty() && !w.eq_ignore_ascii_case("to") && *w != "-")
@@ -803,8 +804,16 @@ mod tests {
         );
         let read = parse_text("ABSENT 2027-01-03 2026-12-20\nABSENT next week\n");
         assert_eq!(read.problems.len(), 2);
-        assert!(read.problems[0].problem.contains("first day is after its last day"));
-        assert!(read.problems[1].problem.contains("two dates written YYYY-MM-DD"));
+        assert!(
+            read.problems[0]
+                .problem
+                .contains("first day is after its last day")
+        );
+        assert!(
+            read.problems[1]
+                .problem
+                .contains("two dates written YYYY-MM-DD")
+        );
     }
 
     #[test]

@@ -29,6 +29,7 @@ use store::turns::TurnId;
 pub use crate::entropy::{Entropy, OsEntropy};
 pub use crate::schedule::{Schedule, ScheduleError, ScheduleSettings, Weekly};
 pub use create::{GameSpec, Roster, RosterPick, create_game, create_game_as, create_game_with};
+pub(crate) use gm::schedule_of_in;
 pub use gm::{GmAction, delete_game, gm_action, schedule_of, set_schedule};
 pub use orders::{
     Checked, OpenTurn, OpenTurns, PressTaken, Submission, Taken, game_state, may_play,
@@ -139,6 +140,11 @@ async fn recorded_input(
                 format!("turn {}: joining is not a player list: {e}", turn.0),
             )
         })?;
+    input.excused = store::absences::excused(&mut *db, turn)
+        .await?
+        .into_iter()
+        .map(player_id)
+        .collect();
     let press = store::orders::turn_press(&mut *db, turn)
         .await?
         .into_iter()

@@ -1,0 +1,265 @@
+//! Absences (issue 18 item 4): ABSENT by mail through the real inbox, and each absence policy's
+//! effect on a resolved Barmy turn (the deadline waits up to the limit; the last orders stand;
+//! no NMR penalty for the absent player while a present NMR player still takes one).
+
+use chrono::{DateTime, Duration, Utc};
+use serde_json::Value;
+use server::inbox;
+use server::turns;
+use store::PgPool;
+use store::absences::{Absence, GamePolicy};
+use store::games::GameId;
+use store::status::{AbsencePolicy, Source};
+use store::testing::TestDatabase;
+
+use crate::helpers::trafalgar;
+use crate::inbox::{DOMAIN, barmy_game, message, outbound, reply_address_of};
+use crate::turns::player;
+
+const PLAYERS: &[(&str, &str)] = &[
+    ("fred@example.org", "Fred Bloggs"),
+    ("john@example.org", "John Smith"),
+    ("mary@example.org", "Mary Jones"),
+];
+
+/// The first turn's deadline of `barmy_game`, and the second's (every 7 days).
+fn deadlines() -> (DateTime<Utc>, DateTime<Utc>) {
+    let first = trafalgar() + Duration::days(2);
+    (first, first + Duration::days(7))
+}
+
+async fn mail(pool: &PgPool, id: &str, to: &str, body: &str) -> String {
+    inbox::ingest(
+        pool,
+        &message(id, to, "", body),
+        "smtp",
+        trafalgar(),
+        DOMAIN,
+    )
+    .await
+    .unwrap();
+    outbound(pool).await.pop().unwrap().1
+}
+
+async fn set_policy(pool: &PgPool, game: GameId, policy: AbsencePolicy, wait_days: u32) {
+    store::absences::set_policy(pool, game, GamePolicy { policy, wait_days })
+        .await
+        .unwrap();
+}
+
+/// Fred (player 1) is away on the days around turn 2's deadline.
+async fn fred_away_for_turn_two(pool: &PgPool, last_day_after: i64) {
+    let (_, second) = deadlines();
+    let subscriber: i64 = sqlx::query_scalar("SELECT id FROM subscribers WHERE email = $1")
+        .bind("fred@example.org")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    store::absences::add(
+        pool,
+        store::subscribers::SubscriberId(subscriber),
+        Absence {
+            first_day: (second - Duration::days(1)).date_naive(),
+            last_day: (second + Duration::days(last_day_after)).date_naive(),
+        },
+        trafalgar(),
+    )
+    .await
+    .unwrap();
+}
+
+/// How many NMR penalty hits each captain's ship carries, by engine player id.
+async fn penalties(pool: &PgPool, game: GameId) -> Vec<(u64, usize)> {
+    let state: Value = sqlx::query_scalar("SELECT state FROM games WHERE id = $1")
+        .bind(game)
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    state["captains"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let hits = c["damage"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|d| d["by"] == "penalty")
+                .count();
+            (c["id"].as_u64().unwrap(), hits)
+        })
+        .collect()
+}
+
+async fn resolve(pool: &PgPool, at: DateTime<Utc>) -> usize {
+    turns::resolve_due(pool, at, DOMAIN).await.unwrap().len()
+}
+
+async fn turn_two(pool: &PgPool, game: GameId) -> (String, DateTime<Utc>) {
+    sqlx::query_as("SELECT status, deadline FROM turns WHERE game_id = $1 AND number = 2")
+        .bind(game)
+        .fetch_one(pool)
+        .await
+        .unwrap()
+}
+
+async fn assert_verifies(pool: &PgPool, game: GameId) {
+    let checks = turns::verify_game(pool, game).await.unwrap();
+    assert!(!checks.is_empty());
+    assert!(checks.iter().all(|c| c.matches), "{checks:?}");
+}
+
+#[tokio::test]
+async fn absent_by_mail_names_the_policy_and_the_turns_and_absent_none_cancels() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let game = barmy_game(pool, ("gazette", "Gazette"), "Trafalgar", PLAYERS, 5).await;
+    let fred = reply_address_of(pool, game, 1).await;
+
+    let answer = mail(pool, "absent-1", &fred, "ABSENT 1805-10-29 1805-11-02\r\n").await;
+    assert!(
+        answer.contains("Absence recorded: 1805-10-29 to 1805-11-02"),
+        "{answer}"
+    );
+    assert!(
+        answer.contains("Trafalgar: The turns resolve without your orders")
+            && answer.contains("you take no penalty for missing them"),
+        "{answer}"
+    );
+    // Turn 2's deadline (30 October) falls in it; turn 1's (23 October) does not.
+    assert!(
+        answer.contains("It applies to turn 2 (deadline"),
+        "{answer}"
+    );
+    assert!(!answer.contains("turn 1 (deadline"), "{answer}");
+
+    set_policy(pool, game, AbsencePolicy::Wait, 4).await;
+    let answer = mail(pool, "absent-2", &fred, "absent 1805-12-20 1806-01-03\r\n").await;
+    assert!(
+        answer.contains("Your absences: 1805-10-29 to 1805-11-02; 1805-12-20 to 1806-01-03."),
+        "{answer}"
+    );
+    assert!(
+        answer.contains("The deadline waits for you while you are away, at most 4 days"),
+        "{answer}"
+    );
+
+    let bad = mail(pool, "absent-3", &fred, "ABSENT 1805-11-02 1805-10-29\r\n").await;
+    assert!(bad.contains("first day is after its last day"), "{bad}");
+
+    let cancelled = mail(pool, "absent-4", &fred, "ABSENT NONE\r\n").await;
+    assert!(cancelled.contains("Cancelled 2 absences"), "{cancelled}");
+    assert!(cancelled.contains("Your absences: none."), "{cancelled}");
+    let count: i64 = sqlx::query_scalar("SELECT count(*) FROM absences")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(count, 0);
+}
+
+#[tokio::test]
+async fn no_penalty_policy_spares_the_absent_player_but_not_a_present_nmr_player() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let game = barmy_game(pool, ("gazette", "Gazette"), "Trafalgar", PLAYERS, 5).await;
+    set_policy(pool, game, AbsencePolicy::NoPenalty, 7).await;
+    fred_away_for_turn_two(pool, 1).await;
+    let (first, second) = deadlines();
+    assert_eq!(resolve(pool, first).await, 1);
+    // Nobody fires in turn 2: Fred is away, John and Mary are present and miss it.
+    assert_eq!(resolve(pool, second).await, 1);
+    let hits = penalties(pool, game).await;
+    assert!(hits.contains(&(1, 0)), "Fred was away: no penalty {hits:?}");
+    assert!(
+        hits.contains(&(2, 1)),
+        "John sent nothing: one penalty {hits:?}"
+    );
+    assert!(
+        hits.contains(&(3, 1)),
+        "Mary sent nothing: one penalty {hits:?}"
+    );
+    let excused: Vec<i64> =
+        sqlx::query_scalar("SELECT excused FROM turns WHERE game_id = $1 AND number = 2")
+            .bind(game)
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    assert_eq!(excused, vec![1]);
+    assert_verifies(pool, game).await;
+}
+
+#[tokio::test]
+async fn standing_orders_policy_repeats_the_absent_players_last_orders() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let game = barmy_game(pool, ("gazette", "Gazette"), "Trafalgar", PLAYERS, 5).await;
+    set_policy(pool, game, AbsencePolicy::Standing, 7).await;
+    fred_away_for_turn_two(pool, 1).await;
+    let (first, second) = deadlines();
+    let fred = player(pool, game, 1).await;
+    turns::submit_orders(pool, trafalgar(), game, fred, "C3", Source::Web)
+        .await
+        .unwrap();
+    assert_eq!(resolve(pool, first).await, 1);
+    assert_eq!(resolve(pool, second).await, 1);
+    let (raw, source): (String, String) = sqlx::query_as(
+        "SELECT o.raw_text, o.source FROM orders o JOIN turns t ON t.id = o.turn_id \
+         WHERE t.game_id = $1 AND t.number = 2 AND o.player_id = $2",
+    )
+    .bind(game)
+    .bind(fred)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert_eq!((raw.as_str(), source.as_str()), ("C3", "standing"));
+    let report: String = sqlx::query_scalar(
+        "SELECT r.text FROM published_reports r JOIN turns t ON t.id = r.turn_id \
+         WHERE t.game_id = $1 AND t.number = 2",
+    )
+    .bind(game)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert!(report.contains("C3"), "{report}");
+    let hits = penalties(pool, game).await;
+    assert!(hits.contains(&(1, 0)), "Fred's orders stood: {hits:?}");
+    assert_verifies(pool, game).await;
+}
+
+#[tokio::test]
+async fn wait_policy_holds_the_deadline_for_the_absent_player_up_to_the_limit() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let game = barmy_game(pool, ("gazette", "Gazette"), "Trafalgar", PLAYERS, 5).await;
+    set_policy(pool, game, AbsencePolicy::Wait, 3).await;
+    // Away until ten days after turn 2's deadline: longer than the limit of 3 days.
+    fred_away_for_turn_two(pool, 10).await;
+    let (first, second) = deadlines();
+    assert_eq!(resolve(pool, first).await, 1);
+    assert_eq!(resolve(pool, second).await, 0, "turn 2 waits for Fred");
+    let (status, deadline) = turn_two(pool, game).await;
+    assert_eq!(
+        (status.as_str(), deadline),
+        ("open", second + Duration::days(3))
+    );
+    assert_eq!(resolve(pool, second + Duration::days(2)).await, 0);
+    // At the limit the turn resolves, Fred or no Fred.
+    assert_eq!(resolve(pool, second + Duration::days(3)).await, 1);
+    assert_eq!(turn_two(pool, game).await.0, "published");
+    assert_verifies(pool, game).await;
+}
+
+#[tokio::test]
+async fn wait_policy_moves_the_deadline_to_the_day_after_a_short_absence() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let game = barmy_game(pool, ("gazette", "Gazette"), "Trafalgar", PLAYERS, 5).await;
+    set_policy(pool, game, AbsencePolicy::Wait, 7).await;
+    fred_away_for_turn_two(pool, 1).await;
+    let (first, second) = deadlines();
+    assert_eq!(resolve(pool, first).await, 1);
+    assert_eq!(resolve(pool, second).await, 0);
+    // Back the day after the deadline: the turn waits until the day after that.
+    assert_eq!(turn_two(pool, game).await.1, second + Duration::days(2));
+    assert_eq!(resolve(pool, second + Duration::days(2)).await, 1);
+}
