@@ -104,11 +104,11 @@ pub(super) async fn carry_out(
                 first_day: *first_day,
                 last_day: *last_day,
             };
-            crate::rosters::absences::declare(&mut *cx.tx, cx.sender.subscriber, absence, cx.now)
+            crate::turns::absences::declare(&mut *cx.tx, cx.sender.subscriber, absence, cx.now)
                 .await?
         }
         Command::Present => {
-            crate::rosters::absences::cancel(&mut *cx.tx, cx.sender.subscriber, cx.now).await?
+            crate::turns::absences::cancel(&mut *cx.tx, cx.sender.subscriber, cx.now).await?
         }
         Command::Resign => match target {
             Ok(holder) if holder.status == PlayerStatus::Active => resign(cx, holder).await?,

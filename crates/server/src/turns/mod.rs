@@ -10,6 +10,7 @@
 //! Every statement is in `store`; a game's state is read into a typed [`games::AnyState`] once
 //! per resolution or request, and the open turns' states once per process ([`states`]).
 
+pub mod absences;
 pub mod create;
 pub mod gm;
 pub mod orders;

@@ -67,7 +67,7 @@ async fn remind(
     let mut queued = 0;
     // A player absent on the deadline's day gets no reminder (docs/rosters.md, "Absences").
     let zone = crate::schedule::zone_of(&turn.schedule);
-    let day = crate::rosters::absences::day_of(Some(turn.deadline), now, zone);
+    let day = crate::turns::absences::day_of(Some(turn.deadline), now, zone);
     let absent: Vec<_> = store::absences::absent_players(&mut *tx, turn.game_id, day)
         .await?
         .into_iter()

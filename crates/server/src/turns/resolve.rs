@@ -52,7 +52,7 @@ pub async fn resolve_due(
         };
         let (turn, game) = (due.id, due.game_id);
         // The absence policy "the deadline waits": the turn's deadline moves, it is not resolved.
-        if crate::rosters::absences::wait_if_absent(&mut tx, &due, now)
+        if crate::turns::absences::wait_if_absent(&mut tx, &due, now)
             .await?
             .is_some()
         {
@@ -189,7 +189,7 @@ pub(crate) async fn resolve_claimed(
             .map_err(|e| LifecycleError::inconsistent(game.id, e.to_string()))?;
         store::turns::set_joining(&mut *tx, due.id, &joining).await?;
     }
-    crate::rosters::absences::apply_at_resolution(&mut *tx, due, engine, settings.zone(), now)
+    crate::turns::absences::apply_at_resolution(&mut *tx, due, engine, settings.zone(), now)
         .await?;
     let (input, press) = recorded_input(&mut *tx, engine, game.id, due.id).await?;
 

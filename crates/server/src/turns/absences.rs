@@ -16,9 +16,9 @@ use store::status::{AbsencePolicy, GameStatus, PlayerStatus, Source};
 use store::subscribers::SubscriberId;
 use store::turns::DueTurn;
 
+use super::LifecycleError;
 use crate::letters;
 use crate::schedule::ScheduleSettings;
-use crate::turns::LifecycleError;
 
 /// The day an absence is judged on: the turn's deadline (or, without one, now) in the game's
 /// time zone.
@@ -106,7 +106,7 @@ pub async fn summary(
     let rows = store::players::player_rows_of_subscriber(&mut *tx, subscriber).await?;
     for row in rows.iter().filter(|r| playing(r)) {
         let policy = store::absences::policy(&mut *tx, row.game_id).await?;
-        let schedule = crate::turns::schedule_of_in(&mut *tx, row.game_id).await?;
+        let schedule = super::schedule_of_in(&mut *tx, row.game_id).await?;
         text.push_str(&format!(
             "\n{}: {}.{}",
             row.game_name,
@@ -184,7 +184,7 @@ pub async fn wait_if_absent(
     if policy.policy != AbsencePolicy::Wait {
         return Ok(None);
     }
-    let schedule = crate::turns::schedule_of_in(&mut *tx, due.game_id).await?;
+    let schedule = super::schedule_of_in(&mut *tx, due.game_id).await?;
     let zone = schedule.zone();
     let first = store::absences::deadline_before_absence(&mut *tx, due.id)
         .await?
