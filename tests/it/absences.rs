@@ -122,8 +122,8 @@ async fn absent_by_mail_names_the_policy_and_the_turns_and_absent_none_cancels()
         "{answer}"
     );
     assert!(
-        answer.contains("Trafalgar: The turns resolve without your orders")
-            && answer.contains("you take no penalty for missing them"),
+        answer.contains("Trafalgar: A turn resolves without an absent player's orders")
+            && answer.contains("with no penalty for missing it"),
         "{answer}"
     );
     // Turn 2's deadline (30 October) falls in it; turn 1's (23 October) does not.
@@ -140,7 +140,7 @@ async fn absent_by_mail_names_the_policy_and_the_turns_and_absent_none_cancels()
         "{answer}"
     );
     assert!(
-        answer.contains("The deadline waits for you while you are away, at most 4 days"),
+        answer.contains("The deadline waits for a player who is away, at most 4 days"),
         "{answer}"
     );
 
@@ -262,4 +262,58 @@ async fn wait_policy_moves_the_deadline_to_the_day_after_a_short_absence() {
     // Back the day after the deadline: the turn waits until the day after that.
     assert_eq!(turn_two(pool, game).await.1, second + Duration::days(2));
     assert_eq!(resolve(pool, second + Duration::days(2)).await, 1);
+}
+
+#[tokio::test]
+async fn the_gm_sets_the_absence_policy_on_the_game_page_with_csrf() {
+    use crate::rosters::{standard_form, zine_of_six};
+    use games::EngineKind;
+    use reqwest::StatusCode;
+
+    let app = crate::helpers::TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let mut gm = zine_of_six(&app).await;
+    let form = standard_form(EngineKind::Barmy, "Trafalgar");
+    let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    gm.submit("/gm/zines/gazette/games/new", &pairs).await;
+    let game: i64 = sqlx::query_scalar("SELECT id FROM games")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    let page = gm.get_text(&format!("/gm/games/{game}")).await;
+    // The default: no penalty for an absent player's missed turn.
+    assert!(page.contains("id=\"absence-form\""), "{page}");
+    assert!(page.contains("value=\"no_penalty\" selected"), "{page}");
+    let path = format!("/gm/games/{game}/absence");
+
+    // Without the CSRF token nothing changes; a bad limit is refused in words.
+    let response = gm
+        .post(&path, &[("absence_policy", "wait"), ("wait_days", "5")])
+        .await;
+    assert_eq!(response.status(), StatusCode::FORBIDDEN);
+    let response = gm
+        .submit(&path, &[("absence_policy", "wait"), ("wait_days", "90")])
+        .await;
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    assert!(response.text().await.unwrap().contains("from 1 to 28"));
+    let policy = store::absences::policy(pool, GameId(game)).await.unwrap();
+    assert_eq!(policy.policy, AbsencePolicy::NoPenalty);
+
+    let response = gm
+        .submit(&path, &[("absence_policy", "wait"), ("wait_days", "5")])
+        .await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    let policy = store::absences::policy(pool, GameId(game)).await.unwrap();
+    assert_eq!((policy.policy, policy.wait_days), (AbsencePolicy::Wait, 5));
+    let page = gm.get_text(&format!("/gm/games/{game}")).await;
+    assert!(
+        page.contains("the deadline waits for a player who is away, at most 5 days"),
+        "{page}"
+    );
+    let audited: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM audit_log WHERE action = 'game.absence_policy'")
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    assert_eq!(audited, 1);
 }

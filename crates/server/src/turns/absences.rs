@@ -30,17 +30,45 @@ pub fn day_of(deadline: Option<DateTime<Utc>>, now: DateTime<Utc>, zone: Tz) -> 
 pub fn policy_words(policy: GamePolicy) -> String {
     match policy.policy {
         AbsencePolicy::Wait => format!(
-            "the deadline waits for you while you are away, at most {} day{} past the turn's own deadline",
+            "the deadline waits for a player who is away, at most {} day{} past the turn's own deadline",
             policy.wait_days,
             if policy.wait_days == 1 { "" } else { "s" }
         ),
         AbsencePolicy::Standing => {
-            "your last orders stand for each turn you are away and send none".to_owned()
+            "an absent player's last orders stand for each turn they send none".to_owned()
         }
-        AbsencePolicy::NoPenalty => "the turns resolve without your orders, as the rules treat \
-             a player who sends none, but you take no penalty for missing them"
+        AbsencePolicy::NoPenalty => "a turn resolves without an absent player's orders, as the \
+             rules treat any missed turn, but with no penalty for missing it"
             .to_owned(),
     }
+}
+
+/// The longest the GM may let a deadline wait for an absent player (the column's check).
+pub const MAX_WAIT_DAYS: u32 = 28;
+
+/// Sets the game's absence policy, audited as done by `actor`.
+pub async fn set_policy(
+    pool: &store::PgPool,
+    game: store::games::GameId,
+    policy: GamePolicy,
+    actor: &str,
+    now: DateTime<Utc>,
+) -> Result<(), LifecycleError> {
+    let mut tx = pool.begin().await?;
+    store::absences::set_policy(&mut *tx, game, policy).await?;
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor,
+            action: "game.absence_policy",
+            game_id: Some(game.0),
+            details: json!({ "policy": policy.policy.as_str(), "wait_days": policy.wait_days }),
+        },
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
 }
 
 /// Records an absence and answers with the player's absences and, per game, the policy and
