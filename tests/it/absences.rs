@@ -317,3 +317,76 @@ async fn the_gm_sets_the_absence_policy_on_the_game_page_with_csrf() {
             .unwrap();
     assert_eq!(audited, 1);
 }
+
+#[tokio::test]
+async fn a_player_declares_and_cancels_an_absence_on_their_page() {
+    use crate::console::hidden_csrf;
+    use crate::rosters::{SIX, standard_form, zine_of_six};
+    use games::EngineKind;
+    use reqwest::StatusCode;
+
+    let app = crate::helpers::TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let mut gm = zine_of_six(&app).await;
+    let form = standard_form(EngineKind::Barmy, "Trafalgar");
+    let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    gm.submit("/gm/zines/gazette/games/new", &pairs).await;
+    let mut player = crate::players::logged_in(&app, SIX[0].0).await;
+    let me = player.get_text("/me").await;
+    assert!(me.contains("Your absences: none."), "{me}");
+    let csrf = hidden_csrf(&me);
+    let days = [("first_day", "2099-12-20"), ("last_day", "2100-01-03")];
+
+    // Without the session's token, or with the days the wrong way round, nothing is recorded.
+    let forged = player
+        .post("/me/absences", &[("csrf", "0"), days[0], days[1]])
+        .await;
+    assert_eq!(forged.status(), StatusCode::FORBIDDEN);
+    let backwards = player
+        .post(
+            "/me/absences",
+            &[
+                ("csrf", &csrf),
+                ("first_day", "2100-01-03"),
+                ("last_day", "2099-12-20"),
+            ],
+        )
+        .await;
+    assert_eq!(backwards.status(), StatusCode::BAD_REQUEST);
+    let count = || async {
+        sqlx::query_scalar::<_, i64>("SELECT count(*) FROM absences")
+            .fetch_one(pool)
+            .await
+            .unwrap()
+    };
+    assert_eq!(count().await, 0);
+
+    let response = player
+        .post("/me/absences", &[("csrf", &csrf), days[0], days[1]])
+        .await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    let me = player.get_text("/me").await;
+    assert!(
+        me.contains("Your absences: 2099-12-20 to 2100-01-03."),
+        "{me}"
+    );
+    assert!(
+        me.contains("Trafalgar: A turn resolves without an absent player&#39;s orders")
+            || me.contains("Trafalgar: A turn resolves without an absent player&#x27;s orders")
+            || me.contains("Trafalgar: A turn resolves without an absent player's orders"),
+        "{me}"
+    );
+    assert_eq!(count().await, 1);
+
+    let response = player
+        .post("/me/absences", &[("csrf", &csrf), ("cancel", "1")])
+        .await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    assert!(
+        player
+            .get_text("/me")
+            .await
+            .contains("Your absences: none.")
+    );
+    assert_eq!(count().await, 0);
+}
