@@ -390,3 +390,35 @@ async fn a_player_declares_and_cancels_an_absence_on_their_page() {
     );
     assert_eq!(count().await, 0);
 }
+
+#[tokio::test]
+async fn an_absent_player_gets_no_reminder_and_a_present_one_does() {
+    use server::turns::ScheduleSettings;
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let game = barmy_game(pool, ("gazette", "Gazette"), "Trafalgar", PLAYERS, 5).await;
+    let (first, second) = deadlines();
+    let settings = ScheduleSettings::new(
+        turns::Schedule::EveryDays(7),
+        &[Duration::hours(48)],
+        Duration::zero(),
+        false,
+    )
+    .unwrap();
+    turns::set_schedule(pool, trafalgar(), game, &settings, "gm")
+        .await
+        .unwrap();
+    fred_away_for_turn_two(pool, 1).await;
+    assert_eq!(resolve(pool, first).await, 1);
+    let rounds = turns::send_due_reminders(pool, second - Duration::hours(48), DOMAIN)
+        .await
+        .unwrap();
+    assert_eq!(rounds.len(), 1);
+    let to: Vec<String> = sqlx::query_scalar(
+        "SELECT to_address FROM outbound_messages WHERE idempotency_key LIKE 'reminder:%' ORDER BY id",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    assert_eq!(to, ["john@example.org", "mary@example.org"]);
+}
