@@ -11,6 +11,7 @@
     clippy::indexing_slicing
 )]
 
+mod absences;
 mod adjudicate;
 mod archive;
 mod audit;

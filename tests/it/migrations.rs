@@ -1,8 +1,9 @@
 use store::testing::TestDatabase;
 
 /// Every table the schema must have, with sqlx's own bookkeeping.
-const TABLES: [&str; 24] = [
+const TABLES: [&str; 25] = [
     "_sqlx_migrations",
+    "absences",
     "audit_log",
     "games",
     "gm_accounts",

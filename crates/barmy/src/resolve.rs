@@ -184,7 +184,8 @@ pub(crate) fn resolve(
         .collect();
 
     // 4. NMR penalties, from a player's second turn, waived when someone scored on them
-    // (BARMY-17, BARMY-18, BARMY-GM-06); draws in ascending player id. Orders that fire no
+    // (BARMY-17, BARMY-18, BARMY-GM-06) or when the player is excused as absent
+    // (a variation of BARMY-17 the GM chooses: docs/rules/barmy.md); draws in ascending player id. Orders that fire no
     // shot are a missed turn unless the game lets press alone answer (BARMY-GM-08's switch).
     let setup = &next.setup;
     let answered = |id: &engine::PlayerId| {
@@ -199,6 +200,7 @@ pub(crate) fn resolve(
                 c.is_afloat()
                     && c.first_turn < turn
                     && !answered(&c.id)
+                    && !input.excused.contains(&c.id)
                     && !scored_on.get(*index).copied().unwrap_or(false)
                     && c.hits_taken() < SHIP_LENGTH
             })

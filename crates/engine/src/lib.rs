@@ -101,6 +101,11 @@ pub struct TurnInput<O> {
     /// Players who leave before this turn resolves (unsubscribed or excluded).
     #[serde(default)]
     pub leaving: Vec<PlayerId>,
+    /// Players who sent no orders but are excused any penalty for missing the turn: declared
+    /// absent, under the game's absence policy (issue 18). The engine's no-orders rule still
+    /// applies to them; only a penalty for the miss (BARMY-17) is waived.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub excused: Vec<PlayerId>,
 }
 
 impl<O> Default for TurnInput<O> {
@@ -109,6 +114,7 @@ impl<O> Default for TurnInput<O> {
             orders: BTreeMap::new(),
             joining: Vec::new(),
             leaving: Vec::new(),
+            excused: Vec::new(),
         }
     }
 }

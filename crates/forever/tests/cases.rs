@@ -189,6 +189,7 @@ fn run(case: &Case, library: &BTreeMap<String, Vec<String>>) -> Vec<String> {
         let at = format!("{} turn {}", case.name, number + 1);
         let mut input = TurnInput {
             leaving: turn.leaving.iter().map(|name| ids[name]).collect(),
+            excused: Vec::new(),
             ..TurnInput::default()
         };
         for (name, text) in &turn.orders {

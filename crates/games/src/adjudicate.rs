@@ -140,6 +140,7 @@ pub fn resolve(request: ResolveRequest) -> Result<ResolveResponse, AdjudicateErr
         orders: BTreeMap::new(),
         joining: request.joining,
         leaving: request.leaving,
+        excused: Vec::new(),
     };
     let mut press: Vec<PressItem> = Vec::new();
     let mut readings = BTreeMap::new();

@@ -456,7 +456,12 @@ impl AnyState {
                 })?;
                 orders.insert(player, typed);
             }
-            let typed = TurnInput { orders, joining: input.joining, leaving: input.leaving };
+            let typed = TurnInput {
+                orders,
+                joining: input.joining,
+                leaving: input.leaving,
+                excused: input.excused,
+            };
             let resolution = E::resolve(state, &typed, dice)?;
             let mut report = resolution.report;
             report.press = press_in_roster_order(&E::roster(state), press);

@@ -7,6 +7,8 @@
 //! |---|---|
 //! | `JOIN <game>` (`SIGNON`, `SIGN ON`) | sign up for a game open for sign-up |
 //! | `LIST` | the zine's games open for sign-up, with their free seats |
+//! | `ABSENT <first day> <last day>` | away on those days (ISO dates, both included); the game's absence policy applies |
+//! | `ABSENT NONE` (`PRESENT`) | cancel my absences to come |
 //! | `GAME <game>` | the lines after it are for that game (a player in several games) |
 //! | `PRESS <text>` | public press; following lines continue it until a blank line |
 //! | `PRESS WITHDRAW` | withdraw the press sent in earlier messages this turn |
@@ -45,6 +47,10 @@ JOIN <game>            sign up for a game open for sign-up (also SIGNON); the
                        answer gives your place in the queue
                        JOIN spring-salvo
 LIST                   the games open for sign-up and their free seats
+ABSENT <from> <to>     away from the first day to the last (both included);
+                       each game's absence policy says what happens then
+                       ABSENT 2026-12-20 2027-01-03
+ABSENT NONE            cancel your absences to come (also PRESENT)
 GAME <game>            the lines after it are for that game, when you play in
                        several
                        GAME spring-salvo
@@ -119,6 +125,13 @@ pub enum Command {
     },
     /// LIST: the zine's games open for sign-up.
     List,
+    /// ABSENT <first day> <last day>: away on those days, both included.
+    Absent {
+        first_day: chrono::NaiveDate,
+        last_day: chrono::NaiveDate,
+    },
+    /// ABSENT NONE or PRESENT: the absences to come are cancelled.
+    Present,
     /// GAME: the following lines are for this game.
     Game {
         /// The game's name as written.
@@ -286,6 +299,8 @@ impl Commands {
 enum Keyword {
     Join,
     List,
+    Absent,
+    Present,
     Game,
     Press,
     Tell,
@@ -331,6 +346,8 @@ fn keyword(text: &str) -> Option<(Keyword, &str)> {
         }
         "game" => Keyword::Game,
         "list" => Keyword::List,
+        "absent" => Keyword::Absent,
+        "present" => Keyword::Present,
         "press" => Keyword::Press,
         "tell" => Keyword::Tell,
         "position" | "where" => Keyword::Position,
@@ -380,6 +397,33 @@ fn secret(rest: &str) -> &str {
 fn nothing_after(rest: &str) -> bool {
     let words = rest.trim_matches(|c: char| is_separator(c) || matches!(c, '!' | '?'));
     words.is_empty() || words.eq_ignore_ascii_case("please") || words.eq_ignore_ascii_case("pls")
+}
+
+/// ABSENT's argument: NONE, or two ISO dates (the first no later than the second).
+fn absence(rest: &str) -> Read {
+    const EXPECTED: &str =
+        "ABSENT <first day> <last day>, for example ABSENT 2026-12-20 2027-01-03, or ABSENT NONE";
+    let words: Vec<&str> = argument(rest)
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';'))
+        .filter(|w| !w.is_empty() && !w.eq_ignore_ascii_case("to") && *w != "-")
+        .collect();
+    let day = |w: &str| chrono::NaiveDate::parse_from_str(w.trim_end_matches('.'), "%Y-%m-%d");
+    match words.as_slice() {
+        [none] if none.trim_end_matches('.').eq_ignore_ascii_case("none") => {
+            Read::Command(Command::Present)
+        }
+        [first, last] => match (day(first), day(last)) {
+            (Ok(first_day), Ok(last_day)) if first_day <= last_day => {
+                Read::Command(Command::Absent {
+                    first_day,
+                    last_day,
+                })
+            }
+            (Ok(_), Ok(_)) => problem("ABSENT's first day is after its last day", EXPECTED),
+            _ => problem("ABSENT needs two dates written YYYY-MM-DD", EXPECTED),
+        },
+        _ => problem("ABSENT needs a first and a last day, or NONE", EXPECTED),
+    }
 }
 
 /// A line as it should appear in any output: a PASSWORD line's secret replaced.
@@ -483,6 +527,9 @@ fn read_line(text: &str) -> Read {
         // Alone on its line, as an engine's order might start with the word.
         Keyword::List if nothing_after(rest) => Read::Command(Command::List),
         Keyword::List => Read::Order,
+        Keyword::Absent => absence(rest),
+        Keyword::Present if nothing_after(rest) => Read::Command(Command::Present),
+        Keyword::Present => Read::Order,
         Keyword::Help => Read::Command(Command::Help),
         Keyword::Resign if nothing_after(rest) => Read::Command(Command::Resign),
         Keyword::Resign => problem(
@@ -735,6 +782,38 @@ mod tests {
         );
         // Within the limits nothing is added.
         assert!(parse_text("A1\nHELP\n").problems.is_empty());
+    }
+
+    #[test]
+    fn absent_takes_two_days_or_none() {
+        let day = |y, m, d| chrono::NaiveDate::from_ymd_opt(y, m, d).unwrap();
+        let found = commands("ABSENT 2026-12-20 2027-01-03\nabsent: none\nPRESENT\n");
+        assert_eq!(
+            found,
+            vec![
+                (
+                    1,
+                    Command::Absent {
+                        first_day: day(2026, 12, 20),
+                        last_day: day(2027, 1, 3)
+                    }
+                ),
+                (2, Command::Present),
+                (3, Command::Present),
+            ]
+        );
+        let read = parse_text("ABSENT 2027-01-03 2026-12-20\nABSENT next week\n");
+        assert_eq!(read.problems.len(), 2);
+        assert!(
+            read.problems[0]
+                .problem
+                .contains("first day is after its last day")
+        );
+        assert!(
+            read.problems[1]
+                .problem
+                .contains("two dates written YYYY-MM-DD")
+        );
     }
 
     #[test]

@@ -154,6 +154,7 @@ fn run(case: &Case) -> Vec<String> {
         let at = format!("{} turn {}", case.name, number + 1);
         let mut input = TurnInput {
             leaving: turn.leaving.iter().map(|name| ids[name]).collect(),
+            excused: Vec::new(),
             joining: turn
                 .joining
                 .iter()

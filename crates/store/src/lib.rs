@@ -5,6 +5,7 @@
 //!
 //! Time is a parameter: functions that record a moment take `now` from the caller's clock.
 
+pub mod absences;
 pub mod accounts;
 pub mod archive;
 pub mod audit;

@@ -196,6 +196,20 @@ status! {
         Web = "web",
         /// Entered by the GM: received on paper or by phone (issue 18's postal players).
         Post = "post",
+        /// An absent player's last orders, standing for a turn (the game's absence policy).
+        Standing = "standing",
+    }
+}
+
+status! {
+    /// What a game does on a turn an absent player misses (`games.absence_policy`).
+    AbsencePolicy, "absence_policy" {
+        /// The deadline waits for the absent player, up to the game's limit.
+        Wait = "wait",
+        /// The absent player's last orders stand.
+        Standing = "standing",
+        /// The engine's no-orders rule applies, without a missed-turn penalty.
+        NoPenalty = "no_penalty",
     }
 }
 

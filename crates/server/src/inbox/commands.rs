@@ -96,6 +96,20 @@ pub(super) async fn carry_out(
             Err(_) => sign_up(cx, game).await?,
         },
         Command::List => list(cx).await?,
+        Command::Absent {
+            first_day,
+            last_day,
+        } => {
+            let absence = store::absences::Absence {
+                first_day: *first_day,
+                last_day: *last_day,
+            };
+            crate::turns::absences::declare(&mut *cx.tx, cx.sender.subscriber, absence, cx.now)
+                .await?
+        }
+        Command::Present => {
+            crate::turns::absences::cancel(&mut *cx.tx, cx.sender.subscriber, cx.now).await?
+        }
         Command::Resign => match target {
             Ok(holder) if holder.status == PlayerStatus::Active => resign(cx, holder).await?,
             Ok(holder) => format!(

@@ -171,6 +171,17 @@ pub async fn schedule_of(pool: &PgPool, game: GameId) -> Result<ScheduleSettings
     Ok(ScheduleSettings::from_json(&stored)?)
 }
 
+/// The game's deadline settings, read in a transaction.
+pub(crate) async fn schedule_of_in(
+    db: &mut sqlx::PgConnection,
+    game: GameId,
+) -> Result<ScheduleSettings, LifecycleError> {
+    let stored = store::games::schedule(&mut *db, game)
+        .await?
+        .ok_or(LifecycleError::GameNotFound(game.0))?;
+    Ok(ScheduleSettings::from_json(&stored)?)
+}
+
 /// Replaces a game's deadline settings, audited as done by `actor`. When the deadline rule
 /// itself changes (another kind, weekday, time, zone or number of days) to one that gives
 /// deadlines, the open turn's deadline moves to the new rule's first slot after `now`, so a

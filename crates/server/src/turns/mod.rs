@@ -10,6 +10,7 @@
 //! Every statement is in `store`; a game's state is read into a typed [`games::AnyState`] once
 //! per resolution or request, and the open turns' states once per process ([`states`]).
 
+pub mod absences;
 pub mod create;
 pub mod gm;
 pub mod orders;
@@ -29,6 +30,7 @@ use store::turns::TurnId;
 pub use crate::entropy::{Entropy, OsEntropy};
 pub use crate::schedule::{Schedule, ScheduleError, ScheduleSettings, Weekly};
 pub use create::{GameSpec, Roster, RosterPick, create_game, create_game_as, create_game_with};
+pub(crate) use gm::schedule_of_in;
 pub use gm::{GmAction, delete_game, gm_action, schedule_of, set_schedule};
 pub use orders::{
     Checked, OpenTurn, OpenTurns, PressTaken, Submission, Taken, game_state, may_play,
@@ -139,6 +141,11 @@ async fn recorded_input(
                 format!("turn {}: joining is not a player list: {e}", turn.0),
             )
         })?;
+    input.excused = store::absences::excused(&mut *db, turn)
+        .await?
+        .into_iter()
+        .map(player_id)
+        .collect();
     let press = store::orders::turn_press(&mut *db, turn)
         .await?
         .into_iter()

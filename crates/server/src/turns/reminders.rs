@@ -65,7 +65,18 @@ async fn remind(
         .ok_or(LifecycleError::GameNotFound(turn.game_id.0))?;
     let number = u32::try_from(turn.number).unwrap_or_default();
     let mut queued = 0;
+    // A player absent on the deadline's day gets no reminder (docs/rosters.md, "Absences").
+    let zone = crate::schedule::zone_of(&turn.schedule);
+    let day = crate::turns::absences::day_of(Some(turn.deadline), now, zone);
+    let absent: Vec<_> = store::absences::absent_players(&mut *tx, turn.game_id, day)
+        .await?
+        .into_iter()
+        .map(|p| p.player_id)
+        .collect();
     for player in store::players::players_without_orders(&mut *tx, turn.game_id, turn.id).await? {
+        if absent.contains(&player.id) {
+            continue;
+        }
         let letter = letters::turns::reminder(
             &player.display_name,
             &game_name,

@@ -51,6 +51,14 @@ pub async fn resolve_due(
             return Ok(done);
         };
         let (turn, game) = (due.id, due.game_id);
+        // The absence policy "the deadline waits": the turn's deadline moves, it is not resolved.
+        if crate::turns::absences::wait_if_absent(&mut tx, &due, now)
+            .await?
+            .is_some()
+        {
+            tx.commit().await?;
+            continue;
+        }
         match resolve_claimed(
             &mut tx,
             &due,
@@ -181,6 +189,8 @@ pub(crate) async fn resolve_claimed(
             .map_err(|e| LifecycleError::inconsistent(game.id, e.to_string()))?;
         store::turns::set_joining(&mut *tx, due.id, &joining).await?;
     }
+    crate::turns::absences::apply_at_resolution(&mut *tx, due, engine, settings.zone(), now)
+        .await?;
     let (input, press) = recorded_input(&mut *tx, engine, game.id, due.id).await?;
 
     let joining = input.joining.len();

@@ -78,6 +78,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/games/{id}/preview", get(games::get_preview))
         .route("/games/{id}/positions", get(games::get_positions))
         .route("/games/{id}/schedule", post(games::post_schedule))
+        .route("/games/{id}/absence", post(games::post_absence))
         .route("/games/{id}/post-orders", post(games::post_postal_orders))
         .route("/games/{id}/print/{player}", get(games::get_postal_print))
         .route("/games/{id}/actions/{action}", post(games::post_action))
@@ -188,6 +189,7 @@ pub(crate) fn notice(code: Option<&str>) -> Option<&'static str> {
         "game-created" => "Game created: turn 1 is open.",
         "signup-opened" => "The game is open for sign-up.",
         "schedule-saved" => "Schedule saved.",
+        "absence-saved" => "Absence policy saved.",
         "game-deleted" => "The game was deleted.",
         "resolve-now" => "The turn was resolved and published.",
         "extend" => "The deadline was extended.",

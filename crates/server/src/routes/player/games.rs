@@ -123,6 +123,8 @@ struct MePage {
     games: Vec<GameRow>,
     /// The zine's games open for sign-up, with the player's place in each queue.
     signups: Vec<super::signups::SignupRow>,
+    /// The player's absences and each game's absence policy, in words.
+    absences: String,
 }
 
 pub(crate) async fn get_me(
@@ -151,6 +153,7 @@ pub(crate) async fn get_me(
     Ok(Html(
         MePage {
             signups: super::signups::rows(&state, player.subscriber).await?,
+            absences: super::absences::summary(&state, player.subscriber).await?,
             csrf: player.csrf,
             games,
         }

@@ -5,6 +5,7 @@
 //! is found only among the player's own games: any other is "not found", whether or not it
 //! exists.
 
+mod absences;
 mod auth;
 mod games;
 mod issues;
@@ -35,6 +36,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/me/zine/letter", post(zine::post_letter))
         .route("/me/zine/mail", post(zine::post_mail))
         .route("/me/signups/{opening}", post(signups::post_join))
+        .route("/me/absences", post(absences::post_absence))
         .route("/me/games/{game}", get(games::get_game))
         .route("/me/games/{game}/orders", post(games::post_orders))
         .route("/me/games/{game}/press", post(games::post_press))

@@ -91,6 +91,8 @@ struct GamePage {
     /// The open turn's active players, for orders received by post: row id and name.
     post_to: Vec<(i64, String)>,
     today: String,
+    /// The absence policy: its stored name, the waiting limit in days, and in words.
+    absence: (&'static str, u32, String),
 }
 
 async fn find_game(state: &AppState, id: i64) -> Result<store::games::GameSummary, AppError> {
@@ -163,6 +165,14 @@ pub(crate) async fn get_game(
         roster,
         post_to,
         today: state.clock.now().format("%Y-%m-%d").to_string(),
+        absence: {
+            let policy = store::absences::policy(&state.pool, game.id).await?;
+            (
+                policy.policy.as_str(),
+                policy.wait_days,
+                crate::turns::absences::policy_words(policy),
+            )
+        },
         press: press
             .into_iter()
             .map(|p| PressRow {
@@ -268,6 +278,39 @@ pub(crate) async fn post_schedule(
     .await
     .map_err(lifecycle_error)?;
     Ok(Redirect::to(&format!("/gm/games/{id}?done=schedule-saved")).into_response())
+}
+
+/// The GM's absence policy for the game (docs/rosters.md, "Absences").
+pub(crate) async fn post_absence(
+    State(state): State<AppState>,
+    gm: Gm,
+    Path(id): Path<i64>,
+    CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
+) -> Result<Response, AppError> {
+    use crate::turns::absences::MAX_WAIT_DAYS;
+    let game = find_game(&state, id).await?;
+    let policy = field(&pairs, "absence_policy")
+        .parse::<store::status::AbsencePolicy>()
+        .map_err(|_| AppError::BadRequest("choose what happens when a player is away".into()))?;
+    let wait_days = match field(&pairs, "wait_days").trim().parse::<u32>() {
+        Ok(days) if (1..=MAX_WAIT_DAYS).contains(&days) => days,
+        _ => {
+            return Err(AppError::BadRequest(format!(
+                "the longest wait must be a whole number of days from 1 to {MAX_WAIT_DAYS}"
+            )));
+        }
+    };
+    let policy = store::absences::GamePolicy { policy, wait_days };
+    crate::turns::absences::set_policy(
+        &state.pool,
+        game.id,
+        policy,
+        &gm.actor(),
+        state.clock.now(),
+    )
+    .await
+    .map_err(lifecycle_error)?;
+    Ok(Redirect::to(&format!("/gm/games/{id}?done=absence-saved")).into_response())
 }
 
 pub(crate) async fn post_action(
