@@ -218,6 +218,13 @@ async fn a_gm_opens_a_game_for_sign_up_players_join_on_their_pages_and_the_gm_se
         let mut player = crate::players::logged_in(&app, email).await;
         let me = player.get_text("/me").await;
         let csrf = hidden_csrf(&me);
+        // The sign-up list is in the page, after its heading, never in its <title>.
+        let title = &me[me.find("<title>").unwrap()..me.find("</title>").unwrap()];
+        assert!(!title.contains("sign-up"), "{title}");
+        assert!(
+            me.find("<h1>Your games</h1>") < me.find("Open for sign-up"),
+            "{me}"
+        );
         if index < 4 {
             assert!(me.contains(&format!("id=\"join-{opening}\"")), "{me}");
         } else {
