@@ -1,0 +1,248 @@
+//! Standbys and replacements (issue 18 item 3): a subscriber volunteers by mail, the GM hands
+//! them a seat mid-game; the engine state is untouched so `gm verify` replays every turn, the
+//! report's Name reads "New (replacing Old)" from the turn it takes effect, the newcomer gets
+//! the position with their own reply address, and the old address is refused in words.
+
+use chrono::Duration;
+use games::EngineKind;
+use server::inbox;
+use server::rosters::replace::{Replacement, replace_player};
+use server::turns::{self, GameSpec, GmAction, Roster, RosterPick, Schedule};
+use store::PgPool;
+use store::games::GameId;
+use store::subscribers::SubscriberId;
+use store::testing::TestDatabase;
+
+use crate::helpers::{Counter, trafalgar};
+use crate::inbox::{DOMAIN, barmy_game, message, outbound, reply_address_of};
+
+/// Mails `body` to the reply address `to` through the real inbox; the answer's text.
+async fn mail(pool: &PgPool, id: &str, to: &str, body: &str) -> String {
+    inbox::ingest(
+        pool,
+        &message(id, to, "", body),
+        "smtp",
+        trafalgar(),
+        DOMAIN,
+    )
+    .await
+    .unwrap();
+    let (_, text, _) = outbound(pool).await.pop().unwrap();
+    text
+}
+
+async fn subscriber(pool: &PgPool, name: &str) -> SubscriberId {
+    SubscriberId(
+        sqlx::query_scalar("SELECT id FROM subscribers WHERE display_name = $1")
+            .bind(name)
+            .fetch_one(pool)
+            .await
+            .unwrap(),
+    )
+}
+
+async fn report_of(pool: &PgPool, game: GameId, turn: i32) -> String {
+    sqlx::query_scalar(
+        "SELECT r.markdown FROM published_reports r JOIN turns t ON t.id = r.turn_id \
+         WHERE t.game_id = $1 AND t.number = $2",
+    )
+    .bind(game)
+    .bind(turn)
+    .fetch_one(pool)
+    .await
+    .unwrap()
+}
+
+async fn resolve_now(pool: &PgPool, game: GameId, hours: i64) {
+    turns::gm_action(
+        pool,
+        trafalgar() + Duration::hours(hours),
+        game,
+        GmAction::ResolveNow,
+        "gm",
+        DOMAIN,
+    )
+    .await
+    .unwrap();
+}
+
+/// A zine of three (all in a Barmy game, so each has a reply address) with a salvo game of
+/// Fred and John.
+async fn salvo_of_two(pool: &PgPool) -> (GameId, GameId) {
+    let barmy = barmy_game(
+        pool,
+        ("gazette", "Gazette"),
+        "Trafalgar",
+        &[
+            ("fred@example.org", "Fred Bloggs"),
+            ("john@example.org", "John Smith"),
+            ("mary@example.org", "Mary Jones"),
+        ],
+        5,
+    )
+    .await;
+    let zine = sqlx::query_scalar("SELECT id FROM zines")
+        .fetch_one(pool)
+        .await
+        .map(store::zines::ZineId)
+        .unwrap();
+    let picks = vec![
+        RosterPick {
+            subscriber: subscriber(pool, "Fred Bloggs").await,
+            seat: 0,
+        },
+        RosterPick {
+            subscriber: subscriber(pool, "John Smith").await,
+            seat: 0,
+        },
+    ];
+    let salvo = turns::create_game_with(
+        pool,
+        trafalgar(),
+        &GameSpec {
+            zine,
+            name: "Lissa",
+            engine: EngineKind::Salvo,
+            setup: &EngineKind::Salvo.default_setup(),
+            first_deadline: Some(trafalgar() + Duration::days(2)),
+            schedule: Schedule::EveryDays(7),
+        },
+        &Roster::Chosen(picks),
+        chrono_tz::Tz::UTC,
+        &mut Counter(7),
+        "gm",
+    )
+    .await
+    .unwrap();
+    (barmy, salvo)
+}
+
+#[tokio::test]
+async fn a_standby_takes_over_a_seat_and_every_published_turn_still_verifies() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let (barmy, lissa) = salvo_of_two(pool).await;
+    let mary_barmy = reply_address_of(pool, barmy, 3).await;
+    let john_lissa = reply_address_of(pool, lissa, 2).await;
+
+    // Mary volunteers by mail; a second STANDBY says she is on the list already.
+    let answer = mail(pool, "standby-1", &mary_barmy, "STANDBY\r\n").await;
+    assert!(answer.contains("You are on the standby list"), "{answer}");
+    let answer = mail(pool, "standby-2", &mary_barmy, "standby\r\n").await;
+    assert!(answer.contains("already on the standby list"), "{answer}");
+    let answer = mail(pool, "standby-3", &mary_barmy, "STANDBY maybe\r\n").await;
+    assert!(answer.contains("nothing was done"), "{answer}");
+
+    // Before taking the seat she sees nothing of John's position.
+    let john_seat = turns::player_id(2);
+    let hidden = turns::game_state(pool, lissa)
+        .await
+        .unwrap()
+        .view(engine::Viewer::Player(john_seat))
+        .lines;
+    let public = turns::game_state(pool, lissa)
+        .await
+        .unwrap()
+        .view(engine::Viewer::Public)
+        .lines;
+    let secret_lines: Vec<&String> = hidden.iter().filter(|l| !public.contains(l)).collect();
+    assert!(!secret_lines.is_empty(), "{hidden:?}");
+    let answer = mail(pool, "peek", &mary_barmy, "GAME Lissa\r\nPOSITION\r\n").await;
+    assert!(answer.contains("no game called \"Lissa\""), "{answer}");
+    for (to, body, _) in outbound(pool).await {
+        if to == "mary@example.org" {
+            for line in &secret_lines {
+                assert!(!body.contains(line.as_str()), "{line} reached Mary: {body}");
+            }
+        }
+    }
+
+    // Turn 1 resolves with John; the GM then gives John's seat to Mary, from turn 2.
+    resolve_now(pool, lissa, 1).await;
+    let mary = subscriber(pool, "Mary Jones").await;
+    let replaced = replace_player(
+        pool,
+        trafalgar() + Duration::hours(2),
+        &Replacement {
+            game: lissa,
+            player: "John Smith",
+            subscriber: mary,
+        },
+        "gm:nelson",
+        DOMAIN,
+        &mut Counter(40),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        (replaced.old_name.as_str(), replaced.from_turn),
+        ("John Smith", 2)
+    );
+    // Mary gets the position with her own new reply address.
+    let (to, body, headers) = outbound(pool).await.pop().unwrap();
+    assert_eq!(to, "mary@example.org");
+    assert!(body.contains("John Smith's place in Lissa"), "{body}");
+    let mary_lissa = reply_address_of(pool, lissa, 2).await;
+    assert_ne!(mary_lissa, john_lissa);
+    assert_eq!(headers["Reply-To"].as_str(), Some(mary_lissa.as_str()));
+    let now_visible = turns::game_state(pool, lissa)
+        .await
+        .unwrap()
+        .view(engine::Viewer::Player(john_seat))
+        .lines;
+    for line in now_visible.iter().filter(|l| !public.contains(l)) {
+        assert!(body.contains(line.as_str()), "{line} missing: {body}");
+    }
+    // She was taken off the standby list.
+    let answer = mail(pool, "standby-off", &mary_barmy, "STANDBY OFF\r\n").await;
+    assert!(answer.contains("were not on the standby list"), "{answer}");
+
+    // John's old address is refused with the reason; Mary's works.
+    let answer = mail(pool, "john-late", &john_lissa, "STATUS\r\n").await;
+    assert!(
+        answer.contains("you were replaced in Lissa on turn 2"),
+        "{answer}"
+    );
+    let answer = mail(pool, "mary-status", &mary_lissa, "STATUS\r\n").await;
+    assert!(answer.contains("Lissa"), "{answer}");
+    assert!(!answer.contains("replaced"), "{answer}");
+
+    // The reports: John's name on turn 1, "Mary Jones (replacing John Smith)" from turn 2.
+    resolve_now(pool, lissa, 3).await;
+    let first = report_of(pool, lissa, 1).await;
+    assert!(first.contains("John Smith"), "{first}");
+    assert!(!first.contains("replacing"), "{first}");
+    let second = report_of(pool, lissa, 2).await;
+    assert!(
+        second.contains("Mary Jones (replacing John Smith)"),
+        "{second}"
+    );
+
+    // gm verify replays both turns byte for byte across the replacement.
+    let checks = turns::verify::verify_game(pool, lissa).await.unwrap();
+    assert_eq!(checks.len(), 2, "{checks:?}");
+    assert!(checks.iter().all(|c| c.matches), "{checks:?}");
+
+    // A second replacement of a seat by someone who already plays is refused in words.
+    let fred = subscriber(pool, "Fred Bloggs").await;
+    let refused = replace_player(
+        pool,
+        trafalgar() + Duration::hours(4),
+        &Replacement {
+            game: lissa,
+            player: "Mary Jones",
+            subscriber: fred,
+        },
+        "gm:nelson",
+        DOMAIN,
+        &mut Counter(41),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("Fred Bloggs already plays in Lissa"),
+        "{refused}"
+    );
+}
