@@ -187,7 +187,7 @@ pub(crate) async fn resolve_claimed(
     let renames = store::replacements::names_at_turn(&mut *tx, game.id, number).await?;
     let roster = state.roster();
     let mut resolved = state.resolve(input, &press, &mut secret.turn_dice(number))?;
-    crate::rosters::replace::rename_rows(&mut resolved.report, &roster, &renames);
+    super::renames::rename_rows(&mut resolved.report, &roster, &renames);
     fault::point("after_resolve").await;
     let seed = secret.turn_seed(number);
     store::turns::mark_resolved(&mut *tx, due.id, &seed.to_hex(), now).await?;

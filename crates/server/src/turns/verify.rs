@@ -54,7 +54,7 @@ pub async fn verify_game(pool: &PgPool, game: GameId) -> Result<Vec<TurnCheck>, 
             &press,
             &mut engine::TurnDice::from_seeds(&seed, &sealed),
         )?;
-        crate::rosters::replace::rename_rows(&mut replay.report, &roster, &renames);
+        super::renames::rename_rows(&mut replay.report, &roster, &renames);
         let matches = commitments_hold && replay.report.to_text() == turn.text;
         checks.push(TurnCheck {
             turn: number,
@@ -98,6 +98,6 @@ pub async fn preview_turn(
     let renames = store::replacements::names_at_turn(&mut *db, game, number).await?;
     let roster = state.roster();
     let mut resolved = state.resolve(input, &press, &mut secret.turn_dice(number))?;
-    crate::rosters::replace::rename_rows(&mut resolved.report, &roster, &renames);
+    super::renames::rename_rows(&mut resolved.report, &roster, &renames);
     Ok((number, resolved))
 }
