@@ -246,3 +246,113 @@ async fn a_standby_takes_over_a_seat_and_every_published_turn_still_verifies() {
         "{refused}"
     );
 }
+
+#[tokio::test]
+async fn the_gm_replaces_a_player_with_a_standby_on_the_console() {
+    use crate::rosters::{game_id, subscriber_id, zine_of_six};
+    use reqwest::StatusCode;
+    let app = crate::helpers::TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let mut gm = zine_of_six(&app).await;
+    // The game is made by the service (the new-game form is tested in rosters.rs).
+    let zine = sqlx::query_scalar("SELECT id FROM zines")
+        .fetch_one(pool)
+        .await
+        .map(store::zines::ZineId)
+        .unwrap();
+    let mut picks = Vec::new();
+    for name in ["Lucas", "Collingwood"] {
+        picks.push(RosterPick {
+            subscriber: SubscriberId(subscriber_id(pool, name).await),
+            seat: 0,
+        });
+    }
+    turns::create_game_with(
+        pool,
+        trafalgar(),
+        &GameSpec {
+            zine,
+            name: "Over Dover",
+            engine: EngineKind::Salvo,
+            setup: &EngineKind::Salvo.default_setup(),
+            first_deadline: Some(trafalgar() + Duration::days(2)),
+            schedule: Schedule::EveryDays(7),
+        },
+        &Roster::Chosen(picks),
+        chrono_tz::Tz::UTC,
+        &mut Counter(8),
+        "gm",
+    )
+    .await
+    .unwrap();
+    let game = game_id(pool, "Over Dover").await;
+    let gravina = subscriber_id(pool, "Gravina").await;
+    store::replacements::standby_on(pool, SubscriberId(gravina))
+        .await
+        .unwrap();
+    let (lucas_seat, lucas_token): (i64, String) = sqlx::query_as(
+        "SELECT engine_player_id, reply_token FROM players WHERE game_id = $1 AND display_name = 'Lucas'",
+    )
+    .bind(game)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+
+    // The game page offers the seats, the standby first.
+    let page = gm.get_text(&format!("/gm/games/{game}")).await;
+    assert!(page.contains("id=\"replace\""), "{page}");
+    let offered = page.split("id=\"replace-by\"").nth(1).unwrap();
+    assert!(
+        offered.find("Gravina (standby)").unwrap() < offered.find("Nelson").unwrap(),
+        "{offered}"
+    );
+
+    // Someone who already plays is refused in words, and nothing changes.
+    let path = format!("/gm/games/{game}/replace");
+    let seat = lucas_seat.to_string();
+    let collingwood = subscriber_id(pool, "Collingwood").await.to_string();
+    let response = gm
+        .submit(&path, &[("player", &seat), ("subscriber", &collingwood)])
+        .await;
+    assert_eq!(response.status(), StatusCode::CONFLICT);
+    let text = response.text().await.unwrap();
+    assert!(
+        text.contains("Collingwood already plays in Over Dover"),
+        "{text}"
+    );
+
+    let gravina_id = gravina.to_string();
+    let response = gm
+        .submit(&path, &[("player", &seat), ("subscriber", &gravina_id)])
+        .await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    let (name, token): (String, String) = sqlx::query_as(
+        "SELECT display_name, reply_token FROM players WHERE game_id = $1 AND engine_player_id = $2",
+    )
+    .bind(game)
+    .bind(lucas_seat)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert_eq!(name, "Gravina");
+    assert_ne!(token, lucas_token);
+    let (to, body, headers) = outbound(pool).await.pop().unwrap();
+    assert_eq!(to, "gravina@principe.example");
+    assert!(body.contains("Lucas's place in Over Dover"), "{body}");
+    assert!(headers["Reply-To"].as_str().unwrap().contains(&token));
+    let actor: String =
+        sqlx::query_scalar("SELECT actor FROM audit_log WHERE action = 'player.replace'")
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    assert_eq!(actor, "gm:nelson");
+    let page = gm
+        .get_text(&format!("/gm/games/{game}?done=replaced"))
+        .await;
+    assert!(page.contains("The seat has a new player"), "{page}");
+    let roster = page.split("id=\"roster\"").nth(1).unwrap();
+    assert!(
+        roster.contains("Gravina") && !roster.contains("Lucas"),
+        "{roster}"
+    );
+}

@@ -50,6 +50,14 @@ pub async fn replace_player(
     let game = store::games::summary(&mut *tx, wanted.game)
         .await?
         .ok_or(LifecycleError::GameNotFound(wanted.game.0))?;
+    // Barmy seats every subscriber (BARMY-02): a newcomer joins by subscribing, and someone
+    // who left would be enrolled again, so its seats are never handed over.
+    if game.engine == games::EngineKind::Barmy.name() {
+        return Err(refused(format!(
+            "every subscriber plays {} (Barmy): a new subscriber joins at the next turn, no seat is handed over",
+            game.name
+        )));
+    }
     if game.status == GameStatus::Finished {
         return Err(LifecycleError::GameOver(game.id.0));
     }
