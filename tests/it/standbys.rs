@@ -287,9 +287,26 @@ async fn the_gm_replaces_a_player_with_a_standby_on_the_console() {
     .unwrap();
     let game = game_id(pool, "Over Dover").await;
     let gravina = subscriber_id(pool, "Gravina").await;
-    store::replacements::standby_on(pool, SubscriberId(gravina))
-        .await
-        .unwrap();
+    // Gravina volunteers on her player pages; a form without the session's token does nothing.
+    let mut player = crate::players::logged_in(&app, "gravina@principe.example").await;
+    let me = player.get_text("/me").await;
+    assert!(me.contains("id=\"standby-on\""), "{me}");
+    let csrf = crate::console::hidden_csrf(&me);
+    let forged = player
+        .post("/me/standby", &[("csrf", "0"), ("standby", "on")])
+        .await;
+    assert_eq!(forged.status(), StatusCode::FORBIDDEN);
+    assert!(
+        !store::replacements::is_standby(pool, SubscriberId(gravina))
+            .await
+            .unwrap()
+    );
+    let response = player
+        .post("/me/standby", &[("csrf", &csrf), ("standby", "on")])
+        .await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    let me = player.get_text("/me").await;
+    assert!(me.contains("id=\"standby-off\""), "{me}");
     let (lucas_seat, lucas_token): (i64, String) = sqlx::query_as(
         "SELECT engine_player_id, reply_token FROM players WHERE game_id = $1 AND display_name = 'Lucas'",
     )
@@ -297,6 +314,30 @@ async fn the_gm_replaces_a_player_with_a_standby_on_the_console() {
     .fetch_one(pool)
     .await
     .unwrap();
+
+    // Before taking a seat the standby sees nothing of the game: not on her pages, and the
+    // game's player page is not hers.
+    let lucas_view = turns::game_state(pool, GameId(game))
+        .await
+        .unwrap()
+        .view(engine::Viewer::Player(turns::player_id(lucas_seat)))
+        .lines;
+    let public_view = turns::game_state(pool, GameId(game))
+        .await
+        .unwrap()
+        .view(engine::Viewer::Public)
+        .lines;
+    let me = player.get_text("/me").await;
+    assert!(!me.contains("Over Dover"), "{me}");
+    for line in lucas_view.iter().filter(|l| !public_view.contains(l)) {
+        assert!(!me.contains(line.as_str()), "{line}: {me}");
+    }
+    let response = player.get(&format!("/me/games/{game}")).await;
+    assert_eq!(response.status(), StatusCode::NOT_FOUND);
+    let page = response.text().await.unwrap();
+    for line in lucas_view.iter().filter(|l| !public_view.contains(l)) {
+        assert!(!page.contains(line.as_str()), "{line}: {page}");
+    }
 
     // The game page offers the seats, the standby first.
     let page = gm.get_text(&format!("/gm/games/{game}")).await;
@@ -350,6 +391,17 @@ async fn the_gm_replaces_a_player_with_a_standby_on_the_console() {
         .get_text(&format!("/gm/games/{game}?done=replaced"))
         .await;
     assert!(page.contains("The seat has a new player"), "{page}");
+    let me = player.get_text("/me").await;
+    assert!(me.contains("Over Dover"), "{me}");
+    // Now the seat is hers, so is its page, with the position.
+    let seat_page = player.get_text(&format!("/me/games/{game}")).await;
+    for line in lucas_view.iter().filter(|l| !public_view.contains(l)) {
+        assert!(seat_page.contains(line.as_str()), "{line}: {seat_page}");
+    }
+    assert!(
+        me.contains("id=\"standby-on\""),
+        "off the list once seated: {me}"
+    );
     let roster = page.split("id=\"roster\"").nth(1).unwrap();
     assert!(
         roster.contains("Gravina") && !roster.contains("Lucas"),

@@ -174,3 +174,35 @@ pub async fn replace_player(
         from_turn,
     })
 }
+
+/// Puts a subscriber on the standby list or takes them off, audited (`via` the web or mail);
+/// `true` when that changed anything.
+pub async fn set_standby(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    subscriber: SubscriberId,
+    on: bool,
+    via: &str,
+) -> Result<bool, LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let changed = if on {
+        store::replacements::standby_on(&mut *tx, subscriber).await?
+    } else {
+        store::replacements::standby_off(&mut *tx, subscriber).await?
+    };
+    if changed {
+        store::audit::append(
+            &mut *tx,
+            &store::audit::NewAuditEntry {
+                actor: &format!("subscriber:{}", subscriber.0),
+                action: if on { "standby.on" } else { "standby.off" },
+                game_id: None,
+                details: json!({ "subscriber": subscriber.0, "via": via }),
+            },
+            now,
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(changed)
+}

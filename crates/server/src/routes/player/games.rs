@@ -123,6 +123,8 @@ struct MePage {
     games: Vec<GameRow>,
     /// The zine's games open for sign-up, with the player's place in each queue.
     signups: Vec<super::signups::SignupRow>,
+    /// Whether the player is on the standby list (docs/rosters.md).
+    standby: bool,
 }
 
 pub(crate) async fn get_me(
@@ -151,6 +153,7 @@ pub(crate) async fn get_me(
     Ok(Html(
         MePage {
             signups: super::signups::rows(&state, player.subscriber).await?,
+            standby: store::replacements::is_standby(&state.pool, player.subscriber).await?,
             csrf: player.csrf,
             games,
         }

@@ -35,6 +35,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/me/zine/letter", post(zine::post_letter))
         .route("/me/zine/mail", post(zine::post_mail))
         .route("/me/signups/{opening}", post(signups::post_join))
+        .route("/me/standby", post(signups::post_standby))
         .route("/me/games/{game}", get(games::get_game))
         .route("/me/games/{game}/orders", post(games::post_orders))
         .route("/me/games/{game}/press", post(games::post_press))
