@@ -245,6 +245,34 @@ async fn a_standby_takes_over_a_seat_and_every_published_turn_still_verifies() {
             .contains("Fred Bloggs already plays in Lissa"),
         "{refused}"
     );
+
+    // From the command line: Barmy hands no seat over; John takes Fred's seat in Lissa.
+    let gm = |game: GameId, player: &str, subscriber: SubscriberId| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_gm"))
+            .args([
+                "game",
+                &game.0.to_string(),
+                "replace",
+                player,
+                &subscriber.0.to_string(),
+            ])
+            .env("DATABASE_URL", &db.url)
+            .env_remove("ADMIRALTY_LOG")
+            .output()
+            .unwrap()
+    };
+    let john = subscriber(pool, "John Smith").await;
+    let output = gm(barmy, "Fred Bloggs", john);
+    assert!(!output.status.success(), "{output:?}");
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("every subscriber plays Trafalgar"), "{said}");
+    let output = gm(lissa, "Fred Bloggs", john);
+    assert!(output.status.success(), "{output:?}");
+    let printed = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        printed.contains("John Smith replaces Fred Bloggs from turn 3"),
+        "{printed}"
+    );
 }
 
 #[tokio::test]
