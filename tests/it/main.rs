@@ -47,5 +47,6 @@ mod rosters;
 mod secrets;
 mod setup_form;
 mod signups;
+mod standbys;
 mod subscribers;
 mod turns;

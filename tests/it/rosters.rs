@@ -132,7 +132,7 @@ pub(crate) async fn players_of(pool: &PgPool, game: &str) -> Vec<(String, i64, O
     .unwrap()
 }
 
-async fn game_id(pool: &PgPool, game: &str) -> i64 {
+pub(crate) async fn game_id(pool: &PgPool, game: &str) -> i64 {
     sqlx::query_scalar("SELECT id FROM games WHERE name = $1")
         .bind(game)
         .fetch_one(pool)

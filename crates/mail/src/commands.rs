@@ -16,6 +16,7 @@
 //! | `POSITION` (`WHERE`) | mail me my own fleet's position |
 //! | `STATUS` | my game, my current orders, the deadline |
 //! | `RESIGN` | leave the game |
+//! | `STANDBY`, `STANDBY OFF` | volunteer as a standby, or stop |
 //! | `UNSUBSCRIBE` | no more mail |
 //! | `LETTER <text>` | a letter to the editor, printed in the zine's issue once the GM approves it; following lines continue it until a blank line |
 //! | `RECEIVE ISSUE` / `RECEIVE REPORTS` | by mail, the zine's issue, or each game's report |
@@ -66,6 +67,8 @@ TELL <player>: <text>  a private message to another player, by name or number;
 POSITION               mail me my own fleet's position (also WHERE)
 STATUS                 my game, my current orders and the deadline
 RESIGN                 leave the game (alone on its line)
+STANDBY                volunteer to take over a seat when a player leaves
+                       (STANDBY OFF to stop)
 UNSUBSCRIBE            no more mail from Admiralty (alone on its line)
 LETTER <text>          a letter to the editor, printed in the zine's next issue
                        once the GM approves it; the lines after it continue it
@@ -158,6 +161,11 @@ pub enum Command {
     Status,
     /// RESIGN: leave the game.
     Resign,
+    /// STANDBY (on the standby list) or STANDBY OFF (off it).
+    Standby {
+        /// True for STANDBY, false for STANDBY OFF.
+        on: bool,
+    },
     /// UNSUBSCRIBE: no more mail.
     Unsubscribe,
     /// LETTER: a letter to the editor of the zine, continuation lines joined with `\n`.
@@ -307,11 +315,20 @@ enum Keyword {
     Position,
     Status,
     Resign,
+    Standby,
     Unsubscribe,
     Help,
     Password,
     Letter,
     Receive,
+}
+
+/// `STANDBY OFF`'s argument: the word alone (any case, a full stop after it).
+fn is_off(argument: &str) -> bool {
+    argument
+        .trim()
+        .trim_end_matches(['.', '!'])
+        .eq_ignore_ascii_case("off")
 }
 
 /// `PRESS WITHDRAW`'s argument: the word alone (any case, a full stop or `!` after it).
@@ -353,6 +370,7 @@ fn keyword(text: &str) -> Option<(Keyword, &str)> {
         "position" | "where" => Keyword::Position,
         "status" => Keyword::Status,
         "resign" => Keyword::Resign,
+        "standby" => Keyword::Standby,
         "unsubscribe" => Keyword::Unsubscribe,
         "help" => Keyword::Help,
         "password" => Keyword::Password,
@@ -535,6 +553,12 @@ fn read_line(text: &str) -> Read {
         Keyword::Resign => problem(
             "RESIGN must be alone on its line: nothing was done",
             "RESIGN",
+        ),
+        Keyword::Standby if nothing_after(rest) => Read::Command(Command::Standby { on: true }),
+        Keyword::Standby if is_off(rest) => Read::Command(Command::Standby { on: false }),
+        Keyword::Standby => problem(
+            "STANDBY takes nothing after it but OFF: nothing was done",
+            "STANDBY, or STANDBY OFF",
         ),
         Keyword::Unsubscribe if nothing_after(rest) => Read::Command(Command::Unsubscribe),
         Keyword::Unsubscribe => problem(

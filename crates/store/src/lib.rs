@@ -18,6 +18,7 @@ pub mod login_links;
 pub mod orders;
 pub mod outbox;
 pub mod players;
+pub mod replacements;
 pub mod sessions;
 pub mod signups;
 pub mod status;

@@ -229,6 +229,29 @@ pub(super) async fn run_game_action(database: &DatabaseArgs, args: GameArgs) -> 
             println!("game {}: {} player(s)", args.game, roster.len());
             return Ok(());
         }
+        GameCommand::Replace { player, subscriber } => {
+            let pool = connect(database).await?;
+            let replaced = crate::rosters::replace::replace_player(
+                &pool,
+                clock()?.now(),
+                &crate::rosters::replace::Replacement {
+                    game,
+                    player: &player,
+                    subscriber: store::subscribers::SubscriberId(subscriber),
+                },
+                "gm",
+                &args.mail_domain,
+                &mut crate::entropy::OsEntropy,
+            )
+            .await
+            .with_context(|| format!("game {}", args.game))?;
+            pool.close().await;
+            println!(
+                "game {}: {} replaces {} from turn {}",
+                args.game, replaced.new_name, replaced.old_name, replaced.from_turn
+            );
+            return Ok(());
+        }
         GameCommand::ResolveNow => GmAction::ResolveNow,
         GameCommand::Extend { hours } => {
             GmAction::Extend(chrono::Duration::hours(i64::from(hours)))

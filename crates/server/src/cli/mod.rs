@@ -132,6 +132,14 @@ pub enum GameCommand {
     /// Print the game's roster: each player, their seat (an ironclad side, a skyfleet fleet),
     /// the turn they joined and whether they still play.
     Roster,
+    /// Hand a player's seat to another active subscriber of the zine (a standby, say) from the
+    /// open turn: same position, a new reply address mailed to the newcomer.
+    Replace {
+        /// The player to replace: their name or the engine's player id.
+        player: String,
+        /// The subscriber id of the newcomer.
+        subscriber: i64,
+    },
     /// Stop the clock: no turn resolves until the game is resumed.
     Pause,
     /// Start the clock again, giving back the time that was left when it was paused.

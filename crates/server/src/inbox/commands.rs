@@ -118,6 +118,7 @@ pub(super) async fn carry_out(
             ),
             Err(why) => format!("Line {line}: {why}"),
         },
+        Command::Standby { on } => standby(cx, *on).await?,
         Command::Unsubscribe => unsubscribe(cx).await?,
         Command::Letter { text } => letter(cx, line, text).await?,
         Command::Receive { issue } => receive(cx, *issue).await?,
@@ -313,6 +314,31 @@ async fn resign(cx: &mut Context<'_, '_>, holder: &TokenHolder) -> Result<String
     )
     .await?;
     Ok(replies::resigned(&holder.game_name))
+}
+
+/// STANDBY / STANDBY OFF: the sender's place on the standby list (docs/rosters.md).
+async fn standby(cx: &mut Context<'_, '_>, on: bool) -> Result<String, LifecycleError> {
+    let subscriber = cx.sender.subscriber;
+    let changed = if on {
+        store::replacements::standby_on(&mut *cx.tx, subscriber).await?
+    } else {
+        store::replacements::standby_off(&mut *cx.tx, subscriber).await?
+    };
+    if changed {
+        audit(
+            cx.tx,
+            if on { "standby.on" } else { "standby.off" },
+            None,
+            json!({ "subscriber": subscriber.0, "via": "mail" }),
+            cx.now,
+        )
+        .await?;
+    }
+    Ok(if on {
+        crate::letters::replacements::standby_on(changed)
+    } else {
+        crate::letters::replacements::standby_off(changed)
+    })
 }
 
 async fn unsubscribe(cx: &mut Context<'_, '_>) -> Result<String, LifecycleError> {

@@ -54,6 +54,12 @@ pub(super) async fn identify(
             .find(|g| g.reply_token == token.as_str())
             .cloned()
         else {
+            // A seat handed to a standby: the old holder is told so, not "unknown address".
+            if let Some((game, turn)) =
+                store::replacements::replaced_token(&mut *tx, token.as_str()).await?
+            {
+                return Ok(Err(crate::letters::replacements::replaced(&game, turn)));
+            }
             return Ok(Err(
                 "the reply address you wrote to is not one Admiralty gave out (or no longer is)."
                     .into(),

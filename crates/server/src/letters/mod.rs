@@ -7,6 +7,7 @@
 pub mod copies;
 pub mod passwords;
 pub mod postal;
+pub mod replacements;
 pub mod replies;
 pub mod signups;
 pub mod turns;

@@ -1,6 +1,7 @@
 //! Who plays a game: its roster as the GM and the public see it (names, seats, who left), and
 //! (by capability) the ways players come and go.
 
+pub mod replace;
 pub mod signups;
 
 use games::EngineKind;

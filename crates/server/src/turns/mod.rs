@@ -16,6 +16,7 @@ pub mod gm;
 pub mod orders;
 pub mod press;
 pub mod reminders;
+mod renames;
 pub mod resolve;
 pub mod states;
 pub mod verify;

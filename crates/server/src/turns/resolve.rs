@@ -194,7 +194,10 @@ pub(crate) async fn resolve_claimed(
     let (input, press) = recorded_input(&mut *tx, engine, game.id, due.id).await?;
 
     let joining = input.joining.len();
-    let resolved = state.resolve(input, &press, &mut secret.turn_dice(number))?;
+    let renames = store::replacements::names_at_turn(&mut *tx, game.id, number).await?;
+    let roster = state.roster();
+    let mut resolved = state.resolve(input, &press, &mut secret.turn_dice(number))?;
+    super::renames::rename_rows(&mut resolved.report, &roster, &renames);
     fault::point("after_resolve").await;
     let seed = secret.turn_seed(number);
     store::turns::mark_resolved(&mut *tx, due.id, &seed.to_hex(), now).await?;

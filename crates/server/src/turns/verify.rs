@@ -47,11 +47,14 @@ pub async fn verify_game(pool: &PgPool, game: GameId) -> Result<Vec<TurnCheck>, 
                 .is_none_or(|c| sealed.matches(c));
         let (input, press) = recorded_input(&mut db, engine, game, turn.id).await?;
         let state = engine.parse_state_text(&turn.state_before)?;
-        let replay = state.resolve(
+        let renames = store::replacements::names_at_turn(&mut *db, game, number).await?;
+        let roster = state.roster();
+        let mut replay = state.resolve(
             input,
             &press,
             &mut engine::TurnDice::from_seeds(&seed, &sealed),
         )?;
+        super::renames::rename_rows(&mut replay.report, &roster, &renames);
         let matches = commitments_hold && replay.report.to_text() == turn.text;
         checks.push(TurnCheck {
             turn: number,
@@ -92,6 +95,9 @@ pub async fn preview_turn(
         .map(|p| player_id(p.engine_player_id))
         .collect();
     let state = engine.parse_state_text(&stored.state)?;
-    let resolved = state.resolve(input, &press, &mut secret.turn_dice(number))?;
+    let renames = store::replacements::names_at_turn(&mut *db, game, number).await?;
+    let roster = state.roster();
+    let mut resolved = state.resolve(input, &press, &mut secret.turn_dice(number))?;
+    super::renames::rename_rows(&mut resolved.report, &roster, &renames);
     Ok((number, resolved))
 }

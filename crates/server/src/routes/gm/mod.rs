@@ -80,6 +80,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/games/{id}/schedule", post(games::post_schedule))
         .route("/games/{id}/absence", post(games::post_absence))
         .route("/games/{id}/post-orders", post(games::post_postal_orders))
+        .route("/games/{id}/replace", post(games::post_replace))
         .route("/games/{id}/print/{player}", get(games::get_postal_print))
         .route("/games/{id}/actions/{action}", post(games::post_action))
         .route("/games/{id}/confirm/{action}", get(games::get_confirm_game))
@@ -199,6 +200,7 @@ pub(crate) fn notice(code: Option<&str>) -> Option<&'static str> {
         "end" => "The game has ended; every sealed seed is revealed.",
         "retried" => "The message was put back in the queue and processed.",
         "resent" => "The message is queued to be sent again.",
+        "replaced" => "The seat has a new player: they were mailed the position.",
         _ => return None,
     })
 }

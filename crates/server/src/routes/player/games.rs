@@ -125,6 +125,8 @@ struct MePage {
     signups: Vec<super::signups::SignupRow>,
     /// The player's absences and each game's absence policy, in words.
     absences: String,
+    /// Whether the player is on the standby list (docs/rosters.md).
+    standby: bool,
 }
 
 pub(crate) async fn get_me(
@@ -154,6 +156,7 @@ pub(crate) async fn get_me(
         MePage {
             signups: super::signups::rows(&state, player.subscriber).await?,
             absences: super::absences::summary(&state, player.subscriber).await?,
+            standby: store::replacements::is_standby(&state.pool, player.subscriber).await?,
             csrf: player.csrf,
             games,
         }

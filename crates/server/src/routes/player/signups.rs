@@ -78,3 +78,34 @@ pub(crate) async fn post_join(
     .map_err(|error| AppError::Conflict(format!("{error}.")))?;
     Ok(Redirect::to("/me").into_response())
 }
+
+/// Volunteers the player as a standby (`standby=on`) or takes them off the list; back to `/me`.
+pub(crate) async fn post_standby(
+    State(state): State<AppState>,
+    player: Player,
+    CsrfForm(form): CsrfForm<Vec<(String, String)>>,
+) -> Result<Response, AppError> {
+    store::subscribers::find(&state.pool, player.subscriber)
+        .await?
+        .filter(|s| s.status == SubscriberStatus::Active)
+        .ok_or(AppError::Forbidden)?;
+    let on = match form
+        .iter()
+        .find(|(k, _)| k == "standby")
+        .map(|(_, v)| v.as_str())
+    {
+        Some("on") => true,
+        Some("off") => false,
+        _ => return Err(AppError::BadRequest("standby must be on or off".into())),
+    };
+    crate::rosters::replace::set_standby(
+        &state.pool,
+        state.clock.now(),
+        player.subscriber,
+        on,
+        "web",
+    )
+    .await
+    .map_err(|error| AppError::Conflict(format!("{error}.")))?;
+    Ok(Redirect::to("/me").into_response())
+}

@@ -6,8 +6,10 @@ mod confirm;
 mod forms;
 mod new;
 mod postal;
+mod replace;
 
 pub(crate) use postal::{get_print as get_postal_print, post_orders as post_postal_orders};
+pub(crate) use replace::post_replace;
 mod roster;
 
 use askama::Template;
@@ -90,6 +92,10 @@ struct GamePage {
     roster: Vec<crate::rosters::RosterEntry>,
     /// The open turn's active players, for orders received by post: row id and name.
     post_to: Vec<(i64, String)>,
+    /// For replacements: the seats (engine id, player) and who may take one (subscriber id,
+    /// name, standbys first); empty without an open turn.
+    seats: Vec<(i64, String)>,
+    candidates: Vec<(i64, String)>,
     today: String,
     /// The absence policy: its stored name, the waiting limit in days, and in words.
     absence: (&'static str, u32, String),
@@ -129,6 +135,21 @@ pub(crate) async fn get_game(
     let roster = crate::rosters::roster(&state.pool, game.id)
         .await?
         .unwrap_or_default();
+    let (seats, candidates) = if open.is_some() && game.engine != games::EngineKind::Barmy.name() {
+        let seats = store::players::roster(&state.pool, game.id)
+            .await?
+            .into_iter()
+            .map(|p| {
+                (
+                    p.engine_player_id,
+                    format!("{} ({})", p.display_name, p.status),
+                )
+            })
+            .collect();
+        (seats, replace::candidates(&state, &game).await?)
+    } else {
+        (Vec::new(), Vec::new())
+    };
     let post_to = players
         .iter()
         .filter(|p| p.status == store::status::PlayerStatus::Active)
@@ -164,6 +185,8 @@ pub(crate) async fn get_game(
         players,
         roster,
         post_to,
+        seats,
+        candidates,
         today: state.clock.now().format("%Y-%m-%d").to_string(),
         absence: {
             let policy = store::absences::policy(&state.pool, game.id).await?;

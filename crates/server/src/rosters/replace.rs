@@ -1,0 +1,208 @@
+//! Replacements (issue 18 item 3): the GM hands a player's seat to a standby or any active
+//! subscriber. The seat keeps its engine player id, so the engine state is untouched and every
+//! published turn still replays; the newcomer gets their own reply token and the position by
+//! mail, and the old token is answered "you were replaced".
+
+use chrono::{DateTime, Utc};
+use serde_json::json;
+use store::PgPool;
+use store::games::GameId;
+use store::outbox::{Headers, NewOutbound};
+use store::status::{GameStatus, SubscriberStatus};
+use store::subscribers::SubscriberId;
+
+use crate::entropy::{Entropy, new_reply_token};
+use crate::letters;
+use crate::turns::{self, LifecycleError};
+
+/// What the GM asked for: the seat (by its holder's name or engine id) and the newcomer.
+#[derive(Debug, Clone)]
+pub struct Replacement<'a> {
+    pub game: GameId,
+    /// The current player: their name, or the engine's player id.
+    pub player: &'a str,
+    pub subscriber: SubscriberId,
+}
+
+/// What was done, for the GM's page and the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replaced {
+    pub old_name: String,
+    pub new_name: String,
+    /// The first turn the newcomer plays (the open turn).
+    pub from_turn: u32,
+}
+
+fn refused(why: impl Into<String>) -> LifecycleError {
+    LifecycleError::Roster(why.into())
+}
+
+/// Replaces the player, audited as `actor`'s, and queues the newcomer's mail.
+pub async fn replace_player(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    wanted: &Replacement<'_>,
+    actor: &str,
+    domain: &str,
+    entropy: &mut impl Entropy,
+) -> Result<Replaced, LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let game = store::games::summary(&mut *tx, wanted.game)
+        .await?
+        .ok_or(LifecycleError::GameNotFound(wanted.game.0))?;
+    // Barmy seats every subscriber (BARMY-02): a newcomer joins by subscribing, and someone
+    // who left would be enrolled again, so its seats are never handed over.
+    if game.engine == games::EngineKind::Barmy.name() {
+        return Err(refused(format!(
+            "every subscriber plays {} (Barmy): a new subscriber joins at the next turn, no seat is handed over",
+            game.name
+        )));
+    }
+    if game.status == GameStatus::Finished {
+        return Err(LifecycleError::GameOver(game.id.0));
+    }
+    let from_turn = game
+        .open_turn
+        .and_then(|n| u32::try_from(n).ok())
+        .ok_or(LifecycleError::NoOpenTurn(game.id.0))?;
+    let players = store::players::of_game(&mut *tx, game.id).await?;
+    let wanted_player = wanted.player.trim();
+    let player = players
+        .iter()
+        .find(|p| {
+            p.display_name.trim().eq_ignore_ascii_case(wanted_player)
+                || p.engine_player_id.to_string() == wanted_player
+        })
+        .ok_or_else(|| {
+            let known: Vec<String> = players
+                .iter()
+                .map(|p| format!("{} ({})", p.display_name, p.engine_player_id))
+                .collect();
+            refused(format!(
+                "{} has no player \"{wanted_player}\" (its players: {})",
+                game.name,
+                known.join(", ")
+            ))
+        })?;
+    let newcomer = store::subscribers::find(&mut *tx, wanted.subscriber)
+        .await?
+        .filter(|s| s.zine_id == game.zine_id && s.status == SubscriberStatus::Active)
+        .ok_or_else(|| {
+            refused(format!(
+                "subscriber {} is not an active subscriber of this zine",
+                wanted.subscriber.0
+            ))
+        })?;
+    if store::players::rows_of_subscriber(&mut *tx, newcomer.id)
+        .await?
+        .iter()
+        .any(|row| players.iter().any(|p| p.id == *row))
+    {
+        return Err(refused(format!(
+            "{} already plays in {}",
+            newcomer.display_name.as_str(),
+            game.name
+        )));
+    }
+    let token = new_reply_token(entropy);
+    let new_name = newcomer.display_name.as_str().to_owned();
+    let old_name = store::replacements::replace(
+        &mut tx,
+        &store::replacements::NewReplacement {
+            game_id: game.id,
+            player: player.id,
+            from_turn,
+            new_subscriber: newcomer.id,
+            new_name: &new_name,
+            new_reply_token: &token,
+        },
+    )
+    .await?
+    .ok_or(LifecycleError::GameNotFound(game.id.0))?;
+    // The newcomer's position: the engine's view for this seat only.
+    let state = turns::game_state(&mut *tx, game.id).await?;
+    let seat = turns::player_id(player.engine_player_id);
+    let lines = state.view(engine::Viewer::Player(seat)).lines;
+    let body = letters::replacements::position(
+        &game.name,
+        &new_name,
+        &old_name,
+        from_turn,
+        &lines,
+        &state.order_help(),
+    );
+    let (key, message_id) = letters::queued_ids(
+        "replacement",
+        &format!("{}|{}|{}", game.id.0, player.id.0, token),
+        domain,
+    );
+    let headers = Headers {
+        reply_to: Some(letters::reply_address(&token, domain)),
+        ..Headers::default()
+    };
+    store::outbox::enqueue(
+        &mut *tx,
+        &NewOutbound {
+            message_id: &message_id,
+            idempotency_key: &key,
+            to_address: newcomer.email.as_str(),
+            subject: &format!("{}: you take over from {old_name}", game.name),
+            body_text: &body,
+            body_html: None,
+            headers: &headers,
+        },
+        now,
+    )
+    .await?;
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor,
+            action: "player.replace",
+            game_id: Some(game.id.0),
+            details: json!({ "player": player.id.0, "engine_player_id": player.engine_player_id,
+                "old_name": old_name, "new_subscriber": newcomer.id.0, "new_name": new_name,
+                "from_turn": from_turn }),
+        },
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Replaced {
+        old_name,
+        new_name,
+        from_turn,
+    })
+}
+
+/// Puts a subscriber on the standby list or takes them off, audited (`via` the web or mail);
+/// `true` when that changed anything.
+pub async fn set_standby(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    subscriber: SubscriberId,
+    on: bool,
+    via: &str,
+) -> Result<bool, LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let changed = if on {
+        store::replacements::standby_on(&mut *tx, subscriber).await?
+    } else {
+        store::replacements::standby_off(&mut *tx, subscriber).await?
+    };
+    if changed {
+        store::audit::append(
+            &mut *tx,
+            &store::audit::NewAuditEntry {
+                actor: &format!("subscriber:{}", subscriber.0),
+                action: if on { "standby.on" } else { "standby.off" },
+                game_id: None,
+                details: json!({ "subscriber": subscriber.0, "via": via }),
+            },
+            now,
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(changed)
+}
