@@ -1,7 +1,7 @@
 use store::testing::TestDatabase;
 
 /// Every table the schema must have, with sqlx's own bookkeeping.
-const TABLES: [&str; 25] = [
+const TABLES: [&str; 27] = [
     "_sqlx_migrations",
     "absences",
     "audit_log",
@@ -15,10 +15,12 @@ const TABLES: [&str; 25] = [
     "outbound_bodies",
     "outbound_messages",
     "password_failures",
+    "player_replacements",
     "players",
     "press",
     "published_reports",
     "signups",
+    "standbys",
     "subscribers",
     "turn_reminders",
     "turns",
