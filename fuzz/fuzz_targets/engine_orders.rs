@@ -120,6 +120,7 @@ fuzz_target!(|data: &[u8]| {
         orders: BTreeMap::from([(player, stored)]),
         joining: Vec::new(),
         leaving: Vec::new(),
+        excused: Vec::new(),
     };
     let press: Vec<PressItem> = parsed
         .press
