@@ -453,6 +453,34 @@ async fn season_fault4_irreversible_actions_ask_first_and_a_mistaken_game_can_be
         confirm.contains("mailed to every active subscriber (4)"),
         "{confirm}"
     );
+    // Once the zine publishes issues, its subscribers who chose nothing read the report there,
+    // and the confirmation says so instead of promising them a mail.
+    let slug: String = sqlx::query_scalar(
+        "SELECT z.slug FROM zines z JOIN games g ON g.zine_id = z.id WHERE g.id = $1",
+    )
+    .bind(game)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    let zine = server::issues::find_zine(pool, &slug).await.unwrap();
+    server::issues::set_rhythm(
+        pool,
+        crate::helpers::trafalgar(),
+        &zine,
+        Some(server::turns::Schedule::Manual),
+        "nelson",
+    )
+    .await
+    .unwrap();
+    let with_issues = gm.get_text(&location(&response)).await;
+    assert!(
+        with_issues.contains("mailed to the 0 subscriber(s) who take each game")
+            && with_issues.contains("the other 4 read it in the zine"),
+        "{with_issues}"
+    );
+    server::issues::set_rhythm(pool, crate::helpers::trafalgar(), &zine, None, "nelson")
+        .await
+        .unwrap();
     assert!(confirm.contains("name=\"confirm\" value=\"yes\""));
     let mut fields = form_fields(&confirm, "confirm-form");
     fields.retain(|(k, _)| k != "csrf");

@@ -71,11 +71,23 @@ pub(crate) async fn get_confirm_game(
         }
         None => (0, 0),
     };
-    let readers = store::subscribers::list_for_zine(&state.pool, game.zine_id)
+    let subscribers = store::subscribers::list_for_zine(&state.pool, game.zine_id)
         .await?
         .into_iter()
         .filter(|s| s.status == SubscriberStatus::Active)
         .count();
+    // Who gets the report by mail: a subscriber who takes the zine's issue reads it there.
+    let readers = store::issues::report_readers(&state.pool, game.zine_id)
+        .await?
+        .len();
+    let report_mail = if readers == subscribers {
+        format!("mailed to every active subscriber ({readers})")
+    } else {
+        format!(
+            "mailed to the {readers} subscriber(s) who take each game's report; the other {} read it in the zine's next issue",
+            subscribers.saturating_sub(readers)
+        )
+    };
     let name = game.name.clone();
     let mut refusal = None;
     let (title, lead, consequences, button, path) = match action.as_str() {
@@ -95,7 +107,7 @@ pub(crate) async fn get_confirm_game(
                         players.saturating_sub(ordered)
                     ),
                     format!(
-                        "The report is published on the zine's public pages and mailed to every active subscriber ({readers}); each player is mailed their position."
+                        "The report is published on the zine's public pages and {report_mail}; each player is mailed their position."
                     ),
                     "The turn's dice seed is revealed and the next turn opens on the schedule."
                         .to_owned(),
