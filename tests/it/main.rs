@@ -39,6 +39,7 @@ mod looks;
 mod mail_doors;
 mod mail_weapon;
 mod migrations;
+mod offers;
 mod outbox;
 mod pipe;
 mod players;

@@ -1,7 +1,7 @@
 use store::testing::TestDatabase;
 
 /// Every table the schema must have, with sqlx's own bookkeeping.
-const TABLES: [&str; 27] = [
+const TABLES: [&str; 28] = [
     "_sqlx_migrations",
     "absences",
     "audit_log",
@@ -19,6 +19,7 @@ const TABLES: [&str; 27] = [
     "players",
     "press",
     "published_reports",
+    "seat_offers",
     "signups",
     "standbys",
     "subscribers",

@@ -485,6 +485,16 @@ impl Engine for Barmy {
         view::private_lines(state, player)
     }
 
+    fn expects_orders(state: &State, player: PlayerId) -> bool {
+        state.captain(player).is_some_and(Captain::is_afloat)
+    }
+
+    /// Every subscriber plays and no seat is handed over (BARMY-02); a miss costs a penalty
+    /// hit instead (BARMY-17).
+    fn missed_turns_limit() -> Option<u32> {
+        None
+    }
+
     fn roster(state: &State) -> Vec<Player> {
         state
             .captains

@@ -386,6 +386,16 @@ pub trait Engine {
         true
     }
 
+    /// Whether `player` still has something to order: false once everything they command is
+    /// out of the battle (sunk, destroyed, eliminated). A player who cannot order misses no
+    /// turn, so the service counts missed turns only while this holds (issue 18).
+    fn expects_orders(state: &Self::State, player: PlayerId) -> bool;
+
+    /// How many turns in a row a player may miss before the GM is told their seat wants a
+    /// standby, unless the GM sets the game's own limit; `None` where seats are never handed
+    /// over. Not a rule of any text: the service's default, per engine (docs/rosters.md).
+    fn missed_turns_limit() -> Option<u32>;
+
     /// The GM's switches this setup chose, each in words with its rule ID, for the game's
     /// public page (every switch, whether or not it differs from its default).
     fn rulings(setup: &Self::Setup) -> Vec<Ruling> {

@@ -152,6 +152,15 @@ impl Engine for Forever {
         state.turn
     }
 
+    fn expects_orders(state: &State, player: PlayerId) -> bool {
+        state.active_players().contains(&player)
+    }
+
+    /// A campaign of many players and long turns: one more miss than a duel.
+    fn missed_turns_limit() -> Option<u32> {
+        Some(3)
+    }
+
     fn roster(state: &State) -> Vec<Player> {
         state.seats.iter().map(|s| s.player.clone()).collect()
     }

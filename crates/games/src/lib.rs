@@ -168,6 +168,12 @@ impl EngineKind {
         dispatch!(self, E => E::settings())
     }
 
+    /// The engine's default limit of turns missed in a row before a seat wants a standby
+    /// (`Engine::missed_turns_limit`); `None` where seats are never handed over.
+    pub fn missed_turns_limit(self) -> Option<u32> {
+        dispatch!(self, E => E::missed_turns_limit())
+    }
+
     /// The switches a stored setup chose, in words with their rule IDs (`Engine::rulings`).
     pub fn rulings(self, setup: &Value) -> Result<Vec<engine::Ruling>, GameError> {
         dispatch!(self, E => {
@@ -494,6 +500,11 @@ impl AnyState {
     /// The number of the turn that resolves next.
     pub fn turn(&self) -> u32 {
         with_state!(self, E, state => E::turn(state))
+    }
+
+    /// Whether the player still has something to order (`Engine::expects_orders`).
+    pub fn expects_orders(&self, player: PlayerId) -> bool {
+        with_state!(self, E, state => E::expects_orders(state, player))
     }
 
     pub fn roster(&self) -> Vec<Player> {

@@ -111,6 +111,19 @@ impl Engine for Ironclad {
         state.turn
     }
 
+    /// A captain whose ships are all sunk, struck or breaking off (their orders are the
+    /// engine's, IRON-GM-10) has nothing left to order.
+    fn expects_orders(state: &State, player: PlayerId) -> bool {
+        state
+            .ships
+            .iter()
+            .any(|ship| ship.player == player && ship.in_action())
+    }
+
+    fn missed_turns_limit() -> Option<u32> {
+        Some(2)
+    }
+
     fn roster(state: &State) -> Vec<Player> {
         state.commanders.iter().map(|c| c.player.clone()).collect()
     }

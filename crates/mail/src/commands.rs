@@ -17,6 +17,7 @@
 //! | `STATUS` | my game, my current orders, the deadline |
 //! | `RESIGN` | leave the game |
 //! | `STANDBY`, `STANDBY OFF` | volunteer as a standby, or stop |
+//! | `ACCEPT`, `DECLINE` | take, or let go, the seat offered to me (alone on the line; in a reply to the offer, or after `GAME <game>`) |
 //! | `UNSUBSCRIBE` | no more mail |
 //! | `LETTER <text>` | a letter to the editor, printed in the zine's issue once the GM approves it; following lines continue it until a blank line |
 //! | `RECEIVE ISSUE` / `RECEIVE REPORTS` | by mail, the zine's issue, or each game's report |
@@ -69,6 +70,9 @@ STATUS                 my game, my current orders and the deadline
 RESIGN                 leave the game (alone on its line)
 STANDBY                volunteer to take over a seat when a player leaves
                        (STANDBY OFF to stop)
+ACCEPT                 take the seat offered to you (alone on its line, in a
+                       reply to the offer; or after GAME <game>)
+DECLINE                let the seat offered to you go to someone else
 UNSUBSCRIBE            no more mail from Admiralty (alone on its line)
 LETTER <text>          a letter to the editor, printed in the zine's next issue
                        once the GM approves it; the lines after it continue it
@@ -166,6 +170,11 @@ pub enum Command {
         /// True for STANDBY, false for STANDBY OFF.
         on: bool,
     },
+    /// ACCEPT: take the seat offered to me (the offer of the reply address, or the game of a
+    /// GAME line).
+    Accept,
+    /// DECLINE: let the seat offered to me go.
+    Decline,
     /// UNSUBSCRIBE: no more mail.
     Unsubscribe,
     /// LETTER: a letter to the editor of the zine, continuation lines joined with `\n`.
@@ -316,6 +325,8 @@ enum Keyword {
     Status,
     Resign,
     Standby,
+    Accept,
+    Decline,
     Unsubscribe,
     Help,
     Password,
@@ -371,6 +382,8 @@ fn keyword(text: &str) -> Option<(Keyword, &str)> {
         "status" => Keyword::Status,
         "resign" => Keyword::Resign,
         "standby" => Keyword::Standby,
+        "accept" => Keyword::Accept,
+        "decline" => Keyword::Decline,
         "unsubscribe" => Keyword::Unsubscribe,
         "help" => Keyword::Help,
         "password" => Keyword::Password,
@@ -560,6 +573,10 @@ fn read_line(text: &str) -> Read {
             "STANDBY takes nothing after it but OFF: nothing was done",
             "STANDBY, or STANDBY OFF",
         ),
+        // Alone on their line: Forever's ACCEPT DRAW is an order.
+        Keyword::Accept if nothing_after(rest) => Read::Command(Command::Accept),
+        Keyword::Decline if nothing_after(rest) => Read::Command(Command::Decline),
+        Keyword::Accept | Keyword::Decline => Read::Order,
         Keyword::Unsubscribe if nothing_after(rest) => Read::Command(Command::Unsubscribe),
         Keyword::Unsubscribe => problem(
             "UNSUBSCRIBE must be alone on its line: nothing was done",

@@ -182,6 +182,16 @@ impl Engine for Salvo {
         state.turn()
     }
 
+    fn expects_orders(state: &State, player: PlayerId) -> bool {
+        state
+            .admiral(player)
+            .is_some_and(|admiral| admiral.is_active())
+    }
+
+    fn missed_turns_limit() -> Option<u32> {
+        Some(2)
+    }
+
     fn roster(state: &State) -> Vec<Player> {
         state.roster()
     }

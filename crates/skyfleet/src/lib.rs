@@ -108,6 +108,16 @@ impl Engine for Skyfleet {
         state.turn
     }
 
+    fn expects_orders(state: &State, player: PlayerId) -> bool {
+        state
+            .side_of(player)
+            .is_some_and(|side| state.in_play().any(|unit| unit.side == side))
+    }
+
+    fn missed_turns_limit() -> Option<u32> {
+        Some(2)
+    }
+
     fn roster(state: &State) -> Vec<Player> {
         state.sides.iter().map(|s| s.player.clone()).collect()
     }

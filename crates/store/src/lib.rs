@@ -15,6 +15,7 @@ pub mod games;
 pub mod inbox;
 pub mod issues;
 pub mod login_links;
+pub mod offers;
 pub mod orders;
 pub mod outbox;
 pub mod players;

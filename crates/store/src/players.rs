@@ -125,6 +125,10 @@ pub struct GamePlayer {
     pub email: String,
     pub reply_token: String,
     pub status: PlayerStatus,
+    /// Turns missed in a row by this holder of the seat.
+    pub missed_turns: i32,
+    /// The first turn the player plays.
+    pub joined_turn: i32,
 }
 
 /// A game's players, in engine id order.
@@ -133,8 +137,9 @@ pub async fn of_game<'e>(
     game: GameId,
 ) -> Result<Vec<GamePlayer>, StoreError> {
     Ok(sqlx::query_as(
-        "SELECT p.id, p.engine_player_id, p.display_name, s.email, p.reply_token, p.status \
-         FROM players p JOIN subscribers s ON s.id = p.subscriber_id WHERE p.game_id = $1 ORDER BY p.engine_player_id",
+        "SELECT p.id, p.engine_player_id, p.display_name, s.email, p.reply_token, p.status, \
+         p.missed_turns, p.joined_turn FROM players p JOIN subscribers s ON s.id = p.subscriber_id \
+         WHERE p.game_id = $1 ORDER BY p.engine_player_id",
     )
     .bind(game)
     .fetch_all(db)

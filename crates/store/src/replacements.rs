@@ -111,7 +111,8 @@ pub async fn replace(
         return Ok(None);
     }
     sqlx::query(
-        "UPDATE players SET subscriber_id = $2, display_name = $3, reply_token = $4, status = 'active' \
+        "UPDATE players SET subscriber_id = $2, display_name = $3, reply_token = $4, status = 'active', \
+         missed_turns = 0 \
          WHERE id = $1",
     )
     .bind(new.player)

@@ -259,3 +259,38 @@ status! {
         Reports = "reports",
     }
 }
+
+status! {
+    /// Who offers a seat to a standby (`games.standby_offers`).
+    StandbyOffers, "standby offers" {
+        /// The GM, from the game's console page.
+        Gm = "gm",
+        /// Admiralty, to the longest-waiting standby, and the next one on a decline.
+        Automatic = "automatic",
+    }
+}
+
+status! {
+    /// Why a seat was offered (`seat_offers.reason`).
+    OfferReason, "offer reason" {
+        /// Its player missed the game's limit of turns in a row.
+        Missed = "missed",
+        /// Its player resigned.
+        Resigned = "resigned",
+        /// The GM chose to.
+        Gm = "gm",
+    }
+}
+
+status! {
+    /// Where an offer of a seat stands (`seat_offers.status`).
+    OfferStatus, "offer status" {
+        Open = "open",
+        Accepted = "accepted",
+        Declined = "declined",
+        /// Taken back by the GM.
+        Withdrawn = "withdrawn",
+        /// Overtaken: the seat was filled, its player came back, or the game ended.
+        Lapsed = "lapsed",
+    }
+}

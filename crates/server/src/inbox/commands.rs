@@ -18,6 +18,7 @@ use crate::entropy::OsEntropy;
 use crate::issues;
 use crate::letters::{self, replies};
 use crate::limits::{Budgeted, Over};
+use crate::rosters::offers::Answer;
 use crate::secrets::{self, PasswordError, Wait};
 use crate::turns::{self, LifecycleError};
 
@@ -119,6 +120,12 @@ pub(super) async fn carry_out(
             Err(why) => format!("Line {line}: {why}"),
         },
         Command::Standby { on } => standby(cx, *on).await?,
+        Command::Accept => {
+            super::seat_offers::answer(cx, line, command.game.as_deref(), Answer::Accept).await?
+        }
+        Command::Decline => {
+            super::seat_offers::answer(cx, line, command.game.as_deref(), Answer::Decline).await?
+        }
         Command::Unsubscribe => unsubscribe(cx).await?,
         Command::Letter { text } => letter(cx, line, text).await?,
         Command::Receive { issue } => receive(cx, *issue).await?,
@@ -313,6 +320,14 @@ async fn resign(cx: &mut Context<'_, '_>, holder: &TokenHolder) -> Result<String
         cx.now,
     )
     .await?;
+    crate::rosters::offers::seat_left(
+        &mut *cx.tx,
+        holder.game_id,
+        holder.player_id,
+        cx.now,
+        &cx.settings.domain,
+    )
+    .await?;
     Ok(replies::resigned(&holder.game_name))
 }
 
@@ -357,6 +372,14 @@ async fn unsubscribe(cx: &mut Context<'_, '_>) -> Result<String, LifecycleError>
         .filter(|g| g.status == PlayerStatus::Active)
     {
         store::players::set_status(&mut *cx.tx, holder.player_id, PlayerStatus::Resigned).await?;
+        crate::rosters::offers::seat_left(
+            &mut *cx.tx,
+            holder.game_id,
+            holder.player_id,
+            cx.now,
+            &cx.settings.domain,
+        )
+        .await?;
         left.push(holder.game_name.clone());
     }
     let revoked = secrets::revoke_subscriber(cx.tx, sender.subscriber, &mut OsEntropy).await?;

@@ -23,6 +23,8 @@ pub(super) struct Sender {
     /// only running game.
     pub default: Option<TokenHolder>,
     pub proof: Proof,
+    /// The offer of a seat whose reply address the message came to (ACCEPT, DECLINE).
+    pub offer: Option<store::offers::OfferId>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,6 +62,22 @@ pub(super) async fn identify(
             {
                 return Ok(Err(crate::letters::replacements::replaced(&game, turn)));
             }
+            // An offer of a seat: its address proves the standby it was mailed to.
+            if let Some(offer) = store::offers::of_token(&mut *tx, token.as_str()).await?
+                && let Some(standby) = store::subscribers::find(&mut *tx, offer.subscriber_id)
+                    .await?
+                    .filter(|s| s.status == store::status::SubscriberStatus::Active)
+            {
+                let games = store::players::player_rows_of_subscriber(&mut *tx, standby.id).await?;
+                return Ok(Ok(Sender {
+                    subscriber: standby.id,
+                    email: standby.email.as_str().to_owned(),
+                    games,
+                    default: None,
+                    proof: Proof::ReplyToken,
+                    offer: Some(offer.id),
+                }));
+            }
             return Ok(Err(
                 "the reply address you wrote to is not one Admiralty gave out (or no longer is)."
                     .into(),
@@ -71,6 +89,7 @@ pub(super) async fn identify(
             games,
             default: Some(holder),
             proof: Proof::ReplyToken,
+            offer: None,
         }));
     }
     let Some(password) = reading.commands.password() else {
@@ -104,6 +123,7 @@ pub(super) async fn identify(
         games,
         default,
         proof: Proof::Password,
+        offer: None,
     }))
 }
 

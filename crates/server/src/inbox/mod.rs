@@ -9,6 +9,7 @@ mod budget;
 mod commands;
 mod copies;
 mod identify;
+mod seat_offers;
 
 use std::collections::HashMap;
 use std::sync::Arc;

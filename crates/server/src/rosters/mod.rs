@@ -1,6 +1,7 @@
 //! Who plays a game: its roster as the GM and the public see it (names, seats, who left), and
 //! (by capability) the ways players come and go.
 
+pub mod offers;
 pub mod replace;
 pub mod signups;
 
@@ -53,4 +54,28 @@ impl RosterEntry {
     pub fn playing(&self) -> bool {
         self.status == PlayerStatus::Active
     }
+}
+
+/// The named seat (an ironclad side, a skyfleet fleet) of the game's player with this engine
+/// id, where the engine names seats.
+pub(crate) async fn seat_name_of(
+    db: &mut sqlx::PgConnection,
+    game: &store::games::GameSummary,
+    engine_player_id: i64,
+) -> Result<Option<String>, StoreError> {
+    let Some(plan) = game
+        .engine
+        .parse::<EngineKind>()
+        .ok()
+        .and_then(|engine| engine.seat_plan(&game.setup).ok())
+    else {
+        return Ok(None);
+    };
+    Ok(store::players::roster(&mut *db, game.id)
+        .await?
+        .into_iter()
+        .find(|row| row.engine_player_id == engine_player_id)
+        .and_then(|row| row.seat)
+        .and_then(|seat| usize::try_from(seat).ok())
+        .and_then(|seat| plan.seat_name(seat).map(str::to_owned)))
 }

@@ -47,6 +47,21 @@ pub async fn replace_player(
     entropy: &mut impl Entropy,
 ) -> Result<Replaced, LifecycleError> {
     let mut tx = pool.begin().await?;
+    let replaced = replace_in(&mut tx, now, wanted, actor, domain, entropy).await?;
+    tx.commit().await?;
+    Ok(replaced)
+}
+
+/// [`replace_player`] in the caller's transaction (an accepted offer); any other open offer of
+/// the seat lapses.
+pub(crate) async fn replace_in(
+    tx: &mut sqlx::PgConnection,
+    now: DateTime<Utc>,
+    wanted: &Replacement<'_>,
+    actor: &str,
+    domain: &str,
+    entropy: &mut impl Entropy,
+) -> Result<Replaced, LifecycleError> {
     let game = store::games::summary(&mut *tx, wanted.game)
         .await?
         .ok_or(LifecycleError::GameNotFound(wanted.game.0))?;
@@ -107,7 +122,7 @@ pub async fn replace_player(
     let token = new_reply_token(entropy);
     let new_name = newcomer.display_name.as_str().to_owned();
     let old_name = store::replacements::replace(
-        &mut tx,
+        &mut *tx,
         &store::replacements::NewReplacement {
             game_id: game.id,
             player: player.id,
@@ -119,6 +134,29 @@ pub async fn replace_player(
     )
     .await?
     .ok_or(LifecycleError::GameNotFound(game.id.0))?;
+    store::offers::lapse_open_of_player(&mut *tx, player.id, now, false).await?;
+    // The player who leaves the seat is told, at the address they played from.
+    let (key, message_id) = letters::queued_ids(
+        "replaced",
+        &format!("{}|{}|{}", game.id.0, player.id.0, player.reply_token),
+        domain,
+    );
+    store::outbox::enqueue(
+        &mut *tx,
+        &NewOutbound {
+            message_id: &message_id,
+            idempotency_key: &key,
+            to_address: &player.email,
+            subject: &format!("{}: {new_name} takes your seat", game.name),
+            body_text: &letters::offers::you_were_replaced(
+                &old_name, &game.name, &new_name, from_turn,
+            ),
+            body_html: None,
+            headers: &Headers::default(),
+        },
+        now,
+    )
+    .await?;
     // The newcomer's position: the engine's view for this seat only.
     let state = turns::game_state(&mut *tx, game.id).await?;
     let seat = turns::player_id(player.engine_player_id);
@@ -167,7 +205,6 @@ pub async fn replace_player(
         now,
     )
     .await?;
-    tx.commit().await?;
     Ok(Replaced {
         old_name,
         new_name,

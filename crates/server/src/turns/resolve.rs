@@ -194,6 +194,8 @@ pub(crate) async fn resolve_claimed(
     let (input, press) = recorded_input(&mut *tx, engine, game.id, due.id).await?;
 
     let joining = input.joining.len();
+    let players = store::players::of_game(&mut *tx, game.id).await?;
+    let tally = crate::rosters::offers::tally(&players, &state, &input);
     let renames = store::replacements::names_at_turn(&mut *tx, game.id, number).await?;
     let roster = state.roster();
     let mut resolved = state.resolve(input, &press, &mut secret.turn_dice(number))?;
@@ -250,6 +252,13 @@ pub(crate) async fn resolve_claimed(
         )
         .await?;
     }
+
+    let domain = match mailing {
+        Mailing::Queue { domain } => Some(domain),
+        Mailing::WebOnly => None,
+    };
+    crate::rosters::offers::count_turn(&mut *tx, game.id, engine, &tally, number, now, domain)
+        .await?;
 
     let queued = match mailing {
         Mailing::Queue { domain } => {

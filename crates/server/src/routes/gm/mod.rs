@@ -81,6 +81,12 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/games/{id}/absence", post(games::post_absence))
         .route("/games/{id}/post-orders", post(games::post_postal_orders))
         .route("/games/{id}/replace", post(games::post_replace))
+        .route("/games/{id}/missed", post(games::post_missed))
+        .route("/games/{id}/offer", post(games::post_offer))
+        .route(
+            "/games/{id}/offers/{offer}/withdraw",
+            post(games::post_withdraw),
+        )
         .route("/games/{id}/print/{player}", get(games::get_postal_print))
         .route("/games/{id}/actions/{action}", post(games::post_action))
         .route("/games/{id}/confirm/{action}", get(games::get_confirm_game))
@@ -201,6 +207,9 @@ pub(crate) fn notice(code: Option<&str>) -> Option<&'static str> {
         "retried" => "The message was put back in the queue and processed.",
         "resent" => "The message is queued to be sent again.",
         "replaced" => "The seat has a new player: they were mailed the position.",
+        "missed-saved" => "Missed turns and standbys: saved.",
+        "offered" => "The seat was offered: they were mailed, and take the seat when they accept.",
+        "offer-withdrawn" => "The offer was withdrawn; they were told by mail.",
         _ => return None,
     })
 }

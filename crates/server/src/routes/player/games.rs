@@ -127,11 +127,21 @@ struct MePage {
     absences: String,
     /// Whether the player is on the standby list (docs/rosters.md).
     standby: bool,
+    /// Seats offered to the player, and what came of their last answer.
+    offers: Vec<super::signups::OfferRow>,
+    offer_notice: Option<&'static str>,
+}
+
+/// `/me?offer=...`: what came of the player's answer to an offer. Codes, not text.
+#[derive(Debug, Deserialize)]
+pub(crate) struct MeQuery {
+    offer: Option<String>,
 }
 
 pub(crate) async fn get_me(
     State(state): State<AppState>,
     player: Player,
+    Query(query): Query<MeQuery>,
 ) -> Result<Response, AppError> {
     let holders = store::players::player_rows_of_person(&state.pool, player.subscriber).await?;
     let mut games = Vec::new();
@@ -157,6 +167,15 @@ pub(crate) async fn get_me(
             signups: super::signups::rows(&state, player.subscriber).await?,
             absences: super::absences::summary(&state, player.subscriber).await?,
             standby: store::replacements::is_standby(&state.pool, player.subscriber).await?,
+            offers: super::signups::offers(&state, player.subscriber).await?,
+            offer_notice: match query.offer.as_deref() {
+                Some("accepted") => Some(
+                    "You took the seat: it is in your games above, and your position and reply address are on their way by mail.",
+                ),
+                Some("declined") => Some("You declined the seat; it goes to someone else."),
+                Some("closed") => Some("That seat is no longer offered to you; nothing was changed."),
+                _ => None,
+            },
             csrf: player.csrf,
             games,
         }

@@ -38,6 +38,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/me/signups/{opening}", post(signups::post_join))
         .route("/me/absences", post(absences::post_absence))
         .route("/me/standby", post(signups::post_standby))
+        .route("/me/offers/{offer}", post(signups::post_offer))
         .route("/me/games/{game}", get(games::get_game))
         .route("/me/games/{game}/orders", post(games::post_orders))
         .route("/me/games/{game}/press", post(games::post_press))

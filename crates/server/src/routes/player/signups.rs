@@ -109,3 +109,72 @@ pub(crate) async fn post_standby(
     .map_err(|error| AppError::Conflict(format!("{error}.")))?;
     Ok(Redirect::to("/me").into_response())
 }
+
+/// A seat offered to the player, as `/me` shows it: nothing of the position.
+pub(crate) struct OfferRow {
+    pub id: i64,
+    pub game: String,
+    pub why: String,
+}
+
+pub(crate) async fn offers(
+    state: &AppState,
+    subscriber: SubscriberId,
+) -> Result<Vec<OfferRow>, AppError> {
+    Ok(store::offers::open_to_subscriber(&state.pool, subscriber)
+        .await?
+        .into_iter()
+        .map(|offer| OfferRow {
+            id: offer.id.0,
+            why: crate::letters::offers::why_free(offer.reason, &offer.holder_name, None),
+            game: offer.game_name,
+        })
+        .collect())
+}
+
+/// The player's answer to an offer of a seat (`answer=accept` or `decline`); back to `/me`,
+/// which says what came of it.
+pub(crate) async fn post_offer(
+    State(state): State<AppState>,
+    player: Player,
+    Path(id): Path<i64>,
+    CsrfForm(form): CsrfForm<Vec<(String, String)>>,
+) -> Result<Response, AppError> {
+    use crate::rosters::offers::{Answer, answer};
+    let answer_given = match form
+        .iter()
+        .find(|(k, _)| k == "answer")
+        .map(|(_, v)| v.as_str())
+    {
+        Some("accept") => Answer::Accept,
+        Some("decline") => Answer::Decline,
+        _ => {
+            return Err(AppError::BadRequest(
+                "answer must be accept or decline".into(),
+            ));
+        }
+    };
+    // Only the player's own offers: another's is answered as not found.
+    let Some(offer) = store::offers::open_to_subscriber(&state.pool, player.subscriber)
+        .await?
+        .into_iter()
+        .find(|offer| offer.id.0 == id)
+    else {
+        return Ok(Redirect::to("/me?offer=closed").into_response());
+    };
+    answer(
+        &state.pool,
+        state.clock.now(),
+        offer.id,
+        player.subscriber,
+        answer_given,
+        &state.mail_domain,
+    )
+    .await
+    .map_err(|error| AppError::Conflict(format!("{error}.")))?;
+    let code = match answer_given {
+        Answer::Accept => "accepted",
+        Answer::Decline => "declined",
+    };
+    Ok(Redirect::to(&format!("/me?offer={code}")).into_response())
+}

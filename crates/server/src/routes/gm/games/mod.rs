@@ -7,9 +7,11 @@ mod forms;
 mod new;
 mod postal;
 mod replace;
+mod standbys;
 
 pub(crate) use postal::{get_print as get_postal_print, post_orders as post_postal_orders};
 pub(crate) use replace::post_replace;
+pub(crate) use standbys::{post_missed, post_offer, post_withdraw};
 mod roster;
 
 use askama::Template;
@@ -99,6 +101,8 @@ struct GamePage {
     today: String,
     /// The absence policy: its stored name, the waiting limit in days, and in words.
     absence: (&'static str, u32, String),
+    /// Missed turns and standbys; `None` for Barmy.
+    standbys: Option<standbys::StandbyPanel>,
 }
 
 async fn find_game(state: &AppState, id: i64) -> Result<store::games::GameSummary, AppError> {
@@ -188,6 +192,7 @@ pub(crate) async fn get_game(
         seats,
         candidates,
         today: state.clock.now().format("%Y-%m-%d").to_string(),
+        standbys: standbys::panel(&state, &game).await?,
         absence: {
             let policy = store::absences::policy(&state.pool, game.id).await?;
             (

@@ -1,0 +1,60 @@
+//! ACCEPT and DECLINE: a standby's answer to the offer of a seat (docs/rosters.md).
+
+use crate::rosters::offers::{self, Answer};
+use crate::turns::LifecycleError;
+
+use super::commands::Context;
+
+/// Answers the offer the message is about: the one whose reply address it came to, else the
+/// sender's only open offer (of the GAME line's game, when there is one).
+pub(super) async fn answer(
+    cx: &mut Context<'_, '_>,
+    line: usize,
+    game: Option<&str>,
+    answer: Answer,
+) -> Result<String, LifecycleError> {
+    let word = match answer {
+        Answer::Accept => "ACCEPT",
+        Answer::Decline => "DECLINE",
+    };
+    let open = store::offers::open_to_subscriber(&mut *cx.tx, cx.sender.subscriber).await?;
+    let named = |name: &str, offer: &store::offers::Offer| {
+        offer.game_name.trim().eq_ignore_ascii_case(name.trim())
+    };
+    let offer = match (cx.sender.offer, game) {
+        (Some(offer), None) => offer,
+        (_, game) => {
+            let candidates: Vec<_> = open
+                .iter()
+                .filter(|offer| game.is_none_or(|name| named(name, offer)))
+                .collect();
+            match candidates.as_slice() {
+                [only] => only.id,
+                [] => {
+                    let in_game = game.map(|g| format!(" in {g}")).unwrap_or_default();
+                    return Ok(format!(
+                        "Line {line}: {word}: no seat{in_game} is offered to you; nothing was changed."
+                    ));
+                }
+                several => {
+                    let names: Vec<&str> = several.iter().map(|o| o.game_name.as_str()).collect();
+                    return Ok(format!(
+                        "Line {line}: {word}: seats in {} are offered to you; put GAME <name> on \
+                         the line before {word} to say which. Nothing was changed.",
+                        names.join(", ")
+                    ));
+                }
+            }
+        }
+    };
+    offers::answer_in(
+        &mut *cx.tx,
+        cx.now,
+        offer,
+        cx.sender.subscriber,
+        answer,
+        "mail",
+        &cx.settings.domain,
+    )
+    .await
+}

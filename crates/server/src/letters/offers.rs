@@ -1,0 +1,97 @@
+//! Letters of seats offered to standbys, and of missed turns (docs/rosters.md).
+
+use store::status::OfferReason;
+
+/// Why a seat is free, in words.
+pub fn why_free(reason: OfferReason, holder: &str, missed: Option<i32>) -> String {
+    match reason {
+        OfferReason::Missed => match missed {
+            Some(missed) => format!("{holder} has missed {missed} turns in a row"),
+            None => format!("{holder} has missed too many turns in a row"),
+        },
+        OfferReason::Resigned => format!("{holder} has resigned"),
+        OfferReason::Gm => format!("the GM wants a new player for {holder}'s seat"),
+    }
+}
+
+/// What an offer tells the standby: nothing of the position (a standby sees nothing until they
+/// take the seat), only the game, the seat, why it is free, when the open turn is due, and how
+/// to answer.
+pub struct OfferLetter<'a> {
+    pub name: &'a str,
+    pub game: &'a str,
+    pub rules: &'a str,
+    pub seat: Option<&'a str>,
+    pub why: &'a str,
+    pub turn: u32,
+    pub deadline: Option<&'a str>,
+}
+
+pub fn offer(letter: &OfferLetter<'_>) -> String {
+    let seat = letter
+        .seat
+        .map(|seat| format!(" (seat: {seat})"))
+        .unwrap_or_default();
+    let due = letter
+        .deadline
+        .map(|at| format!(", due {at}"))
+        .unwrap_or_default();
+    format!(
+        "Dear {name},\n\nA seat in {game} ({rules}){seat} is offered to you: {why}. If you \
+         accept, you play it from turn {turn}, which is open now{due}: you get the position by \
+         mail, with a reply address of your own.\n\nTo take the seat, reply to this message with\n\n\
+         ACCEPT\n\nTo let it go to someone else, reply with\n\nDECLINE\n\nOr answer on your \
+         player page. The first standby to accept takes the seat; until then it stays open.\n",
+        name = letter.name,
+        game = letter.game,
+        rules = letter.rules,
+        why = letter.why,
+        turn = letter.turn,
+    )
+}
+
+/// ACCEPT, done.
+pub fn accepted(game: &str, old_name: &str, from_turn: u32) -> String {
+    format!(
+        "You take {old_name}'s seat in {game} from turn {from_turn}. Your position and your own \
+         reply address for the game come in a separate mail."
+    )
+}
+
+/// DECLINE, done.
+pub fn declined(game: &str) -> String {
+    format!(
+        "You declined the seat in {game}; it goes to someone else. You stay on the standby list."
+    )
+}
+
+/// An answer to an offer that is no longer open.
+pub fn not_open(game: &str, status: store::status::OfferStatus) -> String {
+    use store::status::OfferStatus;
+    let why = match status {
+        OfferStatus::Accepted => "you accepted it already",
+        OfferStatus::Declined => "you declined it",
+        OfferStatus::Withdrawn => "the GM withdrew it",
+        OfferStatus::Lapsed | OfferStatus::Open => {
+            "the seat was filled, its player came back, or the game ended"
+        }
+    };
+    format!("The seat in {game} is no longer offered to you: {why}. Nothing was changed.")
+}
+
+/// To a standby whose offer the GM withdrew.
+pub fn withdrawn(name: &str, game: &str) -> String {
+    format!(
+        "Dear {name},\n\nThe GM has withdrawn the offer of a seat in {game}; there is nothing \
+         for you to do. You stay on the standby list.\n"
+    )
+}
+
+/// To the player who was replaced.
+pub fn you_were_replaced(old_name: &str, game: &str, new_name: &str, from_turn: u32) -> String {
+    format!(
+        "Dear {old_name},\n\n{new_name} takes your seat in {game} from turn {from_turn}. Your \
+         reply address for {game} no longer takes orders. Thank you for playing; ask the GM if \
+         you think this is a mistake.\n"
+    )
+}

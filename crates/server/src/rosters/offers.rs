@@ -1,0 +1,608 @@
+//! Missed turns and offers of seats to standbys (issue 18 item 3). A turn that resolves
+//! without a player's orders (while they still have something to order and are not excused
+//! as absent) adds to their run of missed turns; at the game's limit (the engine's default
+//! unless the GM set one) the seat is flagged on the GM's page. The GM offers a flagged or
+//! resigned seat to a standby, or, where the GM chose it, Admiralty offers it to the
+//! longest-waiting standby itself, and to the next on a decline. The first to ACCEPT takes the
+//! seat as a replacement ([`super::replace::replace_in`]).
+
+use chrono::{DateTime, Utc};
+use engine::TurnInput;
+use games::{AnyOrders, AnyState, EngineKind};
+use serde_json::json;
+use store::PgPool;
+use store::games::{GameId, GameSummary};
+use store::offers::{MissedPolicy, NewOffer, Offer, OfferId};
+use store::outbox::{Headers, NewOutbound};
+use store::players::{GamePlayer, PlayerRowId};
+use store::status::{
+    GameStatus, OfferReason, OfferStatus, PlayerStatus, StandbyOffers, SubscriberStatus,
+};
+use store::subscribers::SubscriberId;
+
+use super::replace::{Replacement, replace_in};
+use crate::entropy::{OsEntropy, new_reply_token};
+use crate::letters::{self, offers as words};
+use crate::turns::{self, LifecycleError};
+
+/// The limit that holds for a game: the GM's, else the engine's default; `None` where seats are
+/// never handed over (Barmy, BARMY-02).
+pub fn limit(engine: EngineKind, policy: MissedPolicy) -> Option<u32> {
+    engine.missed_turns_limit()?;
+    policy.limit.or_else(|| engine.missed_turns_limit())
+}
+
+/// Why a seat wants a player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Want {
+    Resigned,
+    Missed { turns: u32, limit: u32 },
+}
+
+/// A seat of a running game that wants a player, with the offers made of it that are open.
+#[derive(Debug, Clone)]
+pub struct WantedSeat {
+    pub player: PlayerRowId,
+    pub name: String,
+    pub want: Want,
+    pub offers: Vec<Offer>,
+}
+
+/// The game's seats that want a player, in engine order: resigned, or at their missed-turns
+/// limit. None in a finished game or one whose seats are never handed over.
+pub async fn wanted_seats(pool: &PgPool, game: GameId) -> Result<Vec<WantedSeat>, LifecycleError> {
+    let Some(summary) = store::games::summary(pool, game).await? else {
+        return Ok(Vec::new());
+    };
+    let engine: EngineKind = summary.engine.parse()?;
+    let policy = store::offers::policy(pool, game).await?;
+    let Some(limit) = limit(engine, policy) else {
+        return Ok(Vec::new());
+    };
+    if summary.status == GameStatus::Finished {
+        return Ok(Vec::new());
+    }
+    let open = store::offers::open_of_game(pool, game).await?;
+    let mut wanted = Vec::new();
+    for player in store::players::of_game(pool, game).await? {
+        let missed = u32::try_from(player.missed_turns).unwrap_or(0);
+        let want = match player.status {
+            PlayerStatus::Resigned => Want::Resigned,
+            PlayerStatus::Active if missed >= limit => Want::Missed {
+                turns: missed,
+                limit,
+            },
+            _ => continue,
+        };
+        wanted.push(WantedSeat {
+            player: player.id,
+            name: player.display_name,
+            want,
+            offers: open
+                .iter()
+                .filter(|offer| offer.player_id == player.id)
+                .cloned()
+                .collect(),
+        });
+    }
+    Ok(wanted)
+}
+
+/// Who missed a turn and who ordered, read before it resolves.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Tally {
+    missed: Vec<PlayerRowId>,
+    ordered: Vec<PlayerRowId>,
+}
+
+/// Reads the turn about to resolve: a player who still has something to order, played this
+/// turn and is not excused as absent either ordered (a set that answers the turn) or missed it.
+pub(crate) fn tally(
+    players: &[GamePlayer],
+    state: &AnyState,
+    input: &TurnInput<AnyOrders>,
+) -> Tally {
+    let number = i32::try_from(state.turn()).unwrap_or(i32::MAX);
+    let mut tally = Tally::default();
+    for player in players {
+        let id = turns::player_id(player.engine_player_id);
+        if player.status != PlayerStatus::Active
+            || player.joined_turn > number
+            || !state.expects_orders(id)
+        {
+            continue;
+        }
+        match input.orders.get(&id) {
+            Some(orders) if state.answers_turn(orders) => tally.ordered.push(player.id),
+            _ if input.excused.contains(&id) => {}
+            _ => tally.missed.push(player.id),
+        }
+    }
+    tally
+}
+
+/// Counts a resolved turn (after the next one opened): runs of missed turns grow or start
+/// again. A player reaching the limit is recorded (`player.missed_limit`), and offered to a
+/// standby when Admiralty makes the offers; a player who orders again lets the offers made for
+/// their missed turns lapse. `domain` is `None` when the resolution mails nothing (the demo).
+pub(crate) async fn count_turn(
+    tx: &mut sqlx::PgConnection,
+    game: GameId,
+    engine: EngineKind,
+    tally: &Tally,
+    turn: u32,
+    now: DateTime<Utc>,
+    domain: Option<&str>,
+) -> Result<(), LifecycleError> {
+    for player in &tally.ordered {
+        store::offers::lapse_open_of_player(&mut *tx, *player, now, true).await?;
+    }
+    let counts = store::offers::count_turn(&mut *tx, &tally.missed, &tally.ordered).await?;
+    let policy = store::offers::policy(&mut *tx, game).await?;
+    let Some(limit) = limit(engine, policy) else {
+        return Ok(());
+    };
+    for (player, count) in counts {
+        if u32::try_from(count).ok() != Some(limit) {
+            continue;
+        }
+        store::audit::append(
+            &mut *tx,
+            &store::audit::NewAuditEntry {
+                actor: "system",
+                action: "player.missed_limit",
+                game_id: Some(game.0),
+                details: json!({ "player": player.0, "missed": count, "limit": limit, "turn": turn }),
+            },
+            now,
+        )
+        .await?;
+        if policy.offers == StandbyOffers::Automatic
+            && let Some(domain) = domain
+        {
+            offer_to_next_standby(tx, game, player, OfferReason::Missed, now, domain).await?;
+        }
+    }
+    Ok(())
+}
+
+/// A player left the seat (RESIGN): where Admiralty makes the offers, the seat is offered to
+/// the longest-waiting standby.
+pub(crate) async fn seat_left(
+    tx: &mut sqlx::PgConnection,
+    game: GameId,
+    player: PlayerRowId,
+    now: DateTime<Utc>,
+    domain: &str,
+) -> Result<(), LifecycleError> {
+    let Some(summary) = store::games::summary(&mut *tx, game).await? else {
+        return Ok(());
+    };
+    let engine: EngineKind = summary.engine.parse()?;
+    let policy = store::offers::policy(&mut *tx, game).await?;
+    if limit(engine, policy).is_some() && policy.offers == StandbyOffers::Automatic {
+        offer_to_next_standby(tx, game, player, OfferReason::Resigned, now, domain).await?;
+    }
+    Ok(())
+}
+
+/// Offers the seat to the longest-waiting standby not yet asked for it; records when there is
+/// none, for the GM.
+async fn offer_to_next_standby(
+    tx: &mut sqlx::PgConnection,
+    game: GameId,
+    player: PlayerRowId,
+    reason: OfferReason,
+    now: DateTime<Utc>,
+    domain: &str,
+) -> Result<Option<OfferId>, LifecycleError> {
+    let Some(summary) = store::games::summary(&mut *tx, game).await? else {
+        return Ok(None);
+    };
+    if summary.open_turn.is_none() || summary.status == GameStatus::Finished {
+        return Ok(None);
+    }
+    let asked = store::offers::asked_already(&mut *tx, player).await?;
+    let next = store::replacements::standbys_for_game(&mut *tx, summary.zine_id, game)
+        .await?
+        .into_iter()
+        .find(|standby| !asked.contains(&standby.subscriber_id));
+    let Some(standby) = next else {
+        store::audit::append(
+            &mut *tx,
+            &store::audit::NewAuditEntry {
+                actor: "system",
+                action: "seat.no_standby",
+                game_id: Some(game.0),
+                details: json!({ "player": player.0, "reason": reason }),
+            },
+            now,
+        )
+        .await?;
+        return Ok(None);
+    };
+    let offered = offer_in(
+        tx,
+        now,
+        &summary,
+        player,
+        standby.subscriber_id,
+        reason,
+        "system",
+        domain,
+    )
+    .await?;
+    Ok(Some(offered))
+}
+
+/// The GM offers a seat of the game to an active subscriber of the zine who does not play it.
+#[allow(clippy::too_many_arguments, reason = "one offer's parts, all needed")]
+pub async fn offer_seat(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    game: GameId,
+    player: PlayerRowId,
+    subscriber: SubscriberId,
+    actor: &str,
+    domain: &str,
+) -> Result<String, LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let summary = store::games::summary(&mut *tx, game)
+        .await?
+        .ok_or(LifecycleError::GameNotFound(game.0))?;
+    let engine: EngineKind = summary.engine.parse()?;
+    if engine.missed_turns_limit().is_none() {
+        return Err(LifecycleError::Roster(format!(
+            "every subscriber plays {} (Barmy): no seat is handed over",
+            summary.name
+        )));
+    }
+    if summary.status == GameStatus::Finished {
+        return Err(LifecycleError::GameOver(game.0));
+    }
+    if summary.open_turn.is_none() {
+        return Err(LifecycleError::NoOpenTurn(game.0));
+    }
+    let wanted = store::players::of_game(&mut *tx, game)
+        .await?
+        .into_iter()
+        .find(|p| p.id == player && p.status != PlayerStatus::Excluded)
+        .ok_or_else(|| LifecycleError::Roster(format!("{} has no such player", summary.name)))?;
+    let policy = store::offers::policy(&mut *tx, game).await?;
+    let at_limit = limit(engine, policy)
+        .is_some_and(|limit| u32::try_from(wanted.missed_turns).unwrap_or(0) >= limit);
+    let reason = match wanted.status {
+        PlayerStatus::Resigned => OfferReason::Resigned,
+        _ if at_limit => OfferReason::Missed,
+        _ => OfferReason::Gm,
+    };
+    let newcomer = store::subscribers::find(&mut *tx, subscriber)
+        .await?
+        .filter(|s| s.zine_id == summary.zine_id && s.status == SubscriberStatus::Active)
+        .ok_or_else(|| {
+            LifecycleError::Roster(format!(
+                "subscriber {} is not an active subscriber of this zine",
+                subscriber.0
+            ))
+        })?;
+    let seats = store::players::of_game(&mut *tx, game).await?;
+    if store::players::rows_of_subscriber(&mut *tx, subscriber)
+        .await?
+        .iter()
+        .any(|row| seats.iter().any(|p| p.id == *row))
+    {
+        return Err(LifecycleError::Roster(format!(
+            "{} already plays in {}",
+            newcomer.display_name.as_str(),
+            summary.name
+        )));
+    }
+    offer_in(
+        &mut tx, now, &summary, player, subscriber, reason, actor, domain,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(format!(
+        "{}'s seat in {} is offered to {}: they have been mailed, and take the seat when they accept.",
+        wanted.display_name,
+        summary.name,
+        newcomer.display_name.as_str()
+    ))
+}
+
+/// Records the offer and mails it to the subscriber, audited as `actor`'s.
+#[allow(clippy::too_many_arguments, reason = "one offer's parts, all needed")]
+async fn offer_in(
+    tx: &mut sqlx::PgConnection,
+    now: DateTime<Utc>,
+    game: &GameSummary,
+    player: PlayerRowId,
+    subscriber: SubscriberId,
+    reason: OfferReason,
+    actor: &str,
+    domain: &str,
+) -> Result<OfferId, LifecycleError> {
+    let holder: GamePlayer = store::players::of_game(&mut *tx, game.id)
+        .await?
+        .into_iter()
+        .find(|p| p.id == player)
+        .ok_or(LifecycleError::GameNotFound(game.id.0))?;
+    let standby = store::subscribers::find(&mut *tx, subscriber)
+        .await?
+        .ok_or_else(|| {
+            LifecycleError::Roster(format!("there is no subscriber {}", subscriber.0))
+        })?;
+    let token = new_reply_token(&mut OsEntropy);
+    let Some(offer) = store::offers::insert(
+        &mut *tx,
+        &NewOffer {
+            game_id: game.id,
+            player,
+            subscriber,
+            token: &token,
+            reason,
+            offered_by: actor,
+        },
+        now,
+    )
+    .await?
+    else {
+        return Err(LifecycleError::Roster(format!(
+            "{} has an open offer of that seat already",
+            standby.display_name.as_str()
+        )));
+    };
+    let engine: EngineKind = game.engine.parse()?;
+    let seat = super::seat_name_of(&mut *tx, game, holder.engine_player_id).await?;
+    let zone = crate::schedule::zone_of(&game.schedule);
+    let deadline = game.deadline.map(|at| letters::deadline(at, zone));
+    let why = words::why_free(reason, &holder.display_name, Some(holder.missed_turns));
+    let body = words::offer(&words::OfferLetter {
+        name: standby.display_name.as_str(),
+        game: &game.name,
+        rules: engine.title(),
+        seat: seat.as_deref(),
+        why: &why,
+        turn: game
+            .open_turn
+            .and_then(|n| u32::try_from(n).ok())
+            .unwrap_or(1),
+        deadline: deadline.as_deref(),
+    });
+    let (key, message_id) = letters::queued_ids("offer", &token, domain);
+    let headers = Headers {
+        reply_to: Some(letters::reply_address(&token, domain)),
+        ..Headers::default()
+    };
+    store::outbox::enqueue(
+        &mut *tx,
+        &NewOutbound {
+            message_id: &message_id,
+            idempotency_key: &key,
+            to_address: standby.email.as_str(),
+            subject: &format!("{}: a seat is offered to you", game.name),
+            body_text: &body,
+            body_html: None,
+            headers: &headers,
+        },
+        now,
+    )
+    .await?;
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor,
+            action: "seat.offer",
+            game_id: Some(game.id.0),
+            details: json!({ "offer": offer.0, "player": player.0, "subscriber": subscriber.0,
+                "reason": reason }),
+        },
+        now,
+    )
+    .await?;
+    Ok(offer)
+}
+
+/// A standby's answer to an offer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    Accept,
+    Decline,
+}
+
+/// Carries out `subscriber`'s answer to the offer, in the caller's transaction; returns the
+/// words for the answer. An offer that is not theirs is answered as if it did not exist.
+pub(crate) async fn answer_in(
+    tx: &mut sqlx::PgConnection,
+    now: DateTime<Utc>,
+    offer: OfferId,
+    subscriber: SubscriberId,
+    answer: Answer,
+    via: &str,
+    domain: &str,
+) -> Result<String, LifecycleError> {
+    let Some(found) = store::offers::lock(&mut *tx, offer)
+        .await?
+        .filter(|o| o.subscriber_id == subscriber)
+    else {
+        return Ok("No seat is offered to you there; nothing was changed.".to_owned());
+    };
+    if found.status != OfferStatus::Open {
+        return Ok(words::not_open(&found.game_name, found.status));
+    }
+    let actor = format!("subscriber:{}", subscriber.0);
+    match answer {
+        Answer::Accept => {
+            store::offers::close(&mut *tx, offer, OfferStatus::Accepted, now).await?;
+            let engine_id =
+                store::players::engine_player_id(&mut *tx, found.player_id, found.game_id)
+                    .await?
+                    .ok_or(LifecycleError::GameNotFound(found.game_id.0))?;
+            let replaced = match replace_in(
+                tx,
+                now,
+                &Replacement {
+                    game: found.game_id,
+                    player: &engine_id.to_string(),
+                    subscriber,
+                },
+                &actor,
+                domain,
+                &mut OsEntropy,
+            )
+            .await
+            {
+                Ok(replaced) => replaced,
+                // The game ended, or its turn is not open: the offer lapses, said in words.
+                Err(
+                    LifecycleError::GameOver(_)
+                    | LifecycleError::NoOpenTurn(_)
+                    | LifecycleError::Roster(_),
+                ) => {
+                    store::offers::close(&mut *tx, offer, OfferStatus::Lapsed, now).await?;
+                    return Ok(words::not_open(&found.game_name, OfferStatus::Lapsed));
+                }
+                Err(other) => return Err(other),
+            };
+            store::audit::append(
+                &mut *tx,
+                &store::audit::NewAuditEntry {
+                    actor: &actor,
+                    action: "seat.accept",
+                    game_id: Some(found.game_id.0),
+                    details: json!({ "offer": offer.0, "player": found.player_id.0, "via": via }),
+                },
+                now,
+            )
+            .await?;
+            Ok(words::accepted(
+                &found.game_name,
+                &replaced.old_name,
+                replaced.from_turn,
+            ))
+        }
+        Answer::Decline => {
+            store::offers::close(&mut *tx, offer, OfferStatus::Declined, now).await?;
+            store::audit::append(
+                &mut *tx,
+                &store::audit::NewAuditEntry {
+                    actor: &actor,
+                    action: "seat.decline",
+                    game_id: Some(found.game_id.0),
+                    details: json!({ "offer": offer.0, "player": found.player_id.0, "via": via }),
+                },
+                now,
+            )
+            .await?;
+            let policy = store::offers::policy(&mut *tx, found.game_id).await?;
+            if policy.offers == StandbyOffers::Automatic {
+                offer_to_next_standby(
+                    tx,
+                    found.game_id,
+                    found.player_id,
+                    found.reason,
+                    now,
+                    domain,
+                )
+                .await?;
+            }
+            Ok(words::declined(&found.game_name))
+        }
+    }
+}
+
+/// [`answer_in`] in a transaction of its own (the player pages).
+pub async fn answer(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    offer: OfferId,
+    subscriber: SubscriberId,
+    answer: Answer,
+    domain: &str,
+) -> Result<String, LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let words = answer_in(&mut tx, now, offer, subscriber, answer, "web", domain).await?;
+    tx.commit().await?;
+    Ok(words)
+}
+
+/// The GM takes back an open offer of the game; the subscriber is told.
+pub async fn withdraw(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    game: GameId,
+    offer: OfferId,
+    actor: &str,
+    domain: &str,
+) -> Result<(), LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let found = store::offers::lock(&mut tx, offer)
+        .await?
+        .filter(|o| o.game_id == game && o.status == OfferStatus::Open)
+        .ok_or_else(|| LifecycleError::Roster("that offer is not open".into()))?;
+    store::offers::close(&mut *tx, offer, OfferStatus::Withdrawn, now).await?;
+    if let Some(standby) = store::subscribers::find(&mut *tx, found.subscriber_id).await? {
+        let (key, message_id) =
+            letters::queued_ids("offer-withdrawn", &format!("{}", offer.0), domain);
+        store::outbox::enqueue(
+            &mut *tx,
+            &NewOutbound {
+                message_id: &message_id,
+                idempotency_key: &key,
+                to_address: standby.email.as_str(),
+                subject: &format!("{}: the offer of a seat is withdrawn", found.game_name),
+                body_text: &words::withdrawn(standby.display_name.as_str(), &found.game_name),
+                body_html: None,
+                headers: &Headers::default(),
+            },
+            now,
+        )
+        .await?;
+    }
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor,
+            action: "seat.withdraw",
+            game_id: Some(game.0),
+            details: json!({ "offer": offer.0, "player": found.player_id.0 }),
+        },
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Sets the game's missed-turns limit (`None`: the engine's default) and who offers seats,
+/// audited.
+pub async fn set_policy(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    game: GameId,
+    policy: MissedPolicy,
+    actor: &str,
+) -> Result<(), LifecycleError> {
+    if let Some(limit) = policy.limit
+        && !(1..=20).contains(&limit)
+    {
+        return Err(LifecycleError::Roster(format!(
+            "the missed-turns limit is 1 to 20 turns, not {limit}"
+        )));
+    }
+    let mut tx = pool.begin().await?;
+    store::offers::set_policy(&mut *tx, game, policy).await?;
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor,
+            action: "game.missed_turns",
+            game_id: Some(game.0),
+            details: json!({ "limit": policy.limit, "offers": policy.offers }),
+        },
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}

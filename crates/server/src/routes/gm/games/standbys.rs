@@ -1,0 +1,187 @@
+//! Missed turns and offers of seats to standbys on the game's page (`crate::rosters::offers`):
+//! the game's limit and who makes offers, the seats that want a player, the open offers.
+
+use axum::extract::State;
+use axum::response::Redirect;
+use games::EngineKind;
+use store::games::{GameId, GameSummary};
+use store::offers::{MissedPolicy, OfferId};
+use store::players::PlayerRowId;
+use store::status::StandbyOffers;
+use store::subscribers::SubscriberId;
+
+use super::{Gm, field, find_game, lifecycle_error};
+use crate::rosters::offers::{self, Want};
+use crate::web::Path;
+use crate::web::csrf::CsrfForm;
+use crate::{AppError, AppState};
+
+/// One open offer as the GM sees it: its id, to whom, when and by whom.
+pub(super) struct OfferRow {
+    pub id: i64,
+    pub to: String,
+    pub when: String,
+    pub by: String,
+}
+
+/// A seat that wants a player.
+pub(super) struct WantedRow {
+    pub player: i64,
+    pub name: String,
+    pub why: String,
+    pub offers: Vec<OfferRow>,
+}
+
+/// The page's part on missed turns and standbys; `None` for Barmy (no seat is handed over).
+pub(super) struct StandbyPanel {
+    /// The limit in force.
+    pub limit: u32,
+    pub engine_default: u32,
+    /// The GM's own limit as the form shows it: empty for the engine's default.
+    pub custom: String,
+    pub automatic: bool,
+    pub wanted: Vec<WantedRow>,
+}
+
+pub(super) async fn panel(
+    state: &AppState,
+    game: &GameSummary,
+) -> Result<Option<StandbyPanel>, AppError> {
+    let Ok(engine) = game.engine.parse::<EngineKind>() else {
+        return Ok(None);
+    };
+    let Some(engine_default) = engine.missed_turns_limit() else {
+        return Ok(None);
+    };
+    let policy = store::offers::policy(&state.pool, game.id).await?;
+    let wanted = offers::wanted_seats(&state.pool, game.id)
+        .await
+        .map_err(lifecycle_error)?
+        .into_iter()
+        .map(|seat| WantedRow {
+            player: seat.player.0,
+            why: match seat.want {
+                Want::Resigned => "resigned".to_owned(),
+                Want::Missed { turns: 1, limit } => {
+                    format!("missed 1 turn in a row (the limit is {limit})")
+                }
+                Want::Missed { turns, limit } => {
+                    format!("missed {turns} turns in a row (the limit is {limit})")
+                }
+            },
+            name: seat.name,
+            offers: seat
+                .offers
+                .into_iter()
+                .map(|offer| OfferRow {
+                    id: offer.id.0,
+                    by: offer_reason(offer.reason).to_owned(),
+                    when: super::super::when(&offer.offered_at),
+                    to: offer.subscriber_name,
+                })
+                .collect(),
+        })
+        .collect();
+    Ok(Some(StandbyPanel {
+        limit: offers::limit(engine, policy).unwrap_or(engine_default),
+        engine_default,
+        custom: policy.limit.map(|n| n.to_string()).unwrap_or_default(),
+        automatic: policy.offers == StandbyOffers::Automatic,
+        wanted,
+    }))
+}
+
+fn offer_reason(reason: store::status::OfferReason) -> &'static str {
+    use store::status::OfferReason;
+    match reason {
+        OfferReason::Gm => "by the GM",
+        OfferReason::Missed => "for the missed turns",
+        OfferReason::Resigned => "after the resignation",
+    }
+}
+
+/// The game's missed-turns limit and who offers seats.
+pub(crate) async fn post_missed(
+    State(state): State<AppState>,
+    gm: Gm,
+    Path(id): Path<i64>,
+    CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
+) -> Result<Redirect, AppError> {
+    let game = find_game(&state, id).await?;
+    let limit = match field(&pairs, "missed_limit").trim() {
+        "" => None,
+        typed => Some(typed.parse::<u32>().ok().filter(|n| (1..=20).contains(n)).ok_or_else(
+            || {
+                AppError::BadRequest(
+                    "the missed-turns limit is a whole number of turns from 1 to 20, or empty for the rules' default"
+                        .into(),
+                )
+            },
+        )?),
+    };
+    let offers = field(&pairs, "standby_offers")
+        .parse::<StandbyOffers>()
+        .map_err(|_| AppError::BadRequest("choose who offers seats to standbys".into()))?;
+    offers::set_policy(
+        &state.pool,
+        state.clock.now(),
+        game.id,
+        MissedPolicy { limit, offers },
+        &gm.actor(),
+    )
+    .await
+    .map_err(lifecycle_error)?;
+    Ok(Redirect::to(&format!("/gm/games/{id}?done=missed-saved")))
+}
+
+/// The GM offers a seat to a standby (or any active subscriber who does not play the game).
+pub(crate) async fn post_offer(
+    State(state): State<AppState>,
+    gm: Gm,
+    Path(id): Path<i64>,
+    CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
+) -> Result<Redirect, AppError> {
+    let game = find_game(&state, id).await?;
+    let number = |name: &str, what: &str| {
+        field(&pairs, name)
+            .parse::<i64>()
+            .map_err(|_| AppError::BadRequest(format!("choose {what}")))
+    };
+    let player = number("player", "the seat")?;
+    let subscriber = number("subscriber", "who is offered the seat")?;
+    offers::offer_seat(
+        &state.pool,
+        state.clock.now(),
+        game.id,
+        PlayerRowId(player),
+        SubscriberId(subscriber),
+        &gm.actor(),
+        &state.mail_domain,
+    )
+    .await
+    .map_err(lifecycle_error)?;
+    Ok(Redirect::to(&format!("/gm/games/{id}?done=offered")))
+}
+
+/// The GM takes back an open offer.
+pub(crate) async fn post_withdraw(
+    State(state): State<AppState>,
+    gm: Gm,
+    Path((id, offer)): Path<(i64, i64)>,
+    CsrfForm(_): CsrfForm<Vec<(String, String)>>,
+) -> Result<Redirect, AppError> {
+    let game = find_game(&state, id).await?;
+    offers::withdraw(
+        &state.pool,
+        state.clock.now(),
+        GameId(game.id.0),
+        OfferId(offer),
+        &gm.actor(),
+        &state.mail_domain,
+    )
+    .await
+    .map_err(lifecycle_error)?;
+    Ok(Redirect::to(&format!(
+        "/gm/games/{id}?done=offer-withdrawn"
+    )))
+}

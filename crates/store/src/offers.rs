@@ -1,0 +1,234 @@
+//! Missed turns and offers of seats to standbys (issue 18 item 3): each game's limit and who
+//! makes offers, each player's turns missed in a row, and the offers themselves.
+
+use chrono::{DateTime, Utc};
+use sqlx::PgExecutor;
+
+use crate::StoreError;
+use crate::games::GameId;
+use crate::players::PlayerRowId;
+use crate::status::{OfferReason, OfferStatus, StandbyOffers};
+use crate::subscribers::SubscriberId;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, sqlx::Type)]
+#[sqlx(transparent)]
+pub struct OfferId(pub i64);
+
+/// A game's missed-turns limit (`None`: the engine's default) and who offers seats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MissedPolicy {
+    pub limit: Option<u32>,
+    pub offers: StandbyOffers,
+}
+
+pub async fn policy<'e>(db: impl PgExecutor<'e>, game: GameId) -> Result<MissedPolicy, StoreError> {
+    let (limit, offers): (Option<i32>, StandbyOffers) =
+        sqlx::query_as("SELECT missed_turns_limit, standby_offers FROM games WHERE id = $1")
+            .bind(game)
+            .fetch_one(db)
+            .await?;
+    Ok(MissedPolicy {
+        limit: limit.and_then(|n| u32::try_from(n).ok()),
+        offers,
+    })
+}
+
+pub async fn set_policy<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+    policy: MissedPolicy,
+) -> Result<(), StoreError> {
+    let limit = policy
+        .limit
+        .map(i32::try_from)
+        .transpose()
+        .map_err(|e| StoreError::invalid_row("games.missed_turns_limit", e))?;
+    sqlx::query("UPDATE games SET missed_turns_limit = $2, standby_offers = $3 WHERE id = $1")
+        .bind(game)
+        .bind(limit)
+        .bind(policy.offers)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// Counts a resolved turn: `missed` players' runs of missed turns grow by one, `ordered`
+/// players' start again at 0. Returns each missed player's new count.
+pub async fn count_turn(
+    tx: &mut sqlx::PgConnection,
+    missed: &[PlayerRowId],
+    ordered: &[PlayerRowId],
+) -> Result<Vec<(PlayerRowId, i32)>, StoreError> {
+    sqlx::query("UPDATE players SET missed_turns = 0 WHERE id = ANY($1) AND missed_turns > 0")
+        .bind(ordered.iter().map(|p| p.0).collect::<Vec<_>>())
+        .execute(&mut *tx)
+        .await?;
+    Ok(sqlx::query_as(
+        "UPDATE players SET missed_turns = missed_turns + 1 WHERE id = ANY($1) \
+         RETURNING id, missed_turns",
+    )
+    .bind(missed.iter().map(|p| p.0).collect::<Vec<_>>())
+    .fetch_all(&mut *tx)
+    .await?)
+}
+
+#[derive(Debug, Clone)]
+pub struct NewOffer<'a> {
+    pub game_id: GameId,
+    pub player: PlayerRowId,
+    pub subscriber: SubscriberId,
+    pub token: &'a str,
+    pub reason: OfferReason,
+    pub offered_by: &'a str,
+}
+
+/// Records an offer; `None` when that subscriber holds an open offer of that seat already.
+pub async fn insert<'e>(
+    db: impl PgExecutor<'e>,
+    new: &NewOffer<'_>,
+    now: DateTime<Utc>,
+) -> Result<Option<OfferId>, StoreError> {
+    Ok(sqlx::query_scalar(
+        "INSERT INTO seat_offers (game_id, player_id, subscriber_id, token, reason, offered_by, offered_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING id",
+    )
+    .bind(new.game_id)
+    .bind(new.player)
+    .bind(new.subscriber)
+    .bind(new.token)
+    .bind(new.reason)
+    .bind(new.offered_by)
+    .bind(now)
+    .fetch_optional(db)
+    .await?)
+}
+
+/// One offer, as its answer needs it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Offer {
+    pub id: OfferId,
+    pub game_id: GameId,
+    pub game_name: String,
+    pub player_id: PlayerRowId,
+    /// The seat's holder when the offer was read.
+    pub holder_name: String,
+    pub subscriber_id: SubscriberId,
+    pub subscriber_name: String,
+    pub reason: OfferReason,
+    pub status: OfferStatus,
+    pub offered_at: DateTime<Utc>,
+}
+
+/// `SELECT` of [`Offer`]s, then the given condition.
+macro_rules! select_offers {
+    ($condition:literal) => {
+        concat!(
+            "SELECT o.id, o.game_id, g.name AS game_name, o.player_id, \
+             p.display_name AS holder_name, o.subscriber_id, s.display_name AS subscriber_name, \
+             o.reason, o.status, o.offered_at FROM seat_offers o JOIN games g ON g.id = o.game_id \
+             JOIN players p ON p.id = o.player_id JOIN subscribers s ON s.id = o.subscriber_id ",
+            $condition
+        )
+    };
+}
+
+/// The offer, locked for this transaction.
+pub async fn lock(tx: &mut sqlx::PgConnection, id: OfferId) -> Result<Option<Offer>, StoreError> {
+    Ok(
+        sqlx::query_as(select_offers!("WHERE o.id = $1 FOR UPDATE OF o"))
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?,
+    )
+}
+
+/// The offer a reply token belongs to, whatever its status.
+pub async fn of_token<'e>(
+    db: impl PgExecutor<'e>,
+    token: &str,
+) -> Result<Option<Offer>, StoreError> {
+    Ok(sqlx::query_as(select_offers!("WHERE o.token = $1"))
+        .bind(token)
+        .fetch_optional(db)
+        .await?)
+}
+
+/// The open offers made to a subscriber, oldest first.
+pub async fn open_to_subscriber<'e>(
+    db: impl PgExecutor<'e>,
+    subscriber: SubscriberId,
+) -> Result<Vec<Offer>, StoreError> {
+    Ok(sqlx::query_as(select_offers!(
+        "WHERE o.subscriber_id = $1 AND o.status = 'open' \
+         ORDER BY o.offered_at, o.id"
+    ))
+    .bind(subscriber)
+    .fetch_all(db)
+    .await?)
+}
+
+/// The game's open offers, oldest first.
+pub async fn open_of_game<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+) -> Result<Vec<Offer>, StoreError> {
+    Ok(sqlx::query_as(select_offers!(
+        "WHERE o.game_id = $1 AND o.status = 'open' ORDER BY o.offered_at, o.id"
+    ))
+    .bind(game)
+    .fetch_all(db)
+    .await?)
+}
+
+/// Closes an open offer with `status`; false when it was not open.
+pub async fn close<'e>(
+    db: impl PgExecutor<'e>,
+    id: OfferId,
+    status: OfferStatus,
+    now: DateTime<Utc>,
+) -> Result<bool, StoreError> {
+    Ok(sqlx::query(
+        "UPDATE seat_offers SET status = $2, decided_at = $3 WHERE id = $1 AND status = 'open'",
+    )
+    .bind(id)
+    .bind(status)
+    .bind(now)
+    .execute(db)
+    .await?
+    .rows_affected()
+        == 1)
+}
+
+/// Lapses the seat's open offers (the seat filled, or, `only_missed`, the offers made for
+/// missed turns of a player who ordered again); returns the subscribers whose offer lapsed.
+pub async fn lapse_open_of_player<'e>(
+    db: impl PgExecutor<'e>,
+    player: PlayerRowId,
+    now: DateTime<Utc>,
+    only_missed: bool,
+) -> Result<Vec<SubscriberId>, StoreError> {
+    Ok(sqlx::query_scalar(
+        "UPDATE seat_offers SET status = 'lapsed', decided_at = $2 \
+         WHERE player_id = $1 AND status = 'open' AND (NOT $3 OR reason = 'missed') \
+         RETURNING subscriber_id",
+    )
+    .bind(player)
+    .bind(now)
+    .bind(only_missed)
+    .fetch_all(db)
+    .await?)
+}
+
+/// Subscribers who were offered this seat and declined it, or hold an open offer of it: an
+/// automatic offer goes to someone else.
+pub async fn asked_already<'e>(
+    db: impl PgExecutor<'e>,
+    player: PlayerRowId,
+) -> Result<Vec<SubscriberId>, StoreError> {
+    Ok(sqlx::query_scalar(
+        "SELECT subscriber_id FROM seat_offers WHERE player_id = $1 AND status IN ('open', 'declined')",
+    )
+    .bind(player)
+    .fetch_all(db)
+    .await?)
+}

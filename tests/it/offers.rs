@@ -1,0 +1,546 @@
+//! Missed turns and offers of seats to standbys (issue 18 item 3): a player who misses the
+//! game's limit of turns in a row leaves their seat wanting a player; Admiralty (or the GM)
+//! offers it to a standby, who sees nothing of the position before accepting by mail or on
+//! their player page; the first to accept takes the seat, and every published turn still
+//! verifies.
+
+use chrono::Duration;
+use games::EngineKind;
+use server::inbox;
+use server::rosters::offers;
+use server::turns::{self, GameSpec, GmAction, Roster, RosterPick, Schedule};
+use store::PgPool;
+use store::games::GameId;
+use store::offers::MissedPolicy;
+use store::status::StandbyOffers;
+use store::subscribers::SubscriberId;
+use store::testing::TestDatabase;
+
+use crate::helpers::{Counter, trafalgar};
+use crate::inbox::{DOMAIN, barmy_game, message, outbound, reply_address_of};
+
+async fn mail(pool: &PgPool, id: &str, to: &str, body: &str) -> String {
+    inbox::ingest(
+        pool,
+        &message(id, to, "", body),
+        "smtp",
+        trafalgar(),
+        DOMAIN,
+    )
+    .await
+    .unwrap();
+    let (_, text, _) = outbound(pool).await.pop().unwrap();
+    text
+}
+
+async fn subscriber(pool: &PgPool, name: &str) -> SubscriberId {
+    SubscriberId(
+        sqlx::query_scalar("SELECT id FROM subscribers WHERE display_name = $1")
+            .bind(name)
+            .fetch_one(pool)
+            .await
+            .unwrap(),
+    )
+}
+
+async fn resolve_now(pool: &PgPool, game: GameId, hours: i64) {
+    turns::gm_action(
+        pool,
+        trafalgar() + Duration::hours(hours),
+        game,
+        GmAction::ResolveNow,
+        "gm",
+        DOMAIN,
+    )
+    .await
+    .unwrap();
+}
+
+async fn missed(pool: &PgPool, game: GameId, name: &str) -> i32 {
+    sqlx::query_scalar("SELECT missed_turns FROM players WHERE game_id = $1 AND display_name = $2")
+        .bind(game)
+        .bind(name)
+        .fetch_one(pool)
+        .await
+        .unwrap()
+}
+
+/// The mail last queued to `to` that is not a turn's report: (subject, body, Reply-To).
+async fn last_mail_to(pool: &PgPool, to: &str) -> (String, String, Option<String>) {
+    sqlx::query_as(
+        "SELECT subject, body_text, headers->>'Reply-To' FROM outbound_messages \
+         WHERE to_address = $1 AND subject NOT LIKE '%report' AND subject NOT LIKE '%position%' \
+         ORDER BY id DESC LIMIT 1",
+    )
+    .bind(to)
+    .fetch_one(pool)
+    .await
+    .unwrap()
+}
+
+/// A zine of four (all in a Barmy game, so each has a reply address) with a salvo game of Fred
+/// and John, a missed-turns limit of 2, and offers made by Admiralty.
+async fn lissa(pool: &PgPool) -> (GameId, GameId) {
+    let barmy = barmy_game(
+        pool,
+        ("gazette", "Gazette"),
+        "Trafalgar",
+        &[
+            ("fred@example.org", "Fred Bloggs"),
+            ("john@example.org", "John Smith"),
+            ("mary@example.org", "Mary Jones"),
+            ("ann@example.org", "Ann Lee"),
+        ],
+        5,
+    )
+    .await;
+    let zine = sqlx::query_scalar("SELECT id FROM zines")
+        .fetch_one(pool)
+        .await
+        .map(store::zines::ZineId)
+        .unwrap();
+    let picks = vec![
+        RosterPick {
+            subscriber: subscriber(pool, "Fred Bloggs").await,
+            seat: 0,
+        },
+        RosterPick {
+            subscriber: subscriber(pool, "John Smith").await,
+            seat: 0,
+        },
+    ];
+    let lissa = turns::create_game_with(
+        pool,
+        trafalgar(),
+        &GameSpec {
+            zine,
+            name: "Lissa",
+            engine: EngineKind::Salvo,
+            setup: &EngineKind::Salvo.default_setup(),
+            first_deadline: Some(trafalgar() + Duration::days(2)),
+            schedule: Schedule::EveryDays(7),
+        },
+        &Roster::Chosen(picks),
+        chrono_tz::Tz::UTC,
+        &mut Counter(7),
+        "gm",
+    )
+    .await
+    .unwrap();
+    (barmy, lissa)
+}
+
+#[tokio::test]
+async fn a_seat_missed_twice_is_offered_to_standbys_in_turn_and_the_first_to_accept_takes_it() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let (barmy, lissa) = lissa(pool).await;
+    offers::set_policy(
+        pool,
+        trafalgar(),
+        lissa,
+        MissedPolicy {
+            limit: Some(2),
+            offers: StandbyOffers::Automatic,
+        },
+        "gm:nelson",
+    )
+    .await
+    .unwrap();
+    let fred_lissa = reply_address_of(pool, lissa, 1).await;
+    let john_lissa = reply_address_of(pool, lissa, 2).await;
+    // Mary and then Ann volunteer as standbys, by mail.
+    for (id, name, engine_id) in [("m", "Mary", 3), ("a", "Ann", 4)] {
+        let address = reply_address_of(pool, barmy, engine_id).await;
+        let answer = mail(pool, &format!("standby-{id}"), &address, "STANDBY\r\n").await;
+        assert!(answer.contains("standby list"), "{name}: {answer}");
+    }
+
+    // Turn 1: Fred fires, John sends nothing. One miss: no offer yet.
+    mail(pool, "fred-1", &fred_lissa, "FIRE B7\r\n").await;
+    resolve_now(pool, lissa, 1).await;
+    assert_eq!(missed(pool, lissa, "John Smith").await, 1);
+    assert_eq!(missed(pool, lissa, "Fred Bloggs").await, 0);
+    let offers_made: i64 = sqlx::query_scalar("SELECT count(*) FROM seat_offers")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(offers_made, 0);
+
+    // Turn 2: John misses again and reaches the limit: the seat goes to Mary, the
+    // longest-waiting standby, by mail, with nothing of John's position in it.
+    mail(pool, "fred-2", &fred_lissa, "FIRE C7\r\n").await;
+    resolve_now(pool, lissa, 2).await;
+    assert_eq!(missed(pool, lissa, "John Smith").await, 2);
+    let (subject, offer, reply_to) = last_mail_to(pool, "mary@example.org").await;
+    assert_eq!(subject, "Lissa: a seat is offered to you");
+    assert!(
+        offer.contains("John Smith has missed 2 turns in a row"),
+        "{offer}"
+    );
+    assert!(offer.contains("from turn 3"), "{offer}");
+    assert!(offer.contains("ACCEPT"), "{offer}");
+    let public = turns::game_state(pool, lissa)
+        .await
+        .unwrap()
+        .view(engine::Viewer::Public)
+        .lines;
+    let johns = turns::game_state(pool, lissa)
+        .await
+        .unwrap()
+        .view(engine::Viewer::Player(turns::player_id(2)))
+        .lines;
+    let secret: Vec<&String> = johns.iter().filter(|l| !public.contains(l)).collect();
+    assert!(!secret.is_empty());
+    for line in &secret {
+        assert!(
+            !offer.contains(line.as_str()),
+            "{line} reached Mary: {offer}"
+        );
+    }
+    let mary_offer = reply_to.expect("the offer has its own reply address");
+    assert!(!offer.contains(&john_lissa));
+    println!(
+        "--- the offer Mary receives ---\nSubject: {subject}\nReply-To: {mary_offer}\n\n{offer}"
+    );
+
+    // Mary declines by replying to the offer: Ann, the next standby, is offered the seat.
+    let answer = mail(pool, "mary-no", &mary_offer, "DECLINE\r\n").await;
+    assert!(
+        answer.contains("You declined the seat in Lissa"),
+        "{answer}"
+    );
+    let (subject, _, ann_offer) = last_mail_to(pool, "ann@example.org").await;
+    assert_eq!(subject, "Lissa: a seat is offered to you");
+    let ann_offer = ann_offer.unwrap();
+
+    // Mary changes her mind: her offer is closed, nothing changes.
+    let answer = mail(pool, "mary-yes", &mary_offer, "ACCEPT\r\n").await;
+    assert!(
+        answer.contains("no longer offered to you: you declined it"),
+        "{answer}"
+    );
+
+    // Ann accepts: she takes John's seat from turn 3, with her own reply address and the
+    // position; John is told, and his old address is refused.
+    let answer = mail(pool, "ann-yes", &ann_offer, "Accept\r\n").await;
+    assert!(
+        answer.contains("You take John Smith's seat in Lissa from turn 3"),
+        "{answer}"
+    );
+    let (subject, body, _) = last_mail_to(pool, "john@example.org").await;
+    assert_eq!(subject, "Lissa: Ann Lee takes your seat");
+    assert!(body.contains("no longer takes orders"), "{body}");
+    let ann_lissa = reply_address_of(pool, lissa, 2).await;
+    let (position, ann_reply_to): (String, Option<String>) = sqlx::query_as(
+        "SELECT body_text, headers->>'Reply-To' FROM outbound_messages \
+         WHERE to_address = 'ann@example.org' AND subject = 'Lissa: you take over from John Smith'",
+    )
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert_eq!(ann_reply_to.as_deref(), Some(ann_lissa.as_str()));
+    assert!(
+        position.contains("John Smith's place in Lissa"),
+        "{position}"
+    );
+    assert_eq!(missed(pool, lissa, "Ann Lee").await, 0);
+    let answer = mail(pool, "john-late", &john_lissa, "FIRE D4\r\n").await;
+    assert!(
+        answer.contains("you were replaced in Lissa on turn 3"),
+        "{answer}"
+    );
+    let answer = mail(pool, "ann-again", &ann_offer, "ACCEPT\r\n").await;
+    assert!(answer.contains("you accepted it already"), "{answer}");
+
+    // Ann plays turn 3; every published turn verifies across the change.
+    let answer = mail(pool, "ann-3", &ann_lissa, "FIRE E5\r\n").await;
+    assert!(!answer.contains("replaced"), "{answer}");
+    mail(pool, "fred-3", &fred_lissa, "FIRE F5\r\n").await;
+    resolve_now(pool, lissa, 3).await;
+    assert_eq!(missed(pool, lissa, "Ann Lee").await, 0);
+    let checks = turns::verify::verify_game(pool, lissa).await.unwrap();
+    assert_eq!(checks.len(), 3, "{checks:?}");
+    assert!(checks.iter().all(|c| c.matches), "{checks:?}");
+    let audit: Vec<String> = sqlx::query_scalar(
+        "SELECT action FROM audit_log WHERE action LIKE 'seat.%' OR action = 'player.missed_limit' ORDER BY id",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    assert_eq!(
+        audit,
+        [
+            "player.missed_limit",
+            "seat.offer",
+            "seat.decline",
+            "seat.offer",
+            "seat.accept"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_player_who_orders_again_keeps_the_seat_and_the_offer_lapses() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let (barmy, lissa) = lissa(pool).await;
+    offers::set_policy(
+        pool,
+        trafalgar(),
+        lissa,
+        MissedPolicy {
+            limit: Some(1),
+            offers: StandbyOffers::Automatic,
+        },
+        "gm:nelson",
+    )
+    .await
+    .unwrap();
+    let mary_barmy = reply_address_of(pool, barmy, 3).await;
+    mail(pool, "standby", &mary_barmy, "STANDBY\r\n").await;
+    let john_lissa = reply_address_of(pool, lissa, 2).await;
+    let fred_lissa = reply_address_of(pool, lissa, 1).await;
+    mail(pool, "fred-1", &fred_lissa, "FIRE B7\r\n").await;
+    resolve_now(pool, lissa, 1).await;
+    let (_, _, mary_offer) = last_mail_to(pool, "mary@example.org").await;
+    let mary_offer = mary_offer.unwrap();
+    // John is back for turn 2: his run of misses ends and the offer made for it lapses.
+    mail(pool, "john-2", &john_lissa, "FIRE C3\r\n").await;
+    resolve_now(pool, lissa, 2).await;
+    assert_eq!(missed(pool, lissa, "John Smith").await, 0);
+    let answer = mail(pool, "mary-late", &mary_offer, "ACCEPT\r\n").await;
+    assert!(answer.contains("no longer offered to you"), "{answer}");
+    assert!(answer.contains("its player came back"), "{answer}");
+    let still: String = sqlx::query_scalar(
+        "SELECT display_name FROM players WHERE game_id = $1 AND engine_player_id = 2",
+    )
+    .bind(lissa)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert_eq!(still, "John Smith");
+}
+
+#[tokio::test]
+async fn a_resignation_is_offered_to_the_standby_and_accept_needs_the_offer_or_a_game_line() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let (barmy, lissa) = lissa(pool).await;
+    offers::set_policy(
+        pool,
+        trafalgar(),
+        lissa,
+        MissedPolicy {
+            limit: None,
+            offers: StandbyOffers::Automatic,
+        },
+        "gm:nelson",
+    )
+    .await
+    .unwrap();
+    let mary_barmy = reply_address_of(pool, barmy, 3).await;
+    mail(pool, "standby", &mary_barmy, "STANDBY\r\n").await;
+    // ACCEPT with no offer made is answered in words.
+    let answer = mail(pool, "mary-early", &mary_barmy, "ACCEPT\r\n").await;
+    assert!(answer.contains("no seat is offered to you"), "{answer}");
+    // Forever's ACCEPT DRAW stays an order line, not the command.
+    let john_lissa = reply_address_of(pool, lissa, 2).await;
+    let answer = mail(pool, "john-resigns", &john_lissa, "RESIGN\r\n").await;
+    assert!(answer.contains("You have resigned from Lissa"), "{answer}");
+    let (subject, offer, _) = last_mail_to(pool, "mary@example.org").await;
+    assert_eq!(subject, "Lissa: a seat is offered to you");
+    assert!(offer.contains("John Smith has resigned"), "{offer}");
+    // Mary answers from her Barmy reply address with a GAME line instead of the offer's.
+    let answer = mail(pool, "mary-yes", &mary_barmy, "GAME Lissa\r\nACCEPT\r\n").await;
+    assert!(
+        answer.contains("You take John Smith's seat in Lissa"),
+        "{answer}"
+    );
+    let holder: String = sqlx::query_scalar(
+        "SELECT display_name FROM players WHERE game_id = $1 AND engine_player_id = 2",
+    )
+    .bind(lissa)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert_eq!(holder, "Mary Jones");
+}
+
+#[tokio::test]
+async fn the_gm_offers_a_flagged_seat_on_the_console_and_the_standby_takes_it_on_the_web() {
+    use crate::rosters::{game_id, subscriber_id, zine_of_six};
+    use reqwest::StatusCode;
+    let app = crate::helpers::TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let mut gm = zine_of_six(&app).await;
+    let zine = sqlx::query_scalar("SELECT id FROM zines")
+        .fetch_one(pool)
+        .await
+        .map(store::zines::ZineId)
+        .unwrap();
+    let mut picks = Vec::new();
+    for name in ["Lucas", "Collingwood"] {
+        picks.push(RosterPick {
+            subscriber: SubscriberId(subscriber_id(pool, name).await),
+            seat: 0,
+        });
+    }
+    turns::create_game_with(
+        pool,
+        trafalgar(),
+        &GameSpec {
+            zine,
+            name: "Over Dover",
+            engine: EngineKind::Salvo,
+            setup: &EngineKind::Salvo.default_setup(),
+            first_deadline: Some(trafalgar() + Duration::days(2)),
+            schedule: Schedule::EveryDays(7),
+        },
+        &Roster::Chosen(picks),
+        chrono_tz::Tz::UTC,
+        &mut Counter(8),
+        "gm",
+    )
+    .await
+    .unwrap();
+    let game = game_id(pool, "Over Dover").await;
+    let page = gm.get_text(&format!("/gm/games/{game}")).await;
+    assert!(page.contains("id=\"missed-form\""), "{page}");
+    assert!(page.contains("rules' default, 2"), "{page}");
+    assert!(page.contains("id=\"no-wanted\""), "{page}");
+    let csrf = crate::console::hidden_csrf(&page);
+    // A limit out of range is refused in words; 1 is saved, offers left to the GM.
+    let refused = gm
+        .post(
+            &format!("/gm/games/{game}/missed"),
+            &[
+                ("csrf", &csrf),
+                ("missed_limit", "0"),
+                ("standby_offers", "gm"),
+            ],
+        )
+        .await;
+    assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+    assert!(refused.text().await.unwrap().contains("from 1 to 20"));
+    let saved = gm
+        .post(
+            &format!("/gm/games/{game}/missed"),
+            &[
+                ("csrf", &csrf),
+                ("missed_limit", "1"),
+                ("standby_offers", "gm"),
+            ],
+        )
+        .await;
+    assert!(saved.status().is_redirection() || saved.status().is_success());
+    // Turn 1 resolves with nobody's orders: both seats are flagged, nobody is offered anything.
+    turns::gm_action(
+        pool,
+        trafalgar() + Duration::hours(1),
+        GameId(game),
+        GmAction::ResolveNow,
+        "gm",
+        DOMAIN,
+    )
+    .await
+    .unwrap();
+    let page = gm.get_text(&format!("/gm/games/{game}")).await;
+    assert!(
+        page.contains("missed 1 turn in a row (the limit is 1)"),
+        "{page}"
+    );
+    let offers_made: i64 = sqlx::query_scalar("SELECT count(*) FROM seat_offers")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(offers_made, 0);
+    let lucas_row: i64 =
+        sqlx::query_scalar("SELECT id FROM players WHERE game_id = $1 AND display_name = 'Lucas'")
+            .bind(game)
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    let gravina = subscriber_id(pool, "Gravina").await;
+    // The GM offers Lucas's seat to Gravina (a form without the session's token does nothing).
+    let forged = gm
+        .post(
+            &format!("/gm/games/{game}/offer"),
+            &[
+                ("csrf", "0"),
+                ("player", &lucas_row.to_string()),
+                ("subscriber", &gravina.to_string()),
+            ],
+        )
+        .await;
+    assert_eq!(forged.status(), StatusCode::FORBIDDEN);
+    let offered = gm
+        .post(
+            &format!("/gm/games/{game}/offer"),
+            &[
+                ("csrf", &csrf),
+                ("player", &lucas_row.to_string()),
+                ("subscriber", &gravina.to_string()),
+            ],
+        )
+        .await;
+    assert!(offered.status().is_redirection() || offered.status().is_success());
+    let page = gm.get_text(&format!("/gm/games/{game}")).await;
+    assert!(
+        page.contains("Offered to <strong>Gravina</strong>"),
+        "{page}"
+    );
+    // Gravina sees the offer on her page, and nothing of the position; she takes the seat.
+    let mut player = crate::players::logged_in(&app, "gravina@principe.example").await;
+    let me = player.get_text("/me").await;
+    assert!(me.contains("Seats offered to you"), "{me}");
+    assert!(
+        me.contains("Lucas has missed too many turns in a row"),
+        "{me}"
+    );
+    let offer_id: i64 = sqlx::query_scalar("SELECT id FROM seat_offers")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    let player_csrf = crate::console::hidden_csrf(&me);
+    let forged = player
+        .post(
+            &format!("/me/offers/{offer_id}"),
+            &[("csrf", "0"), ("answer", "accept")],
+        )
+        .await;
+    assert_eq!(forged.status(), StatusCode::FORBIDDEN);
+    let taken = player
+        .post(
+            &format!("/me/offers/{offer_id}"),
+            &[("csrf", &player_csrf), ("answer", "accept")],
+        )
+        .await;
+    assert!(taken.status().is_redirection() || taken.status().is_success());
+    let me = player.get_text("/me?offer=accepted").await;
+    assert!(me.contains("You took the seat"), "{me}");
+    assert!(me.contains("Over Dover"), "{me}");
+    let holder: String = sqlx::query_scalar("SELECT display_name FROM players WHERE id = $1")
+        .bind(lucas_row)
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(holder, "Gravina");
+    // Her seat is no longer flagged; Collingwood's still is.
+    let page = gm.get_text(&format!("/gm/games/{game}")).await;
+    assert!(!page.contains("<strong>Lucas</strong>"), "{page}");
+    assert!(
+        page.contains("<strong>Collingwood</strong>: missed 1 turn"),
+        "{page}"
+    );
+    // Barmy's page has no such part: its seats are never handed over (BARMY-02).
+    let barmy: Option<i64> =
+        sqlx::query_scalar("SELECT id FROM games WHERE engine = 'barmy' LIMIT 1")
+            .fetch_optional(pool)
+            .await
+            .unwrap();
+    if let Some(barmy) = barmy {
+        let page = gm.get_text(&format!("/gm/games/{barmy}")).await;
+        assert!(!page.contains("missed-form"), "{page}");
+    }
+}
