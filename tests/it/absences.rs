@@ -261,6 +261,35 @@ async fn wait_policy_moves_the_deadline_to_the_day_after_a_short_absence() {
     assert_eq!(resolve(pool, second).await, 0);
     // Back the day after the deadline: the turn waits until the day after that.
     assert_eq!(turn_two(pool, game).await.1, second + Duration::days(2));
+    // Every player is told the new deadline, once, without naming who is away.
+    let told: Vec<(String, String, String)> = sqlx::query_as(
+        "SELECT to_address, subject, body_text FROM outbound_messages \
+         WHERE idempotency_key LIKE 'deadline-waits:%' ORDER BY to_address",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    assert_eq!(told.len(), PLAYERS.len(), "{told:?}");
+    for (_, subject, body) in &told {
+        assert!(
+            subject.starts_with("Trafalgar: turn 2's deadline moves to"),
+            "{subject}"
+        );
+        assert!(body.contains("waits for a player who is away"), "{body}");
+        assert!(!body.contains("Fred"), "{body}");
+    }
+    assert_eq!(resolve(pool, second + Duration::days(1)).await, 0);
+    let again: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM outbound_messages WHERE idempotency_key LIKE 'deadline-waits:%'",
+    )
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert_eq!(
+        again,
+        told.len() as i64,
+        "no second mail while nothing moves"
+    );
     assert_eq!(resolve(pool, second + Duration::days(2)).await, 1);
 }
 

@@ -133,6 +133,71 @@ async fn the_gm_enters_orders_received_by_post_and_the_player_gets_the_same_conf
     let page = gm.get_text(&format!("/gm/games/{game}")).await;
     assert!(page.contains("by post"), "{page}");
 
+    // Press alone, from a letter: printed with the report, and Hardy's orders stay as they were.
+    let response = gm
+        .submit(
+            &path,
+            &[
+                ("player", &hardy_id),
+                ("received_on", "1805-10-23"),
+                ("kind", "press"),
+                ("orders", "England expects that every man will do his duty."),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let page = response
+        .text()
+        .await
+        .unwrap()
+        .replace("&#39;", "'")
+        .replace("&#34;", "\"");
+    assert!(
+        page.contains("Hardy's press for Trafalgar, received by post on Wednesday 23 October 1805"),
+        "{page}"
+    );
+    assert!(
+        page.contains("Your orders for the turn are as they were"),
+        "{page}"
+    );
+    let (source, raw): (String, String) = sqlx::query_as(
+        "SELECT source, raw_text FROM orders WHERE player_id = $1 AND superseded_at IS NULL",
+    )
+    .bind(hardy)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert_eq!((source.as_str(), raw.as_str()), ("post", "A1 B2"));
+    let (press_source, press): (String, String) =
+        sqlx::query_as("SELECT source, text FROM press WHERE player_id = $1")
+            .bind(hardy)
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    assert_eq!(
+        (press_source.as_str(), press.as_str()),
+        ("post", "England expects that every man will do his duty.")
+    );
+    let entered: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM audit_log WHERE action = 'press.post'")
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    assert_eq!(entered, 1);
+    let (to, subject): (String, String) = sqlx::query_as(
+        "SELECT to_address, subject FROM outbound_messages ORDER BY id DESC LIMIT 1",
+    )
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert_eq!(
+        (to.as_str(), subject.as_str()),
+        (
+            "hardy@victory.example",
+            "Trafalgar: your press received by post"
+        )
+    );
+
     // A printable sheet for the post: Hardy's own position and nothing of anyone else's.
     let sheet = gm
         .get_text(&format!("/gm/games/{game}/print/{hardy}"))

@@ -1072,11 +1072,30 @@ mod tests {
             "WHERE",
             "STATUS",
             "RESIGN",
+            "STANDBY",
+            "ACCEPT",
+            "DECLINE",
             "UNSUBSCRIBE",
             "HELP",
             "PASSWORD",
         ] {
             assert!(HELP.contains(word), "{word}");
         }
+    }
+
+    #[test]
+    fn accept_and_decline_alone_are_commands_and_accept_draw_is_an_order() {
+        assert_eq!(
+            commands("ACCEPT\ndecline.\nAccept please"),
+            vec![
+                (1, Command::Accept),
+                (2, Command::Decline),
+                (3, Command::Accept)
+            ]
+        );
+        // Forever's order to accept a draw, and words after DECLINE, go to the engine.
+        let parsed = parse_text("ACCEPT DRAW\nDECLINE the offer");
+        assert!(parsed.commands.is_empty(), "{:?}", parsed.commands);
+        assert_eq!(parsed.orders.len(), 2);
     }
 }

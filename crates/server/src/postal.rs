@@ -100,6 +100,89 @@ pub async fn enter_orders(
     Ok(text)
 }
 
+/// Enters press alone for a player (a letter for the zine, without orders): their orders stay
+/// as they were. Audited (`press.post`) and confirmed as [`enter_orders`] does.
+pub async fn enter_press(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    posted: &PostedOrders<'_>,
+    actor: &str,
+    domain: &str,
+) -> Result<String, LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let players = store::players::of_game(&mut *tx, posted.game).await?;
+    let player = players
+        .iter()
+        .find(|p| p.id == posted.player)
+        .ok_or(LifecycleError::GameNotFound(posted.game.0))?;
+    let game_name = store::games::name(&mut *tx, posted.game)
+        .await?
+        .ok_or(LifecycleError::GameNotFound(posted.game.0))?;
+    let lock = store::subscribers::lock_player(&mut tx, posted.player.0).await?;
+    let mut open_turns = OpenTurns::default();
+    let limits = PressLimits::DEFAULT;
+    let taken = crate::turns::press_for_open_turn(
+        &mut tx,
+        &mut open_turns,
+        &lock,
+        now,
+        posted.game,
+        posted.text.trim(),
+        Source::Post,
+        limits,
+    )
+    .await?;
+    if let Some(press) = &taken.press {
+        store::orders::save_press_many(&mut *tx, std::slice::from_ref(press)).await?;
+    }
+    let what = letters::replies::press(&game_name, posted.text.trim(), &taken.admitted, &limits);
+    let text = letters::postal::press_confirmation(
+        &game_name,
+        &player.display_name,
+        posted.received_on,
+        actor.strip_prefix("gm:").unwrap_or(actor),
+        &what,
+    );
+    let (key, message_id) = letters::queued_ids(
+        "post-press",
+        &format!("{}|{}|{}", posted.game.0, posted.player.0, now.to_rfc3339()),
+        domain,
+    );
+    let headers = Headers {
+        reply_to: Some(letters::reply_address(&player.reply_token, domain)),
+        ..Headers::default()
+    };
+    store::outbox::enqueue(
+        &mut *tx,
+        &NewOutbound {
+            message_id: &message_id,
+            idempotency_key: &key,
+            to_address: &player.email,
+            subject: &format!("{game_name}: your press received by post"),
+            body_text: &text,
+            body_html: None,
+            headers: &headers,
+        },
+        now,
+    )
+    .await?;
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor,
+            action: "press.post",
+            game_id: Some(posted.game.0),
+            details: json!({ "player": posted.player.0, "name": player.display_name,
+                "received_on": posted.received_on.to_string(), "entered_by": actor,
+                "printed": taken.press.is_some() }),
+        },
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(text)
+}
+
 /// Marks a subscriber postal (or not), audited as `actor`'s.
 pub async fn set_postal(
     pool: &PgPool,

@@ -418,8 +418,8 @@ pub async fn players_without_orders<'e>(
     turn: TurnId,
 ) -> Result<Vec<GamePlayer>, StoreError> {
     Ok(sqlx::query_as(
-        "SELECT p.id, p.engine_player_id, p.display_name, s.email, p.reply_token, p.status \
-         FROM players p JOIN subscribers s ON s.id = p.subscriber_id \
+        "SELECT p.id, p.engine_player_id, p.display_name, s.email, p.reply_token, p.status, \
+         p.missed_turns, p.joined_turn FROM players p JOIN subscribers s ON s.id = p.subscriber_id \
          WHERE p.game_id = $1 AND p.status = 'active' AND s.status = 'active' \
          AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.turn_id = $2 AND o.player_id = p.id \
                          AND o.superseded_at IS NULL AND o.answers_turn) \

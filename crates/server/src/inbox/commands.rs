@@ -13,6 +13,7 @@ use store::zines::ZineId;
 
 use super::budget::{self, Relay, Relayed};
 use super::identify::{Proof, Sender};
+use super::seat_offers::Answering;
 use super::{Batch, Settings, audit};
 use crate::entropy::OsEntropy;
 use crate::issues;
@@ -120,11 +121,19 @@ pub(super) async fn carry_out(
             Err(why) => format!("Line {line}: {why}"),
         },
         Command::Standby { on } => standby(cx, *on).await?,
-        Command::Accept => {
-            super::seat_offers::answer(cx, line, command.game.as_deref(), Answer::Accept).await?
-        }
-        Command::Decline => {
-            super::seat_offers::answer(cx, line, command.game.as_deref(), Answer::Decline).await?
+        Command::Accept | Command::Decline => {
+            let answer = if command.command == Command::Accept {
+                Answer::Accept
+            } else {
+                Answer::Decline
+            };
+            let answering = Answering {
+                tx: &mut *cx.tx,
+                sender: cx.sender,
+                now: cx.now,
+                domain: &cx.settings.domain,
+            };
+            super::seat_offers::answer(answering, line, command.game.as_deref(), answer).await?
         }
         Command::Unsubscribe => unsubscribe(cx).await?,
         Command::Letter { text } => letter(cx, line, text).await?,
@@ -320,7 +329,7 @@ async fn resign(cx: &mut Context<'_, '_>, holder: &TokenHolder) -> Result<String
         cx.now,
     )
     .await?;
-    crate::rosters::offers::seat_left(
+    crate::turns::missed::seat_left(
         &mut *cx.tx,
         holder.game_id,
         holder.player_id,
@@ -372,7 +381,7 @@ async fn unsubscribe(cx: &mut Context<'_, '_>) -> Result<String, LifecycleError>
         .filter(|g| g.status == PlayerStatus::Active)
     {
         store::players::set_status(&mut *cx.tx, holder.player_id, PlayerStatus::Resigned).await?;
-        crate::rosters::offers::seat_left(
+        crate::turns::missed::seat_left(
             &mut *cx.tx,
             holder.game_id,
             holder.player_id,

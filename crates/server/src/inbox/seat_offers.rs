@@ -1,14 +1,24 @@
 //! ACCEPT and DECLINE: a standby's answer to the offer of a seat (docs/rosters.md).
 
+use chrono::{DateTime, Utc};
+
+use super::identify::Sender;
 use crate::rosters::offers::{self, Answer};
 use crate::turns::LifecycleError;
 
-use super::commands::Context;
+/// Where an answer is given: the message's transaction, its proven sender, the time, and the
+/// domain of Admiralty's addresses.
+pub(super) struct Answering<'a, 'c> {
+    pub tx: &'c mut sqlx::PgConnection,
+    pub sender: &'a Sender,
+    pub now: DateTime<Utc>,
+    pub domain: &'a str,
+}
 
 /// Answers the offer the message is about: the one whose reply address it came to, else the
 /// sender's only open offer (of the GAME line's game, when there is one).
 pub(super) async fn answer(
-    cx: &mut Context<'_, '_>,
+    cx: Answering<'_, '_>,
     line: usize,
     game: Option<&str>,
     answer: Answer,
@@ -54,7 +64,7 @@ pub(super) async fn answer(
         cx.sender.subscriber,
         answer,
         "mail",
-        &cx.settings.domain,
+        cx.domain,
     )
     .await
 }

@@ -34,3 +34,19 @@ pub fn confirmation(
     );
     out
 }
+
+/// The confirmation of press the GM entered from the post, on its own: the player's orders
+/// stay as they were. `press` is what became of it (`replies::press`).
+pub fn press_confirmation(
+    game: &str,
+    player: &str,
+    received_on: NaiveDate,
+    gm: &str,
+    press: &str,
+) -> String {
+    format!(
+        "{player}'s press for {game}, received by post on {}, entered by the GM ({gm}).\n{press}\n\n\
+         Your orders for the turn are as they were: press alone changes none of them.",
+        received_on.format("%A %-d %B %Y")
+    )
+}

@@ -72,3 +72,17 @@ pub fn reminder(
         ),
     }
 }
+
+/// To every player of a game whose turn waits for a player who is away (the absence policy
+/// "the deadline waits"): the new deadline, as [`deadline`] writes it. The absent player is not
+/// named: their absence is theirs to tell.
+pub fn deadline_waits(game: &str, turn: u32, before: &str, after: &str) -> Letter {
+    Letter {
+        subject: format!("{game}: turn {turn}'s deadline moves to {after}"),
+        body: format!(
+            "Turn {turn} of {game} waits for a player who is away, as the game's absence policy \
+             says: its deadline moves from {before} to {after}.\n\nOrders you have sent for the \
+             turn stand; you may change them until the new deadline.\n"
+        ),
+    }
+}

@@ -55,27 +55,3 @@ impl RosterEntry {
         self.status == PlayerStatus::Active
     }
 }
-
-/// The named seat (an ironclad side, a skyfleet fleet) of the game's player with this engine
-/// id, where the engine names seats.
-pub(crate) async fn seat_name_of(
-    db: &mut sqlx::PgConnection,
-    game: &store::games::GameSummary,
-    engine_player_id: i64,
-) -> Result<Option<String>, StoreError> {
-    let Some(plan) = game
-        .engine
-        .parse::<EngineKind>()
-        .ok()
-        .and_then(|engine| engine.seat_plan(&game.setup).ok())
-    else {
-        return Ok(None);
-    };
-    Ok(store::players::roster(&mut *db, game.id)
-        .await?
-        .into_iter()
-        .find(|row| row.engine_player_id == engine_player_id)
-        .and_then(|row| row.seat)
-        .and_then(|seat| usize::try_from(seat).ok())
-        .and_then(|seat| plan.seat_name(seat).map(str::to_owned)))
-}

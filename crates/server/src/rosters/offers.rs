@@ -7,30 +7,23 @@
 //! seat as a replacement ([`super::replace::replace_in`]).
 
 use chrono::{DateTime, Utc};
-use engine::TurnInput;
-use games::{AnyOrders, AnyState, EngineKind};
+use games::EngineKind;
 use serde_json::json;
 use store::PgPool;
-use store::games::{GameId, GameSummary};
-use store::offers::{MissedPolicy, NewOffer, Offer, OfferId};
+use store::games::GameId;
+use store::offers::{MissedPolicy, Offer, OfferId};
 use store::outbox::{Headers, NewOutbound};
-use store::players::{GamePlayer, PlayerRowId};
+use store::players::PlayerRowId;
 use store::status::{
     GameStatus, OfferReason, OfferStatus, PlayerStatus, StandbyOffers, SubscriberStatus,
 };
 use store::subscribers::SubscriberId;
 
 use super::replace::{Replacement, replace_in};
-use crate::entropy::{OsEntropy, new_reply_token};
+use crate::entropy::OsEntropy;
 use crate::letters::{self, offers as words};
-use crate::turns::{self, LifecycleError};
-
-/// The limit that holds for a game: the GM's, else the engine's default; `None` where seats are
-/// never handed over (Barmy, BARMY-02).
-pub fn limit(engine: EngineKind, policy: MissedPolicy) -> Option<u32> {
-    engine.missed_turns_limit()?;
-    policy.limit.or_else(|| engine.missed_turns_limit())
-}
+use crate::turns::LifecycleError;
+use crate::turns::missed::{limit, offer_in, offer_to_next_standby};
 
 /// Why a seat wants a player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,153 +79,6 @@ pub async fn wanted_seats(pool: &PgPool, game: GameId) -> Result<Vec<WantedSeat>
         });
     }
     Ok(wanted)
-}
-
-/// Who missed a turn and who ordered, read before it resolves.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Tally {
-    missed: Vec<PlayerRowId>,
-    ordered: Vec<PlayerRowId>,
-}
-
-/// Reads the turn about to resolve: a player who still has something to order, played this
-/// turn and is not excused as absent either ordered (a set that answers the turn) or missed it.
-pub(crate) fn tally(
-    players: &[GamePlayer],
-    state: &AnyState,
-    input: &TurnInput<AnyOrders>,
-) -> Tally {
-    let number = i32::try_from(state.turn()).unwrap_or(i32::MAX);
-    let mut tally = Tally::default();
-    for player in players {
-        let id = turns::player_id(player.engine_player_id);
-        if player.status != PlayerStatus::Active
-            || player.joined_turn > number
-            || !state.expects_orders(id)
-        {
-            continue;
-        }
-        match input.orders.get(&id) {
-            Some(orders) if state.answers_turn(orders) => tally.ordered.push(player.id),
-            _ if input.excused.contains(&id) => {}
-            _ => tally.missed.push(player.id),
-        }
-    }
-    tally
-}
-
-/// Counts a resolved turn (after the next one opened): runs of missed turns grow or start
-/// again. A player reaching the limit is recorded (`player.missed_limit`), and offered to a
-/// standby when Admiralty makes the offers; a player who orders again lets the offers made for
-/// their missed turns lapse. `domain` is `None` when the resolution mails nothing (the demo).
-pub(crate) async fn count_turn(
-    tx: &mut sqlx::PgConnection,
-    game: GameId,
-    engine: EngineKind,
-    tally: &Tally,
-    turn: u32,
-    now: DateTime<Utc>,
-    domain: Option<&str>,
-) -> Result<(), LifecycleError> {
-    for player in &tally.ordered {
-        store::offers::lapse_open_of_player(&mut *tx, *player, now, true).await?;
-    }
-    let counts = store::offers::count_turn(&mut *tx, &tally.missed, &tally.ordered).await?;
-    let policy = store::offers::policy(&mut *tx, game).await?;
-    let Some(limit) = limit(engine, policy) else {
-        return Ok(());
-    };
-    for (player, count) in counts {
-        if u32::try_from(count).ok() != Some(limit) {
-            continue;
-        }
-        store::audit::append(
-            &mut *tx,
-            &store::audit::NewAuditEntry {
-                actor: "system",
-                action: "player.missed_limit",
-                game_id: Some(game.0),
-                details: json!({ "player": player.0, "missed": count, "limit": limit, "turn": turn }),
-            },
-            now,
-        )
-        .await?;
-        if policy.offers == StandbyOffers::Automatic
-            && let Some(domain) = domain
-        {
-            offer_to_next_standby(tx, game, player, OfferReason::Missed, now, domain).await?;
-        }
-    }
-    Ok(())
-}
-
-/// A player left the seat (RESIGN): where Admiralty makes the offers, the seat is offered to
-/// the longest-waiting standby.
-pub(crate) async fn seat_left(
-    tx: &mut sqlx::PgConnection,
-    game: GameId,
-    player: PlayerRowId,
-    now: DateTime<Utc>,
-    domain: &str,
-) -> Result<(), LifecycleError> {
-    let Some(summary) = store::games::summary(&mut *tx, game).await? else {
-        return Ok(());
-    };
-    let engine: EngineKind = summary.engine.parse()?;
-    let policy = store::offers::policy(&mut *tx, game).await?;
-    if limit(engine, policy).is_some() && policy.offers == StandbyOffers::Automatic {
-        offer_to_next_standby(tx, game, player, OfferReason::Resigned, now, domain).await?;
-    }
-    Ok(())
-}
-
-/// Offers the seat to the longest-waiting standby not yet asked for it; records when there is
-/// none, for the GM.
-async fn offer_to_next_standby(
-    tx: &mut sqlx::PgConnection,
-    game: GameId,
-    player: PlayerRowId,
-    reason: OfferReason,
-    now: DateTime<Utc>,
-    domain: &str,
-) -> Result<Option<OfferId>, LifecycleError> {
-    let Some(summary) = store::games::summary(&mut *tx, game).await? else {
-        return Ok(None);
-    };
-    if summary.open_turn.is_none() || summary.status == GameStatus::Finished {
-        return Ok(None);
-    }
-    let asked = store::offers::asked_already(&mut *tx, player).await?;
-    let next = store::replacements::standbys_for_game(&mut *tx, summary.zine_id, game)
-        .await?
-        .into_iter()
-        .find(|standby| !asked.contains(&standby.subscriber_id));
-    let Some(standby) = next else {
-        store::audit::append(
-            &mut *tx,
-            &store::audit::NewAuditEntry {
-                actor: "system",
-                action: "seat.no_standby",
-                game_id: Some(game.0),
-                details: json!({ "player": player.0, "reason": reason }),
-            },
-            now,
-        )
-        .await?;
-        return Ok(None);
-    };
-    let offered = offer_in(
-        tx,
-        now,
-        &summary,
-        player,
-        standby.subscriber_id,
-        reason,
-        "system",
-        domain,
-    )
-    .await?;
-    Ok(Some(offered))
 }
 
 /// The GM offers a seat of the game to an active subscriber of the zine who does not play it.
@@ -308,99 +154,6 @@ pub async fn offer_seat(
         summary.name,
         newcomer.display_name.as_str()
     ))
-}
-
-/// Records the offer and mails it to the subscriber, audited as `actor`'s.
-#[allow(clippy::too_many_arguments, reason = "one offer's parts, all needed")]
-async fn offer_in(
-    tx: &mut sqlx::PgConnection,
-    now: DateTime<Utc>,
-    game: &GameSummary,
-    player: PlayerRowId,
-    subscriber: SubscriberId,
-    reason: OfferReason,
-    actor: &str,
-    domain: &str,
-) -> Result<OfferId, LifecycleError> {
-    let holder: GamePlayer = store::players::of_game(&mut *tx, game.id)
-        .await?
-        .into_iter()
-        .find(|p| p.id == player)
-        .ok_or(LifecycleError::GameNotFound(game.id.0))?;
-    let standby = store::subscribers::find(&mut *tx, subscriber)
-        .await?
-        .ok_or_else(|| {
-            LifecycleError::Roster(format!("there is no subscriber {}", subscriber.0))
-        })?;
-    let token = new_reply_token(&mut OsEntropy);
-    let Some(offer) = store::offers::insert(
-        &mut *tx,
-        &NewOffer {
-            game_id: game.id,
-            player,
-            subscriber,
-            token: &token,
-            reason,
-            offered_by: actor,
-        },
-        now,
-    )
-    .await?
-    else {
-        return Err(LifecycleError::Roster(format!(
-            "{} has an open offer of that seat already",
-            standby.display_name.as_str()
-        )));
-    };
-    let engine: EngineKind = game.engine.parse()?;
-    let seat = super::seat_name_of(&mut *tx, game, holder.engine_player_id).await?;
-    let zone = crate::schedule::zone_of(&game.schedule);
-    let deadline = game.deadline.map(|at| letters::deadline(at, zone));
-    let why = words::why_free(reason, &holder.display_name, Some(holder.missed_turns));
-    let body = words::offer(&words::OfferLetter {
-        name: standby.display_name.as_str(),
-        game: &game.name,
-        rules: engine.title(),
-        seat: seat.as_deref(),
-        why: &why,
-        turn: game
-            .open_turn
-            .and_then(|n| u32::try_from(n).ok())
-            .unwrap_or(1),
-        deadline: deadline.as_deref(),
-    });
-    let (key, message_id) = letters::queued_ids("offer", &token, domain);
-    let headers = Headers {
-        reply_to: Some(letters::reply_address(&token, domain)),
-        ..Headers::default()
-    };
-    store::outbox::enqueue(
-        &mut *tx,
-        &NewOutbound {
-            message_id: &message_id,
-            idempotency_key: &key,
-            to_address: standby.email.as_str(),
-            subject: &format!("{}: a seat is offered to you", game.name),
-            body_text: &body,
-            body_html: None,
-            headers: &headers,
-        },
-        now,
-    )
-    .await?;
-    store::audit::append(
-        &mut *tx,
-        &store::audit::NewAuditEntry {
-            actor,
-            action: "seat.offer",
-            game_id: Some(game.id.0),
-            details: json!({ "offer": offer.0, "player": player.0, "subscriber": subscriber.0,
-                "reason": reason }),
-        },
-        now,
-    )
-    .await?;
-    Ok(offer)
 }
 
 /// A standby's answer to an offer.

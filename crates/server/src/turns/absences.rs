@@ -204,6 +204,7 @@ pub async fn wait_if_absent(
     tx: &mut sqlx::PgConnection,
     due: &DueTurn,
     now: DateTime<Utc>,
+    domain: &str,
 ) -> Result<Option<DateTime<Utc>>, LifecycleError> {
     let policy = store::absences::policy(&mut *tx, due.game_id).await?;
     let Some(deadline) = due.deadline else {
@@ -252,7 +253,60 @@ pub async fn wait_if_absent(
         now,
     )
     .await?;
+    tell_players_the_deadline_waits(tx, due, deadline, new_deadline, zone, now, domain).await?;
     Ok(Some(new_deadline))
+}
+
+/// Mails every active player the turn's new deadline, once per move.
+async fn tell_players_the_deadline_waits(
+    tx: &mut sqlx::PgConnection,
+    due: &DueTurn,
+    before: DateTime<Utc>,
+    after: DateTime<Utc>,
+    zone: chrono_tz::Tz,
+    now: DateTime<Utc>,
+    domain: &str,
+) -> Result<(), LifecycleError> {
+    let Some(game) = store::games::name(&mut *tx, due.game_id).await? else {
+        return Ok(());
+    };
+    let turn = u32::try_from(due.number).unwrap_or(0);
+    let letter = crate::letters::turns::deadline_waits(
+        &game,
+        turn,
+        &crate::letters::deadline(before, zone),
+        &crate::letters::deadline(after, zone),
+    );
+    for player in store::players::of_game(&mut *tx, due.game_id)
+        .await?
+        .into_iter()
+        .filter(|p| p.status == store::status::PlayerStatus::Active)
+    {
+        let (key, message_id) = crate::letters::queued_ids(
+            "deadline-waits",
+            &format!("{}|{}|{}", due.id.0, after.to_rfc3339(), player.id.0),
+            domain,
+        );
+        let headers = store::outbox::Headers::reply_to(crate::letters::reply_address(
+            &player.reply_token,
+            domain,
+        ));
+        store::outbox::enqueue(
+            &mut *tx,
+            &store::outbox::NewOutbound {
+                message_id: &message_id,
+                idempotency_key: &key,
+                to_address: &player.email,
+                subject: &letter.subject,
+                body_text: &letter.body,
+                body_html: None,
+                headers: &headers,
+            },
+            now,
+        )
+        .await?;
+    }
+    Ok(())
 }
 
 async fn without_orders(

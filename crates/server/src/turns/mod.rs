@@ -13,6 +13,7 @@
 pub mod absences;
 pub mod create;
 pub mod gm;
+pub mod missed;
 pub mod orders;
 pub mod press;
 pub mod reminders;

@@ -52,7 +52,7 @@ pub async fn resolve_due(
         };
         let (turn, game) = (due.id, due.game_id);
         // The absence policy "the deadline waits": the turn's deadline moves, it is not resolved.
-        if crate::turns::absences::wait_if_absent(&mut tx, &due, now)
+        if crate::turns::absences::wait_if_absent(&mut tx, &due, now, mail_domain)
             .await?
             .is_some()
         {
@@ -195,7 +195,7 @@ pub(crate) async fn resolve_claimed(
 
     let joining = input.joining.len();
     let players = store::players::of_game(&mut *tx, game.id).await?;
-    let tally = crate::rosters::offers::tally(&players, &state, &input);
+    let tally = super::missed::tally(&players, &state, &input);
     let renames = store::replacements::names_at_turn(&mut *tx, game.id, number).await?;
     let roster = state.roster();
     let mut resolved = state.resolve(input, &press, &mut secret.turn_dice(number))?;
@@ -257,8 +257,7 @@ pub(crate) async fn resolve_claimed(
         Mailing::Queue { domain } => Some(domain),
         Mailing::WebOnly => None,
     };
-    crate::rosters::offers::count_turn(&mut *tx, game.id, engine, &tally, number, now, domain)
-        .await?;
+    super::missed::count_turn(&mut *tx, game.id, engine, &tally, number, now, domain).await?;
 
     let queued = match mailing {
         Mailing::Queue { domain } => {

@@ -39,19 +39,23 @@ pub(crate) async fn post_orders(
     let received_on = NaiveDate::parse_from_str(field(&pairs, "received_on"), "%Y-%m-%d")
         .map_err(|_| AppError::BadRequest("the day received must be a date (YYYY-MM-DD)".into()))?;
     let text = field(&pairs, "orders");
-    let entered = postal::enter_orders(
-        &state.pool,
-        state.clock.now(),
-        &PostedOrders {
-            game: GameId(id),
-            player: PlayerRowId(player),
-            text,
-            received_on,
-        },
-        &gm.actor(),
-        &state.mail_domain,
-    )
-    .await;
+    let posted = PostedOrders {
+        game: GameId(id),
+        player: PlayerRowId(player),
+        text,
+        received_on,
+    };
+    let (now, actor) = (state.clock.now(), gm.actor());
+    let entered = match field(&pairs, "kind") {
+        "press" if text.trim().is_empty() => {
+            return Err(AppError::BadRequest("write the press as received".into()));
+        }
+        "press" => postal::enter_press(&state.pool, now, &posted, &actor, &state.mail_domain).await,
+        "" | "orders" => {
+            postal::enter_orders(&state.pool, now, &posted, &actor, &state.mail_domain).await
+        }
+        _ => return Err(AppError::BadRequest("choose orders or press".into())),
+    };
     let (status, confirmation, error) = match entered {
         Ok(text) => (StatusCode::OK, Some(text), None),
         Err(

@@ -83,7 +83,7 @@ pub(super) async fn panel(
         })
         .collect();
     Ok(Some(StandbyPanel {
-        limit: offers::limit(engine, policy).unwrap_or(engine_default),
+        limit: crate::turns::missed::limit(engine, policy).unwrap_or(engine_default),
         engine_default,
         custom: policy.limit.map(|n| n.to_string()).unwrap_or_default(),
         automatic: policy.offers == StandbyOffers::Automatic,
