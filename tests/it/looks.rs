@@ -9,7 +9,8 @@
 //! a zine, a game, a turn's report, a finished game's record, the players' login and game page
 //! (with refused orders too) and the zine choice, the zine's issue and its printable page, the
 //! GM's login and every console page (the issues, a sign-up, a confirmation, the hidden
-//! positions, a postal sheet among them), and the error pages.
+//! positions, a postal sheet, a game whose seats want players among them), and the error
+//! pages.
 //! Each is checked to fit the window's width (a table scrolls inside its own box or reflows;
 //! nothing makes the page wider than a phone, fault 11), and a screenshot of the whole page
 //! is kept in `target/screenshots/<width>/` for a person to look at after the run.
@@ -186,6 +187,80 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
     .await
     .unwrap()
     .0;
+    // A salvo game of two others whose first turn went unanswered, with a limit of one miss
+    // and offers made by Admiralty: both seats want a player, and Nelson, a standby, has been
+    // offered the first (issue 18's missed turns).
+    let mut lissa_players = Vec::new();
+    for (email, name) in [
+        ("fremantle@ganges.example", "Thomas Fremantle"),
+        ("foley@goliath.example", "Thomas Foley"),
+    ] {
+        crate::players::subscribe(&pool, zine.id, email, name).await;
+        let id: i64 = sqlx::query_scalar("SELECT id FROM subscribers WHERE email = $1")
+            .bind(email)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        lissa_players.push(server::turns::RosterPick {
+            subscriber: store::subscribers::SubscriberId(id),
+            seat: 0,
+        });
+    }
+    let lissa = server::turns::create_game_with(
+        &pool,
+        now,
+        &server::turns::GameSpec {
+            zine: zine.id,
+            name: "Lissa",
+            engine: EngineKind::Salvo,
+            setup: &setup,
+            first_deadline: Some(now + chrono::Duration::days(1)),
+            schedule: Schedule::EveryDays(7),
+        },
+        &server::turns::Roster::Chosen(lissa_players),
+        chrono_tz::Tz::UTC,
+        &mut Counter(11),
+        "nelson",
+    )
+    .await
+    .unwrap();
+    server::rosters::offers::set_policy(
+        &pool,
+        now,
+        lissa,
+        store::offers::MissedPolicy {
+            limit: Some(1),
+            offers: store::status::StandbyOffers::Automatic,
+        },
+        "gm:nelson",
+    )
+    .await
+    .unwrap();
+    let nelson: i64 = sqlx::query_scalar("SELECT id FROM subscribers WHERE email = $1")
+        .bind(NELSON)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    server::rosters::replace::set_standby(
+        &pool,
+        now,
+        store::subscribers::SubscriberId(nelson),
+        true,
+        "web",
+    )
+    .await
+    .unwrap();
+    server::turns::gm_action(
+        &pool,
+        now,
+        lissa,
+        server::turns::GmAction::ResolveNow,
+        "gm:nelson",
+        "zine.example.org",
+    )
+    .await
+    .unwrap();
+    let lissa = lissa.0;
     let player_row: i64 =
         sqlx::query_scalar("SELECT id FROM players WHERE game_id = $1 ORDER BY id LIMIT 1")
             .bind(fleet.barmy)
@@ -259,6 +334,7 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
                 format!("/gm/games/{barmy}/print/{player_row}"),
                 "32-console-postal-sheet",
             ),
+            at(format!("/gm/games/{lissa}"), "34-console-game-standbys"),
         ] {
             visit(&client, &base, &path, name).await?;
         }
@@ -277,6 +353,8 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
         client.goto(&format!("{base}{link}")).await?;
         click(&client, "#log-in").await?;
         text_of(&client, "#games").await?;
+        // Nelson is offered a seat in Lissa: the offer is on his page, with nothing of it.
+        text_of(&client, "#offers").await?;
         look(&client, "21-player-games").await?;
         visit(
             &client,
@@ -311,7 +389,7 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
             !name.to_string_lossy().starts_with("3x-")
         })
         .count();
-    assert_eq!(kept, 32, "a screenshot of every page at 390 px");
+    assert_eq!(kept, 33, "a screenshot of every page at 390 px");
     fleet.app.stop().await;
 }
 

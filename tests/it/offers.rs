@@ -544,3 +544,93 @@ async fn the_gm_offers_a_flagged_seat_on_the_console_and_the_standby_takes_it_on
         assert!(!page.contains("missed-form"), "{page}");
     }
 }
+
+#[tokio::test]
+async fn a_standby_is_offered_one_seat_of_a_game_at_a_time() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let (barmy, lissa) = lissa(pool).await;
+    offers::set_policy(
+        pool,
+        trafalgar(),
+        lissa,
+        MissedPolicy {
+            limit: Some(1),
+            offers: StandbyOffers::Automatic,
+        },
+        "gm:nelson",
+    )
+    .await
+    .unwrap();
+    let mary_barmy = reply_address_of(pool, barmy, 3).await;
+    mail(pool, "standby", &mary_barmy, "STANDBY\r\n").await;
+    // Neither Fred nor John orders: both seats want a player, and Mary is offered one.
+    resolve_now(pool, lissa, 1).await;
+    let offered: Vec<(String, String)> = sqlx::query_as(
+        "SELECT s.display_name, p.display_name FROM seat_offers o \
+         JOIN subscribers s ON s.id = o.subscriber_id JOIN players p ON p.id = o.player_id",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    assert_eq!(
+        offered,
+        [("Mary Jones".to_owned(), "Fred Bloggs".to_owned())]
+    );
+    let none_left: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM audit_log WHERE action = 'seat.no_standby' AND details->>'player' = \
+         (SELECT id::text FROM players WHERE game_id = $1 AND display_name = 'John Smith')",
+    )
+    .bind(lissa)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert_eq!(none_left, 1, "John's seat waits for the GM");
+    let wanted = offers::wanted_seats(pool, lissa).await.unwrap();
+    assert_eq!(wanted.len(), 2);
+    // The GM offers John's seat to Mary as well; she takes Fred's, and John's offer lapses.
+    let john_row: i64 = sqlx::query_scalar(
+        "SELECT id FROM players WHERE game_id = $1 AND display_name = 'John Smith'",
+    )
+    .bind(lissa)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    let mary = subscriber(pool, "Mary Jones").await;
+    offers::offer_seat(
+        pool,
+        trafalgar() + Duration::hours(2),
+        lissa,
+        store::players::PlayerRowId(john_row),
+        mary,
+        "gm:nelson",
+        DOMAIN,
+    )
+    .await
+    .unwrap();
+    let answer = mail(pool, "mary-fred", &mary_barmy, "GAME Lissa\r\nACCEPT\r\n").await;
+    assert!(
+        answer.contains("2 seats in Lissa are offered to you; answer in a reply to the offer"),
+        "{answer}"
+    );
+    let first: i64 = sqlx::query_scalar("SELECT min(id) FROM seat_offers")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    let taken = offers::answer(
+        pool,
+        trafalgar() + Duration::hours(3),
+        store::offers::OfferId(first),
+        mary,
+        offers::Answer::Accept,
+        DOMAIN,
+    )
+    .await
+    .unwrap();
+    assert!(taken.contains("You take Fred Bloggs's seat"), "{taken}");
+    let open: i64 = sqlx::query_scalar("SELECT count(*) FROM seat_offers WHERE status = 'open'")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(open, 0, "her offer of John's seat lapsed");
+}

@@ -41,7 +41,7 @@ pub struct Fleet {
     pub courier: GameId,
 }
 
-async fn subscribe(pool: &PgPool, zine: store::zines::ZineId, email: &str, name: &str) {
+pub async fn subscribe(pool: &PgPool, zine: store::zines::ZineId, email: &str, name: &str) {
     let new = NewSubscriber {
         zine_id: zine,
         email: EmailAddress::parse(email).unwrap(),

@@ -232,3 +232,35 @@ pub async fn asked_already<'e>(
     .fetch_all(db)
     .await?)
 }
+
+/// Subscribers holding an open offer of any seat of the game: one seat at a time each.
+pub async fn holders_of_open_offers<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+) -> Result<Vec<SubscriberId>, StoreError> {
+    Ok(sqlx::query_scalar(
+        "SELECT DISTINCT subscriber_id FROM seat_offers WHERE game_id = $1 AND status = 'open'",
+    )
+    .bind(game)
+    .fetch_all(db)
+    .await?)
+}
+
+/// Lapses the subscriber's open offers of the game's seats (they took one).
+pub async fn lapse_open_to_subscriber<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+    subscriber: SubscriberId,
+    now: DateTime<Utc>,
+) -> Result<u64, StoreError> {
+    Ok(sqlx::query(
+        "UPDATE seat_offers SET status = 'lapsed', decided_at = $3 \
+         WHERE game_id = $1 AND subscriber_id = $2 AND status = 'open'",
+    )
+    .bind(game)
+    .bind(subscriber)
+    .bind(now)
+    .execute(db)
+    .await?
+    .rows_affected())
+}

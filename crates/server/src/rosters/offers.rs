@@ -217,6 +217,9 @@ pub(crate) async fn answer_in(
                 }
                 Err(other) => return Err(other),
             };
+            // One seat each: the taker's offers of the game's other seats lapse.
+            store::offers::lapse_open_to_subscriber(&mut *tx, found.game_id, subscriber, now)
+                .await?;
             store::audit::append(
                 &mut *tx,
                 &store::audit::NewAuditEntry {

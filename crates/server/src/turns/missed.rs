@@ -142,7 +142,9 @@ pub(crate) async fn offer_to_next_standby(
     if summary.open_turn.is_none() || summary.status == GameStatus::Finished {
         return Ok(None);
     }
-    let asked = store::offers::asked_already(&mut *tx, player).await?;
+    // Not one asked for this seat before, nor one holding an offer of another seat here.
+    let mut asked = store::offers::asked_already(&mut *tx, player).await?;
+    asked.extend(store::offers::holders_of_open_offers(&mut *tx, game).await?);
     let next = store::replacements::standbys_for_game(&mut *tx, summary.zine_id, game)
         .await?
         .into_iter()
