@@ -47,12 +47,22 @@ pub(super) async fn answer(
                     ));
                 }
                 several => {
-                    let names: Vec<&str> = several.iter().map(|o| o.game_name.as_str()).collect();
-                    return Ok(format!(
-                        "Line {line}: {word}: seats in {} are offered to you; put GAME <name> on \
-                         the line before {word} to say which. Nothing was changed.",
-                        names.join(", ")
-                    ));
+                    let mut names: Vec<&str> =
+                        several.iter().map(|o| o.game_name.as_str()).collect();
+                    names.dedup();
+                    return Ok(match names.as_slice() {
+                        [game] => format!(
+                            "Line {line}: {word}: {} seats in {game} are offered to you; answer \
+                             in a reply to the offer of the seat you want (each has its own \
+                             address), or on your player page. Nothing was changed.",
+                            several.len()
+                        ),
+                        _ => format!(
+                            "Line {line}: {word}: seats in {} are offered to you; put GAME \
+                             <name> on the line before {word} to say which. Nothing was changed.",
+                            names.join(", ")
+                        ),
+                    });
                 }
             }
         }
