@@ -226,7 +226,7 @@ async fn the_gm_enters_orders_received_by_post_and_the_player_gets_the_same_conf
         .view(engine::Viewer::Player(engine_id("Nelson").await))
         .lines;
     let position = sheet
-        .split("<pre id=\"print-position\">")
+        .split("<pre class=\"print-position\">")
         .nth(1)
         .unwrap()
         .split("</pre>")
@@ -244,5 +244,16 @@ async fn the_gm_enters_orders_received_by_post_and_the_player_gets_the_same_conf
         assert!(!position.contains(line.as_str()), "Nelson's {line} leaked");
     }
     assert!(sheet.contains("No turn has been published yet."), "{sheet}");
+
+    // Every postal player's sheet at once: Hardy is marked postal, Nelson is not.
+    let post = gm.get_text(&format!("/gm/games/{game}/print-postal")).await;
+    assert_eq!(post.matches("class=\"print-player\"").count(), 1, "{post}");
+    assert!(
+        post.contains("<strong class=\"print-player\">Hardy</strong>"),
+        "{post}"
+    );
+    for line in other.iter().filter(|l| !own.contains(l)) {
+        assert!(!post.contains(line.as_str()), "Nelson's {line} leaked");
+    }
     app.stop().await;
 }

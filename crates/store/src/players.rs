@@ -466,3 +466,17 @@ pub async fn player_turn_status<'e>(
     .fetch_all(db)
     .await?)
 }
+
+/// The game's active players whose subscribers are marked postal, in engine id order.
+pub async fn postal_players<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+) -> Result<Vec<PlayerRowId>, StoreError> {
+    Ok(sqlx::query_scalar(
+        "SELECT p.id FROM players p JOIN subscribers s ON s.id = p.subscriber_id \
+         WHERE p.game_id = $1 AND p.status = 'active' AND s.postal ORDER BY p.engine_player_id",
+    )
+    .bind(game)
+    .fetch_all(db)
+    .await?)
+}

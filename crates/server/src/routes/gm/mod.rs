@@ -88,6 +88,7 @@ pub(crate) fn router() -> Router<AppState> {
             post(games::post_withdraw),
         )
         .route("/games/{id}/print/{player}", get(games::get_postal_print))
+        .route("/games/{id}/print-postal", get(games::get_print_postal))
         .route("/games/{id}/actions/{action}", post(games::post_action))
         .route("/games/{id}/confirm/{action}", get(games::get_confirm_game))
         .route("/games/{id}/delete", post(games::post_delete))

@@ -9,7 +9,9 @@ mod postal;
 mod replace;
 mod standbys;
 
-pub(crate) use postal::{get_print as get_postal_print, post_orders as post_postal_orders};
+pub(crate) use postal::{
+    get_print as get_postal_print, get_print_postal, post_orders as post_postal_orders,
+};
 pub(crate) use replace::post_replace;
 pub(crate) use standbys::{post_missed, post_offer, post_withdraw};
 mod roster;

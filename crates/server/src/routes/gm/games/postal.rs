@@ -79,16 +79,61 @@ pub(crate) async fn post_orders(
     Ok((status, Html(page.render()?)).into_response())
 }
 
+/// One player's sheet: their own position, nothing of anyone else's.
+struct Sheet {
+    player: String,
+    /// The player's own view: what their mail would say of their fleet.
+    position: Vec<String>,
+}
+
 #[derive(Template)]
 #[template(path = "gm/print.html")]
 struct PrintPage {
     game: String,
-    player: String,
-    /// The player's own view: what their mail would say of their fleet.
-    position: Vec<String>,
+    /// Whose sheets these are, for the title.
+    whose: String,
+    sheets: Vec<Sheet>,
     deadline: Option<String>,
     /// The latest published report, if any.
     report: Option<(i32, String)>,
+}
+
+/// The sheets of `players` (rows of the game), in that order, on one page to print.
+async fn print_page(
+    state: &AppState,
+    game: &store::games::GameSummary,
+    players: &[PlayerRowId],
+    whose: String,
+) -> Result<Html<String>, AppError> {
+    let rows = store::players::of_game(&state.pool, game.id).await?;
+    let current = crate::turns::game_state(&state.pool, game.id)
+        .await
+        .map_err(super::lifecycle_error)?;
+    let sheets = players
+        .iter()
+        .filter_map(|id| rows.iter().find(|p| p.id == *id))
+        .map(|player| Sheet {
+            player: player.display_name.clone(),
+            position: current
+                .view(engine::Viewer::Player(crate::turns::player_id(
+                    player.engine_player_id,
+                )))
+                .lines,
+        })
+        .collect();
+    let turns = store::turns::turn_summaries(&state.pool, game.id).await?;
+    let page = PrintPage {
+        game: game.name.clone(),
+        whose,
+        sheets,
+        deadline: game
+            .deadline
+            .map(|at| crate::letters::deadline(at, crate::schedule::zone_of(&game.schedule))),
+        report: turns
+            .iter()
+            .find_map(|t| t.report_text.clone().map(|text| (t.number, text))),
+    };
+    Ok(Html(page.render()?))
 }
 
 /// A printable sheet for a postal player: their own position (the engine's view for that
@@ -99,29 +144,23 @@ pub(crate) async fn get_print(
     Path((id, player)): Path<(i64, i64)>,
 ) -> Result<Html<String>, AppError> {
     let game = find_game(&state, id).await?;
-    let players = store::players::of_game(&state.pool, game.id).await?;
-    let player = players
-        .iter()
+    let name = store::players::of_game(&state.pool, game.id)
+        .await?
+        .into_iter()
         .find(|p| p.id == PlayerRowId(player))
-        .ok_or(AppError::NotFound)?;
-    let current = crate::turns::game_state(&state.pool, game.id)
-        .await
-        .map_err(super::lifecycle_error)?;
-    let own = current.view(engine::Viewer::Player(crate::turns::player_id(
-        player.engine_player_id,
-    )));
-    let turns = store::turns::turn_summaries(&state.pool, game.id).await?;
-    let report = turns
-        .iter()
-        .find_map(|t| t.report_text.clone().map(|text| (t.number, text)));
-    let page = PrintPage {
-        game: game.name.clone(),
-        player: player.display_name.clone(),
-        position: own.lines,
-        deadline: game
-            .deadline
-            .map(|at| crate::letters::deadline(at, crate::schedule::zone_of(&game.schedule))),
-        report,
-    };
-    Ok(Html(page.render()?))
+        .ok_or(AppError::NotFound)?
+        .display_name;
+    print_page(&state, &game, &[PlayerRowId(player)], name).await
+}
+
+/// Every postal player's sheet of the game on one page, one sheet a printed page: the GM
+/// prints the post at once.
+pub(crate) async fn get_print_postal(
+    State(state): State<AppState>,
+    _gm: Gm,
+    Path(id): Path<i64>,
+) -> Result<Html<String>, AppError> {
+    let game = find_game(&state, id).await?;
+    let postal = store::players::postal_players(&state.pool, game.id).await?;
+    print_page(&state, &game, &postal, "every postal player".into()).await
 }
