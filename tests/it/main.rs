@@ -48,5 +48,6 @@ mod secrets;
 mod setup_form;
 mod signups;
 mod standbys;
+mod starts;
 mod subscribers;
 mod turns;

@@ -181,6 +181,15 @@ pub struct IngestArgs {
     #[arg(long, env = "ADMIRALTY_MAIL_DOMAIN", default_value = "localhost")]
     pub mail_domain: String,
 
+    /// Public URL of the web UI, for the links in the mail a message may cause (a game's
+    /// start mail, when a sign-up fills it).
+    #[arg(
+        long,
+        env = "ADMIRALTY_BASE_URL",
+        default_value = crate::config::DEFAULT_BASE_URL
+    )]
+    pub base_url: crate::config::BaseUrl,
+
     /// The sender of outbound mail, as `gm serve` has it: never answered.
     #[arg(long, env = "ADMIRALTY_MAIL_FROM")]
     pub mail_from: Option<String>,
@@ -194,6 +203,7 @@ impl IngestArgs {
     pub fn inbox_settings(&self) -> crate::inbox::Settings {
         crate::inbox::Settings {
             domain: self.mail_domain.clone(),
+            base_url: self.base_url.clone(),
             mail_from: self.mail_from.clone(),
             limits: self.limits,
         }

@@ -140,9 +140,15 @@ async fn sign_up(cx: &mut Context<'_, '_>, game: &str) -> Result<String, Lifecyc
         return Ok(letters::signups::not_subscribed(game));
     };
     use crate::rosters::signups::Joined;
-    let joined =
-        crate::rosters::signups::join_in(&mut *cx.tx, cx.now, zine, cx.sender.subscriber, game)
-            .await?;
+    let joined = crate::rosters::signups::join_in(
+        &mut *cx.tx,
+        cx.now,
+        zine,
+        cx.sender.subscriber,
+        game,
+        cx.settings.mail_site(),
+    )
+    .await?;
     Ok(match joined {
         Joined::Queued {
             game,

@@ -17,7 +17,8 @@ use store::zines::ZineId;
 use crate::entropy::{Entropy, OsEntropy};
 use crate::schedule::Schedule;
 use crate::turns::LifecycleError;
-use crate::turns::create::{GameSpec, Roster, RosterPick, create_game_in};
+use crate::letters::MailSite;
+use crate::turns::create::{Creation, GameSpec, Roster, RosterPick, create_game_in};
 
 /// A game the GM opens for sign-up.
 #[derive(Debug, Clone)]
@@ -155,6 +156,7 @@ pub(crate) async fn join_in(
     zine: ZineId,
     subscriber: SubscriberId,
     name: &str,
+    site: MailSite<'_>,
 ) -> Result<Joined, LifecycleError> {
     let Some(opening) = store::signups::lock_open_by_name(&mut *tx, zine, name).await? else {
         return Ok(Joined::NotOpen {
@@ -190,7 +192,7 @@ pub(crate) async fn join_in(
                 seats: opening.seats,
             });
         }
-        let id = start_in(tx, now, &opening, None, "system").await?;
+        let id = start_in(tx, now, &opening, None, "system", site).await?;
         return Ok(Joined::Started {
             game: opening.name,
             id,
@@ -212,21 +214,23 @@ pub async fn join(
     zine: ZineId,
     subscriber: SubscriberId,
     name: &str,
+    site: MailSite<'_>,
 ) -> Result<Joined, LifecycleError> {
     let mut tx = pool.begin().await?;
-    let joined = join_in(&mut tx, now, zine, subscriber, name).await?;
+    let joined = join_in(&mut tx, now, zine, subscriber, name, site).await?;
     tx.commit().await?;
     Ok(joined)
 }
 
 /// The GM starts a game open for sign-up now, with whoever has signed up; `gm_seats` gives
-/// each subscriber's seat when the GM seats the players.
+/// each subscriber's seat when the GM seats the players. The players are mailed their seats.
 pub async fn start(
     pool: &PgPool,
     now: DateTime<Utc>,
     opening: OpeningId,
     gm_seats: Option<&[RosterPick]>,
     actor: &str,
+    site: MailSite<'_>,
 ) -> Result<GameId, LifecycleError> {
     let mut tx = pool.begin().await?;
     let Some(found) = store::signups::lock(&mut *tx, opening).await? else {
@@ -241,7 +245,7 @@ pub async fn start(
             found.name, found.status
         )));
     }
-    let game = start_in(&mut tx, now, &found, gm_seats, actor).await?;
+    let game = start_in(&mut tx, now, &found, gm_seats, actor, site).await?;
     tx.commit().await?;
     Ok(game)
 }
@@ -253,6 +257,7 @@ async fn start_in(
     opening: &Opening,
     gm_seats: Option<&[RosterPick]>,
     actor: &str,
+    site: MailSite<'_>,
 ) -> Result<GameId, LifecycleError> {
     let engine: EngineKind = opening.engine.parse()?;
     let plan = engine.seat_plan(&opening.setup)?;
@@ -316,7 +321,11 @@ async fn start_in(
         &Roster::Chosen(picks),
         Some(*secret.as_bytes()),
         &mut OsEntropy,
-        actor,
+        &Creation {
+            actor,
+            zone: chrono_tz::Tz::UTC,
+            mail: Some(site),
+        },
     )
     .await?;
     store::signups::mark_started(&mut *tx, opening.id, game, now).await?;

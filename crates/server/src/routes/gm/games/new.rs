@@ -254,9 +254,12 @@ pub(crate) async fn post_new_game(
             now,
             &spec,
             roster,
-            zone,
             &mut turns::OsEntropy,
-            &gm.actor(),
+            &turns::Creation {
+                actor: &gm.actor(),
+                zone,
+                mail: Some(state.mail_site()),
+            },
         )
         .await;
         match created {
