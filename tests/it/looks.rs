@@ -179,6 +179,7 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
             schedule: Schedule::EveryDays(7),
             seats: 4,
             seating: Seating::Order,
+            zone: chrono_tz::Tz::UTC,
         },
         &mut Counter(3),
         "nelson",

@@ -76,7 +76,10 @@ async fn a_skyfleet_duel_of_two_from_six_mails_its_two_players_their_own_fleet_a
     let to: Vec<&str> = mails.iter().map(|(to, ..)| to.as_str()).collect();
     assert_eq!(
         to,
-        vec!["collingwood@royal-sovereign.example", "lucas@redoutable.example"],
+        vec![
+            "collingwood@royal-sovereign.example",
+            "lucas@redoutable.example"
+        ],
         "{mails:#?}"
     );
 
@@ -86,7 +89,12 @@ async fn a_skyfleet_duel_of_two_from_six_mails_its_two_players_their_own_fleet_a
         .await
         .unwrap();
     let state = EngineKind::Skyfleet.parse_state(&state_json).unwrap();
-    let fleet = |index: usize| state_json["sides"][index]["name"].as_str().unwrap().to_owned();
+    let fleet = |index: usize| {
+        state_json["sides"][index]["name"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
     let (lucas_fleet, collingwood_fleet) = (fleet(0), fleet(1));
     let tokens: Vec<(String, i64, String)> = sqlx::query_as(
         "SELECT display_name, engine_player_id, reply_token FROM players WHERE game_id = $1 ORDER BY engine_player_id",
@@ -97,24 +105,29 @@ async fn a_skyfleet_duel_of_two_from_six_mails_its_two_players_their_own_fleet_a
     .unwrap();
     let gm_view = state.view(Viewer::Gm).lines.join("\n");
     for ((to, subject, body, reply_to), (name, engine_id, token), own, other) in [
-        (
-            &mails[0],
-            &tokens[0],
-            &collingwood_fleet,
-            &lucas_fleet,
-        ),
+        (&mails[0], &tokens[0], &collingwood_fleet, &lucas_fleet),
         (&mails[1], &tokens[1], &lucas_fleet, &collingwood_fleet),
     ] {
         assert!(to.contains(&name.to_lowercase()), "{to} {name}");
         assert_eq!(subject, &format!("Over Dover has started: you play {own}"));
-        assert!(body.starts_with(&format!("Dear {name},\n\nOver Dover has started")), "{body}");
+        assert!(
+            body.starts_with(&format!("Dear {name},\n\nOver Dover has started")),
+            "{body}"
+        );
         assert!(body.contains("\nRules: Skyfleet: airship fleets"), "{body}");
         assert!(
-            body.contains(&format!("\nThe rules page: http://{}/rules/skyfleet\n", app.address)),
+            body.contains(&format!(
+                "\nThe rules page: http://{}/rules/skyfleet\n",
+                app.address
+            )),
             "{body}"
         );
         assert!(body.contains(&format!("Your seat: {own}\n")), "{body}");
-        let opponent = if name == "Lucas" { "Collingwood" } else { "Lucas" };
+        let opponent = if name == "Lucas" {
+            "Collingwood"
+        } else {
+            "Lucas"
+        };
         assert!(
             body.contains(&format!("The other players: {opponent} ({other})\n")),
             "{body}"
@@ -146,7 +159,10 @@ async fn a_skyfleet_duel_of_two_from_six_mails_its_two_players_their_own_fleet_a
     // "Standing orders" line, their own, where the GM's holds both.
     assert_eq!(gm_view.matches("Standing orders").count(), 2);
     assert_eq!(mails[1].2.matches("Standing orders").count(), 1);
-    println!("The start mail Lucas receives:\n{}\n{}", mails[1].1, mails[1].2);
+    println!(
+        "The start mail Lucas receives:\n{}\n{}",
+        mails[1].1, mails[1].2
+    );
 
     // Through a real SMTP peer: the two mails arrive, with the reply address.
     let sink = SmtpSink::start(free_port());
@@ -206,5 +222,136 @@ async fn a_skyfleet_duel_of_two_from_six_mails_its_two_players_their_own_fleet_a
     let answer = queued(pool).await.pop().unwrap();
     assert_eq!(answer.0, "lucas@redoutable.example");
     assert!(answer.2.contains("as understood"), "{}", answer.2);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_sign_up_opened_in_a_time_zone_starts_its_game_there_and_mails_each_captain_their_side() {
+    use crate::console::hidden_csrf;
+
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let mut gm = zine_of_six(&app).await;
+    let mut form = standard_form(EngineKind::Ironclad, "Lissa");
+    form.retain(|(key, _)| key != "zone");
+    form.extend([
+        ("zone".to_owned(), "Europe/London".to_owned()),
+        ("start".to_owned(), "signup".to_owned()),
+        ("signup_seats".to_owned(), "4".to_owned()),
+        ("seating".to_owned(), "order".to_owned()),
+    ]);
+    let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    // Without the console's token the form opens nothing.
+    let forged: Vec<(&str, &str)> = [("csrf", "0")].into_iter().chain(pairs.clone()).collect();
+    let response = gm.post("/gm/zines/gazette/games/new", &forged).await;
+    assert_eq!(response.status(), StatusCode::FORBIDDEN);
+    let openings: i64 = sqlx::query_scalar("SELECT count(*) FROM openings")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(openings, 0);
+    // A zone that is none is refused in words, and opens nothing.
+    let mut bad = pairs.clone();
+    bad.retain(|(key, _)| *key != "zone");
+    bad.push(("zone", "Europe/Atlantis"));
+    let response = gm.submit("/gm/zines/gazette/games/new", &bad).await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    assert!(
+        page.contains("&#34;Europe/Atlantis&#34; is not a time zone"),
+        "{page}"
+    );
+
+    let response = gm.submit("/gm/zines/gazette/games/new", &pairs).await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    let (opening, zone): (i64, String) = sqlx::query_as("SELECT id, time_zone FROM openings")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(zone, "Europe/London");
+    let page = gm.get_text(&format!("/gm/signups/{opening}")).await;
+    assert!(
+        page.contains("<dd id=\"signup-zone\">Europe/London</dd>"),
+        "{page}"
+    );
+
+    // Four captains sign up on their pages; the fourth fills the game, which starts.
+    for (email, _) in SIX.iter().take(4) {
+        let mut player = crate::players::logged_in(&app, email).await;
+        let me = player.get_text("/me").await;
+        let csrf = hidden_csrf(&me);
+        let response = player
+            .post(&format!("/me/signups/{opening}"), &[("csrf", &csrf)])
+            .await;
+        assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    }
+    let game = game_id(pool, "Lissa").await;
+    let schedule: Value = sqlx::query_scalar("SELECT schedule FROM games WHERE id = $1")
+        .bind(game)
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(schedule["zone"], "Europe/London", "{schedule}");
+    let deadline: chrono::DateTime<chrono::Utc> =
+        sqlx::query_scalar("SELECT deadline FROM turns WHERE game_id = $1 AND number = 1")
+            .bind(game)
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    let in_london = server::letters::deadline(deadline, chrono_tz::Europe::London);
+    assert_ne!(
+        in_london,
+        server::letters::deadline(deadline, chrono_tz::Tz::UTC)
+    );
+
+    // In order of sign-up the seats go round the two sides: Nelson and Hardy share the first,
+    // Collingwood and Villeneuve the second. Each is mailed their side and fellow captain.
+    let state: Value = sqlx::query_scalar("SELECT state FROM games WHERE id = $1")
+        .bind(game)
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    let side = |index: usize| state["sides"][index]["name"].as_str().unwrap().to_owned();
+    let started: Vec<_> = queued(pool)
+        .await
+        .into_iter()
+        .filter(|(_, subject, ..)| subject.starts_with("Lissa has started"))
+        .collect();
+    assert_eq!(started.len(), 4, "{started:#?}");
+    let nelson = started
+        .iter()
+        .find(|(to, ..)| to == "nelson@victory.example")
+        .unwrap();
+    let body = &nelson.2;
+    assert_eq!(nelson.1, format!("Lissa has started: you play {}", side(0)));
+    assert!(
+        body.contains(&format!("Your fellow captains on {}: Hardy\n", side(0))),
+        "{body}"
+    );
+    assert!(
+        body.contains(&format!(
+            "The other players: Collingwood ({}), Villeneuve ({})\n",
+            side(1),
+            side(1)
+        )),
+        "{body}"
+    );
+    assert!(
+        body.contains(&format!("Turn 1 is open; its deadline is {in_london}.")),
+        "{in_london}\n{body}"
+    );
+    let villeneuve = started
+        .iter()
+        .find(|(to, ..)| to == "villeneuve@bucentaure.example")
+        .unwrap();
+    assert!(
+        villeneuve.2.contains(&format!(
+            "Your fellow captains on {}: Collingwood\n",
+            side(1)
+        )),
+        "{}",
+        villeneuve.2
+    );
+    println!("The start mail Nelson receives:\n{}\n{body}", nelson.1);
     app.stop().await;
 }

@@ -15,9 +15,9 @@ use store::subscribers::SubscriberId;
 use store::zines::ZineId;
 
 use crate::entropy::{Entropy, OsEntropy};
+use crate::letters::MailSite;
 use crate::schedule::Schedule;
 use crate::turns::LifecycleError;
-use crate::letters::MailSite;
 use crate::turns::create::{Creation, GameSpec, Roster, RosterPick, create_game_in};
 
 /// A game the GM opens for sign-up.
@@ -30,6 +30,8 @@ pub struct OpeningSpec<'a> {
     pub schedule: Schedule,
     pub seats: u32,
     pub seating: Seating,
+    /// The game's time zone: it starts in it (a weekly schedule keeps its own).
+    pub zone: chrono_tz::Tz,
 }
 
 /// Opens a game for sign-up, its secret made now so that the seating seed's commitment can be
@@ -76,6 +78,7 @@ pub async fn open_signup(
             seats: spec.seats,
             seating: spec.seating,
             secret: &secret,
+            time_zone: spec.zone.name(),
         },
         now,
     )
@@ -87,7 +90,7 @@ pub async fn open_signup(
             action: "game.signup_open",
             game_id: None,
             details: json!({ "opening": opening.0, "name": spec.name, "engine": spec.engine.name(),
-                "seats": spec.seats, "seating": spec.seating.as_str() }),
+                "seats": spec.seats, "seating": spec.seating.as_str(), "zone": spec.zone.name() }),
         },
         now,
     )
@@ -306,6 +309,17 @@ async fn start_in(
         }
     };
     let schedule = Schedule::from_json(&opening.schedule)?;
+    let zone: chrono_tz::Tz =
+        opening
+            .time_zone
+            .parse()
+            .map_err(|_| LifecycleError::Inconsistent {
+                game: 0,
+                reason: format!(
+                    "opening {}: {:?} is not a time zone",
+                    opening.id.0, opening.time_zone
+                ),
+            })?;
     let spec = GameSpec {
         zine: opening.zine_id,
         name: &opening.name,
@@ -323,7 +337,7 @@ async fn start_in(
         &mut OsEntropy,
         &Creation {
             actor,
-            zone: chrono_tz::Tz::UTC,
+            zone,
             mail: Some(site),
         },
     )

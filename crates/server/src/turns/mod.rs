@@ -18,8 +18,8 @@ pub mod press;
 pub mod reminders;
 mod renames;
 pub mod resolve;
-pub mod states;
 mod started;
+pub mod states;
 pub mod verify;
 
 use chrono::{DateTime, Utc};

@@ -10,8 +10,8 @@ use store::games::GameId;
 use store::outbox::{Headers, NewOutbound};
 
 use super::{LifecycleError, player_id};
-use crate::letters::{self, MailSite};
 use crate::letters::started::GameStarted;
+use crate::letters::{self, MailSite};
 
 /// A game just made, as its start mails need it.
 pub(crate) struct Started<'a> {
@@ -83,19 +83,19 @@ pub(crate) async fn queue_start_mails(
         let headers = Headers::reply_to(letters::reply_address(&player.reply_token, site.domain));
         queued += u64::from(
             store::outbox::enqueue(
-            &mut *tx,
-            &NewOutbound {
-                message_id: &message_id,
-                idempotency_key: &key,
-                to_address: &player.email,
-                subject: &letter.subject,
-                body_text: &letter.body,
-                body_html: None,
-                headers: &headers,
-            },
-            now,
-        )
-        .await?,
+                &mut *tx,
+                &NewOutbound {
+                    message_id: &message_id,
+                    idempotency_key: &key,
+                    to_address: &player.email,
+                    subject: &letter.subject,
+                    body_text: &letter.body,
+                    body_html: None,
+                    headers: &headers,
+                },
+                now,
+            )
+            .await?,
         );
     }
     Ok(queued)

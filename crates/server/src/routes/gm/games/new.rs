@@ -222,6 +222,7 @@ pub(crate) async fn post_new_game(
                 schedule,
                 seats,
                 seating,
+                zone,
             };
             let opened = crate::rosters::signups::open_signup(
                 &state.pool,
