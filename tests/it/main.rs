@@ -18,6 +18,7 @@ mod audit;
 mod browser;
 mod browser_rosters;
 mod cli;
+mod cli_rosters;
 mod console;
 mod console_season;
 mod crawl;

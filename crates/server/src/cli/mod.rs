@@ -2,6 +2,7 @@
 //! service ([`serve`]). Each subcommand is a function taking its parsed arguments.
 
 mod commands;
+mod rosters;
 mod serve;
 mod zine;
 
@@ -82,6 +83,15 @@ pub enum Command {
     /// The GM's actions on a game: resolve now, extend the deadline, pause, resume, end.
     /// Every action goes into the audit log.
     Game(GameArgs),
+
+    /// Start a game now with its players: `gm game-new --zine SLUG --name NAME --engine
+    /// skyfleet --seat 3=North --seat 5=South` (subscriber ids; seats by name, or `plays`).
+    /// Prints the game's id; each player is mailed their seat and position.
+    GameNew(rosters::GameNewArgs),
+
+    /// Games open for sign-up: open one, list a zine's, start one now.
+    #[command(subcommand)]
+    Signup(rosters::SignupCommand),
 
     /// The zine's issues: rhythm, editorial, preview, publish, letters to the editor
     /// (docs/issues.md). Every action goes into the audit log.
@@ -316,6 +326,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             Command::Outbox(command) => commands::run_outbox(&cli.database, command).await,
             Command::Game(args) => commands::run_game_action(&cli.database, args).await,
             Command::Zine(args) => zine::run_zine(&cli.database, args).await,
+            Command::GameNew(args) => rosters::run_game_new(&cli.database, args).await,
+            Command::Signup(command) => rosters::run_signup(&cli.database, command).await,
             Command::Admin(AdminCommand::AddGm { name }) => {
                 commands::run_add_gm(&cli.database, &name).await
             }

@@ -293,7 +293,7 @@ async fn start_in(
         }
         (Seating::Gm, None) => {
             return Err(LifecycleError::Roster(format!(
-                "the GM seats the players of {}: start it from the console",
+                "the GM seats the players of {}: give each their seat (on its sign-up page, or `gm signup start` with --seat)",
                 opening.name
             )));
         }
