@@ -146,7 +146,10 @@ async fn sign_up(cx: &mut Context<'_, '_>, game: &str) -> Result<String, Lifecyc
         zine,
         cx.sender.subscriber,
         game,
-        cx.settings.mail_site(),
+        letters::MailSite {
+            domain: &cx.settings.domain,
+            base_url: cx.settings.base_url.as_str(),
+        },
     )
     .await?;
     Ok(match joined {

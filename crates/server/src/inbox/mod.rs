@@ -69,14 +69,6 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// Where the mail a message causes points.
-    pub fn mail_site(&self) -> crate::letters::MailSite<'_> {
-        crate::letters::MailSite {
-            domain: &self.domain,
-            base_url: self.base_url.as_str(),
-        }
-    }
-
     /// The addresses never answered.
     fn unanswerable(&self) -> Unanswerable {
         Unanswerable::new(REPLY_LOCAL_PART, &self.domain, self.mail_from.as_deref())
