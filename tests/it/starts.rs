@@ -222,6 +222,31 @@ async fn a_skyfleet_duel_of_two_from_six_mails_its_two_players_their_own_fleet_a
     let answer = queued(pool).await.pop().unwrap();
     assert_eq!(answer.0, "lucas@redoutable.example");
     assert!(answer.2.contains("as understood"), "{}", answer.2);
+
+    // A Barmy game seats every subscriber (BARMY-02), and each of the six is told so.
+    let barmy = standard_form(EngineKind::Barmy, "Trafalgar");
+    let pairs: Vec<(&str, &str)> = barmy
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let response = gm.submit("/gm/zines/gazette/games/new", &pairs).await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    let barmy_mails: Vec<_> = queued(pool)
+        .await
+        .into_iter()
+        .filter(|(_, subject, ..)| subject == "Trafalgar has started: you play in it")
+        .collect();
+    assert_eq!(barmy_mails.len(), 6, "{barmy_mails:#?}");
+    let (_, _, body, reply_to) = barmy_mails
+        .iter()
+        .find(|(to, ..)| to == "hardy@victory.example")
+        .unwrap();
+    assert!(
+        body.contains("The other players: Nelson, Collingwood, Villeneuve, Gravina, Lucas\n"),
+        "{body}"
+    );
+    assert!(!body.contains("Your seat"), "{body}");
+    assert!(reply_to.as_deref().unwrap().starts_with("orders+"));
     app.stop().await;
 }
 
