@@ -108,6 +108,10 @@ async fn gm_game_new_makes_a_skyfleet_duel_with_its_roster_and_refuses_bad_ones_
             "subscriber 999999 is not an active subscriber of this zine",
         ),
         (vec!["Lucas=Red Fleet".into()], "write SUBSCRIBER=SEAT"),
+        (
+            vec![lucas.clone(), format!("{collingwood}=Blue Fleet")],
+            "which seat? write",
+        ),
     ] {
         let words = refused(&run(new_game(&seats)));
         assert!(words.contains(expected), "{expected}\n{words}");
@@ -381,5 +385,43 @@ async fn gm_signup_opens_lists_and_starts_a_sign_up_seated_by_the_gm_in_its_time
         words.contains("Not started: Lissa is not open for sign-up"),
         "{words}"
     );
+
+    // Where the seats are drawn (in order, or at random with the committed seed), the GM
+    // cannot give them instead.
+    let jutland = stdout(&gm(
+        &app,
+        &[
+            "signup",
+            "open",
+            "--zine",
+            "gazette",
+            "--name",
+            "Jutland",
+            "--engine",
+            "skyfleet",
+            "--seats",
+            "2",
+            "--seating",
+            "random",
+        ],
+    ))
+    .trim()
+    .to_owned();
+    let words = refused(&gm(
+        &app,
+        &[
+            "signup",
+            "start",
+            &jutland,
+            "--seat",
+            &seat(&nelson, "Red Fleet"),
+        ],
+    ));
+    assert!(
+        words.contains("Not started: the seats of Jutland are given at random, with the committed dice, not by the GM"),
+        "{words}"
+    );
+    let words = refused(&gm(&app, &["signup", "start", "999999"]));
+    assert!(words.contains("there is no sign-up 999999"), "{words}");
     app.stop().await;
 }

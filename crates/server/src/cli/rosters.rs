@@ -175,7 +175,14 @@ fn picks(plan: &SeatPlan, seats: &[SeatArg]) -> anyhow::Result<Vec<RosterPick>> 
                 }
                 (SeatPlan::Named { seats }, wanted) => {
                     let names: Vec<&str> = seats.iter().map(|s| s.name.as_str()).collect();
-                    let wanted = wanted.unwrap_or_default();
+                    let Some(wanted) = wanted else {
+                        return Err(anyhow!(
+                            "subscriber {}: which seat? write {}=SEAT, the seats being {}",
+                            arg.subscriber,
+                            arg.subscriber,
+                            names.join(", ")
+                        ));
+                    };
                     let index = names
                         .iter()
                         .position(|name| name.eq_ignore_ascii_case(wanted))
@@ -343,15 +350,28 @@ pub(super) async fn run_signup(
             seats,
             mail,
         } => {
-            let gm_seats = if seats.is_empty() {
-                None
-            } else {
-                let found = store::signups::find(&pool, OpeningId(opening))
-                    .await?
-                    .with_context(|| format!("there is no sign-up {opening}"))?;
-                let engine: EngineKind = found.engine.parse()?;
-                let plan = engine.seat_plan(&found.setup)?;
-                Some(picks(&plan, &seats)?)
+            let found = store::signups::find(&pool, OpeningId(opening))
+                .await?
+                .with_context(|| format!("Not started: there is no sign-up {opening}."))?;
+            // As on the console: seats are the GM's to give only where the GM gives them; a
+            // draw in order or at random (committed in advance) is never overridden.
+            let gm_seats = match (found.seating, seats.is_empty()) {
+                (_, true) => None,
+                (Seating::Gm, false) => {
+                    let engine: EngineKind = found.engine.parse()?;
+                    let plan = engine.seat_plan(&found.setup)?;
+                    Some(picks(&plan, &seats)?)
+                }
+                (seating, false) => {
+                    return Err(anyhow!(
+                        "Not started: the seats of {} are given {}, not by the GM: start it without --seat.",
+                        found.name,
+                        match seating {
+                            Seating::Random => "at random, with the committed dice",
+                            _ => "in order of sign-up",
+                        }
+                    ));
+                }
             };
             let game = signups::start(
                 &pool,

@@ -77,3 +77,66 @@ pub fn game_started(letter: &GameStarted<'_>) -> Letter {
     };
     Letter { subject, body }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn letter<'a>(position: &'a [String]) -> GameStarted<'a> {
+        GameStarted {
+            game: "Trafalgar",
+            player: "Hardy",
+            rules_title: "Barmy Battleships",
+            rules_url: "https://admiralty.example.org/rules/barmy".into(),
+            seat: None,
+            fellows: Vec::new(),
+            others: vec![("Nelson", None), ("Collingwood", None)],
+            turn: 1,
+            deadline: None,
+            position,
+            order_help: "FIRE A1",
+        }
+    }
+
+    #[test]
+    fn a_game_without_seats_or_deadline_says_so() {
+        let position = vec!["Your ship: B2 to B4".to_owned()];
+        let started = game_started(&letter(&position));
+        assert_eq!(started.subject, "Trafalgar has started: you play in it");
+        assert!(!started.body.contains("Your seat"), "{}", started.body);
+        assert!(
+            started
+                .body
+                .contains("The other players: Nelson, Collingwood\n"),
+            "{}",
+            started.body
+        );
+        assert!(
+            started
+                .body
+                .contains("Turn 1 is open; it has no deadline yet: the GM resolves it.\n"),
+            "{}",
+            started.body
+        );
+        assert!(
+            started
+                .body
+                .contains("Your position in Trafalgar:\nYour ship: B2 to B4\n\nFIRE A1\n"),
+            "{}",
+            started.body
+        );
+    }
+
+    #[test]
+    fn a_captain_is_told_their_side_and_who_shares_it() {
+        let position = Vec::new();
+        let mut seated = letter(&position);
+        seated.seat = Some("North");
+        seated.fellows = vec!["Nelson"];
+        seated.others = vec![("Villeneuve", Some("South"))];
+        seated.deadline = Some("Friday 27 November 2026, 18:00 GMT (18:00 UTC)".into());
+        let started = game_started(&seated);
+        assert_eq!(started.subject, "Trafalgar has started: you play North");
+        assert!(started.body.contains("Your seat: North\nYour fellow captains on North: Nelson\nThe other players: Villeneuve (South)\nTurn 1 is open; its deadline is Friday 27 November 2026, 18:00 GMT (18:00 UTC).\n"), "{}", started.body);
+    }
+}

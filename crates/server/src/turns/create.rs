@@ -90,7 +90,7 @@ pub struct Creation<'a> {
     pub actor: &'a str,
     pub zone: chrono_tz::Tz,
     /// Each seated player is mailed the game, their seat and position, with their reply
-    /// address at this site ([`super::started`]). `None` mails nobody: for tools and tests
+    /// address at this site (`turns::started`). `None` mails nobody: for tools and tests
     /// that set up games without a mail domain (`create_game`, the demo).
     pub mail: Option<MailSite<'a>>,
 }
