@@ -180,6 +180,7 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
             schedule: Schedule::EveryDays(7),
             seats: 4,
             seating: Seating::Order,
+            zone: chrono_tz::Tz::UTC,
         },
         &mut Counter(3),
         "nelson",
@@ -218,9 +219,12 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
             schedule: Schedule::EveryDays(7),
         },
         &server::turns::Roster::Chosen(lissa_players),
-        chrono_tz::Tz::UTC,
         &mut Counter(11),
-        "nelson",
+        &server::turns::Creation {
+            actor: "nelson",
+            zone: chrono_tz::Tz::UTC,
+            mail: None,
+        },
     )
     .await
     .unwrap();

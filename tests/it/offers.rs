@@ -121,9 +121,12 @@ async fn lissa(pool: &PgPool) -> (GameId, GameId) {
             schedule: Schedule::EveryDays(7),
         },
         &Roster::Chosen(picks),
-        chrono_tz::Tz::UTC,
         &mut Counter(7),
-        "gm",
+        &turns::Creation {
+            actor: "gm",
+            zone: chrono_tz::Tz::UTC,
+            mail: None,
+        },
     )
     .await
     .unwrap();
@@ -398,9 +401,12 @@ async fn the_gm_offers_a_flagged_seat_on_the_console_and_the_standby_takes_it_on
             schedule: Schedule::EveryDays(7),
         },
         &Roster::Chosen(picks),
-        chrono_tz::Tz::UTC,
         &mut Counter(8),
-        "gm",
+        &turns::Creation {
+            actor: "gm",
+            zone: chrono_tz::Tz::UTC,
+            mail: None,
+        },
     )
     .await
     .unwrap();

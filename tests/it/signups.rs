@@ -61,6 +61,7 @@ async fn subscribers_join_and_list_by_mail_and_the_last_seat_starts_the_game() {
             schedule: Schedule::EveryDays(7),
             seats: 2,
             seating: Seating::Random,
+            zone: chrono_tz::Tz::UTC,
         },
         &mut Counter(9),
         "nelson",
@@ -139,6 +140,35 @@ async fn subscribers_join_and_list_by_mail_and_the_last_seat_starts_the_game() {
             .await
             .unwrap();
     assert_eq!(commitment, secret.turn_seed(1).commitment());
+    // The JOIN that filled it mailed both players their start, each from their new reply
+    // address for this game (docs/rosters.md, "The start mail").
+    let started: Vec<(String, String, serde_json::Value)> = sqlx::query_as(
+        "SELECT to_address, body_text, headers FROM outbound_messages \
+         WHERE subject LIKE 'Over Dover has started%' ORDER BY to_address",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    let tokens: Vec<String> = sqlx::query_scalar(
+        "SELECT p.reply_token FROM players p JOIN subscribers s ON s.id = p.subscriber_id \
+         WHERE p.game_id = $1 ORDER BY s.email",
+    )
+    .bind(game)
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    assert_eq!(started.len(), 2, "{started:#?}");
+    for ((to, body, headers), token) in started.iter().zip(&tokens) {
+        assert!(
+            body.contains("Over Dover has started, and you play in it."),
+            "{body}"
+        );
+        assert_eq!(
+            headers["Reply-To"],
+            server::letters::reply_address(token, DOMAIN),
+            "{to}"
+        );
+    }
 
     let listed = mail(pool, "list-3", &fred, "LIST\r\n").await;
     assert!(
@@ -346,6 +376,7 @@ async fn the_zines_issue_lists_the_games_open_for_sign_up_with_their_free_seats(
             schedule: Schedule::EveryDays(7),
             seats: 2,
             seating: Seating::Order,
+            zone: chrono_tz::Tz::UTC,
         },
         &mut Counter(9),
         "nelson",

@@ -108,9 +108,12 @@ async fn salvo_of_two(pool: &PgPool) -> (GameId, GameId) {
             schedule: Schedule::EveryDays(7),
         },
         &Roster::Chosen(picks),
-        chrono_tz::Tz::UTC,
         &mut Counter(7),
-        "gm",
+        &turns::Creation {
+            actor: "gm",
+            zone: chrono_tz::Tz::UTC,
+            mail: None,
+        },
     )
     .await
     .unwrap();
@@ -307,9 +310,12 @@ async fn the_gm_replaces_a_player_with_a_standby_on_the_console() {
             schedule: Schedule::EveryDays(7),
         },
         &Roster::Chosen(picks),
-        chrono_tz::Tz::UTC,
         &mut Counter(8),
-        "gm",
+        &turns::Creation {
+            actor: "gm",
+            zone: chrono_tz::Tz::UTC,
+            mail: None,
+        },
     )
     .await
     .unwrap();

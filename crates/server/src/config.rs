@@ -387,6 +387,9 @@ impl std::str::FromStr for Listen {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BaseUrl(String);
 
+/// The base URL when none is given: a server on this machine, as `gm serve` binds by default.
+pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";
+
 #[derive(Debug, Error)]
 #[error(
     "the base URL must start with http:// or https:// and name a host, e.g. https://admiralty.example.org"
@@ -409,6 +412,11 @@ impl BaseUrl {
 
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+
+    /// [`DEFAULT_BASE_URL`]: for tools and tests that give none.
+    pub fn local() -> BaseUrl {
+        BaseUrl(DEFAULT_BASE_URL.to_owned())
     }
 }
 

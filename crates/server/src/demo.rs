@@ -15,7 +15,7 @@ use store::{DisplayName, EmailAddress, PgPool, ZineSlug};
 
 use crate::entropy::Entropy;
 use crate::schedule::Schedule;
-use crate::turns::create::{GameSpec, Roster, create_game_in};
+use crate::turns::create::{Creation, GameSpec, Roster, create_game_in};
 use crate::turns::resolve::Mailing;
 use crate::turns::{LifecycleError, OpenTurns, StateCache, Submission, submit_orders_in};
 
@@ -114,7 +114,12 @@ async fn seed_demo_game(
         &Roster::EveryActiveSubscriber,
         None,
         &mut DemoEntropy::new(secret),
-        "system",
+        // The demo's subscribers are made up: nobody to mail.
+        &Creation {
+            actor: "system",
+            zone: chrono_tz::Tz::UTC,
+            mail: None,
+        },
     )
     .await?;
     let players = store::players::of_game(&mut *tx, game).await?;

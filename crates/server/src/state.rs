@@ -66,10 +66,19 @@ impl AppState {
         self
     }
 
+    /// Where this server's mail points: its reply addresses and its site.
+    pub fn mail_site(&self) -> crate::letters::MailSite<'_> {
+        crate::letters::MailSite {
+            domain: &self.mail_domain,
+            base_url: self.base_url.as_str(),
+        }
+    }
+
     /// What processing inbound mail needs of this state's settings.
     pub fn inbox_settings(&self) -> crate::inbox::Settings {
         crate::inbox::Settings {
             domain: self.mail_domain.clone(),
+            base_url: self.base_url.clone(),
             mail_from: self.mail_from.clone(),
             limits: self.limits,
         }

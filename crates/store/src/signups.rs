@@ -24,6 +24,8 @@ pub struct NewOpening<'a> {
     pub seats: u32,
     pub seating: Seating,
     pub secret: &'a [u8; 32],
+    /// The game's time zone, an IANA name the service has checked.
+    pub time_zone: &'a str,
 }
 
 pub async fn insert_opening<'e>(
@@ -32,8 +34,8 @@ pub async fn insert_opening<'e>(
     now: DateTime<Utc>,
 ) -> Result<OpeningId, StoreError> {
     let id: i64 = sqlx::query_scalar(
-        "INSERT INTO openings (zine_id, name, engine, setup, schedule, seats, seating, secret_seed, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+        "INSERT INTO openings (zine_id, name, engine, setup, schedule, seats, seating, secret_seed, created_at, time_zone) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
     )
     .bind(new.zine_id)
     .bind(new.name)
@@ -44,6 +46,7 @@ pub async fn insert_opening<'e>(
     .bind(new.seating)
     .bind(&new.secret[..])
     .bind(now)
+    .bind(new.time_zone)
     .fetch_one(db)
     .await
     .map_err(StoreError::unique_as("a game open for sign-up by that name"))?;
@@ -65,12 +68,14 @@ pub struct Opening {
     pub status: OpeningStatus,
     pub game_id: Option<GameId>,
     pub created_at: DateTime<Utc>,
+    /// The game's time zone (an IANA name).
+    pub time_zone: String,
     /// How many have signed up.
     pub signed: i64,
 }
 
 const OPENING: &str = "SELECT o.id, o.zine_id, o.name, o.engine, o.setup, o.schedule, o.seats, o.seating, \
-     o.secret_seed, o.status, o.game_id, o.created_at, \
+     o.secret_seed, o.status, o.game_id, o.created_at, o.time_zone, \
      (SELECT count(*) FROM signups s WHERE s.opening_id = o.id) AS signed FROM openings o";
 
 /// One opening, as it is now.

@@ -2,6 +2,7 @@
 //! service ([`serve`]). Each subcommand is a function taking its parsed arguments.
 
 mod commands;
+mod rosters;
 mod serve;
 mod zine;
 
@@ -82,6 +83,15 @@ pub enum Command {
     /// The GM's actions on a game: resolve now, extend the deadline, pause, resume, end.
     /// Every action goes into the audit log.
     Game(GameArgs),
+
+    /// Start a game now with its players: `gm game-new --zine SLUG --name NAME --engine
+    /// skyfleet --seat 3=North --seat 5=South` (subscriber ids; seats by name, or `plays`).
+    /// Prints the game's id; each player is mailed their seat and position.
+    GameNew(rosters::GameNewArgs),
+
+    /// Games open for sign-up: open one, list a zine's, start one now.
+    #[command(subcommand)]
+    Signup(rosters::SignupCommand),
 
     /// The zine's issues: rhythm, editorial, preview, publish, letters to the editor
     /// (docs/issues.md). Every action goes into the audit log.
@@ -181,6 +191,15 @@ pub struct IngestArgs {
     #[arg(long, env = "ADMIRALTY_MAIL_DOMAIN", default_value = "localhost")]
     pub mail_domain: String,
 
+    /// Public URL of the web UI, for the links in the mail a message may cause (a game's
+    /// start mail, when a sign-up fills it).
+    #[arg(
+        long,
+        env = "ADMIRALTY_BASE_URL",
+        default_value = crate::config::DEFAULT_BASE_URL
+    )]
+    pub base_url: crate::config::BaseUrl,
+
     /// The sender of outbound mail, as `gm serve` has it: never answered.
     #[arg(long, env = "ADMIRALTY_MAIL_FROM")]
     pub mail_from: Option<String>,
@@ -194,6 +213,7 @@ impl IngestArgs {
     pub fn inbox_settings(&self) -> crate::inbox::Settings {
         crate::inbox::Settings {
             domain: self.mail_domain.clone(),
+            base_url: self.base_url.clone(),
             mail_from: self.mail_from.clone(),
             limits: self.limits,
         }
@@ -306,6 +326,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             Command::Outbox(command) => commands::run_outbox(&cli.database, command).await,
             Command::Game(args) => commands::run_game_action(&cli.database, args).await,
             Command::Zine(args) => zine::run_zine(&cli.database, args).await,
+            Command::GameNew(args) => rosters::run_game_new(&cli.database, args).await,
+            Command::Signup(command) => rosters::run_signup(&cli.database, command).await,
             Command::Admin(AdminCommand::AddGm { name }) => {
                 commands::run_add_gm(&cli.database, &name).await
             }

@@ -156,9 +156,18 @@ async fn sign_up(cx: &mut Context<'_, '_>, game: &str) -> Result<String, Lifecyc
         return Ok(letters::signups::not_subscribed(game));
     };
     use crate::rosters::signups::Joined;
-    let joined =
-        crate::rosters::signups::join_in(&mut *cx.tx, cx.now, zine, cx.sender.subscriber, game)
-            .await?;
+    let joined = crate::rosters::signups::join_in(
+        &mut *cx.tx,
+        cx.now,
+        zine,
+        cx.sender.subscriber,
+        game,
+        letters::MailSite {
+            domain: &cx.settings.domain,
+            base_url: cx.settings.base_url.as_str(),
+        },
+    )
+    .await?;
     Ok(match joined {
         Joined::Queued {
             game,

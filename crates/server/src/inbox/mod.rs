@@ -29,7 +29,7 @@ use store::subscribers::SendersLock;
 use tokio::sync::Notify;
 
 use crate::clock::Clock;
-use crate::config::Limits;
+use crate::config::{BaseUrl, Limits};
 use crate::letters::{self, REPLY_LOCAL_PART};
 use crate::limits::Unanswerable;
 use crate::turns::{LifecycleError, OpenTurns, StateCache};
@@ -62,6 +62,8 @@ pub enum Ingested {
 pub struct Settings {
     /// Domain of Admiralty's addresses (`orders+TOKEN@domain`).
     pub domain: String,
+    /// The site's public URL, for links in the mail a message causes.
+    pub base_url: BaseUrl,
     /// `ADMIRALTY_MAIL_FROM`, when set: never answered, like Admiralty's own addresses.
     pub mail_from: Option<String>,
     pub limits: Limits,
@@ -78,6 +80,7 @@ impl From<&str> for Settings {
     fn from(domain: &str) -> Self {
         Settings {
             domain: domain.to_owned(),
+            base_url: BaseUrl::local(),
             mail_from: None,
             limits: Limits::DEFAULT,
         }

@@ -11,6 +11,7 @@ pub mod postal;
 pub mod replacements;
 pub mod replies;
 pub mod signups;
+pub mod started;
 pub mod turns;
 
 use sha2::{Digest, Sha256};
@@ -21,6 +22,14 @@ pub const REPLY_LOCAL_PART: &str = "orders";
 /// A player's personal reply address, `orders+TOKEN@domain`: every mail to a player carries it.
 pub fn reply_address(token: &str, domain: &str) -> String {
     format!("{REPLY_LOCAL_PART}+{token}@{domain}")
+}
+
+/// Where Admiralty's mail points: reply addresses at `domain`, links to the site at `base_url`
+/// (no trailing slash).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MailSite<'a> {
+    pub domain: &'a str,
+    pub base_url: &'a str,
 }
 
 /// A mail's subject and plain-text body.

@@ -15,9 +15,10 @@ use store::subscribers::SubscriberId;
 use store::zines::ZineId;
 
 use crate::entropy::{Entropy, OsEntropy};
+use crate::letters::MailSite;
 use crate::schedule::Schedule;
 use crate::turns::LifecycleError;
-use crate::turns::create::{GameSpec, Roster, RosterPick, create_game_in};
+use crate::turns::create::{Creation, GameSpec, Roster, RosterPick, create_game_in};
 
 /// A game the GM opens for sign-up.
 #[derive(Debug, Clone)]
@@ -29,6 +30,8 @@ pub struct OpeningSpec<'a> {
     pub schedule: Schedule,
     pub seats: u32,
     pub seating: Seating,
+    /// The game's time zone: it starts in it (a weekly schedule keeps its own).
+    pub zone: chrono_tz::Tz,
 }
 
 /// Opens a game for sign-up, its secret made now so that the seating seed's commitment can be
@@ -75,6 +78,7 @@ pub async fn open_signup(
             seats: spec.seats,
             seating: spec.seating,
             secret: &secret,
+            time_zone: spec.zone.name(),
         },
         now,
     )
@@ -86,7 +90,7 @@ pub async fn open_signup(
             action: "game.signup_open",
             game_id: None,
             details: json!({ "opening": opening.0, "name": spec.name, "engine": spec.engine.name(),
-                "seats": spec.seats, "seating": spec.seating.as_str() }),
+                "seats": spec.seats, "seating": spec.seating.as_str(), "zone": spec.zone.name() }),
         },
         now,
     )
@@ -155,6 +159,7 @@ pub(crate) async fn join_in(
     zine: ZineId,
     subscriber: SubscriberId,
     name: &str,
+    site: MailSite<'_>,
 ) -> Result<Joined, LifecycleError> {
     let Some(opening) = store::signups::lock_open_by_name(&mut *tx, zine, name).await? else {
         return Ok(Joined::NotOpen {
@@ -190,7 +195,7 @@ pub(crate) async fn join_in(
                 seats: opening.seats,
             });
         }
-        let id = start_in(tx, now, &opening, None, "system").await?;
+        let id = start_in(tx, now, &opening, None, "system", site).await?;
         return Ok(Joined::Started {
             game: opening.name,
             id,
@@ -212,21 +217,23 @@ pub async fn join(
     zine: ZineId,
     subscriber: SubscriberId,
     name: &str,
+    site: MailSite<'_>,
 ) -> Result<Joined, LifecycleError> {
     let mut tx = pool.begin().await?;
-    let joined = join_in(&mut tx, now, zine, subscriber, name).await?;
+    let joined = join_in(&mut tx, now, zine, subscriber, name, site).await?;
     tx.commit().await?;
     Ok(joined)
 }
 
 /// The GM starts a game open for sign-up now, with whoever has signed up; `gm_seats` gives
-/// each subscriber's seat when the GM seats the players.
+/// each subscriber's seat when the GM seats the players. The players are mailed their seats.
 pub async fn start(
     pool: &PgPool,
     now: DateTime<Utc>,
     opening: OpeningId,
     gm_seats: Option<&[RosterPick]>,
     actor: &str,
+    site: MailSite<'_>,
 ) -> Result<GameId, LifecycleError> {
     let mut tx = pool.begin().await?;
     let Some(found) = store::signups::lock(&mut *tx, opening).await? else {
@@ -241,7 +248,7 @@ pub async fn start(
             found.name, found.status
         )));
     }
-    let game = start_in(&mut tx, now, &found, gm_seats, actor).await?;
+    let game = start_in(&mut tx, now, &found, gm_seats, actor, site).await?;
     tx.commit().await?;
     Ok(game)
 }
@@ -253,6 +260,7 @@ async fn start_in(
     opening: &Opening,
     gm_seats: Option<&[RosterPick]>,
     actor: &str,
+    site: MailSite<'_>,
 ) -> Result<GameId, LifecycleError> {
     let engine: EngineKind = opening.engine.parse()?;
     let plan = engine.seat_plan(&opening.setup)?;
@@ -285,7 +293,7 @@ async fn start_in(
         }
         (Seating::Gm, None) => {
             return Err(LifecycleError::Roster(format!(
-                "the GM seats the players of {}: start it from the console",
+                "the GM seats the players of {}: give each their seat (on its sign-up page, or `gm signup start` with --seat)",
                 opening.name
             )));
         }
@@ -301,6 +309,17 @@ async fn start_in(
         }
     };
     let schedule = Schedule::from_json(&opening.schedule)?;
+    let zone: chrono_tz::Tz =
+        opening
+            .time_zone
+            .parse()
+            .map_err(|_| LifecycleError::Inconsistent {
+                game: 0,
+                reason: format!(
+                    "opening {}: {:?} is not a time zone",
+                    opening.id.0, opening.time_zone
+                ),
+            })?;
     let spec = GameSpec {
         zine: opening.zine_id,
         name: &opening.name,
@@ -316,7 +335,11 @@ async fn start_in(
         &Roster::Chosen(picks),
         Some(*secret.as_bytes()),
         &mut OsEntropy,
-        actor,
+        &Creation {
+            actor,
+            zone,
+            mail: Some(site),
+        },
     )
     .await?;
     store::signups::mark_started(&mut *tx, opening.id, game, now).await?;

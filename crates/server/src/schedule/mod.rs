@@ -464,6 +464,23 @@ pub fn local_time(at: DateTime<Utc>, zone: Tz) -> String {
     }
 }
 
+/// A deadline typed as a local date and time (`YYYY-MM-DD HH:MM`, or the form's
+/// `datetime-local`) in the game's zone. A time the clocks skip is refused; in the hour they
+/// go back, the earlier of the two is taken. The error is in words, for the form and `gm`.
+pub fn local_deadline(text: &str, zone: Tz) -> Result<DateTime<Utc>, String> {
+    use chrono::TimeZone;
+    let naive = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"]
+        .iter()
+        .find_map(|format| chrono::NaiveDateTime::parse_from_str(text.trim(), format).ok())
+        .ok_or_else(|| {
+            format!("Deadline: {text:?} is not a date and time (YYYY-MM-DD HH:MM, {zone}).")
+        })?;
+    zone.from_local_datetime(&naive)
+        .earliest()
+        .map(|at| at.with_timezone(&Utc))
+        .ok_or_else(|| format!("Deadline: {text} does not exist in {zone} (the clocks skip it)."))
+}
+
 /// `48h`, `6h`, `90m`, `2d`, `1h30m`, `0`: days, hours and minutes, in that order.
 pub fn parse_duration(text: &str) -> Result<Duration, ScheduleError> {
     let error = || ScheduleError::Duration(text.to_owned());

@@ -15,6 +15,7 @@ use store::zines::ZineId;
 
 use super::{LifecycleError, ScheduleSettings};
 use crate::entropy::{Entropy, new_reply_token};
+use crate::letters::{self, MailSite};
 use crate::schedule::Schedule;
 
 /// A game the GM starts.
@@ -47,7 +48,7 @@ pub struct RosterPick {
 }
 
 /// Starts a game with every active subscriber of the zine as a player (BARMY-02), and opens
-/// turn 1 with the public commitments to its seeds.
+/// turn 1 with the public commitments to its seeds. Mails nobody (see [`Creation::mail`]).
 pub async fn create_game(
     pool: &PgPool,
     now: DateTime<Utc>,
@@ -65,35 +66,46 @@ pub async fn create_game_as(
     entropy: &mut impl Entropy,
     actor: &str,
 ) -> Result<GameId, LifecycleError> {
+    let creation = Creation {
+        actor,
+        zone: chrono_tz::Tz::UTC,
+        mail: None,
+    };
     create_game_with(
         pool,
         now,
         spec,
         &Roster::EveryActiveSubscriber,
-        chrono_tz::Tz::UTC,
         entropy,
-        actor,
+        &creation,
     )
     .await
 }
 
-/// [`create_game_as`] with the GM's roster, for a game whose deadlines are shown and typed in
-/// `zone` (a weekly schedule keeps its own zone), in one transaction.
+/// How a game is made, besides what it is and who plays: who makes it (audited), the time
+/// zone its deadlines are shown and typed in (a weekly schedule keeps its own), and where the
+/// players' start mails point.
+#[derive(Debug, Clone, Copy)]
+pub struct Creation<'a> {
+    pub actor: &'a str,
+    pub zone: chrono_tz::Tz,
+    /// Each seated player is mailed the game, their seat and position, with their reply
+    /// address at this site (`turns::started`). `None` mails nobody: for tools and tests
+    /// that set up games without a mail domain (`create_game`, the demo).
+    pub mail: Option<MailSite<'a>>,
+}
+
+/// [`create_game_as`] with the GM's roster, in one transaction.
 pub async fn create_game_with(
     pool: &PgPool,
     now: DateTime<Utc>,
     spec: &GameSpec<'_>,
     roster: &Roster,
-    zone: chrono_tz::Tz,
     entropy: &mut impl Entropy,
-    actor: &str,
+    creation: &Creation<'_>,
 ) -> Result<GameId, LifecycleError> {
     let mut tx = pool.begin().await?;
-    let game = create_game_in(&mut tx, now, spec, roster, None, entropy, actor).await?;
-    if zone != chrono_tz::Tz::UTC {
-        let settings = ScheduleSettings::from(spec.schedule).with_zone(zone);
-        store::games::set_schedule(&mut *tx, game, &settings.to_json()).await?;
-    }
+    let game = create_game_in(&mut tx, now, spec, roster, None, entropy, creation).await?;
     tx.commit().await?;
     Ok(game)
 }
@@ -190,7 +202,7 @@ pub(crate) async fn create_game_in(
     roster_choice: &Roster,
     secret: Option<[u8; 32]>,
     entropy: &mut impl Entropy,
-    actor: &str,
+    creation: &Creation<'_>,
 ) -> Result<GameId, LifecycleError> {
     let setup = spec.engine.parse_setup(spec.setup)?;
     let plan = spec.engine.seat_plan(&setup)?;
@@ -234,12 +246,11 @@ pub(crate) async fn create_game_in(
         now,
     )
     .await?;
-    store::games::set_schedule(
-        &mut *tx,
-        game,
-        &ScheduleSettings::from(spec.schedule).to_json(),
-    )
-    .await?;
+    let mut settings = ScheduleSettings::from(spec.schedule);
+    if creation.zone != chrono_tz::Tz::UTC {
+        settings = settings.with_zone(creation.zone);
+    }
+    store::games::set_schedule(&mut *tx, game, &settings.to_json()).await?;
     let tokens: Vec<String> = roster.iter().map(|_| new_reply_token(entropy)).collect();
     let players: Vec<NewPlayer<'_>> = seated
         .subscribers
@@ -258,14 +269,15 @@ pub(crate) async fn create_game_in(
         .collect();
     store::players::insert_many(&mut *tx, &players).await?;
     let first = state.turn();
+    let deadline = spec
+        .first_deadline
+        .or_else(|| spec.schedule.next_deadline(None, now));
     store::turns::open_turn(
         &mut *tx,
         &NewTurn {
             game_id: game,
             number: first,
-            deadline: spec
-                .first_deadline
-                .or_else(|| spec.schedule.next_deadline(None, now)),
+            deadline,
             seed_commitment: &game_secret.turn_seed(first).commitment(),
             sealed_commitment: &game_secret.sealed_seed(first).commitment(),
             state_before: &state_json,
@@ -276,7 +288,7 @@ pub(crate) async fn create_game_in(
     store::audit::append(
         &mut *tx,
         &store::audit::NewAuditEntry {
-            actor,
+            actor: creation.actor,
             action: "game.create",
             game_id: Some(game.0),
             details: json!({ "name": spec.name, "engine": spec.engine.name(), "players": roster.len() }),
@@ -284,5 +296,17 @@ pub(crate) async fn create_game_in(
         now,
     )
     .await?;
+    if let Some(site) = creation.mail {
+        let started = super::started::Started {
+            game,
+            name: spec.name,
+            engine: spec.engine,
+            plan: &plan,
+            state: &state,
+            turn: first,
+            deadline: deadline.map(|at| letters::deadline(at, settings.zone())),
+        };
+        super::started::queue_start_mails(&mut *tx, now, &started, site).await?;
+    }
     Ok(game)
 }

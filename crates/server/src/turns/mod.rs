@@ -19,6 +19,7 @@ pub mod press;
 pub mod reminders;
 mod renames;
 pub mod resolve;
+mod started;
 pub mod states;
 pub mod verify;
 
@@ -31,7 +32,9 @@ use store::turns::TurnId;
 
 pub use crate::entropy::{Entropy, OsEntropy};
 pub use crate::schedule::{Schedule, ScheduleError, ScheduleSettings, Weekly};
-pub use create::{GameSpec, Roster, RosterPick, create_game, create_game_as, create_game_with};
+pub use create::{
+    Creation, GameSpec, Roster, RosterPick, create_game, create_game_as, create_game_with,
+};
 pub(crate) use gm::schedule_of_in;
 pub use gm::{GmAction, delete_game, gm_action, schedule_of, set_schedule};
 pub use orders::{

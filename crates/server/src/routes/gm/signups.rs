@@ -134,6 +134,7 @@ pub(crate) async fn post_start(
             OpeningId(id),
             gm_seats,
             &gm.actor(),
+            state.mail_site(),
         )
         .await;
         match started {

@@ -73,6 +73,7 @@ pub(crate) async fn post_join(
         subscriber.zine_id,
         player.subscriber,
         &opening.name,
+        state.mail_site(),
     )
     .await
     .map_err(|error| AppError::Conflict(format!("{error}.")))?;

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use chrono::{DateTime, NaiveDateTime, Utc};
+use chrono::{DateTime, Utc};
 use engine::settings::{Setting, SettingKind};
 use games::EngineKind;
 use serde_json::{Map, Value};
@@ -403,17 +403,7 @@ pub(super) fn local_deadline_from_form(
     text: &str,
     zone: chrono_tz::Tz,
 ) -> Result<DateTime<Utc>, String> {
-    use chrono::TimeZone;
-    let naive = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"]
-        .iter()
-        .find_map(|format| NaiveDateTime::parse_from_str(text.trim(), format).ok())
-        .ok_or_else(|| {
-            format!("Deadline: {text:?} is not a date and time (YYYY-MM-DD HH:MM, {zone}).")
-        })?;
-    zone.from_local_datetime(&naive)
-        .earliest()
-        .map(|at| at.with_timezone(&Utc))
-        .ok_or_else(|| format!("Deadline: {text} does not exist in {zone} (the clocks skip it)."))
+    crate::schedule::local_deadline(text, zone)
 }
 
 pub(super) fn schedule_text(settings: &ScheduleSettings) -> String {

@@ -222,6 +222,7 @@ pub(crate) async fn post_new_game(
                 schedule,
                 seats,
                 seating,
+                zone,
             };
             let opened = crate::rosters::signups::open_signup(
                 &state.pool,
@@ -254,9 +255,12 @@ pub(crate) async fn post_new_game(
             now,
             &spec,
             roster,
-            zone,
             &mut turns::OsEntropy,
-            &gm.actor(),
+            &turns::Creation {
+                actor: &gm.actor(),
+                zone,
+                mail: Some(state.mail_site()),
+            },
         )
         .await;
         match created {
