@@ -640,3 +640,77 @@ async fn a_standby_is_offered_one_seat_of_a_game_at_a_time() {
         .unwrap();
     assert_eq!(open, 0, "her offer of John's seat lapsed");
 }
+
+#[tokio::test]
+async fn the_gm_sets_the_limit_offers_and_withdraws_from_the_command_line() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let (barmy, lissa) = lissa(pool).await;
+    let gm = |args: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_gm"))
+            .arg("game")
+            .args(args)
+            .env("DATABASE_URL", &db.url)
+            .env("ADMIRALTY_MAIL_DOMAIN", DOMAIN)
+            .env_remove("ADMIRALTY_LOG")
+            .output()
+            .unwrap();
+        (
+            output.status.success(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let id = lissa.0.to_string();
+    let (ok, said, _) = gm(&[&id, "missed", "--limit", "1", "--offers", "gm"]);
+    assert!(ok, "{said}");
+    assert!(
+        said.contains("missed-turns limit 1; offers made by gm"),
+        "{said}"
+    );
+    let (ok, _, err) = gm(&[&id, "missed", "--limit", "0"]);
+    assert!(!ok);
+    assert!(err.contains("1 to 20"), "{err}");
+    let (ok, _, err) = gm(&[&id, "missed", "--offers", "sometimes"]);
+    assert!(!ok, "{err}");
+    resolve_now(pool, lissa, 1).await;
+    let (ok, roster, _) = gm(&[&id, "roster"]);
+    assert!(ok);
+    assert!(
+        roster.contains("wants a player: John Smith (missed 1 in a row; the limit is 1)"),
+        "{roster}"
+    );
+    let mary = subscriber(pool, "Mary Jones").await.0.to_string();
+    let (ok, said, err) = gm(&[&id, "offer", "John Smith", &mary]);
+    assert!(ok, "{err}");
+    assert!(
+        said.contains("John Smith's seat in Lissa is offered to Mary Jones"),
+        "{said}"
+    );
+    let (_, roster, _) = gm(&[&id, "roster"]);
+    let offer: i64 = sqlx::query_scalar("SELECT id FROM seat_offers")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert!(
+        roster.contains(&format!("  offer {offer}: to Mary Jones")),
+        "{roster}"
+    );
+    // Barmy seats are never offered; a stranger's name is refused with the players listed.
+    let (ok, _, err) = gm(&[&barmy.0.to_string(), "offer", "Fred Bloggs", &mary]);
+    assert!(!ok);
+    assert!(err.contains("no seat is handed over"), "{err}");
+    let (ok, _, err) = gm(&[&id, "offer", "Nobody", &mary]);
+    assert!(!ok);
+    assert!(
+        err.contains("its players: Fred Bloggs (1), John Smith (2)"),
+        "{err}"
+    );
+    let (ok, said, _) = gm(&[&id, "withdraw", &offer.to_string()]);
+    assert!(ok, "{said}");
+    let (subject, _, _) = last_mail_to(pool, "mary@example.org").await;
+    assert_eq!(subject, "Lissa: the offer of a seat is withdrawn");
+    let (ok, _, err) = gm(&[&id, "withdraw", &offer.to_string()]);
+    assert!(!ok);
+    assert!(err.contains("that offer is not open"), "{err}");
+}

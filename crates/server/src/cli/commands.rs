@@ -216,7 +216,6 @@ pub(super) async fn run_game_action(database: &DatabaseArgs, args: GameArgs) -> 
             let roster = crate::rosters::roster(&pool, game)
                 .await?
                 .with_context(|| format!("there is no game {}", args.game))?;
-            pool.close().await;
             for entry in &roster {
                 println!(
                     "{}\t{}\tfrom turn {}\t{}",
@@ -227,6 +226,72 @@ pub(super) async fn run_game_action(database: &DatabaseArgs, args: GameArgs) -> 
                 );
             }
             println!("game {}: {} player(s)", args.game, roster.len());
+            for seat in crate::rosters::offers::wanted_seats(&pool, game).await? {
+                println!("wants a player: {}", super::standbys::wanted_line(&seat));
+                for offer in &seat.offers {
+                    println!(
+                        "  offer {}: to {} since {}",
+                        offer.id.0,
+                        offer.subscriber_name,
+                        offer.offered_at.format("%Y-%m-%d %H:%M UTC")
+                    );
+                }
+            }
+            pool.close().await;
+            return Ok(());
+        }
+        GameCommand::Offer { player, subscriber } => {
+            let pool = connect(database).await?;
+            let said = super::standbys::offer(
+                &pool,
+                clock()?.now(),
+                game,
+                &player,
+                subscriber,
+                &args.mail_domain,
+            )
+            .await
+            .with_context(|| format!("game {}", args.game))?;
+            pool.close().await;
+            println!("game {}: {said}", args.game);
+            return Ok(());
+        }
+        GameCommand::Withdraw { offer } => {
+            let pool = connect(database).await?;
+            crate::rosters::offers::withdraw(
+                &pool,
+                clock()?.now(),
+                game,
+                store::offers::OfferId(offer),
+                "gm",
+                &args.mail_domain,
+            )
+            .await
+            .with_context(|| format!("game {}", args.game))?;
+            pool.close().await;
+            println!(
+                "game {}: offer {offer} withdrawn; the subscriber is told",
+                args.game
+            );
+            return Ok(());
+        }
+        GameCommand::Missed { limit, offers } => {
+            let pool = connect(database).await?;
+            crate::rosters::offers::set_policy(
+                &pool,
+                clock()?.now(),
+                game,
+                store::offers::MissedPolicy { limit, offers },
+                "gm",
+            )
+            .await
+            .with_context(|| format!("game {}", args.game))?;
+            pool.close().await;
+            let limit = limit.map_or_else(|| "the engine's default".to_owned(), |n| n.to_string());
+            println!(
+                "game {}: missed-turns limit {limit}; offers made by {offers}",
+                args.game
+            );
             return Ok(());
         }
         GameCommand::Replace { player, subscriber } => {

@@ -4,6 +4,7 @@
 mod commands;
 mod rosters;
 mod serve;
+mod standbys;
 mod zine;
 
 use std::sync::Arc;
@@ -140,8 +141,36 @@ pub enum GameCommand {
         hours: u32,
     },
     /// Print the game's roster: each player, their seat (an ironclad side, a skyfleet fleet),
-    /// the turn they joined and whether they still play.
+    /// the turn they joined and whether they still play; then the seats that want a player
+    /// (resigned, or at the missed-turns limit) and the open offers of them.
     Roster,
+    /// Offer a player's seat to an active subscriber of the zine (a standby, say): they are
+    /// mailed the offer (nothing of the position) and take the seat by answering ACCEPT.
+    Offer {
+        /// The seat: its player's name or the engine's player id.
+        player: String,
+        /// The subscriber id of the one offered the seat.
+        subscriber: i64,
+    },
+    /// Take back an open offer of a seat (its id, as `roster` prints it); the subscriber is told.
+    Withdraw {
+        /// The offer's id.
+        offer: i64,
+    },
+    /// Set the missed-turns limit and who offers seats to standbys (docs/rosters.md).
+    ///
+    /// Examples: `missed --limit 3 --offers automatic`, `missed --offers gm` (the engine's
+    /// default limit).
+    Missed {
+        /// Turns missed in a row before a seat wants a player, 1 to 20; without it, the
+        /// engine's default.
+        #[arg(long)]
+        limit: Option<u32>,
+        /// Who offers the seat: `gm` (from the console or this command line) or `automatic`
+        /// (Admiralty, to the longest-waiting standby).
+        #[arg(long, default_value = "gm")]
+        offers: store::status::StandbyOffers,
+    },
     /// Hand a player's seat to another active subscriber of the zine (a standby, say) from the
     /// open turn: same position, a new reply address mailed to the newcomer.
     Replace {

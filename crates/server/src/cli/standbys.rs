@@ -1,0 +1,53 @@
+//! The command line's side of missed turns and offers (`crate::rosters::offers`).
+
+use store::PgPool;
+use store::games::GameId;
+use store::subscribers::SubscriberId;
+
+use crate::rosters::offers::{self, Want, WantedSeat};
+
+/// A seat that wants a player, in a line.
+pub(super) fn wanted_line(seat: &WantedSeat) -> String {
+    match seat.want {
+        Want::Resigned => format!("{} (resigned)", seat.name),
+        Want::Missed { turns, limit } => {
+            format!(
+                "{} (missed {turns} in a row; the limit is {limit})",
+                seat.name
+            )
+        }
+    }
+}
+
+/// Offers the seat of `player` (a name, or the engine's player id) to `subscriber`.
+pub(super) async fn offer(
+    pool: &PgPool,
+    now: chrono::DateTime<chrono::Utc>,
+    game: GameId,
+    player: &str,
+    subscriber: i64,
+    domain: &str,
+) -> anyhow::Result<String> {
+    let wanted = player.trim();
+    let players = store::players::of_game(pool, game).await?;
+    let Some(row) = players.iter().find(|p| {
+        p.display_name.trim().eq_ignore_ascii_case(wanted)
+            || p.engine_player_id.to_string() == wanted
+    }) else {
+        let known: Vec<String> = players
+            .iter()
+            .map(|p| format!("{} ({})", p.display_name, p.engine_player_id))
+            .collect();
+        anyhow::bail!("no player \"{wanted}\" (its players: {})", known.join(", "));
+    };
+    Ok(offers::offer_seat(
+        pool,
+        now,
+        game,
+        row.id,
+        SubscriberId(subscriber),
+        "gm",
+        domain,
+    )
+    .await?)
+}
