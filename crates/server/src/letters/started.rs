@@ -16,8 +16,10 @@ pub struct GameStarted<'a> {
     pub seat: Option<&'a str>,
     /// The other players on the same named seat (ironclad captains sharing a side).
     pub fellows: Vec<&'a str>,
-    /// Everyone else, each with their named seat where the engine has them.
+    /// Everyone else, each with their named seat where the engine has them; empty when they
+    /// are too many to name (`others_count` says how many).
     pub others: Vec<(&'a str, Option<&'a str>)>,
+    pub others_count: usize,
     pub turn: u32,
     /// The open turn's deadline as mails write it, in the game's time zone.
     pub deadline: Option<String>,
@@ -49,8 +51,13 @@ pub fn game_started(letter: &GameStarted<'_>) -> Letter {
             None => (*name).to_owned(),
         })
         .collect();
-    if others.is_empty() {
+    if letter.others_count == 0 {
         body.push_str("You are the only player.\n");
+    } else if others.is_empty() {
+        body.push_str(&format!(
+            "{} other players: the roster is on the game's public page.\n",
+            letter.others_count
+        ));
     } else {
         body.push_str(&format!("The other players: {}\n", others.join(", ")));
     }
@@ -91,6 +98,7 @@ mod tests {
             seat: None,
             fellows: Vec::new(),
             others: vec![("Nelson", None), ("Collingwood", None)],
+            others_count: 2,
             turn: 1,
             deadline: None,
             position,
@@ -138,5 +146,21 @@ mod tests {
         let started = game_started(&seated);
         assert_eq!(started.subject, "Trafalgar has started: you play North");
         assert!(started.body.contains("Your seat: North\nYour fellow captains on North: Nelson\nThe other players: Villeneuve (South)\nTurn 1 is open; its deadline is Friday 27 November 2026, 18:00 GMT (18:00 UTC).\n"), "{}", started.body);
+    }
+
+    #[test]
+    fn a_big_game_counts_the_other_players() {
+        let position = Vec::new();
+        let mut big = letter(&position);
+        big.others = Vec::new();
+        big.others_count = 9_999;
+        let started = game_started(&big);
+        assert!(
+            started
+                .body
+                .contains("9999 other players: the roster is on the game's public page.\n"),
+            "{}",
+            started.body
+        );
     }
 }

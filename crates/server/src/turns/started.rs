@@ -3,6 +3,8 @@
 //! deadline, their own position (the engine's view for their seat only) and how to order, from
 //! their personal reply address (docs/rosters.md).
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, Utc};
 use engine::{SeatPlan, Viewer};
 use games::{AnyState, EngineKind};
@@ -25,6 +27,9 @@ pub(crate) struct Started<'a> {
     pub deadline: Option<String>,
 }
 
+/// Games of more players than this count the others in each start mail instead of naming them.
+const MOST_NAMED: usize = 24;
+
 /// Queues one start mail per player of the game, once (keyed by game and player).
 pub(crate) async fn queue_start_mails(
     tx: &mut sqlx::PgConnection,
@@ -33,24 +38,30 @@ pub(crate) async fn queue_start_mails(
     site: MailSite<'_>,
 ) -> Result<u64, LifecycleError> {
     let players = store::players::of_game(&mut *tx, started.game).await?;
-    let roster = store::players::roster(&mut *tx, started.game).await?;
+    let seats: HashMap<i64, usize> = store::players::roster(&mut *tx, started.game)
+        .await?
+        .into_iter()
+        .filter_map(|row| Some((row.engine_player_id, usize::try_from(row.seat?).ok()?)))
+        .collect();
     let seat_of = |engine_player_id: i64| -> Option<&str> {
-        let seat = roster
-            .iter()
-            .find(|row| row.engine_player_id == engine_player_id)?
-            .seat?;
-        started.plan.seat_name(usize::try_from(seat).ok()?)
+        started.plan.seat_name(*seats.get(&engine_player_id)?)
     };
     let order_help = started.state.order_help();
     let rules_url = format!("{}/rules/{}", site.base_url, started.engine.name());
-    let mut queued = 0;
+    // A big Barmy game seats the whole zine: its mails count the others instead of naming
+    // thousands of them in each.
+    let name_others = players.len() <= MOST_NAMED;
+    let mut mails = Vec::with_capacity(players.len());
     for player in &players {
         let seat = seat_of(player.engine_player_id);
-        let others = || {
+        let others: Vec<(&str, Option<&str>)> = if name_others {
             players
                 .iter()
                 .filter(|other| other.id != player.id)
-                .map(|other| (other, seat_of(other.engine_player_id)))
+                .map(|other| (other.display_name.as_str(), seat_of(other.engine_player_id)))
+                .collect()
+        } else {
+            Vec::new()
         };
         let position = started
             .state
@@ -62,41 +73,45 @@ pub(crate) async fn queue_start_mails(
             rules_title: started.engine.title(),
             rules_url: rules_url.clone(),
             seat,
-            fellows: others()
+            fellows: others
+                .iter()
                 .filter(|(_, other_seat)| seat.is_some() && *other_seat == seat)
-                .map(|(other, _)| other.display_name.as_str())
+                .map(|(name, _)| *name)
                 .collect(),
-            others: others()
+            others: others
+                .iter()
                 .filter(|(_, other_seat)| seat.is_none() || *other_seat != seat)
-                .map(|(other, other_seat)| (other.display_name.as_str(), other_seat))
+                .copied()
                 .collect(),
+            others_count: players.len().saturating_sub(1),
             turn: started.turn,
             deadline: started.deadline.clone(),
             position: &position,
             order_help: &order_help,
         });
-        let key = format!("started:{}:{}", started.game.0, player.id.0);
-        let message_id = format!(
-            "<started.{}.{}@{}>",
-            started.game.0, player.id.0, site.domain
-        );
-        let headers = Headers::reply_to(letters::reply_address(&player.reply_token, site.domain));
-        queued += u64::from(
-            store::outbox::enqueue(
-                &mut *tx,
-                &NewOutbound {
-                    message_id: &message_id,
-                    idempotency_key: &key,
-                    to_address: &player.email,
-                    subject: &letter.subject,
-                    body_text: &letter.body,
-                    body_html: None,
-                    headers: &headers,
-                },
-                now,
-            )
-            .await?,
-        );
+        mails.push((
+            format!("started:{}:{}", started.game.0, player.id.0),
+            format!(
+                "<started.{}.{}@{}>",
+                started.game.0, player.id.0, site.domain
+            ),
+            Headers::reply_to(letters::reply_address(&player.reply_token, site.domain)),
+            letter,
+            player.email.as_str(),
+        ));
     }
+    let outbound: Vec<NewOutbound<'_>> = mails
+        .iter()
+        .map(|(key, message_id, headers, letter, to)| NewOutbound {
+            message_id,
+            idempotency_key: key,
+            to_address: to,
+            subject: &letter.subject,
+            body_text: &letter.body,
+            body_html: None,
+            headers,
+        })
+        .collect();
+    let queued = store::outbox::enqueue_many(&mut *tx, &outbound, None, now).await?;
     Ok(queued)
 }
