@@ -714,3 +714,47 @@ async fn the_gm_sets_the_limit_offers_and_withdraws_from_the_command_line() {
     assert!(!ok);
     assert!(err.contains("that offer is not open"), "{err}");
 }
+
+#[tokio::test]
+async fn a_turn_missed_while_away_under_the_no_penalty_policy_is_not_counted() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let (_, lissa) = lissa(pool).await;
+    offers::set_policy(
+        pool,
+        trafalgar(),
+        lissa,
+        MissedPolicy {
+            limit: Some(1),
+            offers: StandbyOffers::Gm,
+        },
+        "gm:nelson",
+    )
+    .await
+    .unwrap();
+    // John is away on the day of turn 1's deadline (two days after Trafalgar); Fred is not.
+    let john = subscriber(pool, "John Smith").await;
+    let deadline = trafalgar() + Duration::days(2);
+    store::absences::add(
+        pool,
+        john,
+        store::absences::Absence {
+            first_day: deadline.date_naive() - Duration::days(1),
+            last_day: deadline.date_naive() + Duration::days(1),
+        },
+        trafalgar(),
+    )
+    .await
+    .unwrap();
+    // The turn resolves at its deadline, as the worker does, with nobody's orders.
+    turns::resolve_due(pool, deadline, DOMAIN).await.unwrap();
+    assert_eq!(missed(pool, lissa, "John Smith").await, 0, "excused: away");
+    assert_eq!(missed(pool, lissa, "Fred Bloggs").await, 1);
+    let wanted: Vec<String> = offers::wanted_seats(pool, lissa)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|seat| seat.name)
+        .collect();
+    assert_eq!(wanted, ["Fred Bloggs"]);
+}
