@@ -758,3 +758,58 @@ async fn a_turn_missed_while_away_under_the_no_penalty_policy_is_not_counted() {
         .collect();
     assert_eq!(wanted, ["Fred Bloggs"]);
 }
+
+#[tokio::test]
+async fn an_offer_unanswered_for_three_days_expires_and_goes_to_the_next_standby() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let (barmy, lissa) = lissa(pool).await;
+    offers::set_policy(
+        pool,
+        trafalgar(),
+        lissa,
+        MissedPolicy {
+            limit: Some(1),
+            offers: StandbyOffers::Automatic,
+        },
+        "gm:nelson",
+    )
+    .await
+    .unwrap();
+    for (id, engine_id) in [("m", 3), ("a", 4)] {
+        let address = reply_address_of(pool, barmy, engine_id).await;
+        mail(pool, &format!("standby-{id}"), &address, "STANDBY\r\n").await;
+    }
+    let fred_lissa = reply_address_of(pool, lissa, 1).await;
+    mail(pool, "fred-1", &fred_lissa, "FIRE B7\r\n").await;
+    resolve_now(pool, lissa, 1).await;
+    let (_, offer, mary_offer) = last_mail_to(pool, "mary@example.org").await;
+    assert!(offer.contains("expires"), "{offer}");
+    let offered_at = trafalgar() + Duration::hours(1);
+    // Not yet: a minute before the three days are up, nothing expires.
+    let expire = |at| turns::missed::expire_offers(pool, at, DOMAIN);
+    assert_eq!(
+        expire(offered_at + Duration::days(3) - Duration::minutes(1))
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(expire(offered_at + Duration::days(3)).await.unwrap(), 1);
+    let (subject, _, _) = last_mail_to(pool, "mary@example.org").await;
+    assert_eq!(subject, "Lissa: the offer of a seat expired");
+    let (subject, _, _) = last_mail_to(pool, "ann@example.org").await;
+    assert_eq!(subject, "Lissa: a seat is offered to you");
+    let answer = mail(pool, "mary-late", &mary_offer.unwrap(), "ACCEPT\r\n").await;
+    assert!(
+        answer.contains("no longer offered to you: it expired unanswered"),
+        "{answer}"
+    );
+    // Ann lets hers expire too: with no standby left, the seat waits for the GM.
+    assert_eq!(expire(offered_at + Duration::days(7)).await.unwrap(), 1);
+    let open: i64 = sqlx::query_scalar("SELECT count(*) FROM seat_offers WHERE status = 'open'")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(open, 0);
+    assert_eq!(offers::wanted_seats(pool, lissa).await.unwrap().len(), 1);
+}

@@ -80,6 +80,8 @@ pub struct NewOffer<'a> {
     pub token: &'a str,
     pub reason: OfferReason,
     pub offered_by: &'a str,
+    /// Unanswered by then, the offer expires.
+    pub expires_at: DateTime<Utc>,
 }
 
 /// Records an offer; `None` when that subscriber holds an open offer of that seat already.
@@ -89,8 +91,9 @@ pub async fn insert<'e>(
     now: DateTime<Utc>,
 ) -> Result<Option<OfferId>, StoreError> {
     Ok(sqlx::query_scalar(
-        "INSERT INTO seat_offers (game_id, player_id, subscriber_id, token, reason, offered_by, offered_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING id",
+        "INSERT INTO seat_offers (game_id, player_id, subscriber_id, token, reason, offered_by, \
+           offered_at, expires_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING id",
     )
     .bind(new.game_id)
     .bind(new.player)
@@ -99,6 +102,7 @@ pub async fn insert<'e>(
     .bind(new.reason)
     .bind(new.offered_by)
     .bind(now)
+    .bind(new.expires_at)
     .fetch_optional(db)
     .await?)
 }
@@ -117,6 +121,7 @@ pub struct Offer {
     pub reason: OfferReason,
     pub status: OfferStatus,
     pub offered_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
 }
 
 /// `SELECT` of [`Offer`]s, then the given condition.
@@ -125,7 +130,7 @@ macro_rules! select_offers {
         concat!(
             "SELECT o.id, o.game_id, g.name AS game_name, o.player_id, \
              p.display_name AS holder_name, o.subscriber_id, s.display_name AS subscriber_name, \
-             o.reason, o.status, o.offered_at FROM seat_offers o JOIN games g ON g.id = o.game_id \
+             o.reason, o.status, o.offered_at, o.expires_at FROM seat_offers o JOIN games g ON g.id = o.game_id \
              JOIN players p ON p.id = o.player_id JOIN subscribers s ON s.id = o.subscriber_id ",
             $condition
         )
@@ -219,14 +224,15 @@ pub async fn lapse_open_of_player<'e>(
     .await?)
 }
 
-/// Subscribers who were offered this seat and declined it, or hold an open offer of it: an
-/// automatic offer goes to someone else.
+/// Subscribers who were offered this seat and declined it or let the offer expire, or hold an
+/// open offer of it: an automatic offer goes to someone else.
 pub async fn asked_already<'e>(
     db: impl PgExecutor<'e>,
     player: PlayerRowId,
 ) -> Result<Vec<SubscriberId>, StoreError> {
     Ok(sqlx::query_scalar(
-        "SELECT subscriber_id FROM seat_offers WHERE player_id = $1 AND status IN ('open', 'declined')",
+        "SELECT subscriber_id FROM seat_offers WHERE player_id = $1 \
+         AND status IN ('open', 'declined', 'expired')",
     )
     .bind(player)
     .fetch_all(db)
@@ -263,4 +269,26 @@ pub async fn lapse_open_to_subscriber<'e>(
     .execute(db)
     .await?
     .rows_affected())
+}
+
+/// Expires the open offers unanswered by `now`, locked for this transaction; returns them.
+pub async fn expire_due(
+    tx: &mut sqlx::PgConnection,
+    now: DateTime<Utc>,
+) -> Result<Vec<Offer>, StoreError> {
+    let expired: Vec<OfferId> = sqlx::query_scalar(
+        "UPDATE seat_offers SET status = 'expired', decided_at = $1 \
+         WHERE id IN (SELECT id FROM seat_offers WHERE status = 'open' AND expires_at <= $1 \
+                      ORDER BY expires_at, id LIMIT 500 FOR UPDATE SKIP LOCKED) \
+         RETURNING id",
+    )
+    .bind(now)
+    .fetch_all(&mut *tx)
+    .await?;
+    Ok(sqlx::query_as(select_offers!(
+        "WHERE o.id = ANY($1) ORDER BY o.expires_at, o.id"
+    ))
+    .bind(expired.iter().map(|id| id.0).collect::<Vec<_>>())
+    .fetch_all(&mut *tx)
+    .await?)
 }

@@ -292,5 +292,7 @@ status! {
         Withdrawn = "withdrawn",
         /// Overtaken: the seat was filled, its player came back, or the game ended.
         Lapsed = "lapsed",
+        /// Not answered in time.
+        Expired = "expired",
     }
 }

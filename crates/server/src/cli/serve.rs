@@ -182,6 +182,11 @@ async fn deadline_worker(
             }
             Err(error) => tracing::error!(error = %error, "resolving due turns failed; will retry"),
         }
+        match crate::turns::missed::expire_offers(&pool, clock.now(), &mail_domain).await {
+            Ok(0) => {}
+            Ok(expired) => tracing::info!(expired, "offers of seats expired"),
+            Err(error) => tracing::error!(error = %error, "expiring offers failed; will retry"),
+        }
         // After the turns, so an issue due at a deadline prints the reports of that deadline.
         match crate::issues::publish_due(&pool, clock.now(), &mail_domain, &base_url).await {
             Ok(done) => {

@@ -25,6 +25,8 @@ pub struct OfferLetter<'a> {
     pub why: &'a str,
     pub turn: u32,
     pub deadline: Option<&'a str>,
+    /// When the offer expires unanswered, as mails write a time.
+    pub answer_by: &'a str,
 }
 
 pub fn offer(letter: &OfferLetter<'_>) -> String {
@@ -41,12 +43,14 @@ pub fn offer(letter: &OfferLetter<'_>) -> String {
          accept, you play it from turn {turn}, which is open now{due}: you get the position by \
          mail, with a reply address of your own.\n\nTo take the seat, reply to this message with\n\n\
          ACCEPT\n\nTo let it go to someone else, reply with\n\nDECLINE\n\nOr answer on your \
-         player page. The first standby to accept takes the seat; until then it stays open.\n",
+         player page, by {answer_by}: unanswered then, the offer expires. The first standby to \
+         accept takes the seat.\n",
         name = letter.name,
         game = letter.game,
         rules = letter.rules,
         why = letter.why,
         turn = letter.turn,
+        answer_by = letter.answer_by,
     )
 }
 
@@ -72,6 +76,7 @@ pub fn not_open(game: &str, status: store::status::OfferStatus) -> String {
         OfferStatus::Accepted => "you accepted it already",
         OfferStatus::Declined => "you declined it",
         OfferStatus::Withdrawn => "the GM withdrew it",
+        OfferStatus::Expired => "it expired unanswered",
         OfferStatus::Lapsed | OfferStatus::Open => {
             "the seat was filled, its player came back, or the game ended"
         }
@@ -93,5 +98,13 @@ pub fn you_were_replaced(old_name: &str, game: &str, new_name: &str, from_turn: 
         "Dear {old_name},\n\n{new_name} takes your seat in {game} from turn {from_turn}. Your \
          reply address for {game} no longer takes orders. Thank you for playing; ask the GM if \
          you think this is a mistake.\n"
+    )
+}
+
+/// To a standby whose offer expired unanswered.
+pub fn expired(name: &str, game: &str) -> String {
+    format!(
+        "Dear {name},\n\nThe offer of a seat in {game} expired without an answer, and the seat \
+         may go to someone else. You stay on the standby list (STANDBY OFF leaves it).\n"
     )
 }

@@ -18,6 +18,9 @@ use store::status::{GameStatus, OfferReason, PlayerStatus, StandbyOffers};
 use store::subscribers::SubscriberId;
 
 use super::LifecycleError;
+
+/// How long an offer of a seat stands unanswered before it expires.
+pub const OFFER_STANDS: chrono::Duration = chrono::Duration::days(3);
 use crate::entropy::{OsEntropy, new_reply_token};
 use crate::letters::{self, offers as words};
 
@@ -200,6 +203,7 @@ pub(crate) async fn offer_in(
             LifecycleError::Roster(format!("there is no subscriber {}", subscriber.0))
         })?;
     let token = new_reply_token(&mut OsEntropy);
+    let expires_at = now + OFFER_STANDS;
     let Some(offer) = store::offers::insert(
         &mut *tx,
         &NewOffer {
@@ -209,6 +213,7 @@ pub(crate) async fn offer_in(
             token: &token,
             reason,
             offered_by: actor,
+            expires_at,
         },
         now,
     )
@@ -223,6 +228,7 @@ pub(crate) async fn offer_in(
     let seat = seat_name_of(&mut *tx, game, holder.engine_player_id).await?;
     let zone = crate::schedule::zone_of(&game.schedule);
     let deadline = game.deadline.map(|at| letters::deadline(at, zone));
+    let answer_by = letters::deadline(expires_at, zone);
     let why = words::why_free(reason, &holder.display_name, Some(holder.missed_turns));
     let body = words::offer(&words::OfferLetter {
         name: standby.display_name.as_str(),
@@ -235,6 +241,7 @@ pub(crate) async fn offer_in(
             .and_then(|n| u32::try_from(n).ok())
             .unwrap_or(1),
         deadline: deadline.as_deref(),
+        answer_by: &answer_by,
     });
     let (key, message_id) = letters::queued_ids("offer", &token, domain);
     let headers = Headers {
@@ -292,4 +299,61 @@ async fn seat_name_of(
         .and_then(|row| row.seat)
         .and_then(|seat| usize::try_from(seat).ok())
         .and_then(|seat| plan.seat_name(seat).map(str::to_owned)))
+}
+
+/// Expires the offers unanswered in time ([`OFFER_STANDS`]): each standby is told, and where
+/// Admiralty makes the offers the seat goes to the next standby. Returns how many expired.
+pub async fn expire_offers(
+    pool: &store::PgPool,
+    now: DateTime<Utc>,
+    domain: &str,
+) -> Result<usize, LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let expired = store::offers::expire_due(&mut tx, now).await?;
+    for offer in &expired {
+        store::audit::append(
+            &mut *tx,
+            &store::audit::NewAuditEntry {
+                actor: "system",
+                action: "seat.offer_expired",
+                game_id: Some(offer.game_id.0),
+                details: json!({ "offer": offer.id.0, "player": offer.player_id.0,
+                    "subscriber": offer.subscriber_id.0 }),
+            },
+            now,
+        )
+        .await?;
+        if let Some(standby) = store::subscribers::find(&mut *tx, offer.subscriber_id).await? {
+            let (key, message_id) =
+                letters::queued_ids("offer-expired", &offer.id.0.to_string(), domain);
+            store::outbox::enqueue(
+                &mut *tx,
+                &NewOutbound {
+                    message_id: &message_id,
+                    idempotency_key: &key,
+                    to_address: standby.email.as_str(),
+                    subject: &format!("{}: the offer of a seat expired", offer.game_name),
+                    body_text: &words::expired(standby.display_name.as_str(), &offer.game_name),
+                    body_html: None,
+                    headers: &Headers::default(),
+                },
+                now,
+            )
+            .await?;
+        }
+        let policy = store::offers::policy(&mut *tx, offer.game_id).await?;
+        if policy.offers == StandbyOffers::Automatic {
+            offer_to_next_standby(
+                &mut tx,
+                offer.game_id,
+                offer.player_id,
+                offer.reason,
+                now,
+                domain,
+            )
+            .await?;
+        }
+    }
+    tx.commit().await?;
+    Ok(expired.len())
 }

@@ -116,6 +116,8 @@ pub(crate) struct OfferRow {
     pub id: i64,
     pub game: String,
     pub why: String,
+    /// When it expires unanswered.
+    pub answer_by: String,
 }
 
 pub(crate) async fn offers(
@@ -128,6 +130,10 @@ pub(crate) async fn offers(
         .map(|offer| OfferRow {
             id: offer.id.0,
             why: crate::letters::offers::why_free(offer.reason, &offer.holder_name, None),
+            answer_by: offer
+                .expires_at
+                .format("%A %-d %B %Y, %H:%M UTC")
+                .to_string(),
             game: offer.game_name,
         })
         .collect())

@@ -22,6 +22,8 @@ pub(super) struct OfferRow {
     pub to: String,
     pub when: String,
     pub by: String,
+    /// When it expires unanswered.
+    pub until: String,
 }
 
 /// A seat that wants a player.
@@ -77,6 +79,7 @@ pub(super) async fn panel(
                     id: offer.id.0,
                     by: offer_reason(offer.reason).to_owned(),
                     when: super::super::when(&offer.offered_at),
+                    until: super::super::when(&offer.expires_at),
                     to: offer.subscriber_name,
                 })
                 .collect(),
