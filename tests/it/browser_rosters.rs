@@ -141,3 +141,154 @@ async fn a_gm_seats_two_sides_of_two_captains_and_a_duel_in_a_real_browser() {
     assert_eq!(names, vec!["Nelson", "Collingwood"]);
     app.stop().await;
 }
+
+/// Missed turns and offers in Chromium (issue 18 item 3): a seat whose player missed the
+/// game's limit is listed on the GM's page; the GM offers it to a standby, who takes it with
+/// the button on her player page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gm_offers_a_flagged_seat_and_the_standby_takes_it_in_a_real_browser() {
+    use chrono::Duration;
+    use games::EngineKind;
+    use server::turns::{self, GameSpec, Roster, RosterPick, Schedule};
+    use store::subscribers::SubscriberId;
+
+    let Some(driver) = start_chromedriver() else {
+        return;
+    };
+    let app = TestApp::spawn().await;
+    zine_of_six(&app).await;
+    let pool = app.db.pool.clone();
+    let zine = sqlx::query_scalar("SELECT id FROM zines")
+        .fetch_one(&pool)
+        .await
+        .map(store::zines::ZineId)
+        .unwrap();
+    let mut picks = Vec::new();
+    for name in ["Lucas", "Collingwood"] {
+        picks.push(RosterPick {
+            subscriber: SubscriberId(subscriber_id(&pool, name).await),
+            seat: 0,
+        });
+    }
+    let now = crate::helpers::trafalgar();
+    let game = turns::create_game_with(
+        &pool,
+        now,
+        &GameSpec {
+            zine,
+            name: "Over Dover",
+            engine: EngineKind::Salvo,
+            setup: &EngineKind::Salvo.default_setup(),
+            first_deadline: Some(now + Duration::days(2)),
+            schedule: Schedule::EveryDays(7),
+        },
+        &Roster::Chosen(picks),
+        &mut crate::helpers::Counter(8),
+        &turns::Creation {
+            actor: "gm",
+            zone: chrono_tz::Tz::UTC,
+            mail: None,
+        },
+    )
+    .await
+    .unwrap();
+    server::rosters::offers::set_policy(
+        &pool,
+        now,
+        game,
+        store::offers::MissedPolicy {
+            limit: Some(1),
+            offers: store::status::StandbyOffers::Gm,
+        },
+        "gm:nelson",
+    )
+    .await
+    .unwrap();
+    let gravina = subscriber_id(&pool, "Gravina").await;
+    server::rosters::replace::set_standby(&pool, now, SubscriberId(gravina), true, "web")
+        .await
+        .unwrap();
+    turns::gm_action(
+        &pool,
+        now + Duration::hours(1),
+        game,
+        turns::GmAction::ResolveNow,
+        "gm",
+        "zine.example.org",
+    )
+    .await
+    .unwrap();
+    let lucas_row: i64 =
+        sqlx::query_scalar("SELECT id FROM players WHERE game_id = $1 AND display_name = 'Lucas'")
+            .bind(game)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    let base = app.url("");
+    let game_id = game.0;
+    let check_pool = pool.clone();
+
+    in_browser("offers", &driver, move |client| async move {
+        client.goto(&format!("{base}/gm/login")).await?;
+        fill(&client, "#name", "nelson").await?;
+        fill(&client, "#password", PASSWORD).await?;
+        click(&client, "form button[type=submit]").await?;
+        text_of(&client, "#notice, h1").await?;
+        client.goto(&format!("{base}/gm/games/{game_id}")).await?;
+        let wanted = text_of(&client, "#wanted").await?;
+        ensure!(
+            wanted.contains("Lucas: missed 1 turn in a row (the limit is 1)"),
+            "{wanted}"
+        );
+        let gravina_value = gravina.to_string();
+        on_element(&client, &format!("#offer-to-{lucas_row}"), move |select| {
+            let value = gravina_value.clone();
+            async move { select.select_by_value(&value).await }
+        })
+        .await?;
+        click(
+            &client,
+            &format!("#offer-to-{lucas_row} ~ button[type=submit]"),
+        )
+        .await?;
+        let notice = text_of(&client, "#notice").await?;
+        ensure!(notice.contains("The seat was offered"), "{notice}");
+        let wanted = text_of(&client, "#wanted").await?;
+        ensure!(wanted.contains("Offered to Gravina"), "{wanted}");
+        client.goto(&format!("{base}/gm")).await?;
+        click(&client, "header form.logout button").await?;
+        text_of(&client, "#password").await?;
+
+        // Gravina logs in by mail and takes the seat on her page.
+        client.goto(&format!("{base}/login")).await?;
+        fill(&client, "#email", "gravina@principe.example").await?;
+        click(&client, "#login-form button[type=submit]").await?;
+        text_of(&client, "#notice").await?;
+        let mails = crate::players::login_mails(&check_pool, "gravina@principe.example").await;
+        let link = crate::players::link_path(mails.first().expect("a login mail"));
+        client.goto(&format!("{base}{link}")).await?;
+        click(&client, "#log-in").await?;
+        let offers = text_of(&client, "#offers").await?;
+        ensure!(
+            offers.contains("Over Dover: Lucas has missed too many turns in a row"),
+            "{offers}"
+        );
+        let offer: i64 = sqlx::query_scalar("SELECT id FROM seat_offers")
+            .fetch_one(&check_pool)
+            .await?;
+        click(&client, &format!("#accept-{offer}")).await?;
+        let notice = text_of(&client, "#offer-notice").await?;
+        ensure!(notice.contains("You took the seat"), "{notice}");
+        let games = text_of(&client, "#games").await?;
+        ensure!(games.contains("Over Dover"), "{games}");
+        let holder: String = sqlx::query_scalar("SELECT display_name FROM players WHERE id = $1")
+            .bind(lucas_row)
+            .fetch_one(&check_pool)
+            .await?;
+        ensure!(holder == "Gravina", "the seat is {holder}'s");
+        Ok(())
+    })
+    .await;
+    drop(driver);
+    app.stop().await;
+}

@@ -227,7 +227,7 @@ async fn submit_orders(
             .iter()
             .map(|s| json!({ "target": { "kind": "square", "square": s }, "written": s }))
             .collect();
-        parsed.push(json!({ "shots": shots }).to_string());
+        parsed.push(json!({ "shots": shots, "press": false }).to_string());
     }
     if let (Some((_, first)), Some(text), Some(orders)) =
         (players.first(), texts.first(), parsed.first())
