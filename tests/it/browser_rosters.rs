@@ -7,7 +7,8 @@
 )]
 //! Rosters in headless Chromium (issue 18): the GM of a zine of six seats an ironclad game of
 //! two sides of two captains and a skyfleet duel on the new-game form, beside a Barmy game of
-//! all six, reads each game's roster on its page, and opens a salvo game for sign-up.
+//! all six, reads each game's roster on its page, and opens a salvo game for sign-up; and a
+//! seat whose player missed too many turns is offered to a standby, who takes it on her page.
 
 use anyhow::ensure;
 use fantoccini::Locator;
