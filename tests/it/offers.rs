@@ -525,6 +525,17 @@ async fn the_gm_offers_a_flagged_seat_on_the_console_and_the_standby_takes_it_on
     assert!(taken.status().is_redirection() || taken.status().is_success());
     let me = player.get_text("/me?offer=accepted").await;
     assert!(me.contains("You took the seat"), "{me}");
+    // The same button again: the offer is closed, and the page says so.
+    let again = player
+        .post(
+            &format!("/me/offers/{offer_id}"),
+            &[("csrf", &player_csrf), ("answer", "accept")],
+        )
+        .await;
+    assert_eq!(
+        again.headers()["location"].to_str().unwrap(),
+        "/me?offer=closed"
+    );
     assert!(me.contains("Over Dover"), "{me}");
     let holder: String = sqlx::query_scalar("SELECT display_name FROM players WHERE id = $1")
         .bind(lucas_row)
@@ -633,7 +644,10 @@ async fn a_standby_is_offered_one_seat_of_a_game_at_a_time() {
     )
     .await
     .unwrap();
-    assert!(taken.contains("You take Fred Bloggs's seat"), "{taken}");
+    let offers::Answered::Took(words) = taken else {
+        panic!("{taken:?}")
+    };
+    assert!(words.contains("You take Fred Bloggs's seat"), "{words}");
     let open: i64 = sqlx::query_scalar("SELECT count(*) FROM seat_offers WHERE status = 'open'")
         .fetch_one(pool)
         .await

@@ -67,7 +67,7 @@ pub(super) async fn answer(
             }
         }
     };
-    offers::answer_in(
+    Ok(offers::answer_in(
         &mut *cx.tx,
         cx.now,
         offer,
@@ -76,5 +76,7 @@ pub(super) async fn answer(
         "mail",
         cx.domain,
     )
-    .await
+    .await?
+    .words()
+    .to_owned())
 }

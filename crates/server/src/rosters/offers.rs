@@ -163,8 +163,26 @@ pub enum Answer {
     Decline,
 }
 
-/// Carries out `subscriber`'s answer to the offer, in the caller's transaction; returns the
-/// words for the answer. An offer that is not theirs is answered as if it did not exist.
+/// What came of an answer to an offer, with the words that say so.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answered {
+    /// The standby took the seat.
+    Took(String),
+    Declined(String),
+    /// The offer was not open (or not theirs): nothing changed.
+    NotOpen(String),
+}
+
+impl Answered {
+    pub fn words(&self) -> &str {
+        match self {
+            Answered::Took(words) | Answered::Declined(words) | Answered::NotOpen(words) => words,
+        }
+    }
+}
+
+/// Carries out `subscriber`'s answer to the offer, in the caller's transaction. An offer that is
+/// not theirs is answered as if it did not exist.
 pub(crate) async fn answer_in(
     tx: &mut sqlx::PgConnection,
     now: DateTime<Utc>,
@@ -173,15 +191,20 @@ pub(crate) async fn answer_in(
     answer: Answer,
     via: &str,
     domain: &str,
-) -> Result<String, LifecycleError> {
+) -> Result<Answered, LifecycleError> {
     let Some(found) = store::offers::lock(&mut *tx, offer)
         .await?
         .filter(|o| o.subscriber_id == subscriber)
     else {
-        return Ok("No seat is offered to you there; nothing was changed.".to_owned());
+        return Ok(Answered::NotOpen(
+            "No seat is offered to you there; nothing was changed.".to_owned(),
+        ));
     };
     if found.status != OfferStatus::Open {
-        return Ok(words::not_open(&found.game_name, found.status));
+        return Ok(Answered::NotOpen(words::not_open(
+            &found.game_name,
+            found.status,
+        )));
     }
     let actor = format!("subscriber:{}", subscriber.0);
     match answer {
@@ -213,7 +236,10 @@ pub(crate) async fn answer_in(
                     | LifecycleError::Roster(_),
                 ) => {
                     store::offers::close(&mut *tx, offer, OfferStatus::Lapsed, now).await?;
-                    return Ok(words::not_open(&found.game_name, OfferStatus::Lapsed));
+                    return Ok(Answered::NotOpen(words::not_open(
+                        &found.game_name,
+                        OfferStatus::Lapsed,
+                    )));
                 }
                 Err(other) => return Err(other),
             };
@@ -231,11 +257,11 @@ pub(crate) async fn answer_in(
                 now,
             )
             .await?;
-            Ok(words::accepted(
+            Ok(Answered::Took(words::accepted(
                 &found.game_name,
                 &replaced.old_name,
                 replaced.from_turn,
-            ))
+            )))
         }
         Answer::Decline => {
             store::offers::close(&mut *tx, offer, OfferStatus::Declined, now).await?;
@@ -262,7 +288,7 @@ pub(crate) async fn answer_in(
                 )
                 .await?;
             }
-            Ok(words::declined(&found.game_name))
+            Ok(Answered::Declined(words::declined(&found.game_name)))
         }
     }
 }
@@ -275,11 +301,11 @@ pub async fn answer(
     subscriber: SubscriberId,
     answer: Answer,
     domain: &str,
-) -> Result<String, LifecycleError> {
+) -> Result<Answered, LifecycleError> {
     let mut tx = pool.begin().await?;
-    let words = answer_in(&mut tx, now, offer, subscriber, answer, "web", domain).await?;
+    let answered = answer_in(&mut tx, now, offer, subscriber, answer, "web", domain).await?;
     tx.commit().await?;
-    Ok(words)
+    Ok(answered)
 }
 
 /// The GM takes back an open offer of the game; the subscriber is told.

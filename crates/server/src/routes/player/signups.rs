@@ -147,7 +147,7 @@ pub(crate) async fn post_offer(
     Path(id): Path<i64>,
     CsrfForm(form): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, AppError> {
-    use crate::rosters::offers::{Answer, answer};
+    use crate::rosters::offers::{Answer, Answered, answer};
     let answer_given = match form
         .iter()
         .find(|(k, _)| k == "answer")
@@ -169,7 +169,7 @@ pub(crate) async fn post_offer(
     else {
         return Ok(Redirect::to("/me?offer=closed").into_response());
     };
-    answer(
+    let answered = answer(
         &state.pool,
         state.clock.now(),
         offer.id,
@@ -179,9 +179,10 @@ pub(crate) async fn post_offer(
     )
     .await
     .map_err(|error| AppError::Conflict(format!("{error}.")))?;
-    let code = match answer_given {
-        Answer::Accept => "accepted",
-        Answer::Decline => "declined",
+    let code = match answered {
+        Answered::Took(_) => "accepted",
+        Answered::Declined(_) => "declined",
+        Answered::NotOpen(_) => "closed",
     };
     Ok(Redirect::to(&format!("/me?offer={code}")).into_response())
 }
