@@ -175,6 +175,14 @@ async fn a_seat_missed_twice_is_offered_to_standbys_in_turn_and_the_first_to_acc
     mail(pool, "fred-2", &fred_lissa, "FIRE C7\r\n").await;
     resolve_now(pool, lissa, 2).await;
     assert_eq!(missed(pool, lissa, "John Smith").await, 2);
+    // John is told his seat may now go to a standby, and how to keep it.
+    let (subject, warning, warning_reply_to) = last_mail_to(pool, "john@example.org").await;
+    assert_eq!(subject, "Lissa: you have missed 2 turns in a row");
+    assert!(
+        warning.contains("To keep it, reply to this message with your orders"),
+        "{warning}"
+    );
+    assert_eq!(warning_reply_to.as_deref(), Some(john_lissa.as_str()));
     let (subject, offer, reply_to) = last_mail_to(pool, "mary@example.org").await;
     assert_eq!(subject, "Lissa: a seat is offered to you");
     assert!(

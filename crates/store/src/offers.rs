@@ -204,22 +204,19 @@ pub async fn close<'e>(
         == 1)
 }
 
-/// Lapses the seat's open offers (the seat filled, or, `only_missed`, the offers made for
-/// missed turns of a player who ordered again); returns the subscribers whose offer lapsed.
+/// Lapses the seat's open offers (the seat was filled); returns the subscribers whose offer
+/// lapsed.
 pub async fn lapse_open_of_player<'e>(
     db: impl PgExecutor<'e>,
     player: PlayerRowId,
     now: DateTime<Utc>,
-    only_missed: bool,
 ) -> Result<Vec<SubscriberId>, StoreError> {
     Ok(sqlx::query_scalar(
         "UPDATE seat_offers SET status = 'lapsed', decided_at = $2 \
-         WHERE player_id = $1 AND status = 'open' AND (NOT $3 OR reason = 'missed') \
-         RETURNING subscriber_id",
+         WHERE player_id = $1 AND status = 'open' RETURNING subscriber_id",
     )
     .bind(player)
     .bind(now)
-    .bind(only_missed)
     .fetch_all(db)
     .await?)
 }
@@ -291,4 +288,22 @@ pub async fn expire_due(
     .bind(expired.iter().map(|id| id.0).collect::<Vec<_>>())
     .fetch_all(&mut *tx)
     .await?)
+}
+
+/// Lapses the open offers made for missed turns of these players' seats (they ordered again),
+/// in one statement; returns how many.
+pub async fn lapse_missed_of_players<'e>(
+    db: impl PgExecutor<'e>,
+    players: &[PlayerRowId],
+    now: DateTime<Utc>,
+) -> Result<u64, StoreError> {
+    Ok(sqlx::query(
+        "UPDATE seat_offers SET status = 'lapsed', decided_at = $2 \
+         WHERE player_id = ANY($1) AND status = 'open' AND reason = 'missed'",
+    )
+    .bind(players.iter().map(|p| p.0).collect::<Vec<_>>())
+    .bind(now)
+    .execute(db)
+    .await?
+    .rows_affected())
 }

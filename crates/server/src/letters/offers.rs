@@ -108,3 +108,17 @@ pub fn expired(name: &str, game: &str) -> String {
          may go to someone else. You stay on the standby list (STANDBY OFF leaves it).\n"
     )
 }
+
+/// To a player who reached the game's limit of missed turns.
+pub fn missed_limit(name: &str, game: &str, missed: i32, next_deadline: Option<&str>) -> String {
+    let next = next_deadline
+        .map(|at| format!(" (its deadline: {at})"))
+        .unwrap_or_default();
+    format!(
+        "Dear {name},\n\nYou have sent no orders for {missed} turns of {game} in a row, the \
+         game's limit: your seat may now be offered to a standby, who would take it over. To keep \
+         it, reply to this message with your orders for the open turn{next}; a player who orders \
+         again keeps their seat until someone has accepted it. If you are going away, ABSENT \
+         <first day> <last day> tells the GM; RESIGN hands the seat on.\n"
+    )
+}

@@ -134,7 +134,7 @@ pub(crate) async fn replace_in(
     )
     .await?
     .ok_or(LifecycleError::GameNotFound(game.id.0))?;
-    store::offers::lapse_open_of_player(&mut *tx, player.id, now, false).await?;
+    store::offers::lapse_open_of_player(&mut *tx, player.id, now).await?;
     // The player who leaves the seat is told, at the address they played from.
     let (key, message_id) = letters::queued_ids(
         "replaced",

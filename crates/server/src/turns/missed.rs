@@ -77,9 +77,7 @@ pub(crate) async fn count_turn(
     now: DateTime<Utc>,
     domain: Option<&str>,
 ) -> Result<(), LifecycleError> {
-    for player in &tally.ordered {
-        store::offers::lapse_open_of_player(&mut *tx, *player, now, true).await?;
-    }
+    store::offers::lapse_missed_of_players(&mut *tx, &tally.ordered, now).await?;
     let counts = store::offers::count_turn(&mut *tx, &tally.missed, &tally.ordered).await?;
     let policy = store::offers::policy(&mut *tx, game).await?;
     let Some(limit) = limit(engine, policy) else {
@@ -100,12 +98,61 @@ pub(crate) async fn count_turn(
             now,
         )
         .await?;
-        if policy.offers == StandbyOffers::Automatic
-            && let Some(domain) = domain
-        {
+        let Some(domain) = domain else {
+            continue;
+        };
+        warn_the_player(tx, game, player, count, turn, now, domain).await?;
+        if policy.offers == StandbyOffers::Automatic {
             offer_to_next_standby(tx, game, player, OfferReason::Missed, now, domain).await?;
         }
     }
+    Ok(())
+}
+
+/// Tells a player who reached the limit that their seat may now go to a standby, and how to
+/// keep it: order for the open turn.
+async fn warn_the_player(
+    tx: &mut sqlx::PgConnection,
+    game: GameId,
+    player: PlayerRowId,
+    missed: i32,
+    turn: u32,
+    now: DateTime<Utc>,
+    domain: &str,
+) -> Result<(), LifecycleError> {
+    let Some(summary) = store::games::summary(&mut *tx, game).await? else {
+        return Ok(());
+    };
+    let Some(holder) = store::players::of_game(&mut *tx, game)
+        .await?
+        .into_iter()
+        .find(|p| p.id == player)
+    else {
+        return Ok(());
+    };
+    let zone = crate::schedule::zone_of(&summary.schedule);
+    let next = summary.deadline.map(|at| letters::deadline(at, zone));
+    let (key, message_id) =
+        letters::queued_ids("missed", &format!("{}|{}|{turn}", game.0, player.0), domain);
+    store::outbox::enqueue(
+        &mut *tx,
+        &NewOutbound {
+            message_id: &message_id,
+            idempotency_key: &key,
+            to_address: &holder.email,
+            subject: &format!("{}: you have missed {missed} turns in a row", summary.name),
+            body_text: &words::missed_limit(
+                &holder.display_name,
+                &summary.name,
+                missed,
+                next.as_deref(),
+            ),
+            body_html: None,
+            headers: &Headers::reply_to(letters::reply_address(&holder.reply_token, domain)),
+        },
+        now,
+    )
+    .await?;
     Ok(())
 }
 
