@@ -83,6 +83,10 @@ pub(crate) async fn count_turn(
     let Some(limit) = limit(engine, policy) else {
         return Ok(());
     };
+    // A game this turn ended has no seat to hand on.
+    let over = store::games::summary(&mut *tx, game)
+        .await?
+        .is_none_or(|summary| summary.status == GameStatus::Finished);
     for (player, count) in counts {
         if u32::try_from(count).ok() != Some(limit) {
             continue;
@@ -98,7 +102,7 @@ pub(crate) async fn count_turn(
             now,
         )
         .await?;
-        let Some(domain) = domain else {
+        let Some(domain) = domain.filter(|_| !over) else {
             continue;
         };
         warn_the_player(tx, game, player, count, turn, now, domain).await?;
