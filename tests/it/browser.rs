@@ -180,6 +180,19 @@ pub(crate) async fn text_of(client: &Client, css: &str) -> anyhow::Result<String
     on_element(client, css, |element| async move { element.text().await }).await
 }
 
+/// The text of `css` once it contains `wanted`, for up to 10 s: after a click that leaves the
+/// page, the old page's element (a notice of the step before) may answer first.
+pub(crate) async fn text_once(client: &Client, css: &str, wanted: &str) -> anyhow::Result<String> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let text = text_of(client, css).await?;
+        if text.contains(wanted) || Instant::now() >= deadline {
+            return Ok(text);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 pub(crate) async fn fill(client: &Client, css: &str, text: &str) -> anyhow::Result<()> {
     on_element(client, css, |input| async move {
         input.clear().await?;
@@ -240,7 +253,7 @@ async fn a_gm_sets_up_a_zine_and_a_game_in_a_real_browser() {
         fill(&client, "#zine-name", "The Gazette").await?;
         fill(&client, "#zine-slug", "gazette").await?;
         click(&client, "form[action='/gm/zines'] button").await?;
-        ensure!(text_of(&client, "#notice").await? == "Zine added.");
+        ensure!(text_once(&client, "#notice", "Zine added.").await? == "Zine added.");
         click(&client, "#zines a").await?;
 
         // Subscribers by the form...
@@ -251,7 +264,9 @@ async fn a_gm_sets_up_a_zine_and_a_game_in_a_real_browser() {
             fill(&client, "#sub-name", name).await?;
             fill(&client, "#sub-email", email).await?;
             click(&client, "#add-subscriber button").await?;
-            ensure!(text_of(&client, "#notice").await? == "Subscriber added.");
+            ensure!(
+                text_once(&client, "#notice", "Subscriber added.").await? == "Subscriber added."
+            );
         }
         // ...and by a CSV file, with the bad row reported.
         client
@@ -301,7 +316,10 @@ async fn a_gm_sets_up_a_zine_and_a_game_in_a_real_browser() {
         fill(&client, "#setup-width", "9").await?;
         fill(&client, "#setup-height", "9").await?;
         click(&client, "#new-game-form button[type=submit]").await?;
-        ensure!(text_of(&client, "#notice").await? == "Game created: turn 1 is open.");
+        ensure!(
+            text_once(&client, "#notice", "Game created: turn 1 is open.").await?
+                == "Game created: turn 1 is open."
+        );
 
         // The turn's status: nobody has ordered yet.
         ensure!(
@@ -375,7 +393,7 @@ async fn a_player_logs_in_by_mail_and_sends_orders_in_a_real_browser() {
         );
         fill(&client, "#email", NELSON).await?;
         click(&client, "#login-form button[type=submit]").await?;
-        let notice = text_of(&client, "#notice").await?;
+        let notice = text_once(&client, "#notice", "a login link is on its way").await?;
         ensure!(notice.contains("a login link is on its way"), "{notice}");
         let mails = login_mails(&pool, NELSON).await;
         let link = link_path(mails.first().ok_or_else(|| anyhow!("no login mail"))?);
@@ -398,7 +416,7 @@ async fn a_player_logs_in_by_mail_and_sends_orders_in_a_real_browser() {
         ensure!(lines.contains("Z99, Q0"), "{lines}");
         fill(&client, "#orders-text", good).await?;
         click(&client, "#orders-form button").await?;
-        let notice = text_of(&client, "#notice").await?;
+        let notice = text_once(&client, "#notice", "Your orders were received.").await?;
         ensure!(notice.starts_with("Your orders were received."), "{notice}");
         let current = text_of(&client, "#current-orders").await?;
         for line in &understood {

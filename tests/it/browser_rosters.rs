@@ -13,7 +13,9 @@
 use anyhow::ensure;
 use fantoccini::Locator;
 
-use crate::browser::{click, fill, in_browser, on_element, path_of, start_chromedriver, text_of};
+use crate::browser::{
+    click, fill, in_browser, on_element, path_of, start_chromedriver, text_of, text_once,
+};
 use crate::console::PASSWORD;
 use crate::helpers::TestApp;
 use crate::rosters::{players_of, subscriber_id, zine_of_six};
@@ -63,7 +65,10 @@ async fn a_gm_seats_two_sides_of_two_captains_and_a_duel_in_a_real_browser() {
             .await?;
         }
         click(&client, "#new-game-form button[type=submit]").await?;
-        ensure!(text_of(&client, "#notice").await? == "Game created: turn 1 is open.");
+        ensure!(
+            text_once(&client, "#notice", "Game created: turn 1 is open.").await?
+                == "Game created: turn 1 is open."
+        );
         ensure!(text_of(&client, "#order-count").await? == "0 of 4 player(s) have sent orders.");
         let roster = text_of(&client, "#roster").await?;
         for name in ["Nelson", "Hardy", "Villeneuve", "Gravina"] {
@@ -80,7 +85,8 @@ async fn a_gm_seats_two_sides_of_two_captains_and_a_duel_in_a_real_browser() {
         fill(&client, "#game-name", "Over Dover").await?;
         click(&client, "#new-game-form button[type=submit]").await?;
         ensure!(
-            text_of(&client, "#notice").await? == "Game created: turn 1 is open.",
+            text_once(&client, "#notice", "Game created: turn 1 is open.").await?
+                == "Game created: turn 1 is open.",
             "at {}",
             path_of(&client).await?
         );
@@ -109,7 +115,10 @@ async fn a_gm_seats_two_sides_of_two_captains_and_a_duel_in_a_real_browser() {
         })
         .await?;
         click(&client, "#open-signup").await?;
-        ensure!(text_of(&client, "#notice").await? == "The game is open for sign-up.");
+        ensure!(
+            text_once(&client, "#notice", "The game is open for sign-up.").await?
+                == "The game is open for sign-up."
+        );
         let facts = text_of(&client, "#signup-facts").await?;
         ensure!(facts.contains("0 of 3 signed up"), "{facts}");
         ensure!(facts.contains("Seating seed commitment"), "{facts}");
@@ -252,7 +261,7 @@ async fn a_gm_offers_a_flagged_seat_and_the_standby_takes_it_in_a_real_browser()
             &format!("#offer-to-{lucas_row} ~ button[type=submit]"),
         )
         .await?;
-        let notice = text_of(&client, "#notice").await?;
+        let notice = text_once(&client, "#notice", "The seat was offered").await?;
         ensure!(notice.contains("The seat was offered"), "{notice}");
         let wanted = text_of(&client, "#wanted").await?;
         ensure!(wanted.contains("Offered to Gravina"), "{wanted}");
@@ -278,7 +287,7 @@ async fn a_gm_offers_a_flagged_seat_and_the_standby_takes_it_in_a_real_browser()
             .fetch_one(&check_pool)
             .await?;
         click(&client, &format!("#accept-{offer}")).await?;
-        let notice = text_of(&client, "#offer-notice").await?;
+        let notice = text_once(&client, "#offer-notice", "You took the seat").await?;
         ensure!(notice.contains("You took the seat"), "{notice}");
         let games = text_of(&client, "#games").await?;
         ensure!(games.contains("Over Dover"), "{games}");

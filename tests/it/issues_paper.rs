@@ -5,7 +5,7 @@
 use chrono::Duration;
 use server::issues;
 
-use crate::browser::{click, fill, in_browser, start_chromedriver, text_of};
+use crate::browser::{click, fill, in_browser, start_chromedriver, text_of, text_once};
 use crate::console::{PASSWORD, add_gm};
 use crate::helpers::{TestApp, trafalgar};
 use crate::inbox::DOMAIN;
@@ -115,17 +115,28 @@ async fn a_gm_publishes_an_issue_in_a_real_browser_and_a_reader_opens_it() {
         click(&client, "form button[type=submit]").await?;
         fill(&client, "#rhythm", "manual").await?;
         click(&client, "#issue-rhythm button").await?;
-        anyhow::ensure!(text_of(&client, "#notice").await? == "The rhythm is saved.");
+        anyhow::ensure!(
+            text_once(&client, "#notice", "The rhythm is saved.").await? == "The rhythm is saved."
+        );
         fill(&client, "#editorial", "Fair winds, *readers*.").await?;
         click(&client, "#issue-editorial button").await?;
-        anyhow::ensure!(text_of(&client, "#notice").await? == "The editorial is saved.");
+        anyhow::ensure!(
+            text_once(&client, "#notice", "The editorial is saved.").await?
+                == "The editorial is saved."
+        );
         click(&client, "#issue-preview").await?;
         let preview = text_of(&client, "article.issue").await?;
         anyhow::ensure!(preview.contains("Fair winds, readers."), "{preview}");
         client.back().await?;
         click(&client, "#issue-publish button").await?;
         anyhow::ensure!(
-            text_of(&client, "#notice").await? == "The issue is published and its mail queued."
+            text_once(
+                &client,
+                "#notice",
+                "The issue is published and its mail queued."
+            )
+            .await?
+                == "The issue is published and its mail queued."
         );
         // A reader, logged out, finds it on the zine's page.
         click(&client, "header form button").await?;
