@@ -835,3 +835,49 @@ async fn an_offer_unanswered_for_three_days_expires_and_goes_to_the_next_standby
     assert_eq!(open, 0);
     assert_eq!(offers::wanted_seats(pool, lissa).await.unwrap().len(), 1);
 }
+
+#[tokio::test]
+async fn an_offer_of_a_resigned_seat_lapses_when_the_turn_resolves_without_a_taker() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let (barmy, lissa) = lissa(pool).await;
+    offers::set_policy(
+        pool,
+        trafalgar(),
+        lissa,
+        MissedPolicy {
+            limit: None,
+            offers: StandbyOffers::Automatic,
+        },
+        "gm:nelson",
+    )
+    .await
+    .unwrap();
+    let mary_barmy = reply_address_of(pool, barmy, 3).await;
+    mail(pool, "standby", &mary_barmy, "STANDBY\r\n").await;
+    let john_lissa = reply_address_of(pool, lissa, 2).await;
+    mail(pool, "john-resigns", &john_lissa, "RESIGN\r\n").await;
+    // The offer stands until the turn's deadline at most: John's fleet leaves with that turn.
+    let (expires, deadline): (chrono::DateTime<chrono::Utc>, chrono::DateTime<chrono::Utc>) =
+        sqlx::query_as(
+            "SELECT o.expires_at, t.deadline FROM seat_offers o \
+             JOIN turns t ON t.game_id = o.game_id AND t.status = 'open'",
+        )
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(expires, deadline);
+    assert_eq!(offers::wanted_seats(pool, lissa).await.unwrap().len(), 1);
+    // Nobody takes it before the turn resolves: the fleet leaves, the offer lapses, and the seat
+    // is no longer listed (there is nothing left to take over).
+    resolve_now(pool, lissa, 1).await;
+    let (_, _, mary_offer) = last_mail_to(pool, "mary@example.org").await;
+    let status: String = sqlx::query_scalar("SELECT status FROM seat_offers")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(status, "lapsed");
+    assert!(offers::wanted_seats(pool, lissa).await.unwrap().is_empty());
+    let answer = mail(pool, "mary-late", &mary_offer.unwrap(), "ACCEPT\r\n").await;
+    assert!(answer.contains("it left the game"), "{answer}");
+}

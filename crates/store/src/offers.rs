@@ -164,7 +164,7 @@ pub async fn open_to_subscriber<'e>(
     subscriber: SubscriberId,
 ) -> Result<Vec<Offer>, StoreError> {
     Ok(sqlx::query_as(select_offers!(
-        "WHERE o.subscriber_id = $1 AND o.status = 'open' \
+        "WHERE o.subscriber_id = $1 AND o.status = 'open' AND g.status <> 'finished' \
          ORDER BY o.offered_at, o.id"
     ))
     .bind(subscriber)
@@ -302,6 +302,40 @@ pub async fn lapse_missed_of_players<'e>(
          WHERE player_id = ANY($1) AND status = 'open' AND reason = 'missed'",
     )
     .bind(players.iter().map(|p| p.0).collect::<Vec<_>>())
+    .bind(now)
+    .execute(db)
+    .await?
+    .rows_affected())
+}
+
+/// Lapses the open offers of the game's seats whose players are no longer active: a turn has
+/// resolved with them leaving the game, so there is no seat left to take. Returns how many.
+pub async fn lapse_open_of_departed<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+    now: DateTime<Utc>,
+) -> Result<u64, StoreError> {
+    Ok(sqlx::query(
+        "UPDATE seat_offers o SET status = 'lapsed', decided_at = $2 FROM players p \
+         WHERE p.id = o.player_id AND o.game_id = $1 AND o.status = 'open' AND p.status <> 'active'",
+    )
+    .bind(game)
+    .bind(now)
+    .execute(db)
+    .await?
+    .rows_affected())
+}
+
+/// Lapses every open offer of the game's seats (it ended); returns how many.
+pub async fn lapse_open_of_game<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+    now: DateTime<Utc>,
+) -> Result<u64, StoreError> {
+    Ok(sqlx::query(
+        "UPDATE seat_offers SET status = 'lapsed', decided_at = $2 WHERE game_id = $1 AND status = 'open'",
+    )
+    .bind(game)
     .bind(now)
     .execute(db)
     .await?

@@ -78,7 +78,7 @@ pub fn not_open(game: &str, status: store::status::OfferStatus) -> String {
         OfferStatus::Withdrawn => "the GM withdrew it",
         OfferStatus::Expired => "it expired unanswered",
         OfferStatus::Lapsed | OfferStatus::Open => {
-            "the seat was filled, its player came back, or the game ended"
+            "the seat was filled, its player came back, it left the game, or the game ended"
         }
     };
     format!("The seat in {game} is no longer offered to you: {why}. Nothing was changed.")

@@ -56,8 +56,14 @@ pub async fn wanted_seats(pool: &PgPool, game: GameId) -> Result<Vec<WantedSeat>
         return Ok(Vec::new());
     }
     let open = store::offers::open_of_game(pool, game).await?;
+    // Only seats still in the battle: a resigned player's fleet leaves at the next resolution,
+    // and a fleet sunk or wiped out has nothing left to hand on.
+    let state = crate::turns::game_state(pool, game).await?;
     let mut wanted = Vec::new();
     for player in store::players::of_game(pool, game).await? {
+        if !state.expects_orders(crate::turns::player_id(player.engine_player_id)) {
+            continue;
+        }
         let missed = u32::try_from(player.missed_turns).unwrap_or(0);
         let want = match player.status {
             PlayerStatus::Resigned => Want::Resigned,

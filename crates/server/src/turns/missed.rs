@@ -78,15 +78,21 @@ pub(crate) async fn count_turn(
     domain: Option<&str>,
 ) -> Result<(), LifecycleError> {
     store::offers::lapse_missed_of_players(&mut *tx, &tally.ordered, now).await?;
+    // A resigned player's fleet left the game with this turn (as the rules treat a player who
+    // leaves): no seat is left to offer.
+    store::offers::lapse_open_of_departed(&mut *tx, game, now).await?;
     let counts = store::offers::count_turn(&mut *tx, &tally.missed, &tally.ordered).await?;
     let policy = store::offers::policy(&mut *tx, game).await?;
-    let Some(limit) = limit(engine, policy) else {
-        return Ok(());
-    };
     // A game this turn ended has no seat to hand on.
     let over = store::games::summary(&mut *tx, game)
         .await?
         .is_none_or(|summary| summary.status == GameStatus::Finished);
+    if over {
+        store::offers::lapse_open_of_game(&mut *tx, game, now).await?;
+    }
+    let Some(limit) = limit(engine, policy) else {
+        return Ok(());
+    };
     for (player, count) in counts {
         if u32::try_from(count).ok() != Some(limit) {
             continue;
@@ -254,7 +260,12 @@ pub(crate) async fn offer_in(
             LifecycleError::Roster(format!("there is no subscriber {}", subscriber.0))
         })?;
     let token = new_reply_token(&mut OsEntropy);
-    let expires_at = now + OFFER_STANDS;
+    // A resigned player's fleet leaves the game when the open turn resolves (as the rules
+    // treat a player who leaves), so the offer of their seat stands until the deadline at most.
+    let expires_at = match (reason, game.deadline) {
+        (OfferReason::Resigned, Some(deadline)) => deadline.min(now + OFFER_STANDS),
+        _ => now + OFFER_STANDS,
+    };
     let Some(offer) = store::offers::insert(
         &mut *tx,
         &NewOffer {
