@@ -881,3 +881,101 @@ async fn an_offer_of_a_resigned_seat_lapses_when_the_turn_resolves_without_a_tak
     let answer = mail(pool, "mary-late", &mary_offer.unwrap(), "ACCEPT\r\n").await;
     assert!(answer.contains("it left the game"), "{answer}");
 }
+
+#[tokio::test]
+async fn a_fleet_that_left_the_game_is_not_handed_to_anyone() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let (barmy, _) = lissa(pool).await;
+    let zine = sqlx::query_scalar("SELECT id FROM zines")
+        .fetch_one(pool)
+        .await
+        .map(store::zines::ZineId)
+        .unwrap();
+    let mut picks = Vec::new();
+    for name in ["Fred Bloggs", "John Smith", "Ann Lee"] {
+        picks.push(RosterPick {
+            subscriber: subscriber(pool, name).await,
+            seat: 0,
+        });
+    }
+    let tsushima = turns::create_game_with(
+        pool,
+        trafalgar(),
+        &GameSpec {
+            zine,
+            name: "Tsushima",
+            engine: EngineKind::Salvo,
+            setup: &EngineKind::Salvo.default_setup(),
+            first_deadline: Some(trafalgar() + Duration::days(2)),
+            schedule: Schedule::EveryDays(7),
+        },
+        &Roster::Chosen(picks),
+        &mut Counter(9),
+        &turns::Creation {
+            actor: "gm",
+            zone: chrono_tz::Tz::UTC,
+            mail: None,
+        },
+    )
+    .await
+    .unwrap();
+    // John resigns; before the turn resolves his seat may still be handed on ...
+    let john_tsushima = reply_address_of(pool, tsushima, 2).await;
+    mail(pool, "john-resigns", &john_tsushima, "RESIGN\r\n").await;
+    assert_eq!(offers::wanted_seats(pool, tsushima).await.unwrap().len(), 1);
+    // ... but once it resolves his fleet has left the game (the game goes on with two), and
+    // neither the GM's replacement nor an offer can hand it to Mary.
+    resolve_now(pool, tsushima, 1).await;
+    assert!(
+        offers::wanted_seats(pool, tsushima)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let mary = subscriber(pool, "Mary Jones").await;
+    let refused = server::rosters::replace::replace_player(
+        pool,
+        trafalgar() + Duration::hours(2),
+        &server::rosters::replace::Replacement {
+            game: tsushima,
+            player: "John Smith",
+            subscriber: mary,
+        },
+        "gm:nelson",
+        DOMAIN,
+        &mut Counter(50),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("John Smith's fleet is out of Tsushima"),
+        "{refused}"
+    );
+    let john_row = sqlx::query_scalar(
+        "SELECT id FROM players WHERE game_id = $1 AND display_name = 'John Smith'",
+    )
+    .bind(tsushima)
+    .fetch_one(pool)
+    .await
+    .map(store::players::PlayerRowId)
+    .unwrap();
+    let refused = offers::offer_seat(
+        pool,
+        trafalgar() + Duration::hours(2),
+        tsushima,
+        john_row,
+        mary,
+        "gm:nelson",
+        DOMAIN,
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        refused.to_string().contains("there is no seat to offer"),
+        "{refused}"
+    );
+    let _ = barmy;
+}

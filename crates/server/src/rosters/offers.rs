@@ -120,6 +120,13 @@ pub async fn offer_seat(
         .into_iter()
         .find(|p| p.id == player && p.status != PlayerStatus::Excluded)
         .ok_or_else(|| LifecycleError::Roster(format!("{} has no such player", summary.name)))?;
+    let state = crate::turns::game_state(&mut *tx, game).await?;
+    if !state.expects_orders(crate::turns::player_id(wanted.engine_player_id)) {
+        return Err(LifecycleError::Roster(format!(
+            "{}'s fleet is out of {} (it left the game or was sunk): there is no seat to offer",
+            wanted.display_name, summary.name
+        )));
+    }
     let policy = store::offers::policy(&mut *tx, game).await?;
     let at_limit = limit(engine, policy)
         .is_some_and(|limit| u32::try_from(wanted.missed_turns).unwrap_or(0) >= limit);

@@ -119,6 +119,16 @@ pub(crate) async fn replace_in(
             game.name
         )));
     }
+    // A fleet that left the battle (its player resigned and a turn resolved, or it was sunk)
+    // has no position to take over.
+    let state = turns::game_state(&mut *tx, game.id).await?;
+    let seat = turns::player_id(player.engine_player_id);
+    if !state.expects_orders(seat) {
+        return Err(refused(format!(
+            "{}'s fleet is out of {} (it left the game or was sunk): there is no position to take over",
+            player.display_name, game.name
+        )));
+    }
     let token = new_reply_token(entropy);
     let new_name = newcomer.display_name.as_str().to_owned();
     let old_name = store::replacements::replace(
@@ -158,8 +168,6 @@ pub(crate) async fn replace_in(
     )
     .await?;
     // The newcomer's position: the engine's view for this seat only.
-    let state = turns::game_state(&mut *tx, game.id).await?;
-    let seat = turns::player_id(player.engine_player_id);
     let lines = state.view(engine::Viewer::Player(seat)).lines;
     let body = letters::replacements::position(
         &game.name,
