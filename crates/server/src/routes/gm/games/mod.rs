@@ -142,9 +142,14 @@ pub(crate) async fn get_game(
         .await?
         .unwrap_or_default();
     let (seats, candidates) = if open.is_some() && game.engine != games::EngineKind::Barmy.name() {
+        // Only fleets still in the battle can be handed on.
+        let current = crate::turns::game_state(&state.pool, game.id)
+            .await
+            .map_err(lifecycle_error)?;
         let seats = store::players::roster(&state.pool, game.id)
             .await?
             .into_iter()
+            .filter(|p| current.expects_orders(crate::turns::player_id(p.engine_player_id)))
             .map(|p| {
                 (
                     p.engine_player_id,
