@@ -6,7 +6,7 @@ use store::status::OfferReason;
 pub fn why_free(reason: OfferReason, holder: &str, missed: Option<i32>) -> String {
     match reason {
         OfferReason::Missed => match missed {
-            Some(missed) => format!("{holder} has missed {missed} turns in a row"),
+            Some(missed) => format!("{holder} has missed {} in a row", turns(missed)),
             None => format!("{holder} has missed too many turns in a row"),
         },
         OfferReason::Resigned => format!("{holder} has resigned"),
@@ -115,10 +115,20 @@ pub fn missed_limit(name: &str, game: &str, missed: i32, next_deadline: Option<&
         .map(|at| format!(" (its deadline: {at})"))
         .unwrap_or_default();
     format!(
-        "Dear {name},\n\nYou have sent no orders for {missed} turns of {game} in a row, the \
+        "Dear {name},\n\nYou have sent no orders for {} of {game} in a row, the \
          game's limit: your seat may now be offered to a standby, who would take it over. To keep \
          it, reply to this message with your orders for the open turn{next}; a player who orders \
          again keeps their seat until someone has accepted it. If you are going away, ABSENT \
-         <first day> <last day> tells the GM; RESIGN hands the seat on.\n"
+         <first day> <last day> tells the GM; RESIGN hands the seat on.\n",
+        turns(missed)
     )
+}
+
+/// "1 turn", "3 turns".
+pub fn turns(count: i32) -> String {
+    if count == 1 {
+        "1 turn".to_owned()
+    } else {
+        format!("{count} turns")
+    }
 }

@@ -18,11 +18,11 @@ use store::status::{GameStatus, OfferReason, PlayerStatus, StandbyOffers};
 use store::subscribers::SubscriberId;
 
 use super::LifecycleError;
+use crate::entropy::{OsEntropy, new_reply_token};
+use crate::letters::{self, offers as words};
 
 /// How long an offer of a seat stands unanswered before it expires.
 pub const OFFER_STANDS: chrono::Duration = chrono::Duration::days(3);
-use crate::entropy::{OsEntropy, new_reply_token};
-use crate::letters::{self, offers as words};
 
 /// The limit that holds for a game: the GM's, else the engine's default; `None` where seats are
 /// never handed over (Barmy, BARMY-02).
@@ -150,7 +150,11 @@ async fn warn_the_player(
             message_id: &message_id,
             idempotency_key: &key,
             to_address: &holder.email,
-            subject: &format!("{}: you have missed {missed} turns in a row", summary.name),
+            subject: &format!(
+                "{}: you have missed {} in a row",
+                summary.name,
+                words::turns(missed)
+            ),
             body_text: &words::missed_limit(
                 &holder.display_name,
                 &summary.name,
