@@ -140,6 +140,8 @@ async fn a_gm_publishes_an_issue_in_a_real_browser_and_a_reader_opens_it() {
         );
         // A reader, logged out, finds it on the zine's page.
         click(&client, "header form button").await?;
+        // The logout's own page first: a goto before it lands would be overtaken by it.
+        text_of(&client, "#password").await?;
         client.goto(&format!("{base}/zines/mailed")).await?;
         click(&client, "ul.issues a").await?;
         let issue = text_of(&client, "article.issue").await?;
