@@ -168,12 +168,25 @@ where
             .with_context(|| format!("waiting for {css}"))?;
         match step(element).await {
             Ok(value) => return Ok(value),
-            Err(error) if error.is_stale_element_reference() && Instant::now() < deadline => {
+            Err(error) if page_was_replaced(&error) && Instant::now() < deadline => {
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
             Err(error) => return Err(error).with_context(|| format!("on {css}")),
         }
     }
+}
+
+/// Whether `error` says the element's page went away under the step. Chromium says so as a
+/// "stale element reference", or, when the node goes while the step runs, as an "unknown
+/// error" of its inspector ("Node with given id does not belong to the document").
+fn page_was_replaced(error: &fantoccini::error::CmdError) -> bool {
+    if error.is_stale_element_reference() {
+        return true;
+    }
+    let message = error.to_string();
+    ["does not belong to the document", "No node with given id"]
+        .iter()
+        .any(|sign| message.contains(sign))
 }
 
 pub(crate) async fn text_of(client: &Client, css: &str) -> anyhow::Result<String> {
