@@ -537,7 +537,8 @@ async fn season_fault4_irreversible_actions_ask_first_and_a_mistaken_game_can_be
         .unwrap();
     assert!(
         confirm.contains(&format!(
-            "They leave every game they play, at its next resolution: {}",
+            "They resign from every game they play, and their fleet leaves at its next \
+             resolution: {}",
             crate::console::html(&game_name)
         )),
         "{confirm}"
@@ -1118,6 +1119,7 @@ async fn season_fault6_one_login_shows_a_persons_games_in_every_zine() {
         &courier_sub,
         store::subscribers::SubscriberStatus::Unsubscribed,
         "gm:test",
+        "example.org",
     )
     .await
     .unwrap();

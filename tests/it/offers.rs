@@ -378,13 +378,12 @@ async fn a_resignation_is_offered_to_the_standby_and_accept_needs_the_offer_or_a
     assert_eq!(holder, "Mary Jones");
 }
 
-#[tokio::test]
-async fn the_gm_offers_a_flagged_seat_on_the_console_and_the_standby_takes_it_on_the_web() {
+/// The console's zine of six with a salvo game, Over Dover, of Lucas and Collingwood: the GM's
+/// logged-in browser and the game's id.
+async fn over_dover(app: &crate::helpers::TestApp) -> (crate::console::Browser, i64) {
     use crate::rosters::{game_id, subscriber_id, zine_of_six};
-    use reqwest::StatusCode;
-    let app = crate::helpers::TestApp::spawn().await;
     let pool = &app.db.pool;
-    let mut gm = zine_of_six(&app).await;
+    let gm = zine_of_six(app).await;
     let zine = sqlx::query_scalar("SELECT id FROM zines")
         .fetch_one(pool)
         .await
@@ -418,7 +417,16 @@ async fn the_gm_offers_a_flagged_seat_on_the_console_and_the_standby_takes_it_on
     )
     .await
     .unwrap();
-    let game = game_id(pool, "Over Dover").await;
+    (gm, game_id(pool, "Over Dover").await)
+}
+
+#[tokio::test]
+async fn the_gm_offers_a_flagged_seat_on_the_console_and_the_standby_takes_it_on_the_web() {
+    use crate::rosters::subscriber_id;
+    use reqwest::StatusCode;
+    let app = crate::helpers::TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let (mut gm, game) = over_dover(&app).await;
     let page = gm.get_text(&format!("/gm/games/{game}")).await;
     assert!(page.contains("id=\"missed-form\""), "{page}");
     assert!(page.contains("rules' default, 2"), "{page}");
@@ -568,6 +576,86 @@ async fn the_gm_offers_a_flagged_seat_on_the_console_and_the_standby_takes_it_on
         let page = gm.get_text(&format!("/gm/games/{barmy}")).await;
         assert!(!page.contains("missed-form"), "{page}");
     }
+}
+
+#[tokio::test]
+async fn a_subscription_the_gm_ends_resigns_its_seats_and_each_is_offered_to_a_standby() {
+    use crate::rosters::subscriber_id;
+    let app = crate::helpers::TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let (mut gm, game) = over_dover(&app).await;
+    offers::set_policy(
+        pool,
+        trafalgar(),
+        GameId(game),
+        MissedPolicy {
+            limit: None,
+            offers: StandbyOffers::Automatic,
+        },
+        "gm:nelson",
+    )
+    .await
+    .unwrap();
+    let gravina = SubscriberId(subscriber_id(pool, "Gravina").await);
+    store::replacements::standby_on(pool, gravina)
+        .await
+        .unwrap();
+    let lucas = subscriber_id(pool, "Lucas").await;
+    // The confirmation page says what ending the subscription does to the game.
+    let confirm = gm
+        .get_text(&format!("/gm/subscribers/{lucas}/unsubscribe"))
+        .await;
+    assert!(
+        confirm.contains("They resign from every game they play") && confirm.contains("Over Dover"),
+        "{confirm}"
+    );
+    let csrf = crate::console::hidden_csrf(&confirm);
+    let done = gm
+        .post(
+            &format!("/gm/subscribers/{lucas}/status"),
+            &[
+                ("csrf", csrf.as_str()),
+                ("status", "unsubscribed"),
+                ("confirm", "yes"),
+            ],
+        )
+        .await;
+    assert!(done.status().is_redirection(), "{}", done.status());
+    let status: String = sqlx::query_scalar(
+        "SELECT status FROM players WHERE game_id = $1 AND display_name = 'Lucas'",
+    )
+    .bind(game)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert_eq!(status, "resigned");
+    // Admiralty makes the offers here: the seat goes to the standby at once, as on a RESIGN.
+    let (to, reason, offer_status): (String, String, String) = sqlx::query_as(
+        "SELECT b.email, o.reason, o.status FROM seat_offers o \
+         JOIN subscribers b ON b.id = o.subscriber_id",
+    )
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert_eq!(
+        (to.as_str(), reason.as_str(), offer_status.as_str()),
+        ("gravina@principe.example", "resigned", "open")
+    );
+    let (subject, offer, _) = last_mail_to(pool, "gravina@principe.example").await;
+    assert_eq!(subject, "Over Dover: a seat is offered to you");
+    assert!(offer.contains("Lucas has resigned"), "{offer}");
+    // The game's page lists the seat with its offer.
+    let page = gm.get_text(&format!("/gm/games/{game}")).await;
+    assert!(
+        page.contains("Offered to <strong>Gravina</strong>"),
+        "{page}"
+    );
+    let audit: serde_json::Value =
+        sqlx::query_scalar("SELECT details FROM audit_log WHERE action = 'subscriber.unsubscribe'")
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    assert_eq!(audit["left_games"], serde_json::json!([game]));
 }
 
 #[tokio::test]

@@ -6,12 +6,14 @@ use std::collections::BTreeSet;
 
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
+use store::status::{OfferReason, PlayerStatus};
 use store::subscribers::{NewSubscriber, Subscriber, SubscriberStatus};
 use store::zines::Zine;
 use store::{DisplayName, EmailAddress, PgPool, StoreError};
 
 use crate::entropy::OsEntropy;
 use crate::secrets;
+use crate::turns::LifecycleError;
 
 /// The most rows one CSV import takes.
 pub const MAX_IMPORT_ROWS: usize = 5000;
@@ -115,18 +117,38 @@ pub async fn set_status(
     subscriber: &Subscriber,
     status: SubscriberStatus,
     actor: &str,
-) -> Result<(), StoreError> {
-    let action = match status {
-        SubscriberStatus::Active => "subscriber.resubscribe",
-        SubscriberStatus::Unsubscribed => "subscriber.unsubscribe",
-        SubscriberStatus::Excluded => "subscriber.exclude",
+    domain: &str,
+) -> Result<(), LifecycleError> {
+    let (action, seat_status, reason) = match status {
+        SubscriberStatus::Active => ("subscriber.resubscribe", None, OfferReason::Resigned),
+        SubscriberStatus::Unsubscribed => (
+            "subscriber.unsubscribe",
+            Some(PlayerStatus::Resigned),
+            OfferReason::Resigned,
+        ),
+        SubscriberStatus::Excluded => (
+            "subscriber.exclude",
+            Some(PlayerStatus::Excluded),
+            OfferReason::Gm,
+        ),
     };
     let mut tx = pool.begin().await?;
     store::subscribers::set_status(&mut *tx, subscriber.id, status).await?;
     let revoked = secrets::revoke_subscriber(&mut tx, subscriber.id, &mut OsEntropy).await?;
+    // A subscription that ends gives up its seats now, as UNSUBSCRIBE by mail does: each fleet
+    // leaves at its game's next resolution, and the seat is offered where Admiralty makes the
+    // offers (docs/rosters.md).
+    let mut left = Vec::new();
+    if let Some(seat_status) = seat_status {
+        for (player, game) in store::players::held_seats(&mut *tx, subscriber.id).await? {
+            store::players::set_status(&mut *tx, player, seat_status).await?;
+            crate::turns::missed::seat_left(&mut tx, game, player, reason, now, domain).await?;
+            left.push(game.0);
+        }
+    }
     let details = json!({
         "subscriber": subscriber.id.0, "email": subscriber.email.as_str(),
-        "status_before": subscriber.status.as_str(), "revoked": revoked,
+        "status_before": subscriber.status.as_str(), "revoked": revoked, "left_games": left,
     });
     audit(&mut tx, actor, action, details, now).await?;
     tx.commit().await?;

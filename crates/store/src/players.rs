@@ -319,6 +319,22 @@ pub async fn rows_of_subscriber<'e>(
     )
 }
 
+/// The seats the subscriber still holds in games that go on: each active player row of a game
+/// not finished, with its game.
+pub async fn held_seats<'e>(
+    db: impl PgExecutor<'e>,
+    subscriber: SubscriberId,
+) -> Result<Vec<(PlayerRowId, GameId)>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT p.id, p.game_id FROM players p JOIN games g ON g.id = p.game_id \
+         WHERE p.subscriber_id = $1 AND p.status = 'active' AND g.status <> 'finished' \
+         AND g.deleted_at IS NULL ORDER BY p.id",
+    )
+    .bind(subscriber)
+    .fetch_all(db)
+    .await?)
+}
+
 /// Gives player rows new reply tokens (`tokens[i]` for `rows[i]`): the old ones, in every
 /// mail sent so far, then name no one.
 pub async fn replace_reply_tokens<'e>(

@@ -8,7 +8,7 @@ use mail::commands::{Command, CommandLine};
 use serde_json::json;
 use store::outbox::{Headers, NewOutbound};
 use store::players::TokenHolder;
-use store::status::{MailChoice, PlayerStatus, Source, SubscriberStatus};
+use store::status::{MailChoice, OfferReason, PlayerStatus, Source, SubscriberStatus};
 use store::zines::ZineId;
 
 use super::budget::{self, Relay, Relayed};
@@ -342,6 +342,7 @@ async fn resign(cx: &mut Context<'_, '_>, holder: &TokenHolder) -> Result<String
         &mut *cx.tx,
         holder.game_id,
         holder.player_id,
+        OfferReason::Resigned,
         cx.now,
         &cx.settings.domain,
     )
@@ -394,6 +395,7 @@ async fn unsubscribe(cx: &mut Context<'_, '_>) -> Result<String, LifecycleError>
             &mut *cx.tx,
             holder.game_id,
             holder.player_id,
+            OfferReason::Resigned,
             cx.now,
             &cx.settings.domain,
         )

@@ -170,12 +170,13 @@ async fn warn_the_player(
     Ok(())
 }
 
-/// A player left the seat (RESIGN): where Admiralty makes the offers, the seat is offered to
-/// the longest-waiting standby.
+/// A player left the seat (RESIGN, UNSUBSCRIBE, or a subscription the GM ended): where
+/// Admiralty makes the offers, the seat is offered to the longest-waiting standby.
 pub(crate) async fn seat_left(
     tx: &mut sqlx::PgConnection,
     game: GameId,
     player: PlayerRowId,
+    reason: OfferReason,
     now: DateTime<Utc>,
     domain: &str,
 ) -> Result<(), LifecycleError> {
@@ -185,7 +186,7 @@ pub(crate) async fn seat_left(
     let engine: EngineKind = summary.engine.parse()?;
     let policy = store::offers::policy(&mut *tx, game).await?;
     if limit(engine, policy).is_some() && policy.offers == StandbyOffers::Automatic {
-        offer_to_next_standby(tx, game, player, OfferReason::Resigned, now, domain).await?;
+        offer_to_next_standby(tx, game, player, reason, now, domain).await?;
     }
     Ok(())
 }

@@ -9,6 +9,7 @@ use store::subscribers::{self, Subscriber, SubscriberId, SubscriberStatus};
 use store::zines::Zine;
 use store::{StoreError, ZineSlug};
 
+use super::games::lifecycle_error;
 use super::home::{DoneQuery, GameRow, game_rows};
 use super::{Chrome, Gm};
 use crate::subscriptions;
@@ -388,8 +389,10 @@ pub(crate) async fn post_subscriber_status(
         &subscriber,
         status,
         &gm.actor(),
+        &state.mail_domain,
     )
-    .await?;
+    .await
+    .map_err(lifecycle_error)?;
     let to = format!("/gm/zines/{}?done={done}", zine.slug);
     Ok(Redirect::to(&to).into_response())
 }

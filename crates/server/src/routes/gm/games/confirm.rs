@@ -225,7 +225,10 @@ pub(crate) async fn get_confirm_unsubscribe(
                 "They play in no running game.".to_owned()
             } else {
                 format!(
-                    "They leave every game they play, at its next resolution: {}.",
+                    "They resign from every game they play, and their fleet leaves at its next \
+                     resolution: {}. Where a game hands on seats, the seat is listed for a \
+                     standby on the game's page (and offered at once where Admiralty makes the \
+                     offers).",
                     games.join(", ")
                 )
             },

@@ -39,7 +39,7 @@ const MAX_EXTEND_HOURS: i64 = 720;
 const MAX_SCHEDULE_DAYS: u32 = 365;
 
 /// Refusals are the GM's to read; storage failures are logged and hidden.
-fn lifecycle_error(error: LifecycleError) -> AppError {
+pub(crate) fn lifecycle_error(error: LifecycleError) -> AppError {
     match error {
         LifecycleError::Store(error) => AppError::Store(error),
         LifecycleError::GameNotFound(_) => AppError::NotFound,
