@@ -209,6 +209,7 @@ async fn a_gm_offers_a_flagged_seat_and_the_standby_takes_it_in_a_real_browser()
         store::offers::MissedPolicy {
             limit: Some(1),
             offers: store::status::StandbyOffers::Gm,
+            offer_days: 3,
         },
         "gm:nelson",
     )

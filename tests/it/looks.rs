@@ -235,6 +235,7 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
         store::offers::MissedPolicy {
             limit: Some(1),
             offers: store::status::StandbyOffers::Automatic,
+            offer_days: 3,
         },
         "gm:nelson",
     )

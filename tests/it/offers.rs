@@ -145,6 +145,7 @@ async fn a_seat_missed_twice_is_offered_to_standbys_in_turn_and_the_first_to_acc
         MissedPolicy {
             limit: Some(2),
             offers: StandbyOffers::Automatic,
+            offer_days: 3,
         },
         "gm:nelson",
     )
@@ -303,6 +304,7 @@ async fn a_player_who_orders_again_keeps_the_seat_and_the_offer_lapses() {
         MissedPolicy {
             limit: Some(1),
             offers: StandbyOffers::Automatic,
+            offer_days: 3,
         },
         "gm:nelson",
     )
@@ -345,6 +347,7 @@ async fn a_resignation_is_offered_to_the_standby_and_accept_needs_the_offer_or_a
         MissedPolicy {
             limit: None,
             offers: StandbyOffers::Automatic,
+            offer_days: 3,
         },
         "gm:nelson",
     )
@@ -445,6 +448,19 @@ async fn the_gm_offers_a_flagged_seat_on_the_console_and_the_standby_takes_it_on
         .await;
     assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
     assert!(refused.text().await.unwrap().contains("from 1 to 20"));
+    let refused = gm
+        .post(
+            &format!("/gm/games/{game}/missed"),
+            &[
+                ("csrf", &csrf),
+                ("missed_limit", "1"),
+                ("standby_offers", "gm"),
+                ("offer_days", "0"),
+            ],
+        )
+        .await;
+    assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+    assert!(refused.text().await.unwrap().contains("from 1 to 14"));
     let saved = gm
         .post(
             &format!("/gm/games/{game}/missed"),
@@ -452,10 +468,17 @@ async fn the_gm_offers_a_flagged_seat_on_the_console_and_the_standby_takes_it_on
                 ("csrf", &csrf),
                 ("missed_limit", "1"),
                 ("standby_offers", "gm"),
+                ("offer_days", "2"),
             ],
         )
         .await;
     assert!(saved.status().is_redirection() || saved.status().is_success());
+    let page = gm.get_text(&format!("/gm/games/{game}")).await;
+    assert!(page.contains("An offer stands 2 days."), "{page}");
+    assert!(
+        page.contains("name=\"offer_days\" min=\"1\" max=\"14\" value=\"2\""),
+        "{page}"
+    );
     // Turn 1 resolves with nobody's orders: both seats are flagged, nobody is offered anything.
     turns::gm_action(
         pool,
@@ -507,6 +530,16 @@ async fn the_gm_offers_a_flagged_seat_on_the_console_and_the_standby_takes_it_on
         )
         .await;
     assert!(offered.status().is_redirection() || offered.status().is_success());
+    let stands: f64 = sqlx::query_scalar(
+        "SELECT extract(epoch FROM expires_at - offered_at)::float8 / 86400 FROM seat_offers",
+    )
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert!(
+        (stands - 2.0).abs() < 1e-9,
+        "the game's 2 days, not {stands}"
+    );
     let page = gm.get_text(&format!("/gm/games/{game}")).await;
     assert!(
         page.contains("Offered to <strong>Gravina</strong>"),
@@ -591,6 +624,7 @@ async fn a_subscription_the_gm_ends_resigns_its_seats_and_each_is_offered_to_a_s
         MissedPolicy {
             limit: None,
             offers: StandbyOffers::Automatic,
+            offer_days: 3,
         },
         "gm:nelson",
     )
@@ -670,6 +704,7 @@ async fn a_standby_is_offered_one_seat_of_a_game_at_a_time() {
         MissedPolicy {
             limit: Some(1),
             offers: StandbyOffers::Automatic,
+            offer_days: 3,
         },
         "gm:nelson",
     )
@@ -772,15 +807,30 @@ async fn the_gm_sets_the_limit_offers_and_withdraws_from_the_command_line() {
         )
     };
     let id = lissa.0.to_string();
-    let (ok, said, _) = gm(&[&id, "missed", "--limit", "1", "--offers", "gm"]);
+    let (ok, said, _) = gm(&[
+        &id,
+        "missed",
+        "--limit",
+        "1",
+        "--offers",
+        "gm",
+        "--offer-days",
+        "5",
+    ]);
     assert!(ok, "{said}");
     assert!(
-        said.contains("missed-turns limit 1; offers made by gm"),
+        said.contains("missed-turns limit 1; offers made by gm, standing 5 days"),
         "{said}"
     );
     let (ok, _, err) = gm(&[&id, "missed", "--limit", "0"]);
     assert!(!ok);
     assert!(err.contains("1 to 20"), "{err}");
+    let (ok, _, err) = gm(&[&id, "missed", "--limit", "1", "--offer-days", "15"]);
+    assert!(!ok);
+    assert!(
+        err.contains("an offer stands 1 to 14 days, not 15"),
+        "{err}"
+    );
     let (ok, _, err) = gm(&[&id, "missed", "--offers", "sometimes"]);
     assert!(!ok, "{err}");
     resolve_now(pool, lissa, 1).await;
@@ -798,10 +848,16 @@ async fn the_gm_sets_the_limit_offers_and_withdraws_from_the_command_line() {
         "{said}"
     );
     let (_, roster, _) = gm(&[&id, "roster"]);
-    let offer: i64 = sqlx::query_scalar("SELECT id FROM seat_offers")
-        .fetch_one(pool)
-        .await
-        .unwrap();
+    let (offer, stands): (i64, f64) = sqlx::query_as(
+        "SELECT id, extract(epoch FROM expires_at - offered_at)::float8 / 86400 FROM seat_offers",
+    )
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert!(
+        (stands - 5.0).abs() < 1e-9,
+        "the game's 5 days, not {stands}"
+    );
     assert!(
         roster.contains(&format!("  offer {offer}: to Mary Jones")),
         "{roster}"
@@ -837,6 +893,7 @@ async fn a_turn_missed_while_away_under_the_no_penalty_policy_is_not_counted() {
         MissedPolicy {
             limit: Some(1),
             offers: StandbyOffers::Gm,
+            offer_days: 3,
         },
         "gm:nelson",
     )
@@ -881,6 +938,7 @@ async fn an_offer_unanswered_for_three_days_expires_and_goes_to_the_next_standby
         MissedPolicy {
             limit: Some(1),
             offers: StandbyOffers::Automatic,
+            offer_days: 3,
         },
         "gm:nelson",
     )
@@ -936,6 +994,7 @@ async fn an_offer_of_a_resigned_seat_lapses_when_the_turn_resolves_without_a_tak
         MissedPolicy {
             limit: None,
             offers: StandbyOffers::Automatic,
+            offer_days: 3,
         },
         "gm:nelson",
     )

@@ -14,22 +14,43 @@ use crate::subscribers::SubscriberId;
 #[sqlx(transparent)]
 pub struct OfferId(pub i64);
 
-/// A game's missed-turns limit (`None`: the engine's default) and who offers seats.
+/// A game's missed-turns limit (`None`: the engine's default), who offers seats, and how many
+/// days an offer stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MissedPolicy {
     pub limit: Option<u32>,
     pub offers: StandbyOffers,
+    pub offer_days: u32,
+}
+
+impl MissedPolicy {
+    /// How long an offer stands unless the GM chooses otherwise (`games.offer_days`).
+    pub const DEFAULT_OFFER_DAYS: u32 = 3;
+}
+
+impl Default for MissedPolicy {
+    /// A new game's: the engine's limit, offers made by the GM, standing three days.
+    fn default() -> Self {
+        Self {
+            limit: None,
+            offers: StandbyOffers::Gm,
+            offer_days: Self::DEFAULT_OFFER_DAYS,
+        }
+    }
 }
 
 pub async fn policy<'e>(db: impl PgExecutor<'e>, game: GameId) -> Result<MissedPolicy, StoreError> {
-    let (limit, offers): (Option<i32>, StandbyOffers) =
-        sqlx::query_as("SELECT missed_turns_limit, standby_offers FROM games WHERE id = $1")
-            .bind(game)
-            .fetch_one(db)
-            .await?;
+    let (limit, offers, offer_days): (Option<i32>, StandbyOffers, i32) = sqlx::query_as(
+        "SELECT missed_turns_limit, standby_offers, offer_days FROM games WHERE id = $1",
+    )
+    .bind(game)
+    .fetch_one(db)
+    .await?;
     Ok(MissedPolicy {
         limit: limit.and_then(|n| u32::try_from(n).ok()),
         offers,
+        offer_days: u32::try_from(offer_days)
+            .map_err(|e| StoreError::invalid_row("games.offer_days", e))?,
     })
 }
 
@@ -43,12 +64,18 @@ pub async fn set_policy<'e>(
         .map(i32::try_from)
         .transpose()
         .map_err(|e| StoreError::invalid_row("games.missed_turns_limit", e))?;
-    sqlx::query("UPDATE games SET missed_turns_limit = $2, standby_offers = $3 WHERE id = $1")
-        .bind(game)
-        .bind(limit)
-        .bind(policy.offers)
-        .execute(db)
-        .await?;
+    let offer_days = i32::try_from(policy.offer_days)
+        .map_err(|e| StoreError::invalid_row("games.offer_days", e))?;
+    sqlx::query(
+        "UPDATE games SET missed_turns_limit = $2, standby_offers = $3, offer_days = $4 \
+         WHERE id = $1",
+    )
+    .bind(game)
+    .bind(limit)
+    .bind(policy.offers)
+    .bind(offer_days)
+    .execute(db)
+    .await?;
     Ok(())
 }
 

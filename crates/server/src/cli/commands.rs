@@ -275,13 +275,21 @@ pub(super) async fn run_game_action(database: &DatabaseArgs, args: GameArgs) -> 
             );
             return Ok(());
         }
-        GameCommand::Missed { limit, offers } => {
+        GameCommand::Missed {
+            limit,
+            offers,
+            offer_days,
+        } => {
             let pool = connect(database).await?;
             crate::rosters::offers::set_policy(
                 &pool,
                 clock()?.now(),
                 game,
-                store::offers::MissedPolicy { limit, offers },
+                store::offers::MissedPolicy {
+                    limit,
+                    offers,
+                    offer_days,
+                },
                 "gm",
             )
             .await
@@ -289,7 +297,7 @@ pub(super) async fn run_game_action(database: &DatabaseArgs, args: GameArgs) -> 
             pool.close().await;
             let limit = limit.map_or_else(|| "the engine's default".to_owned(), |n| n.to_string());
             println!(
-                "game {}: missed-turns limit {limit}; offers made by {offers}",
+                "game {}: missed-turns limit {limit}; offers made by {offers}, standing {offer_days} days",
                 args.game
             );
             return Ok(());

@@ -159,8 +159,8 @@ pub enum GameCommand {
     },
     /// Set the missed-turns limit and who offers seats to standbys (docs/rosters.md).
     ///
-    /// Examples: `missed --limit 3 --offers automatic`, `missed --offers gm` (the engine's
-    /// default limit).
+    /// Examples: `missed --limit 3 --offers automatic --offer-days 5`, `missed --offers gm`
+    /// (the engine's default limit, offers standing 3 days).
     Missed {
         /// Turns missed in a row before a seat wants a player, 1 to 20; without it, the
         /// engine's default.
@@ -170,6 +170,9 @@ pub enum GameCommand {
         /// (Admiralty, to the longest-waiting standby).
         #[arg(long, default_value = "gm")]
         offers: store::status::StandbyOffers,
+        /// Days an offer stands unanswered before it expires, 1 to 14 (default 3).
+        #[arg(long, default_value_t = store::offers::MissedPolicy::DEFAULT_OFFER_DAYS)]
+        offer_days: u32,
     },
     /// Hand a player's seat to another active subscriber of the zine (a standby, say) from the
     /// open turn: same position, a new reply address mailed to the newcomer.

@@ -25,6 +25,9 @@ use crate::letters::{self, offers as words};
 use crate::turns::LifecycleError;
 use crate::turns::missed::{limit, offer_in, offer_to_next_standby};
 
+/// The longest an offer may stand (`games.offer_days`).
+pub const MAX_OFFER_DAYS: u32 = 14;
+
 /// Why a seat wants a player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Want {
@@ -369,8 +372,8 @@ pub async fn withdraw(
     Ok(())
 }
 
-/// Sets the game's missed-turns limit (`None`: the engine's default) and who offers seats,
-/// audited.
+/// Sets the game's missed-turns limit (`None`: the engine's default), who offers seats and how
+/// many days an offer stands, audited.
 pub async fn set_policy(
     pool: &PgPool,
     now: DateTime<Utc>,
@@ -385,6 +388,12 @@ pub async fn set_policy(
             "the missed-turns limit is 1 to 20 turns, not {limit}"
         )));
     }
+    if !(1..=MAX_OFFER_DAYS).contains(&policy.offer_days) {
+        return Err(LifecycleError::Roster(format!(
+            "an offer stands 1 to {MAX_OFFER_DAYS} days, not {}",
+            policy.offer_days
+        )));
+    }
     let mut tx = pool.begin().await?;
     store::offers::set_policy(&mut *tx, game, policy).await?;
     store::audit::append(
@@ -393,7 +402,9 @@ pub async fn set_policy(
             actor,
             action: "game.missed_turns",
             game_id: Some(game.0),
-            details: json!({ "limit": policy.limit, "offers": policy.offers }),
+            details: json!({
+                "limit": policy.limit, "offers": policy.offers, "offer_days": policy.offer_days,
+            }),
         },
         now,
     )

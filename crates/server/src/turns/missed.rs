@@ -21,9 +21,6 @@ use super::LifecycleError;
 use crate::entropy::{OsEntropy, new_reply_token};
 use crate::letters::{self, offers as words};
 
-/// How long an offer of a seat stands unanswered before it expires.
-pub const OFFER_STANDS: chrono::Duration = chrono::Duration::days(3);
-
 /// The limit that holds for a game: the GM's, else the engine's default; `None` where seats are
 /// never handed over (Barmy, BARMY-02).
 pub fn limit(engine: EngineKind, policy: MissedPolicy) -> Option<u32> {
@@ -265,11 +262,15 @@ pub(crate) async fn offer_in(
             LifecycleError::Roster(format!("there is no subscriber {}", subscriber.0))
         })?;
     let token = new_reply_token(&mut OsEntropy);
+    // The game's own time to answer (`games.offer_days`, 3 days unless the GM chose otherwise).
+    let stands = chrono::Duration::days(i64::from(
+        store::offers::policy(&mut *tx, game.id).await?.offer_days,
+    ));
     // A resigned player's fleet leaves the game when the open turn resolves (as the rules
     // treat a player who leaves), so the offer of their seat stands until the deadline at most.
     let expires_at = match (reason, game.deadline) {
-        (OfferReason::Resigned, Some(deadline)) => deadline.min(now + OFFER_STANDS),
-        _ => now + OFFER_STANDS,
+        (OfferReason::Resigned, Some(deadline)) => deadline.min(now + stands),
+        _ => now + stands,
     };
     let Some(offer) = store::offers::insert(
         &mut *tx,
@@ -368,7 +369,7 @@ async fn seat_name_of(
         .and_then(|seat| plan.seat_name(seat).map(str::to_owned)))
 }
 
-/// Expires the offers unanswered in time ([`OFFER_STANDS`]): each standby is told, and where
+/// Expires the offers unanswered in time (each game's `offer_days`): each standby is told, and where
 /// Admiralty makes the offers the seat goes to the next standby. Returns how many expired.
 pub async fn expire_offers(
     pool: &store::PgPool,

@@ -42,6 +42,9 @@ pub(super) struct StandbyPanel {
     /// The GM's own limit as the form shows it: empty for the engine's default.
     pub custom: String,
     pub automatic: bool,
+    /// How many days an offer stands.
+    pub offer_days: u32,
+    pub max_offer_days: u32,
     pub wanted: Vec<WantedRow>,
 }
 
@@ -90,6 +93,8 @@ pub(super) async fn panel(
         engine_default,
         custom: policy.limit.map(|n| n.to_string()).unwrap_or_default(),
         automatic: policy.offers == StandbyOffers::Automatic,
+        offer_days: policy.offer_days,
+        max_offer_days: offers::MAX_OFFER_DAYS,
         wanted,
     }))
 }
@@ -125,11 +130,33 @@ pub(crate) async fn post_missed(
     let offers = field(&pairs, "standby_offers")
         .parse::<StandbyOffers>()
         .map_err(|_| AppError::BadRequest("choose who offers seats to standbys".into()))?;
+    let offer_days = match field(&pairs, "offer_days").trim() {
+        // A form from before the field: the game's days stay as they are.
+        "" => {
+            store::offers::policy(&state.pool, game.id)
+                .await?
+                .offer_days
+        }
+        typed => typed
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=offers::MAX_OFFER_DAYS).contains(n))
+            .ok_or_else(|| {
+                AppError::BadRequest(format!(
+                    "an offer stands a whole number of days from 1 to {}",
+                    offers::MAX_OFFER_DAYS
+                ))
+            })?,
+    };
     offers::set_policy(
         &state.pool,
         state.clock.now(),
         game.id,
-        MissedPolicy { limit, offers },
+        MissedPolicy {
+            limit,
+            offers,
+            offer_days,
+        },
         &gm.actor(),
     )
     .await
