@@ -265,6 +265,14 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
     )
     .await
     .unwrap();
+    // Lissa's second player has resigned this turn: the GM's page offers to take it back.
+    sqlx::query(
+        "UPDATE players SET status = 'resigned' WHERE game_id = $1 AND engine_player_id = 2",
+    )
+    .bind(lissa)
+    .execute(&pool)
+    .await
+    .unwrap();
     let lissa = lissa.0;
     let player_row: i64 =
         sqlx::query_scalar("SELECT id FROM players WHERE game_id = $1 ORDER BY id LIMIT 1")
@@ -383,6 +391,13 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
         look(&client, "23-player-game-refused-orders").await?;
         visit(&client, &base, "/me/games/abc", "24-player-error").await?;
         visit(&client, &base, "/me/zine", "33-player-zine").await?;
+        visit(
+            &client,
+            &base,
+            &format!("/me/games/{barmy}/resign"),
+            "35-player-resign",
+        )
+        .await?;
         Ok(())
     })
     .await;
@@ -394,7 +409,7 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
             !name.to_string_lossy().starts_with("3x-")
         })
         .count();
-    assert_eq!(kept, 33, "a screenshot of every page at 390 px");
+    assert_eq!(kept, 34, "a screenshot of every page at 390 px");
     fleet.app.stop().await;
 }
 

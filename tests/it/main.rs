@@ -45,6 +45,7 @@ mod outbox;
 mod pipe;
 mod players;
 mod postal;
+mod resign;
 mod rosters;
 mod secrets;
 mod setup_form;

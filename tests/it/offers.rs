@@ -19,7 +19,7 @@ use store::testing::TestDatabase;
 use crate::helpers::{Counter, trafalgar};
 use crate::inbox::{DOMAIN, barmy_game, message, outbound, reply_address_of};
 
-async fn mail(pool: &PgPool, id: &str, to: &str, body: &str) -> String {
+pub(crate) async fn mail(pool: &PgPool, id: &str, to: &str, body: &str) -> String {
     inbox::ingest(
         pool,
         &message(id, to, "", body),
@@ -33,7 +33,7 @@ async fn mail(pool: &PgPool, id: &str, to: &str, body: &str) -> String {
     text
 }
 
-async fn subscriber(pool: &PgPool, name: &str) -> SubscriberId {
+pub(crate) async fn subscriber(pool: &PgPool, name: &str) -> SubscriberId {
     SubscriberId(
         sqlx::query_scalar("SELECT id FROM subscribers WHERE display_name = $1")
             .bind(name)
@@ -43,7 +43,7 @@ async fn subscriber(pool: &PgPool, name: &str) -> SubscriberId {
     )
 }
 
-async fn resolve_now(pool: &PgPool, game: GameId, hours: i64) {
+pub(crate) async fn resolve_now(pool: &PgPool, game: GameId, hours: i64) {
     turns::gm_action(
         pool,
         trafalgar() + Duration::hours(hours),
@@ -66,7 +66,7 @@ async fn missed(pool: &PgPool, game: GameId, name: &str) -> i32 {
 }
 
 /// The mail last queued to `to` that is not a turn's report: (subject, body, Reply-To).
-async fn last_mail_to(pool: &PgPool, to: &str) -> (String, String, Option<String>) {
+pub(crate) async fn last_mail_to(pool: &PgPool, to: &str) -> (String, String, Option<String>) {
     sqlx::query_as(
         "SELECT subject, body_text, headers->>'Reply-To' FROM outbound_messages \
          WHERE to_address = $1 AND subject NOT LIKE '%report' AND subject NOT LIKE '%position%' \
@@ -80,7 +80,7 @@ async fn last_mail_to(pool: &PgPool, to: &str) -> (String, String, Option<String
 
 /// A zine of four (all in a Barmy game, so each has a reply address) with a salvo game of Fred
 /// and John, a missed-turns limit of 2, and offers made by Admiralty.
-async fn lissa(pool: &PgPool) -> (GameId, GameId) {
+pub(crate) async fn lissa(pool: &PgPool) -> (GameId, GameId) {
     let barmy = barmy_game(
         pool,
         ("gazette", "Gazette"),
@@ -383,7 +383,7 @@ async fn a_resignation_is_offered_to_the_standby_and_accept_needs_the_offer_or_a
 
 /// The console's zine of six with a salvo game, Over Dover, of Lucas and Collingwood: the GM's
 /// logged-in browser and the game's id.
-async fn over_dover(app: &crate::helpers::TestApp) -> (crate::console::Browser, i64) {
+pub(crate) async fn over_dover(app: &crate::helpers::TestApp) -> (crate::console::Browser, i64) {
     use crate::rosters::{game_id, subscriber_id, zine_of_six};
     let pool = &app.db.pool;
     let gm = zine_of_six(app).await;

@@ -414,6 +414,23 @@ pub async fn set_status<'e>(
     Ok(result.rows_affected() == 1)
 }
 
+/// Moves the player from `from` to `to` only if they are still `from` (a concurrent change,
+/// a replacement say, wins); `true` when it did.
+pub async fn change_status<'e>(
+    db: impl PgExecutor<'e>,
+    player: PlayerRowId,
+    from: PlayerStatus,
+    to: PlayerStatus,
+) -> Result<bool, StoreError> {
+    let result = sqlx::query("UPDATE players SET status = $3 WHERE id = $1 AND status = $2")
+        .bind(player)
+        .bind(from)
+        .bind(to)
+        .execute(db)
+        .await?;
+    Ok(result.rows_affected() == 1)
+}
+
 /// The largest engine id given to a player of the game (0 when none).
 pub async fn max_engine_player_id<'e>(
     db: impl PgExecutor<'e>,

@@ -256,6 +256,16 @@ pub(super) async fn run_game_action(database: &DatabaseArgs, args: GameArgs) -> 
             println!("game {}: {said}", args.game);
             return Ok(());
         }
+        GameCommand::Reinstate { player } => {
+            let pool = connect(database).await?;
+            let said =
+                super::standbys::reinstate(&pool, clock()?.now(), game, &player, &args.mail_domain)
+                    .await
+                    .with_context(|| format!("game {}", args.game))?;
+            pool.close().await;
+            println!("game {}: {said}", args.game);
+            return Ok(());
+        }
         GameCommand::Withdraw { offer } => {
             let pool = connect(database).await?;
             crate::rosters::offers::withdraw(

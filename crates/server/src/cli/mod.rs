@@ -152,6 +152,12 @@ pub enum GameCommand {
         /// The subscriber id of the one offered the seat.
         subscriber: i64,
     },
+    /// Take back a player's resignation before the turn resolves (their fleet leaves then):
+    /// they play on with the same reply address, and are told by mail.
+    Reinstate {
+        /// The player's name or the engine's player id.
+        player: String,
+    },
     /// Take back an open offer of a seat (its id, as `roster` prints it); the subscriber is told.
     Withdraw {
         /// The offer's id.

@@ -20,14 +20,12 @@ pub(super) fn wanted_line(seat: &WantedSeat) -> String {
 }
 
 /// Offers the seat of `player` (a name, or the engine's player id) to `subscriber`.
-pub(super) async fn offer(
+/// The player row named by `player` (their name or the engine's id), or the players listed.
+async fn seat_named(
     pool: &PgPool,
-    now: chrono::DateTime<chrono::Utc>,
     game: GameId,
     player: &str,
-    subscriber: i64,
-    domain: &str,
-) -> anyhow::Result<String> {
+) -> anyhow::Result<store::players::PlayerRowId> {
     let wanted = player.trim();
     let players = store::players::of_game(pool, game).await?;
     let Some(row) = players.iter().find(|p| {
@@ -40,14 +38,29 @@ pub(super) async fn offer(
             .collect();
         anyhow::bail!("no player \"{wanted}\" (its players: {})", known.join(", "));
     };
-    Ok(offers::offer_seat(
-        pool,
-        now,
-        game,
-        row.id,
-        SubscriberId(subscriber),
-        "gm",
-        domain,
-    )
-    .await?)
+    Ok(row.id)
+}
+
+pub(super) async fn offer(
+    pool: &PgPool,
+    now: chrono::DateTime<chrono::Utc>,
+    game: GameId,
+    player: &str,
+    subscriber: i64,
+    domain: &str,
+) -> anyhow::Result<String> {
+    let row = seat_named(pool, game, player).await?;
+    Ok(offers::offer_seat(pool, now, game, row, SubscriberId(subscriber), "gm", domain).await?)
+}
+
+/// `gm game GAME reinstate PLAYER`: takes back a resignation while the fleet is in the battle.
+pub(super) async fn reinstate(
+    pool: &PgPool,
+    now: chrono::DateTime<chrono::Utc>,
+    game: GameId,
+    player: &str,
+    domain: &str,
+) -> anyhow::Result<String> {
+    let row = seat_named(pool, game, player).await?;
+    Ok(crate::rosters::resign::reinstate(pool, now, game, row, "gm", domain).await?)
 }

@@ -327,26 +327,17 @@ async fn position(
 }
 
 async fn resign(cx: &mut Context<'_, '_>, holder: &TokenHolder) -> Result<String, LifecycleError> {
-    store::players::set_status(&mut *cx.tx, holder.player_id, PlayerStatus::Resigned).await?;
-    // The batch's player rows read before no longer say who plays.
-    cx.batch.holders_by_token.clear();
-    audit(
-        cx.tx,
-        "player.resign",
-        Some(holder.game_id.0),
-        json!({ "player": holder.player_id, "via": "mail" }),
-        cx.now,
-    )
-    .await?;
-    crate::turns::missed::seat_left(
+    crate::rosters::resign::resign_in(
         &mut *cx.tx,
         holder.game_id,
         holder.player_id,
-        OfferReason::Resigned,
+        crate::rosters::resign::Via::Mail,
         cx.now,
         &cx.settings.domain,
     )
     .await?;
+    // The batch's player rows read before no longer say who plays.
+    cx.batch.holders_by_token.clear();
     Ok(replies::resigned(&holder.game_name))
 }
 

@@ -25,6 +25,19 @@ pub fn replaced(game: &str, from_turn: i32) -> String {
     )
 }
 
+/// To a player whose resignation the GM took back.
+pub fn reinstated(name: &str, game: &str, deadline: Option<&str>) -> String {
+    let due = deadline.map_or_else(
+        || "The GM sets the open turn's deadline.".to_owned(),
+        |at| format!("Orders for the open turn are due {at}."),
+    );
+    format!(
+        "Dear {name},\n\nThe GM has taken back your resignation from {game}: you play on, with \
+         your fleet as it stands. {due} Reply to this message with your orders (its reply \
+         address is yours, as before); orders you sent before you resigned still stand.\n"
+    )
+}
+
 /// STANDBY, done.
 pub fn standby_on(newly: bool) -> String {
     if newly {

@@ -172,7 +172,8 @@ pub fn status(holder: &TokenHolder, current_orders: Option<&str>) -> String {
 pub fn resigned(game: &str) -> String {
     format!(
         "You have resigned from {game}. From the next resolution your fleet is treated as \
-         the game's rules treat a player who leaves. Only the GM can undo this."
+         the game's rules treat a player who leaves. Sent by mistake? Ask the GM before the \
+         turn resolves: until then they can take your resignation back."
     )
 }
 

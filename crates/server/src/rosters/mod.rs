@@ -3,6 +3,7 @@
 
 pub mod offers;
 pub mod replace;
+pub mod resign;
 pub mod signups;
 
 use games::EngineKind;

@@ -87,6 +87,10 @@ pub(crate) fn router() -> Router<AppState> {
             "/games/{id}/offers/{offer}/withdraw",
             post(games::post_withdraw),
         )
+        .route(
+            "/games/{id}/players/{player}/reinstate",
+            post(games::post_reinstate),
+        )
         .route("/games/{id}/print/{player}", get(games::get_postal_print))
         .route("/games/{id}/print-postal", get(games::get_print_postal))
         .route("/games/{id}/actions/{action}", post(games::post_action))
@@ -211,6 +215,9 @@ pub(crate) fn notice(code: Option<&str>) -> Option<&'static str> {
         "missed-saved" => "Missed turns and standbys: saved.",
         "offered" => "The seat was offered: they were mailed, and take the seat when they accept.",
         "offer-withdrawn" => "The offer was withdrawn; they were told by mail.",
+        "reinstated" => {
+            "The resignation is taken back: the player plays on, and was told by mail; open offers of the seat lapsed."
+        }
         _ => return None,
     })
 }

@@ -10,6 +10,7 @@ mod auth;
 mod games;
 mod issues;
 mod press;
+mod resign;
 mod signups;
 mod zine;
 
@@ -45,6 +46,10 @@ pub(crate) fn router() -> Router<AppState> {
         .route(
             "/me/games/{game}/press/withdraw",
             post(press::post_press_withdraw),
+        )
+        .route(
+            "/me/games/{game}/resign",
+            get(resign::get_resign).post(resign::post_resign),
         )
         .layer(middleware::from_fn(player_headers))
 }
@@ -120,6 +125,9 @@ fn notice(code: Option<&str>) -> Option<&'static str> {
         }
         "orders-press-cut" => {
             "Your orders were received. The press in them was more than this turn's report has room for from you, so some of it was cut or left out: below is your press as it will be printed."
+        }
+        "resigned" => {
+            "You have resigned from this game. Your fleet leaves when the open turn resolves; until then the GM can take your resignation back if you ask."
         }
         _ => return None,
     })

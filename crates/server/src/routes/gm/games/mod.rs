@@ -13,7 +13,7 @@ pub(crate) use postal::{
     get_print as get_postal_print, get_print_postal, post_orders as post_postal_orders,
 };
 pub(crate) use replace::post_replace;
-pub(crate) use standbys::{post_missed, post_offer, post_withdraw};
+pub(crate) use standbys::{post_missed, post_offer, post_reinstate, post_withdraw};
 mod roster;
 
 use askama::Template;
@@ -48,6 +48,9 @@ pub(crate) fn lifecycle_error(error: LifecycleError) -> AppError {
 }
 
 struct PlayerRow {
+    id: i64,
+    /// Resigned, with the fleet still in the battle: the GM can take the resignation back.
+    reinstatable: bool,
     name: String,
     email: String,
     status: String,
@@ -141,15 +144,25 @@ pub(crate) async fn get_game(
     let roster = crate::rosters::roster(&state.pool, game.id)
         .await?
         .unwrap_or_default();
+    // Only fleets still in the battle can be handed on, or taken back after a resignation.
+    let current = match open {
+        Some(_) => Some(
+            crate::turns::game_state(&state.pool, game.id)
+                .await
+                .map_err(lifecycle_error)?,
+        ),
+        None => None,
+    };
+    let in_battle = |engine_player_id: i64| {
+        current
+            .as_ref()
+            .is_some_and(|c| c.expects_orders(crate::turns::player_id(engine_player_id)))
+    };
     let (seats, candidates) = if open.is_some() && game.engine != games::EngineKind::Barmy.name() {
-        // Only fleets still in the battle can be handed on.
-        let current = crate::turns::game_state(&state.pool, game.id)
-            .await
-            .map_err(lifecycle_error)?;
         let seats = store::players::roster(&state.pool, game.id)
             .await?
             .into_iter()
-            .filter(|p| current.expects_orders(crate::turns::player_id(p.engine_player_id)))
+            .filter(|p| in_battle(p.engine_player_id))
             .map(|p| {
                 (
                     p.engine_player_id,
@@ -169,6 +182,9 @@ pub(crate) async fn get_game(
     let players: Vec<PlayerRow> = players
         .into_iter()
         .map(|p| PlayerRow {
+            id: p.player_id.0,
+            reinstatable: p.status == store::status::PlayerStatus::Resigned
+                && in_battle(p.engine_player_id),
             name: p.display_name,
             email: p.email,
             status: p.status.to_string(),

@@ -215,3 +215,24 @@ pub(crate) async fn post_withdraw(
         "/gm/games/{id}?done=offer-withdrawn"
     )))
 }
+
+/// The GM takes a player's resignation back while their fleet is still in the battle.
+pub(crate) async fn post_reinstate(
+    State(state): State<AppState>,
+    gm: Gm,
+    Path((id, player)): Path<(i64, i64)>,
+    CsrfForm(_): CsrfForm<Vec<(String, String)>>,
+) -> Result<Redirect, AppError> {
+    let game = find_game(&state, id).await?;
+    crate::rosters::resign::reinstate(
+        &state.pool,
+        state.clock.now(),
+        game.id,
+        PlayerRowId(player),
+        &gm.actor(),
+        &state.mail_domain,
+    )
+    .await
+    .map_err(lifecycle_error)?;
+    Ok(Redirect::to(&format!("/gm/games/{id}?done=reinstated")))
+}

@@ -1,0 +1,314 @@
+//! Resigning and taking a resignation back (issue 18 item 3, docs/rosters.md): a player
+//! resigns by mail or on their game page, after a page that says what it does; until the turn
+//! resolves (when the fleet leaves) the GM can take the resignation back, on the console or
+//! the command line, and the player plays on with the same reply address.
+
+use chrono::Duration;
+use games::EngineKind;
+use reqwest::StatusCode;
+use server::turns::{self, GameSpec, Roster, RosterPick, Schedule};
+use store::PgPool;
+use store::games::GameId;
+use store::offers::MissedPolicy;
+use store::status::StandbyOffers;
+use store::subscribers::SubscriberId;
+use store::testing::TestDatabase;
+
+use crate::helpers::{Counter, trafalgar};
+use crate::inbox::{DOMAIN, reply_address_of};
+use crate::offers::{last_mail_to, lissa, mail, over_dover, resolve_now, subscriber};
+
+async fn status_of(pool: &PgPool, game: impl Into<i64>, name: &str) -> String {
+    sqlx::query_scalar("SELECT status FROM players WHERE game_id = $1 AND display_name = $2")
+        .bind(game.into())
+        .bind(name)
+        .fetch_one(pool)
+        .await
+        .unwrap()
+}
+
+async fn offer_statuses(pool: &PgPool) -> Vec<String> {
+    sqlx::query_scalar("SELECT status FROM seat_offers ORDER BY id")
+        .fetch_all(pool)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_player_resigns_on_the_web_and_the_gm_takes_it_back_before_the_turn_resolves() {
+    let app = crate::helpers::TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let (mut gm, game) = over_dover(&app).await;
+    server::rosters::offers::set_policy(
+        pool,
+        trafalgar(),
+        GameId(game),
+        MissedPolicy {
+            limit: None,
+            offers: StandbyOffers::Automatic,
+            offer_days: 3,
+        },
+        "gm:nelson",
+    )
+    .await
+    .unwrap();
+    let gravina = SubscriberId(crate::rosters::subscriber_id(pool, "Gravina").await);
+    store::replacements::standby_on(pool, gravina)
+        .await
+        .unwrap();
+
+    // Lucas finds the way out on his game page, and a page that says what it does.
+    let mut lucas = crate::players::logged_in(&app, "lucas@redoutable.example").await;
+    let url = format!("/me/games/{game}");
+    let page = lucas.get_text(&url).await;
+    assert!(page.contains("id=\"resign-link\""), "{page}");
+    let confirm = lucas.get_text(&format!("{url}/resign")).await;
+    assert!(confirm.contains("Resign from Over Dover?"), "{confirm}");
+    assert!(
+        confirm.contains("the GM can take your resignation back"),
+        "{confirm}"
+    );
+    let csrf = crate::console::hidden_csrf(&confirm);
+    // A form without the session's token, or not from the confirmation page, resigns nobody.
+    let forged = lucas
+        .post(
+            &format!("{url}/resign"),
+            &[("csrf", "0"), ("confirm", "yes")],
+        )
+        .await;
+    assert_eq!(forged.status(), StatusCode::FORBIDDEN);
+    let unconfirmed = lucas
+        .post(&format!("{url}/resign"), &[("csrf", csrf.as_str())])
+        .await;
+    assert_eq!(
+        unconfirmed.headers()["location"].to_str().unwrap(),
+        format!("{url}/resign")
+    );
+    assert_eq!(status_of(pool, game, "Lucas").await, "active");
+    let done = lucas
+        .post(
+            &format!("{url}/resign"),
+            &[("csrf", csrf.as_str()), ("confirm", "yes")],
+        )
+        .await;
+    assert_eq!(
+        done.headers()["location"].to_str().unwrap(),
+        format!("{url}?done=resigned")
+    );
+    assert_eq!(status_of(pool, game, "Lucas").await, "resigned");
+    let page = lucas.get_text(&format!("{url}?done=resigned")).await;
+    assert!(page.contains("You have resigned from this game"), "{page}");
+    assert!(!page.contains("id=\"resign-link\""), "{page}");
+    let via: String =
+        sqlx::query_scalar("SELECT details->>'via' FROM audit_log WHERE action = 'player.resign'")
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    assert_eq!(via, "web");
+    // Admiralty makes the offers here: Gravina is offered the seat at once.
+    assert_eq!(offer_statuses(pool).await, ["open"]);
+    // Resigned, his orders are refused, and a second resignation says why.
+    let orders = lucas
+        .post(
+            &format!("{url}/orders"),
+            &[("csrf", csrf.as_str()), ("orders", "FIRE B7")],
+        )
+        .await;
+    assert_eq!(orders.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let again = lucas.get_text(&format!("{url}/resign")).await;
+    assert!(again.contains("id=\"refusal\""), "{again}");
+
+    // The GM takes it back from the game's page.
+    let console = gm.get_text(&format!("/gm/games/{game}")).await;
+    assert!(console.contains("Take back the resignation"), "{console}");
+    let gm_csrf = crate::console::hidden_csrf(&console);
+    let lucas_row: i64 =
+        sqlx::query_scalar("SELECT id FROM players WHERE game_id = $1 AND display_name = 'Lucas'")
+            .bind(game)
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    let reinstate = format!("/gm/games/{game}/players/{lucas_row}/reinstate");
+    let forged = gm.post(&reinstate, &[("csrf", "0")]).await;
+    assert_eq!(forged.status(), StatusCode::FORBIDDEN);
+    assert_eq!(status_of(pool, game, "Lucas").await, "resigned");
+    let taken_back = gm.post(&reinstate, &[("csrf", gm_csrf.as_str())]).await;
+    assert_eq!(
+        taken_back.headers()["location"].to_str().unwrap(),
+        format!("/gm/games/{game}?done=reinstated")
+    );
+    assert_eq!(status_of(pool, game, "Lucas").await, "active");
+    assert_eq!(offer_statuses(pool).await, ["lapsed"]);
+    let console = gm
+        .get_text(&format!("/gm/games/{game}?done=reinstated"))
+        .await;
+    assert!(
+        console.contains("The resignation is taken back"),
+        "{console}"
+    );
+    assert!(!console.contains("Take back the resignation"), "{console}");
+    // Lucas is told, from his own reply address, which still takes his orders.
+    let (subject, body, reply_to) = last_mail_to(pool, "lucas@redoutable.example").await;
+    assert_eq!(subject, "Over Dover: you are back in the game");
+    assert!(body.contains("taken back your resignation"), "{body}");
+    let his_address = reply_address_of(pool, GameId(game), 1).await;
+    let local_part = |address: &str| address.split('@').next().unwrap().to_owned();
+    assert_eq!(
+        reply_to.as_deref().map(local_part),
+        Some(local_part(&his_address)),
+        "his reply address, as before"
+    );
+    let actor: String =
+        sqlx::query_scalar("SELECT actor FROM audit_log WHERE action = 'player.reinstate'")
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    assert_eq!(actor, "gm:nelson");
+    // A second press of the button is refused in words; nothing changes.
+    let twice = gm.post(&reinstate, &[("csrf", gm_csrf.as_str())]).await;
+    assert_eq!(twice.status(), StatusCode::CONFLICT);
+    assert!(
+        twice
+            .text()
+            .await
+            .unwrap()
+            .contains("Lucas has not resigned"),
+    );
+    // Gravina's offer is closed to her now.
+    let mut gravina_browser = crate::players::logged_in(&app, "gravina@principe.example").await;
+    let me = gravina_browser.get_text("/me").await;
+    assert!(!me.contains("Seats offered to you"), "{me}");
+}
+
+#[tokio::test]
+async fn a_resignation_by_mail_is_taken_back_from_the_command_line_until_the_fleet_leaves() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let (_, _) = lissa(pool).await;
+    let zine = sqlx::query_scalar("SELECT id FROM zines")
+        .fetch_one(pool)
+        .await
+        .map(store::zines::ZineId)
+        .unwrap();
+    let mut picks = Vec::new();
+    for name in ["Fred Bloggs", "John Smith", "Ann Lee"] {
+        picks.push(RosterPick {
+            subscriber: subscriber(pool, name).await,
+            seat: 0,
+        });
+    }
+    let tsushima = turns::create_game_with(
+        pool,
+        trafalgar(),
+        &GameSpec {
+            zine,
+            name: "Tsushima",
+            engine: EngineKind::Salvo,
+            setup: &EngineKind::Salvo.default_setup(),
+            first_deadline: Some(trafalgar() + Duration::days(2)),
+            schedule: Schedule::EveryDays(7),
+        },
+        &Roster::Chosen(picks),
+        &mut Counter(9),
+        &turns::Creation {
+            actor: "gm",
+            zone: chrono_tz::Tz::UTC,
+            mail: None,
+        },
+    )
+    .await
+    .unwrap();
+    let gm = |args: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_gm"))
+            .arg("game")
+            .arg(tsushima.0.to_string())
+            .args(args)
+            .env("DATABASE_URL", &db.url)
+            .env("ADMIRALTY_MAIL_DOMAIN", DOMAIN)
+            .env_remove("ADMIRALTY_LOG")
+            .output()
+            .unwrap();
+        (
+            output.status.success(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    // Fred has not resigned: nothing to take back.
+    let (ok, _, err) = gm(&["reinstate", "Fred Bloggs"]);
+    assert!(!ok);
+    assert!(err.contains("Fred Bloggs has not resigned"), "{err}");
+    // John resigns by mail; the answer says who can undo it, and until when.
+    let john = reply_address_of(pool, tsushima, 2).await;
+    let answer = mail(pool, "john-resigns", &john, "RESIGN\r\n").await;
+    assert!(
+        answer.contains("Ask the GM before the turn resolves"),
+        "{answer}"
+    );
+    let (ok, said, err) = gm(&["reinstate", "John Smith"]);
+    assert!(ok, "{err}");
+    assert!(
+        said.contains("John Smith is back in Tsushima, with the same reply address"),
+        "{said}"
+    );
+    assert_eq!(status_of(pool, tsushima.0, "John Smith").await, "active");
+    // His reply address takes his orders again.
+    let answer = mail(pool, "john-orders", &john, "FIRE B7\r\n").await;
+    assert!(
+        answer.contains("FIRE B7") && !answer.contains("no longer"),
+        "{answer}"
+    );
+    // He resigns again, and this time the turn resolves: his fleet leaves with it, and there is
+    // nothing left to take back.
+    mail(pool, "john-resigns-again", &john, "RESIGN\r\n").await;
+    resolve_now(pool, tsushima, 1).await;
+    let (ok, _, err) = gm(&["reinstate", "2"]);
+    assert!(!ok);
+    assert!(
+        err.contains("John Smith's fleet has left Tsushima"),
+        "{err}"
+    );
+    assert_eq!(status_of(pool, tsushima.0, "John Smith").await, "resigned");
+    let reinstated: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM audit_log WHERE action = 'player.reinstate'")
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    assert_eq!(reinstated, 1);
+}
+
+#[tokio::test]
+async fn a_player_whose_subscription_ended_is_not_taken_back() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let (barmy, lissa) = lissa(pool).await;
+    let john = reply_address_of(pool, lissa, 2).await;
+    // UNSUBSCRIBE resigns every game at once.
+    mail(pool, "john-leaves", &john, "UNSUBSCRIBE\r\n").await;
+    let john_row = sqlx::query_scalar(
+        "SELECT id FROM players WHERE game_id = $1 AND display_name = 'John Smith'",
+    )
+    .bind(lissa)
+    .fetch_one(pool)
+    .await
+    .map(store::players::PlayerRowId)
+    .unwrap();
+    let refused = server::rosters::resign::reinstate(
+        pool,
+        trafalgar() + Duration::hours(1),
+        lissa,
+        john_row,
+        "gm:nelson",
+        DOMAIN,
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("John Smith's subscription has ended"),
+        "{refused}"
+    );
+    assert_eq!(status_of(pool, lissa.0, "John Smith").await, "resigned");
+    let _ = barmy;
+}
