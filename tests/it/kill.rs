@@ -68,7 +68,7 @@ impl Serving {
             .env("ADMIRALTY_NOW", NOW)
             .env("ADMIRALTY_DEADLINE_POLL_SECONDS", "1")
             .env("ADMIRALTY_MAIL_DOMAIN", DOMAIN)
-            .env("ADMIRALTY_DB_MAX_CONNECTIONS", "4")
+            .env("ADMIRALTY_DB_MAX_CONNECTIONS", "8")
             .env("ADMIRALTY_LOG", "info,sqlx=warn")
             .env("ADMIRALTY_LOG_FORMAT", "text")
             .env_remove("ADMIRALTY_SMTP_URL")
