@@ -340,7 +340,9 @@ async fn a_gm_sets_up_a_zine_and_a_game_in_a_real_browser() {
                 .await?
                 .starts_with("Turn 1: deadline")
         );
-        ensure!(text_of(&client, "#order-count").await? == "0 of 4 player(s) have sent orders.");
+        ensure!(
+            text_of(&client, "#order-count").await? == "0 of 4 active player(s) have sent orders."
+        );
         let players = text_of(&client, "#players").await?;
         ensure!(players.matches("no orders yet").count() == 4, "{players}");
         Ok(())

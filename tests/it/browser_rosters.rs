@@ -69,7 +69,9 @@ async fn a_gm_seats_two_sides_of_two_captains_and_a_duel_in_a_real_browser() {
             text_once(&client, "#notice", "Game created: turn 1 is open.").await?
                 == "Game created: turn 1 is open."
         );
-        ensure!(text_of(&client, "#order-count").await? == "0 of 4 player(s) have sent orders.");
+        ensure!(
+            text_of(&client, "#order-count").await? == "0 of 4 active player(s) have sent orders."
+        );
         let roster = text_of(&client, "#roster").await?;
         for name in ["Nelson", "Hardy", "Villeneuve", "Gravina"] {
             ensure!(roster.contains(name), "{name} missing from {roster}");
@@ -90,7 +92,9 @@ async fn a_gm_seats_two_sides_of_two_captains_and_a_duel_in_a_real_browser() {
             "at {}",
             path_of(&client).await?
         );
-        ensure!(text_of(&client, "#order-count").await? == "0 of 2 player(s) have sent orders.");
+        ensure!(
+            text_of(&client, "#order-count").await? == "0 of 2 active player(s) have sent orders."
+        );
 
         // Barmy: every subscriber plays, no roster to choose.
         client
@@ -102,7 +106,9 @@ async fn a_gm_seats_two_sides_of_two_captains_and_a_duel_in_a_real_browser() {
         );
         fill(&client, "#game-name", "Trafalgar").await?;
         click(&client, "#new-game-form button[type=submit]").await?;
-        ensure!(text_of(&client, "#order-count").await? == "0 of 6 player(s) have sent orders.");
+        ensure!(
+            text_of(&client, "#order-count").await? == "0 of 6 active player(s) have sent orders."
+        );
 
         // A salvo game opened for sign-up instead: three seats, drawn at random.
         client

@@ -972,7 +972,7 @@ async fn a_game_is_set_up_from_its_engines_form_and_run_from_its_page() {
     let page = gm.get_text(&game_page).await;
     assert!(page.contains(&html("<i>Trafalgar</i>")));
     assert!(page.contains("Turn 1: deadline 1805-10-28 12:00 UTC"));
-    assert!(page.contains("0 of 2 player(s) have sent orders."));
+    assert!(page.contains("0 of 2 active player(s) have sent orders."));
 
     // Orders and press come in (as by mail); the page shows who has ordered and what.
     let nelson: store::players::PlayerRowId =
@@ -992,7 +992,7 @@ async fn a_game_is_set_up_from_its_engines_form_and_run_from_its_page() {
     .unwrap();
     let page = gm.get_text(&format!("/gm/games/{game}")).await;
     assert!(
-        page.contains("1 of 2 player(s) have sent orders."),
+        page.contains("1 of 2 active player(s) have sent orders."),
         "{page}"
     );
     assert!(page.contains("<strong>no orders yet</strong>"));

@@ -93,6 +93,8 @@ struct GamePage {
     open_turn: Option<(i32, String, String)>,
     players: Vec<PlayerRow>,
     ordered: usize,
+    /// Active players: the ones whose orders are awaited.
+    playing: usize,
     press: Vec<PressRow>,
     turns: Vec<TurnRow>,
     /// Every player the game has had, with their seats (`crate::rosters`).
@@ -208,7 +210,11 @@ pub(crate) async fn get_game(
             });
             (t.number, shown(&t.deadline), typed)
         }),
-        ordered: players.iter().filter(|p| p.ordered).count(),
+        ordered: players
+            .iter()
+            .filter(|p| p.ordered && p.status == "active")
+            .count(),
+        playing: players.iter().filter(|p| p.status == "active").count(),
         players,
         roster,
         post_to,
