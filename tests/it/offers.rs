@@ -43,6 +43,78 @@ pub(crate) async fn subscriber(pool: &PgPool, name: &str) -> SubscriberId {
     )
 }
 
+/// The game's missed-turns limit and who offers seats, set by the GM; offers stand 3 days.
+pub(crate) async fn set_policy(
+    pool: &PgPool,
+    game: GameId,
+    limit: Option<u32>,
+    offers: StandbyOffers,
+) {
+    offers::set_policy(
+        pool,
+        trafalgar(),
+        game,
+        MissedPolicy {
+            limit,
+            offers,
+            offer_days: 3,
+        },
+        "gm:nelson",
+    )
+    .await
+    .unwrap();
+}
+
+/// After [`lissa`]: a salvo game of three, Tsushima (Fred, John and Ann), which goes on when
+/// one of them leaves.
+pub(crate) async fn tsushima(pool: &PgPool) -> GameId {
+    salvo_game(
+        pool,
+        "Tsushima",
+        &["Fred Bloggs", "John Smith", "Ann Lee"],
+        9,
+    )
+    .await
+}
+
+/// A salvo game of the (only) zine's subscribers `names`, each a player, made by the GM with
+/// its first deadline two days on.
+pub(crate) async fn salvo_game(pool: &PgPool, name: &str, names: &[&str], dice: u8) -> GameId {
+    let zine = sqlx::query_scalar("SELECT id FROM zines")
+        .fetch_one(pool)
+        .await
+        .map(store::zines::ZineId)
+        .unwrap();
+    let mut picks = Vec::new();
+    for player in names {
+        picks.push(RosterPick {
+            subscriber: subscriber(pool, player).await,
+            seat: 0,
+        });
+    }
+    turns::create_game_with(
+        pool,
+        trafalgar(),
+        &GameSpec {
+            zine,
+            name,
+            engine: EngineKind::Salvo,
+            setup: &EngineKind::Salvo.default_setup(),
+            first_deadline: Some(trafalgar() + Duration::days(2)),
+            schedule: Schedule::EveryDays(7),
+        },
+        &Roster::Chosen(picks),
+        &mut Counter(dice),
+        &turns::Creation {
+            actor: "gm",
+            zone: chrono_tz::Tz::UTC,
+            mail: None,
+        },
+    )
+    .await
+    .unwrap()
+}
+
 pub(crate) async fn resolve_now(pool: &PgPool, game: GameId, hours: i64) {
     turns::gm_action(
         pool,
@@ -94,42 +166,7 @@ pub(crate) async fn lissa(pool: &PgPool) -> (GameId, GameId) {
         5,
     )
     .await;
-    let zine = sqlx::query_scalar("SELECT id FROM zines")
-        .fetch_one(pool)
-        .await
-        .map(store::zines::ZineId)
-        .unwrap();
-    let picks = vec![
-        RosterPick {
-            subscriber: subscriber(pool, "Fred Bloggs").await,
-            seat: 0,
-        },
-        RosterPick {
-            subscriber: subscriber(pool, "John Smith").await,
-            seat: 0,
-        },
-    ];
-    let lissa = turns::create_game_with(
-        pool,
-        trafalgar(),
-        &GameSpec {
-            zine,
-            name: "Lissa",
-            engine: EngineKind::Salvo,
-            setup: &EngineKind::Salvo.default_setup(),
-            first_deadline: Some(trafalgar() + Duration::days(2)),
-            schedule: Schedule::EveryDays(7),
-        },
-        &Roster::Chosen(picks),
-        &mut Counter(7),
-        &turns::Creation {
-            actor: "gm",
-            zone: chrono_tz::Tz::UTC,
-            mail: None,
-        },
-    )
-    .await
-    .unwrap();
+    let lissa = salvo_game(pool, "Lissa", &["Fred Bloggs", "John Smith"], 7).await;
     (barmy, lissa)
 }
 
@@ -138,19 +175,7 @@ async fn a_seat_missed_twice_is_offered_to_standbys_in_turn_and_the_first_to_acc
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let (barmy, lissa) = lissa(pool).await;
-    offers::set_policy(
-        pool,
-        trafalgar(),
-        lissa,
-        MissedPolicy {
-            limit: Some(2),
-            offers: StandbyOffers::Automatic,
-            offer_days: 3,
-        },
-        "gm:nelson",
-    )
-    .await
-    .unwrap();
+    set_policy(pool, lissa, Some(2), StandbyOffers::Automatic).await;
     let fred_lissa = reply_address_of(pool, lissa, 1).await;
     let john_lissa = reply_address_of(pool, lissa, 2).await;
     // Mary and then Ann volunteer as standbys, by mail.
@@ -297,19 +322,7 @@ async fn a_player_who_orders_again_keeps_the_seat_and_the_offer_lapses() {
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let (barmy, lissa) = lissa(pool).await;
-    offers::set_policy(
-        pool,
-        trafalgar(),
-        lissa,
-        MissedPolicy {
-            limit: Some(1),
-            offers: StandbyOffers::Automatic,
-            offer_days: 3,
-        },
-        "gm:nelson",
-    )
-    .await
-    .unwrap();
+    set_policy(pool, lissa, Some(1), StandbyOffers::Automatic).await;
     let mary_barmy = reply_address_of(pool, barmy, 3).await;
     mail(pool, "standby", &mary_barmy, "STANDBY\r\n").await;
     let john_lissa = reply_address_of(pool, lissa, 2).await;
@@ -340,19 +353,7 @@ async fn a_resignation_is_offered_to_the_standby_and_accept_needs_the_offer_or_a
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let (barmy, lissa) = lissa(pool).await;
-    offers::set_policy(
-        pool,
-        trafalgar(),
-        lissa,
-        MissedPolicy {
-            limit: None,
-            offers: StandbyOffers::Automatic,
-            offer_days: 3,
-        },
-        "gm:nelson",
-    )
-    .await
-    .unwrap();
+    set_policy(pool, lissa, None, StandbyOffers::Automatic).await;
     let mary_barmy = reply_address_of(pool, barmy, 3).await;
     mail(pool, "standby", &mary_barmy, "STANDBY\r\n").await;
     // ACCEPT with no offer made is answered in words.
@@ -384,42 +385,10 @@ async fn a_resignation_is_offered_to_the_standby_and_accept_needs_the_offer_or_a
 /// The console's zine of six with a salvo game, Over Dover, of Lucas and Collingwood: the GM's
 /// logged-in browser and the game's id.
 pub(crate) async fn over_dover(app: &crate::helpers::TestApp) -> (crate::console::Browser, i64) {
-    use crate::rosters::{game_id, subscriber_id, zine_of_six};
+    use crate::rosters::{game_id, zine_of_six};
     let pool = &app.db.pool;
     let gm = zine_of_six(app).await;
-    let zine = sqlx::query_scalar("SELECT id FROM zines")
-        .fetch_one(pool)
-        .await
-        .map(store::zines::ZineId)
-        .unwrap();
-    let mut picks = Vec::new();
-    for name in ["Lucas", "Collingwood"] {
-        picks.push(RosterPick {
-            subscriber: SubscriberId(subscriber_id(pool, name).await),
-            seat: 0,
-        });
-    }
-    turns::create_game_with(
-        pool,
-        trafalgar(),
-        &GameSpec {
-            zine,
-            name: "Over Dover",
-            engine: EngineKind::Salvo,
-            setup: &EngineKind::Salvo.default_setup(),
-            first_deadline: Some(trafalgar() + Duration::days(2)),
-            schedule: Schedule::EveryDays(7),
-        },
-        &Roster::Chosen(picks),
-        &mut Counter(8),
-        &turns::Creation {
-            actor: "gm",
-            zone: chrono_tz::Tz::UTC,
-            mail: None,
-        },
-    )
-    .await
-    .unwrap();
+    salvo_game(pool, "Over Dover", &["Lucas", "Collingwood"], 8).await;
     (gm, game_id(pool, "Over Dover").await)
 }
 
@@ -617,19 +586,7 @@ async fn a_subscription_the_gm_ends_resigns_its_seats_and_each_is_offered_to_a_s
     let app = crate::helpers::TestApp::spawn().await;
     let pool = &app.db.pool;
     let (mut gm, game) = over_dover(&app).await;
-    offers::set_policy(
-        pool,
-        trafalgar(),
-        GameId(game),
-        MissedPolicy {
-            limit: None,
-            offers: StandbyOffers::Automatic,
-            offer_days: 3,
-        },
-        "gm:nelson",
-    )
-    .await
-    .unwrap();
+    set_policy(pool, GameId(game), None, StandbyOffers::Automatic).await;
     let gravina = SubscriberId(subscriber_id(pool, "Gravina").await);
     store::replacements::standby_on(pool, gravina)
         .await
@@ -697,19 +654,7 @@ async fn a_standby_is_offered_one_seat_of_a_game_at_a_time() {
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let (barmy, lissa) = lissa(pool).await;
-    offers::set_policy(
-        pool,
-        trafalgar(),
-        lissa,
-        MissedPolicy {
-            limit: Some(1),
-            offers: StandbyOffers::Automatic,
-            offer_days: 3,
-        },
-        "gm:nelson",
-    )
-    .await
-    .unwrap();
+    set_policy(pool, lissa, Some(1), StandbyOffers::Automatic).await;
     let mary_barmy = reply_address_of(pool, barmy, 3).await;
     mail(pool, "standby", &mary_barmy, "STANDBY\r\n").await;
     // Neither Fred nor John orders: both seats want a player, and Mary is offered one.
@@ -886,19 +831,7 @@ async fn a_turn_missed_while_away_under_the_no_penalty_policy_is_not_counted() {
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let (_, lissa) = lissa(pool).await;
-    offers::set_policy(
-        pool,
-        trafalgar(),
-        lissa,
-        MissedPolicy {
-            limit: Some(1),
-            offers: StandbyOffers::Gm,
-            offer_days: 3,
-        },
-        "gm:nelson",
-    )
-    .await
-    .unwrap();
+    set_policy(pool, lissa, Some(1), StandbyOffers::Gm).await;
     // John is away on the day of turn 1's deadline (two days after Trafalgar); Fred is not.
     let john = subscriber(pool, "John Smith").await;
     let deadline = trafalgar() + Duration::days(2);
@@ -931,19 +864,7 @@ async fn an_offer_unanswered_for_three_days_expires_and_goes_to_the_next_standby
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let (barmy, lissa) = lissa(pool).await;
-    offers::set_policy(
-        pool,
-        trafalgar(),
-        lissa,
-        MissedPolicy {
-            limit: Some(1),
-            offers: StandbyOffers::Automatic,
-            offer_days: 3,
-        },
-        "gm:nelson",
-    )
-    .await
-    .unwrap();
+    set_policy(pool, lissa, Some(1), StandbyOffers::Automatic).await;
     for (id, engine_id) in [("m", 3), ("a", 4)] {
         let address = reply_address_of(pool, barmy, engine_id).await;
         mail(pool, &format!("standby-{id}"), &address, "STANDBY\r\n").await;
@@ -987,19 +908,7 @@ async fn an_offer_of_a_resigned_seat_lapses_when_the_turn_resolves_without_a_tak
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let (barmy, lissa) = lissa(pool).await;
-    offers::set_policy(
-        pool,
-        trafalgar(),
-        lissa,
-        MissedPolicy {
-            limit: None,
-            offers: StandbyOffers::Automatic,
-            offer_days: 3,
-        },
-        "gm:nelson",
-    )
-    .await
-    .unwrap();
+    set_policy(pool, lissa, None, StandbyOffers::Automatic).await;
     let mary_barmy = reply_address_of(pool, barmy, 3).await;
     mail(pool, "standby", &mary_barmy, "STANDBY\r\n").await;
     let john_lissa = reply_address_of(pool, lissa, 2).await;
@@ -1034,39 +943,7 @@ async fn a_fleet_that_left_the_game_is_not_handed_to_anyone() {
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let (barmy, _) = lissa(pool).await;
-    let zine = sqlx::query_scalar("SELECT id FROM zines")
-        .fetch_one(pool)
-        .await
-        .map(store::zines::ZineId)
-        .unwrap();
-    let mut picks = Vec::new();
-    for name in ["Fred Bloggs", "John Smith", "Ann Lee"] {
-        picks.push(RosterPick {
-            subscriber: subscriber(pool, name).await,
-            seat: 0,
-        });
-    }
-    let tsushima = turns::create_game_with(
-        pool,
-        trafalgar(),
-        &GameSpec {
-            zine,
-            name: "Tsushima",
-            engine: EngineKind::Salvo,
-            setup: &EngineKind::Salvo.default_setup(),
-            first_deadline: Some(trafalgar() + Duration::days(2)),
-            schedule: Schedule::EveryDays(7),
-        },
-        &Roster::Chosen(picks),
-        &mut Counter(9),
-        &turns::Creation {
-            actor: "gm",
-            zone: chrono_tz::Tz::UTC,
-            mail: None,
-        },
-    )
-    .await
-    .unwrap();
+    let tsushima = tsushima(pool).await;
     // John resigns; before the turn resolves his seat may still be handed on ...
     let john_tsushima = reply_address_of(pool, tsushima, 2).await;
     mail(pool, "john-resigns", &john_tsushima, "RESIGN\r\n").await;

@@ -4,19 +4,16 @@
 //! the command line, and the player plays on with the same reply address.
 
 use chrono::Duration;
-use games::EngineKind;
 use reqwest::StatusCode;
-use server::turns::{self, GameSpec, Roster, RosterPick, Schedule};
 use store::PgPool;
 use store::games::GameId;
-use store::offers::MissedPolicy;
 use store::status::StandbyOffers;
 use store::subscribers::SubscriberId;
 use store::testing::TestDatabase;
 
-use crate::helpers::{Counter, trafalgar};
+use crate::helpers::trafalgar;
 use crate::inbox::{DOMAIN, reply_address_of};
-use crate::offers::{last_mail_to, lissa, mail, over_dover, resolve_now, subscriber};
+use crate::offers::{last_mail_to, lissa, mail, over_dover, resolve_now, set_policy, tsushima};
 
 async fn status_of(pool: &PgPool, game: impl Into<i64>, name: &str) -> String {
     sqlx::query_scalar("SELECT status FROM players WHERE game_id = $1 AND display_name = $2")
@@ -39,19 +36,7 @@ async fn a_player_resigns_on_the_web_and_the_gm_takes_it_back_before_the_turn_re
     let app = crate::helpers::TestApp::spawn().await;
     let pool = &app.db.pool;
     let (mut gm, game) = over_dover(&app).await;
-    server::rosters::offers::set_policy(
-        pool,
-        trafalgar(),
-        GameId(game),
-        MissedPolicy {
-            limit: None,
-            offers: StandbyOffers::Automatic,
-            offer_days: 3,
-        },
-        "gm:nelson",
-    )
-    .await
-    .unwrap();
+    set_policy(pool, GameId(game), None, StandbyOffers::Automatic).await;
     let gravina = SubscriberId(crate::rosters::subscriber_id(pool, "Gravina").await);
     store::replacements::standby_on(pool, gravina)
         .await
@@ -185,39 +170,7 @@ async fn a_resignation_by_mail_is_taken_back_from_the_command_line_until_the_fle
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let (_, _) = lissa(pool).await;
-    let zine = sqlx::query_scalar("SELECT id FROM zines")
-        .fetch_one(pool)
-        .await
-        .map(store::zines::ZineId)
-        .unwrap();
-    let mut picks = Vec::new();
-    for name in ["Fred Bloggs", "John Smith", "Ann Lee"] {
-        picks.push(RosterPick {
-            subscriber: subscriber(pool, name).await,
-            seat: 0,
-        });
-    }
-    let tsushima = turns::create_game_with(
-        pool,
-        trafalgar(),
-        &GameSpec {
-            zine,
-            name: "Tsushima",
-            engine: EngineKind::Salvo,
-            setup: &EngineKind::Salvo.default_setup(),
-            first_deadline: Some(trafalgar() + Duration::days(2)),
-            schedule: Schedule::EveryDays(7),
-        },
-        &Roster::Chosen(picks),
-        &mut Counter(9),
-        &turns::Creation {
-            actor: "gm",
-            zone: chrono_tz::Tz::UTC,
-            mail: None,
-        },
-    )
-    .await
-    .unwrap();
+    let tsushima = tsushima(pool).await;
     let gm = |args: &[&str]| {
         let output = std::process::Command::new(env!("CARGO_BIN_EXE_gm"))
             .arg("game")

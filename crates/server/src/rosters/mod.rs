@@ -7,9 +7,29 @@ pub mod resign;
 pub mod signups;
 
 use games::EngineKind;
-use store::games::GameId;
-use store::status::PlayerStatus;
+use store::games::{GameId, GameSummary};
+use store::status::{GameStatus, PlayerStatus};
 use store::{PgPool, StoreError};
+
+use crate::turns::LifecycleError;
+
+/// The game, refused unless it goes on with a turn open: a seat changes hands (or comes back)
+/// only then.
+pub(crate) async fn open_game(
+    tx: &mut sqlx::PgConnection,
+    game: GameId,
+) -> Result<GameSummary, LifecycleError> {
+    let summary = store::games::summary(&mut *tx, game)
+        .await?
+        .ok_or(LifecycleError::GameNotFound(game.0))?;
+    if summary.status == GameStatus::Finished {
+        return Err(LifecycleError::GameOver(game.0));
+    }
+    if summary.open_turn.is_none() {
+        return Err(LifecycleError::NoOpenTurn(game.0));
+    }
+    Ok(summary)
+}
 
 /// One player of a game as anyone may see them: no address, no token, no orders.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -102,21 +102,13 @@ pub async fn offer_seat(
     domain: &str,
 ) -> Result<String, LifecycleError> {
     let mut tx = pool.begin().await?;
-    let summary = store::games::summary(&mut *tx, game)
-        .await?
-        .ok_or(LifecycleError::GameNotFound(game.0))?;
+    let summary = super::open_game(&mut tx, game).await?;
     let engine: EngineKind = summary.engine.parse()?;
     if engine.missed_turns_limit().is_none() {
         return Err(LifecycleError::Roster(format!(
             "every subscriber plays {} (Barmy): no seat is handed over",
             summary.name
         )));
-    }
-    if summary.status == GameStatus::Finished {
-        return Err(LifecycleError::GameOver(game.0));
-    }
-    if summary.open_turn.is_none() {
-        return Err(LifecycleError::NoOpenTurn(game.0));
     }
     let wanted = store::players::of_game(&mut *tx, game)
         .await?

@@ -8,7 +8,7 @@ use serde_json::json;
 use store::PgPool;
 use store::games::GameId;
 use store::outbox::{Headers, NewOutbound};
-use store::status::{GameStatus, SubscriberStatus};
+use store::status::SubscriberStatus;
 use store::subscribers::SubscriberId;
 
 use crate::entropy::{Entropy, new_reply_token};
@@ -62,9 +62,7 @@ pub(crate) async fn replace_in(
     domain: &str,
     entropy: &mut impl Entropy,
 ) -> Result<Replaced, LifecycleError> {
-    let game = store::games::summary(&mut *tx, wanted.game)
-        .await?
-        .ok_or(LifecycleError::GameNotFound(wanted.game.0))?;
+    let game = super::open_game(&mut *tx, wanted.game).await?;
     // Barmy seats every subscriber (BARMY-02): a newcomer joins by subscribing, and someone
     // who left would be enrolled again, so its seats are never handed over.
     if game.engine == games::EngineKind::Barmy.name() {
@@ -72,9 +70,6 @@ pub(crate) async fn replace_in(
             "every subscriber plays {} (Barmy): a new subscriber joins at the next turn, no seat is handed over",
             game.name
         )));
-    }
-    if game.status == GameStatus::Finished {
-        return Err(LifecycleError::GameOver(game.id.0));
     }
     let from_turn = game
         .open_turn

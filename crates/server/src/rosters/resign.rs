@@ -112,15 +112,7 @@ pub async fn reinstate(
 ) -> Result<String, LifecycleError> {
     let refused = |why: String| LifecycleError::Roster(why);
     let mut tx = pool.begin().await?;
-    let summary = store::games::summary(&mut *tx, game)
-        .await?
-        .ok_or(LifecycleError::GameNotFound(game.0))?;
-    if summary.status == GameStatus::Finished {
-        return Err(LifecycleError::GameOver(game.0));
-    }
-    if summary.open_turn.is_none() {
-        return Err(LifecycleError::NoOpenTurn(game.0));
-    }
+    let summary = super::open_game(&mut tx, game).await?;
     let seat = store::players::of_game(&mut *tx, game)
         .await?
         .into_iter()
