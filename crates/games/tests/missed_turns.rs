@@ -114,3 +114,37 @@ fn seats_are_handed_over_after_the_engines_default_misses_except_in_barmy() {
     assert_eq!(EngineKind::Skyfleet.missed_turns_limit(), Some(2));
     assert_eq!(EngineKind::Forever.missed_turns_limit(), Some(3));
 }
+
+/// Every engine whose seats are handed over: once a turn resolves with player 1 leaving, their
+/// fleet is out of the battle (it left, IRON-GM-18, SKY-ADM-07), though their ships may still
+/// be on the board; so their seat can no longer be taken back, handed on or offered.
+#[test]
+fn a_player_who_left_orders_nothing_once_the_turn_resolves_in_every_engine() {
+    for (engine, n) in [
+        (EngineKind::Salvo, 3),
+        (EngineKind::Ironclad, 4),
+        (EngineKind::Skyfleet, 2),
+        (EngineKind::Forever, 3),
+    ] {
+        let state = new_game(engine, n);
+        let input = engine::TurnInput {
+            orders: std::collections::BTreeMap::new(),
+            joining: Vec::new(),
+            leaving: vec![PlayerId(1)],
+            excused: Vec::new(),
+        };
+        let secret = GameSecret::from_bytes([7; 32]);
+        let after = state
+            .resolve(input, &[], &mut secret.turn_dice(state.turn()))
+            .unwrap()
+            .state;
+        assert!(
+            !after.expects_orders(PlayerId(1)),
+            "{engine}: player 1 left"
+        );
+        assert!(
+            after.expects_orders(PlayerId(2)),
+            "{engine}: player 2 plays on"
+        );
+    }
+}

@@ -113,11 +113,14 @@ impl Engine for Ironclad {
 
     /// A captain whose ships are all sunk, struck or breaking off (their orders are the
     /// engine's, IRON-GM-10) has nothing left to order.
+    /// A commander who left gives no more orders: their ships get the NMR treatment
+    /// (IRON-GM-18).
     fn expects_orders(state: &State, player: PlayerId) -> bool {
-        state
-            .ships
-            .iter()
-            .any(|ship| ship.player == player && ship.in_action())
+        state.commander(player).is_some_and(|c| !c.left)
+            && state
+                .ships
+                .iter()
+                .any(|ship| ship.player == player && ship.in_action())
     }
 
     fn missed_turns_limit() -> Option<u32> {

@@ -108,10 +108,12 @@ impl Engine for Skyfleet {
         state.turn
     }
 
+    /// A player who left gives no more orders: their side holds (SKY-ADM-07).
     fn expects_orders(state: &State, player: PlayerId) -> bool {
-        state
-            .side_of(player)
-            .is_some_and(|side| state.in_play().any(|unit| unit.side == side))
+        state.side_of(player).is_some_and(|side| {
+            state.sides.get(usize::from(side)).is_some_and(|s| !s.left)
+                && state.in_play().any(|unit| unit.side == side)
+        })
     }
 
     fn missed_turns_limit() -> Option<u32> {
