@@ -331,13 +331,14 @@ async fn a_player_who_orders_again_keeps_the_seat_and_the_offer_lapses() {
     resolve_now(pool, lissa, 1).await;
     let (_, _, mary_offer) = last_mail_to(pool, "mary@example.org").await;
     let mary_offer = mary_offer.unwrap();
-    // John is back for turn 2: his run of misses ends and the offer made for it lapses.
+    // John is back for turn 2: the offer made for his miss lapses at once, before the turn
+    // resolves, so Mary's ACCEPT that comes after his orders takes nothing.
     mail(pool, "john-2", &john_lissa, "FIRE C3\r\n").await;
-    resolve_now(pool, lissa, 2).await;
-    assert_eq!(missed(pool, lissa, "John Smith").await, 0);
     let answer = mail(pool, "mary-late", &mary_offer, "ACCEPT\r\n").await;
     assert!(answer.contains("no longer offered to you"), "{answer}");
     assert!(answer.contains("its player came back"), "{answer}");
+    resolve_now(pool, lissa, 2).await;
+    assert_eq!(missed(pool, lissa, "John Smith").await, 0);
     let still: String = sqlx::query_scalar(
         "SELECT display_name FROM players WHERE game_id = $1 AND engine_player_id = 2",
     )

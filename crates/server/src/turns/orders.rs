@@ -409,6 +409,7 @@ pub async fn submit_orders_in(
     // Mail is processed by several workers, so a later message may be processed first: the
     // player's lock makes the save's check for a later set and the save one step. The press
     // the orders carry is saved by the same statement.
+    let answers_turn = turn.state.answers_turn(&parsed.orders);
     let saved = store::orders::save_orders(
         &mut *tx,
         &NewOrders {
@@ -418,7 +419,7 @@ pub async fn submit_orders_in(
             raw_text: orders.text,
             parsed: &stored,
             source: orders.source,
-            answers_turn: turn.state.answers_turn(&parsed.orders),
+            answers_turn,
         },
         &printed,
         now,
@@ -426,6 +427,11 @@ pub async fn submit_orders_in(
     .await?;
     if let SavedOrders::LaterStand(_) = saved {
         return Err(LifecycleError::LaterOrdersStand);
+    }
+    // A player who comes back keeps the seat: the offers made for their missed turns lapse
+    // now, before a standby can take it (docs/rosters.md).
+    if answers_turn {
+        store::offers::lapse_missed_of_players(&mut *tx, &[player], now).await?;
     }
     open_turns.press_used.insert((turn.id, player), used);
     Ok(Taken {
