@@ -5,6 +5,7 @@
 
 use chrono::Duration;
 use reqwest::StatusCode;
+use server::turns;
 use store::PgPool;
 use store::games::GameId;
 use store::status::StandbyOffers;
@@ -264,4 +265,91 @@ async fn a_player_whose_subscription_ended_is_not_taken_back() {
     );
     assert_eq!(status_of(pool, lissa.0, "John Smith").await, "resigned");
     let _ = barmy;
+}
+
+#[tokio::test]
+async fn a_resigned_seat_is_not_offered_when_the_turn_resolves_within_the_hour_unless_paused() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let (barmy, lissa) = lissa(pool).await;
+    // Lissa's deadline is two days on; John resigns, and the GM makes the offers.
+    let deadline = trafalgar() + chrono::Duration::days(2);
+    let john = reply_address_of(pool, lissa, 2).await;
+    mail(pool, "john-resigns", &john, "RESIGN\r\n").await;
+    let john_row = sqlx::query_scalar(
+        "SELECT id FROM players WHERE game_id = $1 AND display_name = 'John Smith'",
+    )
+    .bind(lissa)
+    .fetch_one(pool)
+    .await
+    .map(store::players::PlayerRowId)
+    .unwrap();
+    let mary = crate::offers::subscriber(pool, "Mary Jones").await;
+    let offer_at = |at| {
+        server::rosters::offers::offer_seat(pool, at, lissa, john_row, mary, "gm:nelson", DOMAIN)
+    };
+    // Half an hour before the deadline John's fleet is about to leave: no offer is made.
+    let refused = offer_at(deadline - chrono::Duration::minutes(30))
+        .await
+        .unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("there is no time left to offer the seat"),
+        "{refused}"
+    );
+    assert!(offer_statuses(pool).await.is_empty());
+    // Paused, the turn does not resolve: the offer stands the game's three days.
+    turns::gm_action(
+        pool,
+        deadline - chrono::Duration::hours(1),
+        lissa,
+        turns::GmAction::Pause,
+        "gm:nelson",
+        DOMAIN,
+    )
+    .await
+    .unwrap();
+    offer_at(deadline - chrono::Duration::minutes(30))
+        .await
+        .unwrap();
+    let stands: f64 = sqlx::query_scalar(
+        "SELECT extract(epoch FROM expires_at - offered_at)::float8 / 86400 FROM seat_offers",
+    )
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert!((stands - 3.0).abs() < 1e-9, "{stands}");
+    let _ = barmy;
+}
+
+#[tokio::test]
+async fn an_automatic_offer_with_no_time_left_is_not_made_and_the_gm_can_read_why() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let (barmy, lissa) = lissa(pool).await;
+    set_policy(pool, lissa, None, StandbyOffers::Automatic).await;
+    let mary_barmy = reply_address_of(pool, barmy, 3).await;
+    mail(pool, "standby", &mary_barmy, "STANDBY\r\n").await;
+    // John resigns ten minutes before the deadline.
+    let john = reply_address_of(pool, lissa, 2).await;
+    let late = trafalgar() + chrono::Duration::days(2) - chrono::Duration::minutes(10);
+    server::inbox::ingest(
+        pool,
+        &crate::inbox::message("john-resigns", &john, "", "RESIGN\r\n"),
+        "smtp",
+        late,
+        DOMAIN,
+    )
+    .await
+    .unwrap();
+    assert!(offer_statuses(pool).await.is_empty());
+    let audited: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM audit_log WHERE action = 'seat.no_time' AND game_id = $1",
+    )
+    .bind(lissa)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert_eq!(audited, 1);
 }

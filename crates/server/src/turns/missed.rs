@@ -204,6 +204,21 @@ pub(crate) async fn offer_to_next_standby(
     if summary.open_turn.is_none() || summary.status == GameStatus::Finished {
         return Ok(None);
     }
+    if answer_by(tx, &summary, player, now).await?.is_none() {
+        // The turn resolves within the hour, and the fleet leaves with it.
+        store::audit::append(
+            &mut *tx,
+            &store::audit::NewAuditEntry {
+                actor: "system",
+                action: "seat.no_time",
+                game_id: Some(game.0),
+                details: json!({ "player": player.0, "reason": reason }),
+            },
+            now,
+        )
+        .await?;
+        return Ok(None);
+    }
     // Not one asked for this seat before, nor one holding an offer of another seat here.
     let mut asked = store::offers::asked_already(&mut *tx, player).await?;
     asked.extend(store::offers::holders_of_open_offers(&mut *tx, game).await?);
@@ -239,6 +254,34 @@ pub(crate) async fn offer_to_next_standby(
     Ok(Some(offered))
 }
 
+/// The least time a standby is given to answer: an offer that would stand less is not made.
+const LEAST_TIME_TO_ANSWER: chrono::Duration = chrono::Duration::hours(1);
+
+/// Until when an offer of the seat made now stands: the game's days to answer
+/// (`games.offer_days`), and, where the seat's player has left, no later than the running
+/// turn's deadline, when their fleet leaves the game (as the rules treat a player who leaves).
+/// A paused turn does not resolve, so its deadline does not cut the time. `None` when that
+/// leaves under [`LEAST_TIME_TO_ANSWER`].
+async fn answer_by(
+    tx: &mut sqlx::PgConnection,
+    game: &GameSummary,
+    player: PlayerRowId,
+    now: DateTime<Utc>,
+) -> Result<Option<DateTime<Utc>>, LifecycleError> {
+    let stands = chrono::Duration::days(i64::from(
+        store::offers::policy(&mut *tx, game.id).await?.offer_days,
+    ));
+    let left = store::players::of_game(&mut *tx, game.id)
+        .await?
+        .iter()
+        .any(|p| p.id == player && p.status != PlayerStatus::Active);
+    let until = match game.deadline {
+        Some(deadline) if left && game.status == GameStatus::Running => deadline.min(now + stands),
+        _ => now + stands,
+    };
+    Ok((until - now >= LEAST_TIME_TO_ANSWER).then_some(until))
+}
+
 /// Records the offer and mails it to the subscriber, audited as `actor`'s.
 #[allow(clippy::too_many_arguments, reason = "one offer's parts, all needed")]
 pub(crate) async fn offer_in(
@@ -261,17 +304,14 @@ pub(crate) async fn offer_in(
         .ok_or_else(|| {
             LifecycleError::Roster(format!("there is no subscriber {}", subscriber.0))
         })?;
-    let token = new_reply_token(&mut OsEntropy);
-    // The game's own time to answer (`games.offer_days`, 3 days unless the GM chose otherwise).
-    let stands = chrono::Duration::days(i64::from(
-        store::offers::policy(&mut *tx, game.id).await?.offer_days,
-    ));
-    // A resigned player's fleet leaves the game when the open turn resolves (as the rules
-    // treat a player who leaves), so the offer of their seat stands until the deadline at most.
-    let expires_at = match (reason, game.deadline) {
-        (OfferReason::Resigned, Some(deadline)) => deadline.min(now + stands),
-        _ => now + stands,
+    let Some(expires_at) = answer_by(tx, game, player, now).await? else {
+        return Err(LifecycleError::Roster(format!(
+            "{}'s fleet leaves {} when the open turn resolves, within the hour: there is no time \
+             left to offer the seat",
+            holder.display_name, game.name
+        )));
     };
+    let token = new_reply_token(&mut OsEntropy);
     let Some(offer) = store::offers::insert(
         &mut *tx,
         &NewOffer {
