@@ -1004,3 +1004,66 @@ async fn a_fleet_that_left_the_game_is_not_handed_to_anyone() {
     );
     let _ = barmy;
 }
+
+#[tokio::test]
+async fn the_gm_offers_the_seat_of_a_player_still_playing_and_sees_and_withdraws_the_offer() {
+    use crate::rosters::subscriber_id;
+    use reqwest::StatusCode;
+    let app = crate::helpers::TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let (mut gm, game) = over_dover(&app).await;
+    let page = gm.get_text(&format!("/gm/games/{game}")).await;
+    assert!(page.contains("id=\"offer-any-form\""), "{page}");
+    let csrf = crate::console::hidden_csrf(&page);
+    let collingwood_row: i64 = sqlx::query_scalar(
+        "SELECT id FROM players WHERE game_id = $1 AND display_name = 'Collingwood'",
+    )
+    .bind(game)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    let gravina = subscriber_id(pool, "Gravina").await;
+    let offered = gm
+        .post(
+            &format!("/gm/games/{game}/offer"),
+            &[
+                ("csrf", csrf.as_str()),
+                ("player", &collingwood_row.to_string()),
+                ("subscriber", &gravina.to_string()),
+            ],
+        )
+        .await;
+    assert_eq!(offered.status(), StatusCode::SEE_OTHER);
+    // The offer is listed with its seat, why, and a way to take it back.
+    let page = gm.get_text(&format!("/gm/games/{game}")).await;
+    assert!(
+        page.contains("<strong>Collingwood</strong>: still playing; you offered the seat"),
+        "{page}"
+    );
+    assert!(
+        page.contains("Offered to <strong>Gravina</strong>"),
+        "{page}"
+    );
+    let offer: i64 = sqlx::query_scalar("SELECT id FROM seat_offers")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert!(
+        page.contains(&format!("/gm/games/{game}/offers/{offer}/withdraw")),
+        "{page}"
+    );
+    let withdrawn = gm
+        .post(
+            &format!("/gm/games/{game}/offers/{offer}/withdraw"),
+            &[("csrf", csrf.as_str())],
+        )
+        .await;
+    assert_eq!(withdrawn.status(), StatusCode::SEE_OTHER);
+    let status: String = sqlx::query_scalar("SELECT status FROM seat_offers")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(status, "withdrawn");
+    let page = gm.get_text(&format!("/gm/games/{game}")).await;
+    assert!(page.contains("id=\"no-wanted\""), "{page}");
+}

@@ -10,6 +10,7 @@ use crate::rosters::offers::{self, Want, WantedSeat};
 pub(super) fn wanted_line(seat: &WantedSeat) -> String {
     match seat.want {
         Want::Resigned => format!("{} (resigned)", seat.name),
+        Want::OfferedByGm => format!("{} (still playing; offered by the GM)", seat.name),
         Want::Missed { turns, limit } => {
             format!(
                 "{} (missed {turns} in a row; the limit is {limit})",

@@ -32,7 +32,12 @@ pub const MAX_OFFER_DAYS: u32 = 14;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Want {
     Resigned,
-    Missed { turns: u32, limit: u32 },
+    Missed {
+        turns: u32,
+        limit: u32,
+    },
+    /// Still playing, but the GM offered the seat (the offer stands until withdrawn).
+    OfferedByGm,
 }
 
 /// A seat of a running game that wants a player, with the offers made of it that are open.
@@ -44,8 +49,9 @@ pub struct WantedSeat {
     pub offers: Vec<Offer>,
 }
 
-/// The game's seats that want a player, in engine order: resigned, or at their missed-turns
-/// limit. None in a finished game or one whose seats are never handed over.
+/// The game's seats that want a player, in engine order: resigned, at their missed-turns
+/// limit, or offered by the GM. None in a finished game or one whose seats are never handed
+/// over.
 pub async fn wanted_seats(pool: &PgPool, game: GameId) -> Result<Vec<WantedSeat>, LifecycleError> {
     let Some(summary) = store::games::summary(pool, game).await? else {
         return Ok(Vec::new());
@@ -74,6 +80,9 @@ pub async fn wanted_seats(pool: &PgPool, game: GameId) -> Result<Vec<WantedSeat>
                 turns: missed,
                 limit,
             },
+            PlayerStatus::Active if open.iter().any(|offer| offer.player_id == player.id) => {
+                Want::OfferedByGm
+            }
             _ => continue,
         };
         wanted.push(WantedSeat {

@@ -101,6 +101,8 @@ struct GamePage {
     roster: Vec<crate::rosters::RosterEntry>,
     /// The open turn's active players, for orders received by post: row id and name.
     post_to: Vec<(i64, String)>,
+    /// Seats of players still playing that the GM may offer to a standby: row id and name.
+    offerable: Vec<(i64, String)>,
     /// For replacements: the seats (engine id, player) and who may take one (subscriber id,
     /// name, standbys first); empty without an open turn.
     seats: Vec<(i64, String)>,
@@ -176,9 +178,17 @@ pub(crate) async fn get_game(
     } else {
         (Vec::new(), Vec::new())
     };
-    let post_to = players
+    let post_to: Vec<(i64, String)> = players
         .iter()
         .filter(|p| p.status == store::status::PlayerStatus::Active)
+        .map(|p| (p.player_id.0, p.display_name.clone()))
+        .collect();
+    // Seats the GM may offer while their players still play: active, with a fleet in battle.
+    let offerable = players
+        .iter()
+        .filter(|p| {
+            p.status == store::status::PlayerStatus::Active && in_battle(p.engine_player_id)
+        })
         .map(|p| (p.player_id.0, p.display_name.clone()))
         .collect();
     let players: Vec<PlayerRow> = players
@@ -218,6 +228,7 @@ pub(crate) async fn get_game(
         players,
         roster,
         post_to,
+        offerable,
         seats,
         candidates,
         today: state.clock.now().format("%Y-%m-%d").to_string(),

@@ -67,6 +67,10 @@ pub(super) async fn panel(
             player: seat.player.0,
             why: match seat.want {
                 Want::Resigned => "resigned".to_owned(),
+                Want::OfferedByGm => {
+                    "still playing; you offered the seat (withdraw the offer to keep them)"
+                        .to_owned()
+                }
                 Want::Missed { turns: 1, limit } => {
                     format!("missed 1 turn in a row (the limit is {limit})")
                 }
