@@ -648,6 +648,34 @@ async fn a_subscription_the_gm_ends_resigns_its_seats_and_each_is_offered_to_a_s
             .await
             .unwrap();
     assert_eq!(audit["left_games"], serde_json::json!([game]));
+    assert!(
+        confirm.contains("To undo it, subscribe them again"),
+        "{confirm}"
+    );
+    // Gravina takes the seat; Lucas, who unsubscribed, is sent nothing more.
+    let offer: i64 = sqlx::query_scalar("SELECT id FROM seat_offers")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    let taken = offers::answer(
+        pool,
+        trafalgar() + Duration::hours(1),
+        store::offers::OfferId(offer),
+        gravina,
+        offers::Answer::Accept,
+        DOMAIN,
+    )
+    .await
+    .unwrap();
+    assert!(matches!(taken, offers::Answered::Took(_)), "{taken:?}");
+    let to_lucas: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM outbound_messages WHERE to_address = 'lucas@redoutable.example' \
+         AND subject LIKE '%takes your seat'",
+    )
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert_eq!(to_lucas, 0, "an unsubscribed address gets no more mail");
 }
 
 #[tokio::test]

@@ -124,6 +124,11 @@ pub(crate) async fn replace_in(
             player.display_name, game.name
         )));
     }
+    // An address whose subscription ended was promised no more mail.
+    let old_still_subscribed = store::players::player_rows_of_game(&mut *tx, game.id)
+        .await?
+        .iter()
+        .any(|holder| holder.player_id == player.id);
     let token = new_reply_token(entropy);
     let new_name = newcomer.display_name.as_str().to_owned();
     let old_name = store::replacements::replace(
@@ -141,27 +146,29 @@ pub(crate) async fn replace_in(
     .ok_or(LifecycleError::GameNotFound(game.id.0))?;
     store::offers::lapse_open_of_player(&mut *tx, player.id, now).await?;
     // The player who leaves the seat is told, at the address they played from.
-    let (key, message_id) = letters::queued_ids(
-        "replaced",
-        &format!("{}|{}|{}", game.id.0, player.id.0, player.reply_token),
-        domain,
-    );
-    store::outbox::enqueue(
-        &mut *tx,
-        &NewOutbound {
-            message_id: &message_id,
-            idempotency_key: &key,
-            to_address: &player.email,
-            subject: &format!("{}: {new_name} takes your seat", game.name),
-            body_text: &letters::offers::you_were_replaced(
-                &old_name, &game.name, &new_name, from_turn,
-            ),
-            body_html: None,
-            headers: &Headers::default(),
-        },
-        now,
-    )
-    .await?;
+    if old_still_subscribed {
+        let (key, message_id) = letters::queued_ids(
+            "replaced",
+            &format!("{}|{}|{}", game.id.0, player.id.0, player.reply_token),
+            domain,
+        );
+        store::outbox::enqueue(
+            &mut *tx,
+            &NewOutbound {
+                message_id: &message_id,
+                idempotency_key: &key,
+                to_address: &player.email,
+                subject: &format!("{}: {new_name} takes your seat", game.name),
+                body_text: &letters::offers::you_were_replaced(
+                    &old_name, &game.name, &new_name, from_turn,
+                ),
+                body_html: None,
+                headers: &Headers::default(),
+            },
+            now,
+        )
+        .await?;
+    }
     // The newcomer's position: the engine's view for this seat only.
     let lines = state.view(engine::Viewer::Player(seat)).lines;
     let body = letters::replacements::position(

@@ -30,6 +30,8 @@ struct ConfirmPage {
     action: String,
     extra: Vec<(&'static str, String)>,
     button: &'static str,
+    /// Whether, and how, it can be undone.
+    undo: &'static str,
     back: String,
     back_label: String,
 }
@@ -164,6 +166,7 @@ pub(crate) async fn get_confirm_game(
         action: path,
         extra: Vec::new(),
         button,
+        undo: "This cannot be undone.",
         back: format!("/gm/games/{id}"),
         back_label: name,
         refusal,
@@ -236,6 +239,8 @@ pub(crate) async fn get_confirm_unsubscribe(
                 .to_owned(),
         ],
         refusal: None,
+        undo: "To undo it, subscribe them again (they get new reply addresses); a game's \
+               resignation can be taken back on its page until its turn resolves.",
         action: format!("/gm/subscribers/{id}/status"),
         extra: vec![("status", "unsubscribed".to_owned())],
         button: "Unsubscribe",
