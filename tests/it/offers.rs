@@ -290,6 +290,10 @@ async fn a_seat_missed_twice_is_offered_to_standbys_in_turn_and_the_first_to_acc
     let answer = mail(pool, "ann-again", &ann_offer, "ACCEPT\r\n").await;
     assert!(answer.contains("you accepted it already"), "{answer}");
 
+    // The roster says she plays from turn 3.
+    let roster = server::rosters::roster(pool, lissa).await.unwrap().unwrap();
+    let ann = roster.iter().find(|entry| entry.name == "Ann Lee").unwrap();
+    assert_eq!(ann.joined_turn, 3, "{roster:?}");
     // Ann plays turn 3; every published turn verifies across the change.
     let answer = mail(pool, "ann-3", &ann_lissa, "FIRE E5\r\n").await;
     assert!(!answer.contains("replaced"), "{answer}");

@@ -85,7 +85,8 @@ pub struct NewReplacement<'a> {
 }
 
 /// Hands a player's row (and so their seat, engine id and position) to another subscriber:
-/// records the old holder and their token, gives the row the new subscriber, name and token,
+/// records the old holder and their token, gives the row the new subscriber, name and token
+/// (joining from `from_turn`),
 /// drops the old holder's orders for the open turn, and takes the newcomer off the standby
 /// list. Returns the old holder's name; `None` when the row is not a player of the game.
 pub async fn replace(
@@ -112,13 +113,14 @@ pub async fn replace(
     }
     sqlx::query(
         "UPDATE players SET subscriber_id = $2, display_name = $3, reply_token = $4, status = 'active', \
-         missed_turns = 0 \
+         missed_turns = 0, joined_turn = $5 \
          WHERE id = $1",
     )
     .bind(new.player)
     .bind(new.new_subscriber)
     .bind(new.new_name)
     .bind(new.new_reply_token)
+    .bind(from_turn)
     .execute(&mut *tx)
     .await
     .map_err(StoreError::unique_as("that subscriber in this game"))?;
