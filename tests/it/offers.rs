@@ -841,6 +841,9 @@ async fn the_gm_sets_the_limit_offers_and_withdraws_from_the_command_line() {
         "{roster}"
     );
     // Barmy seats are never offered; a stranger's name is refused with the players listed.
+    let (ok, _, err) = gm(&[&barmy.0.to_string(), "missed", "--limit", "2"]);
+    assert!(!ok);
+    assert!(err.contains("its seats are never handed over"), "{err}");
     let (ok, _, err) = gm(&[&barmy.0.to_string(), "offer", "Fred Bloggs", &mary]);
     assert!(!ok);
     assert!(err.contains("no seat is handed over"), "{err}");
@@ -1096,6 +1099,10 @@ async fn the_gm_offers_the_seat_of_a_player_still_playing_and_sees_and_withdraws
         .await
         .unwrap();
     assert_eq!(status, "withdrawn");
+    // Gravina is told; she never was a standby, so nothing says she stays one.
+    let (subject, body, _) = last_mail_to(pool, "gravina@principe.example").await;
+    assert_eq!(subject, "Over Dover: the offer of a seat is withdrawn");
+    assert!(!body.contains("standby list"), "{body}");
     let page = gm.get_text(&format!("/gm/games/{game}")).await;
     assert!(page.contains("id=\"no-wanted\""), "{page}");
 }

@@ -63,10 +63,21 @@ pub fn accepted(game: &str, old_name: &str, from_turn: u32) -> String {
 }
 
 /// DECLINE, done.
-pub fn declined(game: &str) -> String {
+pub fn declined(game: &str, on_the_list: bool) -> String {
     format!(
-        "You declined the seat in {game}; it goes to someone else. You stay on the standby list."
+        "You declined the seat in {game}; it goes to someone else.{}",
+        standby_list(on_the_list)
     )
+}
+
+/// Where the subscriber stands on the standby list, for the end of an offer's letters: only a
+/// standby is told they stay on it.
+fn standby_list(on_the_list: bool) -> &'static str {
+    if on_the_list {
+        " You stay on the standby list (STANDBY OFF leaves it)."
+    } else {
+        ""
+    }
 }
 
 /// An answer to an offer that is no longer open.
@@ -85,10 +96,11 @@ pub fn not_open(game: &str, status: store::status::OfferStatus) -> String {
 }
 
 /// To a standby whose offer the GM withdrew.
-pub fn withdrawn(name: &str, game: &str) -> String {
+pub fn withdrawn(name: &str, game: &str, on_the_list: bool) -> String {
     format!(
         "Dear {name},\n\nThe GM has withdrawn the offer of a seat in {game}; there is nothing \
-         for you to do. You stay on the standby list.\n"
+         for you to do.{}\n",
+        standby_list(on_the_list)
     )
 }
 
@@ -102,10 +114,11 @@ pub fn you_were_replaced(old_name: &str, game: &str, new_name: &str, from_turn: 
 }
 
 /// To a standby whose offer expired unanswered.
-pub fn expired(name: &str, game: &str) -> String {
+pub fn expired(name: &str, game: &str, on_the_list: bool) -> String {
     format!(
         "Dear {name},\n\nThe offer of a seat in {game} expired without an answer, and the seat \
-         may go to someone else. You stay on the standby list (STANDBY OFF leaves it).\n"
+         may go to someone else.{}\n",
+        standby_list(on_the_list)
     )
 }
 

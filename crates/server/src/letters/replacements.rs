@@ -10,7 +10,7 @@ pub fn position(
     order_help: &str,
 ) -> String {
     format!(
-        "Dear {new_name},\n\nThe GM has given you {old_name}'s place in {game}: you play it from \
+        "Dear {new_name},\n\nYou take {old_name}'s place in {game}: you play it from \
          turn {from_turn}, which is open now. Reply to this message (its reply address is yours \
          alone) with your orders.\n\nYour position in {game}:\n{}\n\n{order_help}\n",
         lines.join("\n")

@@ -305,7 +305,11 @@ pub(crate) async fn answer_in(
                 )
                 .await?;
             }
-            Ok(Answered::Declined(words::declined(&found.game_name)))
+            let on_the_list = store::replacements::is_standby(&mut *tx, subscriber).await?;
+            Ok(Answered::Declined(words::declined(
+                &found.game_name,
+                on_the_list,
+            )))
         }
     }
 }
@@ -341,6 +345,7 @@ pub async fn withdraw(
         .ok_or_else(|| LifecycleError::Roster("that offer is not open".into()))?;
     store::offers::close(&mut *tx, offer, OfferStatus::Withdrawn, now).await?;
     if let Some(standby) = store::subscribers::find(&mut *tx, found.subscriber_id).await? {
+        let on_the_list = store::replacements::is_standby(&mut *tx, standby.id).await?;
         let (key, message_id) =
             letters::queued_ids("offer-withdrawn", &format!("{}", offer.0), domain);
         store::outbox::enqueue(
@@ -350,7 +355,11 @@ pub async fn withdraw(
                 idempotency_key: &key,
                 to_address: standby.email.as_str(),
                 subject: &format!("{}: the offer of a seat is withdrawn", found.game_name),
-                body_text: &words::withdrawn(standby.display_name.as_str(), &found.game_name),
+                body_text: &words::withdrawn(
+                    standby.display_name.as_str(),
+                    &found.game_name,
+                    on_the_list,
+                ),
                 body_html: None,
                 headers: &Headers::default(),
             },
@@ -396,6 +405,21 @@ pub async fn set_policy(
         )));
     }
     let mut tx = pool.begin().await?;
+    let summary = store::games::summary(&mut *tx, game)
+        .await?
+        .ok_or(LifecycleError::GameNotFound(game.0))?;
+    if summary
+        .engine
+        .parse::<EngineKind>()?
+        .missed_turns_limit()
+        .is_none()
+    {
+        return Err(LifecycleError::Roster(format!(
+            "every subscriber plays {} (Barmy): its seats are never handed over, so it has no \
+             missed-turns limit or offers (a missed turn costs the BARMY-17 penalty)",
+            summary.name
+        )));
+    }
     store::offers::set_policy(&mut *tx, game, policy).await?;
     store::audit::append(
         &mut *tx,

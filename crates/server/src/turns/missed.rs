@@ -432,6 +432,7 @@ pub async fn expire_offers(
         )
         .await?;
         if let Some(standby) = store::subscribers::find(&mut *tx, offer.subscriber_id).await? {
+            let on_the_list = store::replacements::is_standby(&mut *tx, standby.id).await?;
             let (key, message_id) =
                 letters::queued_ids("offer-expired", &offer.id.0.to_string(), domain);
             store::outbox::enqueue(
@@ -441,7 +442,11 @@ pub async fn expire_offers(
                     idempotency_key: &key,
                     to_address: standby.email.as_str(),
                     subject: &format!("{}: the offer of a seat expired", offer.game_name),
-                    body_text: &words::expired(standby.display_name.as_str(), &offer.game_name),
+                    body_text: &words::expired(
+                        standby.display_name.as_str(),
+                        &offer.game_name,
+                        on_the_list,
+                    ),
                     body_html: None,
                     headers: &Headers::default(),
                 },
