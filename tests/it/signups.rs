@@ -176,9 +176,10 @@ async fn subscribers_join_and_list_by_mail_and_the_last_seat_starts_the_game() {
         "{listed}"
     );
     let mary = reply_address_of(pool, barmy, 3).await;
+    // Her JOIN comes too late: she is told it started, not that there is no such game.
     let late = mail(pool, "join-5", &mary, "JOIN Over Dover\r\n").await;
     assert!(
-        late.contains("No game called \"Over Dover\" is open"),
+        late.contains("Over Dover has started, so it takes no more sign-ups"),
         "{late}"
     );
     db.drop_database().await;

@@ -120,6 +120,23 @@ pub async fn lock_open_by_name<'e>(
     .await?)
 }
 
+/// The zine's newest opening called `name` (case and outer spaces ignored), whatever its
+/// status: what a JOIN that came too late is told about.
+pub async fn newest_by_name<'e>(
+    db: impl PgExecutor<'e>,
+    zine: ZineId,
+    name: &str,
+) -> Result<Option<Opening>, StoreError> {
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "{OPENING} WHERE o.zine_id = $1 AND lower(btrim(o.name)) = lower(btrim($2)) \
+         ORDER BY o.id DESC LIMIT 1"
+    )))
+    .bind(zine)
+    .bind(name)
+    .fetch_optional(db)
+    .await?)
+}
+
 /// The zine's games open for sign-up, oldest first, with how many have signed up: what `LIST`,
 /// the public zine page and the zine's issue show.
 pub async fn open_for_signup<'e>(

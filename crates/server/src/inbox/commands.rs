@@ -178,6 +178,7 @@ async fn sign_up(cx: &mut Context<'_, '_>, game: &str) -> Result<String, Lifecyc
         } => letters::signups::queued(&game, place, seats, already, seating),
         Joined::Started { game, .. } => letters::signups::started(&game),
         Joined::Full { game, seats } => letters::signups::full(&game, seats),
+        Joined::Closed { game } => letters::signups::closed(&game),
         Joined::NotOpen { game } => {
             let open = store::signups::open_for_signup(&mut *cx.tx, zine).await?;
             letters::signups::not_open(&game, &open)

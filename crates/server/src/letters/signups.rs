@@ -73,6 +73,16 @@ pub fn full(game: &str, seats: i32) -> String {
     )
 }
 
+/// JOIN's answer for a game whose sign-up closed when it started (the last seat went to
+/// someone else first, or the GM started it).
+pub fn closed(game: &str) -> String {
+    format!(
+        "{game} has started, so it takes no more sign-ups: you were not signed up. The GM may \
+         open another game; LIST shows the games open for sign-up, and STANDBY offers you a seat \
+         when a player leaves one."
+    )
+}
+
 /// JOIN's answer for a game that is not open for sign-up.
 pub fn not_open(game: &str, open: &[Opening]) -> String {
     let others = if open.is_empty() {

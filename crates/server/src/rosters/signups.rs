@@ -147,6 +147,8 @@ pub enum Joined {
     Started { game: String, id: GameId },
     /// Every seat is taken and the GM seats the players.
     Full { game: String, seats: i32 },
+    /// The game of that name has started (filled, or started by the GM): no more sign-ups.
+    Closed { game: String },
     /// No game of that name is open for sign-up in the zine.
     NotOpen { game: String },
 }
@@ -162,8 +164,14 @@ pub(crate) async fn join_in(
     site: MailSite<'_>,
 ) -> Result<Joined, LifecycleError> {
     let Some(opening) = store::signups::lock_open_by_name(&mut *tx, zine, name).await? else {
-        return Ok(Joined::NotOpen {
-            game: name.trim().to_owned(),
+        // A JOIN that lost the last seat (or came after the start) is told the game filled.
+        return Ok(match store::signups::newest_by_name(&mut *tx, zine, name).await? {
+            Some(started) if started.status == OpeningStatus::Started => Joined::Closed {
+                game: started.name,
+            },
+            _ => Joined::NotOpen {
+                game: name.trim().to_owned(),
+            },
         });
     };
     if store::signups::place_of(&mut *tx, opening.id, subscriber)
