@@ -81,7 +81,7 @@ async fn the_gm_enters_orders_received_by_post_and_the_player_gets_the_same_conf
             &path,
             &[
                 ("player", &hardy_id),
-                ("received_on", "1805-10-22"),
+                ("received_on", "1805-10-20"),
                 ("orders", "A1 B2"),
             ],
         )
@@ -99,7 +99,7 @@ async fn the_gm_enters_orders_received_by_post_and_the_player_gets_the_same_conf
         .replace("&#34;", "\"");
     assert!(
         shown.contains(
-            "Hardy's orders for Trafalgar, received by post on Tuesday 22 October 1805, entered by the GM (nelson)"
+            "Hardy's orders for Trafalgar, received by post on Sunday 20 October 1805, entered by the GM (nelson)"
         ),
         "{shown}"
     );
@@ -116,7 +116,7 @@ async fn the_gm_enters_orders_received_by_post_and_the_player_gets_the_same_conf
             .await
             .unwrap();
     assert_eq!(actor, "gm:nelson");
-    assert_eq!(details["received_on"], "1805-10-22");
+    assert_eq!(details["received_on"], "1805-10-20");
     let (to, body, headers): (String, String, serde_json::Value) = sqlx::query_as(
         "SELECT to_address, body_text, headers FROM outbound_messages ORDER BY id DESC LIMIT 1",
     )
@@ -139,7 +139,7 @@ async fn the_gm_enters_orders_received_by_post_and_the_player_gets_the_same_conf
             &path,
             &[
                 ("player", &hardy_id),
-                ("received_on", "1805-10-23"),
+                ("received_on", "1805-10-21"),
                 ("kind", "press"),
                 ("orders", "England expects that every man will do his duty."),
             ],
@@ -153,7 +153,7 @@ async fn the_gm_enters_orders_received_by_post_and_the_player_gets_the_same_conf
         .replace("&#39;", "'")
         .replace("&#34;", "\"");
     assert!(
-        page.contains("Hardy's press for Trafalgar, received by post on Wednesday 23 October 1805"),
+        page.contains("Hardy's press for Trafalgar, received by post on Monday 21 October 1805"),
         "{page}"
     );
     assert!(
@@ -196,6 +196,70 @@ async fn the_gm_enters_orders_received_by_post_and_the_player_gets_the_same_conf
             "hardy@victory.example",
             "Trafalgar: your press received by post"
         )
+    );
+
+    // A day after today (the app's clock says 21 October) is refused in words; nothing changes.
+    let response = gm
+        .submit(
+            &path,
+            &[
+                ("player", &hardy_id),
+                ("received_on", "1805-10-22"),
+                ("orders", "C3 D4"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let refused = response.text().await.unwrap();
+    assert!(
+        refused.contains("post cannot come from the future"),
+        "{refused}"
+    );
+    // Orders that carry press: the confirmation says what became of it, and of the press
+    // letter before them, which the new set replaces (as by mail).
+    let response = gm
+        .submit(
+            &path,
+            &[
+                ("player", &hardy_id),
+                ("received_on", "1805-10-21"),
+                ("orders", "C3 D4\nPRESS Kiss me, Hardy."),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let page = response
+        .text()
+        .await
+        .unwrap()
+        .replace("&#39;", "'")
+        .replace("&#34;", "\"");
+    assert!(
+        page.contains("your earlier press (1 entry) is withdrawn"),
+        "{page}"
+    );
+    assert!(
+        page.contains(
+            "Press accepted for Trafalgar, to be published with the report: \"Kiss me, Hardy.\""
+        ),
+        "{page}"
+    );
+    // Another game's player (or none) is refused with the game's own name.
+    let response = gm
+        .submit(
+            &path,
+            &[
+                ("player", "999999"),
+                ("received_on", "1805-10-21"),
+                ("orders", "C3 D4"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let refused = response.text().await.unwrap();
+    assert!(
+        refused.contains("Trafalgar has no such player"),
+        "{refused}"
     );
 
     // A printable sheet for the post: Hardy's own position and nothing of anyone else's.

@@ -23,6 +23,33 @@ pub struct PostedOrders<'a> {
     pub received_on: NaiveDate,
 }
 
+/// The player the post came from, and their game's name: refused in words when the player is
+/// not one of the game's, or the day received is after today in the game's time zone.
+async fn postal_player(
+    tx: &mut sqlx::PgConnection,
+    posted: &PostedOrders<'_>,
+    now: DateTime<Utc>,
+) -> Result<(store::players::GamePlayer, String), LifecycleError> {
+    let game = store::games::summary(&mut *tx, posted.game)
+        .await?
+        .ok_or(LifecycleError::GameNotFound(posted.game.0))?;
+    let today = now
+        .with_timezone(&crate::schedule::zone_of(&game.schedule))
+        .date_naive();
+    if posted.received_on > today {
+        return Err(LifecycleError::Roster(format!(
+            "the day received, {}, is after today ({today}): post cannot come from the future",
+            posted.received_on
+        )));
+    }
+    let player = store::players::of_game(&mut *tx, posted.game)
+        .await?
+        .into_iter()
+        .find(|p| p.id == posted.player)
+        .ok_or_else(|| LifecycleError::Roster(format!("{} has no such player", game.name)))?;
+    Ok((player, game.name))
+}
+
 /// Enters the orders, audits the entry as `actor`'s, and queues the confirmation to the
 /// player's address; returns the confirmation's text, for the GM's page.
 pub async fn enter_orders(
@@ -33,14 +60,8 @@ pub async fn enter_orders(
     domain: &str,
 ) -> Result<String, LifecycleError> {
     let mut tx = pool.begin().await?;
-    let players = store::players::of_game(&mut *tx, posted.game).await?;
-    let player = players
-        .iter()
-        .find(|p| p.id == posted.player)
-        .ok_or(LifecycleError::GameNotFound(posted.game.0))?;
-    let game_name = store::games::name(&mut *tx, posted.game)
-        .await?
-        .ok_or(LifecycleError::GameNotFound(posted.game.0))?;
+    let (player, game_name) = postal_player(&mut tx, posted, now).await?;
+    let player = &player;
     let lock = store::subscribers::lock_player(&mut tx, posted.player.0).await?;
     let submission = Submission {
         game: posted.game,
@@ -52,7 +73,7 @@ pub async fn enter_orders(
     };
     let taken =
         submit_orders_in(&mut tx, &mut OpenTurns::default(), &lock, now, &submission).await?;
-    let text = letters::postal::confirmation(
+    let mut text = letters::postal::confirmation(
         &game_name,
         &player.display_name,
         posted.received_on,
@@ -60,6 +81,31 @@ pub async fn enter_orders(
         actor.strip_prefix("gm:").unwrap_or(actor),
         &taken.parsed,
     );
+    // What became of the press, said as a mailed set's confirmation says it.
+    if taken.press_withdrawn > 0 {
+        text.push_str(
+            "
+
+",
+        );
+        text.push_str(&letters::replies::press_replaced(
+            &game_name,
+            taken.press_withdrawn,
+        ));
+    }
+    for (sent, admitted) in taken.parsed.press.iter().zip(&taken.press) {
+        text.push_str(
+            "
+
+",
+        );
+        text.push_str(&letters::replies::press(
+            &game_name,
+            sent,
+            admitted,
+            &submission.press_limits,
+        ));
+    }
     let (key, message_id) = letters::queued_ids(
         "post",
         &format!("{}|{}|{}", posted.game.0, posted.player.0, now.to_rfc3339()),
@@ -110,14 +156,8 @@ pub async fn enter_press(
     domain: &str,
 ) -> Result<String, LifecycleError> {
     let mut tx = pool.begin().await?;
-    let players = store::players::of_game(&mut *tx, posted.game).await?;
-    let player = players
-        .iter()
-        .find(|p| p.id == posted.player)
-        .ok_or(LifecycleError::GameNotFound(posted.game.0))?;
-    let game_name = store::games::name(&mut *tx, posted.game)
-        .await?
-        .ok_or(LifecycleError::GameNotFound(posted.game.0))?;
+    let (player, game_name) = postal_player(&mut tx, posted, now).await?;
+    let player = &player;
     let lock = store::subscribers::lock_player(&mut tx, posted.player.0).await?;
     let mut open_turns = OpenTurns::default();
     let limits = PressLimits::DEFAULT;

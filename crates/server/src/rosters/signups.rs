@@ -165,14 +165,16 @@ pub(crate) async fn join_in(
 ) -> Result<Joined, LifecycleError> {
     let Some(opening) = store::signups::lock_open_by_name(&mut *tx, zine, name).await? else {
         // A JOIN that lost the last seat (or came after the start) is told the game filled.
-        return Ok(match store::signups::newest_by_name(&mut *tx, zine, name).await? {
-            Some(started) if started.status == OpeningStatus::Started => Joined::Closed {
-                game: started.name,
+        return Ok(
+            match store::signups::newest_by_name(&mut *tx, zine, name).await? {
+                Some(started) if started.status == OpeningStatus::Started => {
+                    Joined::Closed { game: started.name }
+                }
+                _ => Joined::NotOpen {
+                    game: name.trim().to_owned(),
+                },
             },
-            _ => Joined::NotOpen {
-                game: name.trim().to_owned(),
-            },
-        });
+        );
     };
     if store::signups::place_of(&mut *tx, opening.id, subscriber)
         .await?

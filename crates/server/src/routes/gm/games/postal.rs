@@ -62,6 +62,7 @@ pub(crate) async fn post_orders(
             error @ (LifecycleError::DeadlinePassed(_)
             | LifecycleError::NoOpenTurn(_)
             | LifecycleError::LaterOrdersStand
+            | LifecycleError::Roster(_)
             | LifecycleError::GameNotFound(_)),
         ) => (
             StatusCode::UNPROCESSABLE_ENTITY,
