@@ -121,6 +121,7 @@ fuzz_target!(|data: &[u8]| {
         joining: Vec::new(),
         leaving: Vec::new(),
         excused: Vec::new(),
+        renames: Vec::new(),
     };
     let press: Vec<PressItem> = parsed
         .press

@@ -1,6 +1,6 @@
 //! Standbys and replacements (issue 18 item 3): a subscriber volunteers by mail, the GM hands
-//! them a seat mid-game; the engine state is untouched so `gm verify` replays every turn, the
-//! report's Name reads "New (replacing Old)" from the turn it takes effect, the newcomer gets
+//! them a seat mid-game; the engine renames the seat from that turn (an input recorded with
+//! it), so `gm verify` replays every turn; the report's Name reads "New (replacing Old)" from the turn it takes effect, the newcomer gets
 //! the position with their own reply address, and the old address is refused in words.
 
 use chrono::Duration;
@@ -440,5 +440,64 @@ async fn the_gm_replaces_a_player_with_a_standby_on_the_console() {
     assert!(
         roster.contains("Gravina") && !roster.contains("Lucas"),
         "{roster}"
+    );
+}
+
+/// After a replacement the engine knows the seat by its new holder's name, from the turn the
+/// replacement took effect: the report's row, the next turn's orders that name the seat, and
+/// `gm verify`, which replays the rename recorded with the turn.
+#[tokio::test]
+async fn a_replaced_seat_goes_by_its_new_holders_name_from_the_turn_it_changed_hands() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let (_, _) = crate::offers::lissa(pool).await;
+    let tsushima = crate::offers::tsushima(pool).await;
+    let mary = crate::offers::subscriber(pool, "Mary Jones").await;
+    replace_player(
+        pool,
+        trafalgar(),
+        &Replacement {
+            game: tsushima,
+            player: "John Smith",
+            subscriber: mary,
+        },
+        "gm:nelson",
+        DOMAIN,
+        &mut Counter(40),
+    )
+    .await
+    .unwrap();
+    crate::offers::resolve_now(pool, tsushima, 1).await;
+    let report: String = sqlx::query_scalar(
+        "SELECT r.text FROM published_reports r JOIN turns t ON t.id = r.turn_id \
+         WHERE t.game_id = $1 AND t.number = 1",
+    )
+    .bind(tsushima)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    // The table wraps the long name; the row's name is whole in the report's JSON.
+    assert!(
+        report.contains("Mary Jones (replacing") && report.contains("John Smith)"),
+        "{report}"
+    );
+    // Turn 2: Fred names Mary's fleet by her name, and the engine takes it.
+    let fred = reply_address_of(pool, tsushima, 1).await;
+    let answer = crate::offers::mail(pool, "fred-2", &fred, "FIRE C3 AT Mary Jones\r\n").await;
+    assert!(!answer.contains("no opponent called"), "{answer}");
+    assert!(answer.contains("Mary Jones"), "{answer}");
+    crate::offers::resolve_now(pool, tsushima, 2).await;
+    let checks = turns::verify::verify_game(pool, tsushima).await.unwrap();
+    assert_eq!(checks.len(), 2, "{checks:?}");
+    assert!(checks.iter().all(|c| c.matches), "{checks:?}");
+    let renaming: serde_json::Value =
+        sqlx::query_scalar("SELECT renaming FROM turns WHERE game_id = $1 AND number = 1")
+            .bind(tsushima)
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    assert_eq!(
+        renaming,
+        serde_json::json!([{ "id": 2, "name": "Mary Jones" }])
     );
 }

@@ -506,6 +506,12 @@ impl Engine for Barmy {
             .collect()
     }
 
+    fn rename(state: &mut State, player: &Player) {
+        if let Some(captain) = state.captains.iter_mut().find(|c| c.id == player.id) {
+            captain.name.clone_from(&player.name);
+        }
+    }
+
     fn order_help(state: &State) -> String {
         orders::help(&state.setup)
     }

@@ -106,6 +106,11 @@ pub struct TurnInput<O> {
     /// applies to them; only a penalty for the miss (BARMY-17) is waived.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub excused: Vec<PlayerId>,
+    /// Seats that changed hands with this turn (issue 18's replacements): each player id with
+    /// the name its new holder plays under. The state takes the names before the turn
+    /// resolves ([`Engine::rename`]), so the report and everything after use them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub renames: Vec<Player>,
 }
 
 impl<O> Default for TurnInput<O> {
@@ -115,6 +120,7 @@ impl<O> Default for TurnInput<O> {
             joining: Vec::new(),
             leaving: Vec::new(),
             excused: Vec::new(),
+            renames: Vec::new(),
         }
     }
 }
@@ -374,6 +380,10 @@ pub trait Engine {
 
     /// The players in the GM's roster order, which is the report's row order.
     fn roster(state: &Self::State) -> Vec<Player>;
+
+    /// Gives `player.id`'s seat the name `player.name` (its new holder's, after a
+    /// replacement); nothing else changes. A stranger's id changes nothing.
+    fn rename(state: &mut Self::State, player: &Player);
 
     /// How to write orders for this game, for HELP and the order form.
     fn order_help(state: &Self::State) -> String;

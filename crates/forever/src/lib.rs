@@ -165,6 +165,14 @@ impl Engine for Forever {
         state.seats.iter().map(|s| s.player.clone()).collect()
     }
 
+    fn rename(state: &mut State, player: &Player) {
+        for seat in &mut state.seats {
+            if seat.player.id == player.id {
+                seat.player.name.clone_from(&player.name);
+            }
+        }
+    }
+
     fn order_help(state: &State) -> String {
         help::order_help(state)
     }

@@ -54,6 +54,9 @@ pub struct ResolveRequest {
     pub joining: Vec<Player>,
     #[serde(default)]
     pub leaving: Vec<PlayerId>,
+    /// Seats that changed hands with this turn: each player id with its new holder's name.
+    #[serde(default)]
+    pub renames: Vec<Player>,
     /// The game's secret (the GM's view): the turn's seeds are derived from it. Or else:
     #[serde(default)]
     pub secret: Option<String>,
@@ -141,6 +144,7 @@ pub fn resolve(request: ResolveRequest) -> Result<ResolveResponse, AdjudicateErr
         joining: request.joining,
         leaving: request.leaving,
         excused: Vec::new(),
+        renames: request.renames,
     };
     let mut press: Vec<PressItem> = Vec::new();
     let mut readings = BTreeMap::new();

@@ -462,11 +462,24 @@ impl AnyState {
                 })?;
                 orders.insert(player, typed);
             }
+            // A seat that changed hands takes its new name before the turn resolves.
+            let renamed;
+            let state = if input.renames.is_empty() {
+                state
+            } else {
+                let mut copy = state.clone();
+                for player in &input.renames {
+                    E::rename(&mut copy, player);
+                }
+                renamed = copy;
+                &renamed
+            };
             let typed = TurnInput {
                 orders,
                 joining: input.joining,
                 leaving: input.leaving,
                 excused: input.excused,
+                renames: input.renames,
             };
             let resolution = E::resolve(state, &typed, dice)?;
             let mut report = resolution.report;

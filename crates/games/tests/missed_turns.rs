@@ -132,6 +132,7 @@ fn a_player_who_left_orders_nothing_once_the_turn_resolves_in_every_engine() {
             joining: Vec::new(),
             leaving: vec![PlayerId(1)],
             excused: Vec::new(),
+            renames: Vec::new(),
         };
         let secret = GameSecret::from_bytes([7; 32]);
         let after = state

@@ -131,6 +131,14 @@ impl Engine for Ironclad {
         state.commanders.iter().map(|c| c.player.clone()).collect()
     }
 
+    fn rename(state: &mut State, player: &Player) {
+        for commander in &mut state.commanders {
+            if commander.player.id == player.id {
+                commander.player.name.clone_from(&player.name);
+            }
+        }
+    }
+
     fn order_help(state: &State) -> String {
         help::order_help(state)
     }

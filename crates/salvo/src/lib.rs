@@ -196,6 +196,12 @@ impl Engine for Salvo {
         state.roster()
     }
 
+    fn rename(state: &mut State, player: &Player) {
+        if let Some(admiral) = state.admirals.iter_mut().find(|a| a.id == player.id) {
+            admiral.name.clone_from(&player.name);
+        }
+    }
+
     fn order_help(state: &State) -> String {
         help(state)
     }

@@ -124,6 +124,14 @@ impl Engine for Skyfleet {
         state.sides.iter().map(|s| s.player.clone()).collect()
     }
 
+    fn rename(state: &mut State, player: &Player) {
+        for side in &mut state.sides {
+            if side.player.id == player.id {
+                side.player.name.clone_from(&player.name);
+            }
+        }
+    }
+
     fn order_help(state: &State) -> String {
         help::order_help(state)
     }

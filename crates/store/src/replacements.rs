@@ -152,6 +152,25 @@ pub async fn replaced_token<'e>(
     .await?)
 }
 
+/// The seats whose replacement takes effect with `turn`: for each engine player id, the
+/// latest holder's name, as (engine player id, new name).
+pub async fn taking_effect<'e>(
+    db: impl PgExecutor<'e>,
+    game: GameId,
+    turn: u32,
+) -> Result<Vec<(i64, String)>, StoreError> {
+    let turn = i32::try_from(turn).map_err(|e| StoreError::invalid_row("turns.number", e))?;
+    Ok(sqlx::query_as(
+        "SELECT DISTINCT ON (engine_player_id) engine_player_id, new_name \
+         FROM player_replacements WHERE game_id = $1 AND from_turn = $2 \
+         ORDER BY engine_player_id, id DESC",
+    )
+    .bind(game)
+    .bind(turn)
+    .fetch_all(db)
+    .await?)
+}
+
 /// The seats that changed hands by `turn`: for each engine player id, the latest replacement
 /// that took effect at or before `turn`, as (engine player id, new name, old name).
 pub async fn names_at_turn<'e>(

@@ -375,6 +375,33 @@ pub async fn joining<'e>(
     )
 }
 
+/// Records the seats that change hands with the turn (`turns.renaming`): a JSON list of
+/// players (engine id and new name), the engine's input as `joining` is.
+pub async fn set_renaming<'e>(
+    db: impl PgExecutor<'e>,
+    turn: TurnId,
+    renaming: &serde_json::Value,
+) -> Result<(), StoreError> {
+    sqlx::query("UPDATE turns SET renaming = $2 WHERE id = $1")
+        .bind(turn)
+        .bind(renaming)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+pub async fn renaming<'e>(
+    db: impl PgExecutor<'e>,
+    turn: TurnId,
+) -> Result<serde_json::Value, StoreError> {
+    Ok(
+        sqlx::query_scalar("SELECT renaming FROM turns WHERE id = $1")
+            .bind(turn)
+            .fetch_one(db)
+            .await?,
+    )
+}
+
 /// An open turn of a running game with a deadline still ahead and reminders set.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct RemindableTurn {

@@ -151,6 +151,13 @@ async fn recorded_input(
         .into_iter()
         .map(player_id)
         .collect();
+    input.renames =
+        serde_json::from_value(store::turns::renaming(&mut *db, turn).await?).map_err(|e| {
+            LifecycleError::inconsistent(
+                game,
+                format!("turn {}: renaming is not a player list: {e}", turn.0),
+            )
+        })?;
     let press = store::orders::turn_press(&mut *db, turn)
         .await?
         .into_iter()

@@ -183,6 +183,19 @@ pub(crate) async fn resolve_claimed(
         .map(|p| p.engine_player_id)
         .collect();
     store::turns::set_leaving(&mut *tx, due.id, &leaving).await?;
+    // Seats that changed hands with this turn take their new holders' names in the engine.
+    let renaming: Vec<engine::Player> =
+        store::replacements::taking_effect(&mut *tx, game.id, number)
+            .await?
+            .into_iter()
+            .map(|(id, name)| engine::Player {
+                id: player_id(id),
+                name,
+            })
+            .collect();
+    let renaming = serde_json::to_value(&renaming)
+        .map_err(|e| LifecycleError::inconsistent(game.id, e.to_string()))?;
+    store::turns::set_renaming(&mut *tx, due.id, &renaming).await?;
     if enrols_every_subscriber(engine) {
         let joining = enrol_new_subscribers(&mut *tx, game.id, number + 1, &mut OsEntropy).await?;
         let joining = serde_json::to_value(&joining)
@@ -199,7 +212,12 @@ pub(crate) async fn resolve_claimed(
     let renames = store::replacements::names_at_turn(&mut *tx, game.id, number).await?;
     let roster = state.roster();
     let mut resolved = state.resolve(input, &press, &mut secret.turn_dice(number))?;
-    super::renames::rename_rows(&mut resolved.report, &roster, &renames);
+    super::renames::rename_rows(
+        &mut resolved.report,
+        &roster,
+        &resolved.state.roster(),
+        &renames,
+    );
     fault::point("after_resolve").await;
     let seed = secret.turn_seed(number);
     store::turns::mark_resolved(&mut *tx, due.id, &seed.to_hex(), now).await?;

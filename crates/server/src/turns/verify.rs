@@ -54,7 +54,12 @@ pub async fn verify_game(pool: &PgPool, game: GameId) -> Result<Vec<TurnCheck>, 
             &press,
             &mut engine::TurnDice::from_seeds(&seed, &sealed),
         )?;
-        super::renames::rename_rows(&mut replay.report, &roster, &renames);
+        super::renames::rename_rows(
+            &mut replay.report,
+            &roster,
+            &replay.state.roster(),
+            &renames,
+        );
         let matches = commitments_hold && replay.report.to_text() == turn.text;
         checks.push(TurnCheck {
             turn: number,
@@ -94,10 +99,23 @@ pub async fn preview_turn(
         .filter(|p| p.status != PlayerStatus::Active)
         .map(|p| player_id(p.engine_player_id))
         .collect();
+    input.renames = store::replacements::taking_effect(&mut *db, game, number)
+        .await?
+        .into_iter()
+        .map(|(id, name)| engine::Player {
+            id: player_id(id),
+            name,
+        })
+        .collect();
     let state = engine.parse_state_text(&stored.state)?;
     let renames = store::replacements::names_at_turn(&mut *db, game, number).await?;
     let roster = state.roster();
     let mut resolved = state.resolve(input, &press, &mut secret.turn_dice(number))?;
-    super::renames::rename_rows(&mut resolved.report, &roster, &renames);
+    super::renames::rename_rows(
+        &mut resolved.report,
+        &roster,
+        &resolved.state.roster(),
+        &renames,
+    );
     Ok((number, resolved))
 }
