@@ -467,6 +467,22 @@ async fn a_replaced_seat_goes_by_its_new_holders_name_from_the_turn_it_changed_h
     )
     .await
     .unwrap();
+    // Already in the turn of the replacement, orders name the seat by its new holder.
+    let fred = reply_address_of(pool, tsushima, 1).await;
+    let answer = crate::offers::mail(pool, "fred-1", &fred, "FIRE B2 AT Mary Jones\r\n").await;
+    assert!(!answer.contains("no opponent called"), "{answer}");
+    // Her position mail calls the fleet hers.
+    let (position,): (String,) = sqlx::query_as(
+        "SELECT body_text FROM outbound_messages WHERE to_address = 'mary@example.org' \
+         AND subject LIKE '%you take over from%'",
+    )
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert!(
+        position.contains("\nMary Jones: ") && !position.contains("\nJohn Smith: "),
+        "{position}"
+    );
     crate::offers::resolve_now(pool, tsushima, 1).await;
     let report: String = sqlx::query_scalar(
         "SELECT r.text FROM published_reports r JOIN turns t ON t.id = r.turn_id \
@@ -482,7 +498,6 @@ async fn a_replaced_seat_goes_by_its_new_holders_name_from_the_turn_it_changed_h
         "{report}"
     );
     // Turn 2: Fred names Mary's fleet by her name, and the engine takes it.
-    let fred = reply_address_of(pool, tsushima, 1).await;
     let answer = crate::offers::mail(pool, "fred-2", &fred, "FIRE C3 AT Mary Jones\r\n").await;
     assert!(!answer.contains("no opponent called"), "{answer}");
     assert!(answer.contains("Mary Jones"), "{answer}");

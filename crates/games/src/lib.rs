@@ -524,6 +524,11 @@ impl AnyState {
         with_state!(self, E, state => E::roster(state))
     }
 
+    /// Gives the seat `player.id` the name `player.name` (`Engine::rename`).
+    pub fn rename(&mut self, player: &Player) {
+        with_state!(self, E, state => E::rename(state, player));
+    }
+
     pub fn order_help(&self) -> String {
         with_state!(self, E, state => E::order_help(state))
     }

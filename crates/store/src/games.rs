@@ -155,17 +155,26 @@ pub async fn for_replay<'e>(
     )
 }
 
-/// A game's engine name and current state (JSON text), for its players' views.
+/// A game's current state as its players see it: the engine name, the state (JSON text), and
+/// the seats whose replacement takes effect with the open turn (a JSON list of `{id, name}`,
+/// the new holders' names; the engine takes them when that turn resolves).
 pub async fn engine_and_state<'e>(
     db: impl PgExecutor<'e>,
     game: GameId,
-) -> Result<Option<(String, String)>, StoreError> {
-    Ok(
-        sqlx::query_as("SELECT engine, state::text FROM games WHERE id = $1")
-            .bind(game)
-            .fetch_optional(db)
-            .await?,
+) -> Result<Option<(String, String, serde_json::Value)>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT g.engine, g.state::text, COALESCE(( \
+             SELECT jsonb_agg(jsonb_build_object('id', r.engine_player_id, 'name', r.new_name) \
+                              ORDER BY r.engine_player_id) \
+             FROM (SELECT DISTINCT ON (p.engine_player_id) p.engine_player_id, p.new_name \
+                   FROM player_replacements p JOIN turns t ON t.game_id = p.game_id \
+                   AND t.status = 'open' AND t.number = p.from_turn \
+                   WHERE p.game_id = g.id ORDER BY p.engine_player_id, p.id DESC) r \
+         ), '[]'::jsonb) FROM games g WHERE g.id = $1",
     )
+    .bind(game)
+    .fetch_optional(db)
+    .await?)
 }
 
 /// A game's setup (the GM's settings), if the game exists. It may name hidden things (fleets

@@ -169,7 +169,8 @@ pub(crate) async fn replace_in(
         )
         .await?;
     }
-    // The newcomer's position: the engine's view for this seat only.
+    // The newcomer's position: the engine's view for this seat only, under their own name.
+    let state = turns::game_state(&mut *tx, game.id).await?;
     let lines = state.view(engine::Viewer::Player(seat)).lines;
     let body = letters::replacements::position(
         &game.name,

@@ -251,13 +251,27 @@ impl OpenTurns {
             None => None,
         };
         let engine: EngineKind = row.engine.parse()?;
-        let state = self
+        let mut state = self
             .states
             .open_turn_state(&mut *tx, row.game_id, row.id, engine)
             .await?;
+        let number = super::turn_number(row.number, row.game_id)?;
+        // Orders name a seat taken over in this turn by its new holder's name already (the
+        // engine takes the name when the turn resolves); parsed orders keep player ids.
+        let renames = store::replacements::taking_effect(&mut *tx, row.game_id, number).await?;
+        if !renames.is_empty() {
+            let mut renamed = (*state).clone();
+            for (id, name) in renames {
+                renamed.rename(&engine::Player {
+                    id: player_id(id),
+                    name,
+                });
+            }
+            state = Arc::new(renamed);
+        }
         Ok(OpenTurn {
             id: row.id,
-            number: super::turn_number(row.number, row.game_id)?,
+            number,
             state,
             closes,
         })
@@ -457,17 +471,33 @@ pub fn may_play(holder: &TokenHolder) -> Result<(), String> {
     }
 }
 
-/// The game's current state (after its last resolved turn), from which each viewer's view is
-/// drawn: the POSITION mail and the player pages read it here.
+/// The game's current state (after its last resolved turn, with the open turn's replacements'
+/// names), from which each viewer's view is drawn: the POSITION mail and the player pages read
+/// it here.
 pub async fn game_state<'e>(
     db: impl sqlx::PgExecutor<'e>,
     game: GameId,
 ) -> Result<AnyState, LifecycleError> {
-    let (engine, state) = store::games::engine_and_state(db, game)
+    let (engine, state, renames) = store::games::engine_and_state(db, game)
         .await?
         .ok_or(LifecycleError::GameNotFound(game.0))?;
     let engine: EngineKind = engine.parse()?;
-    Ok(engine.parse_state_text(&state)?)
+    let mut state = engine.parse_state_text(&state)?;
+    // A seat taken over in the open turn goes by its new holder's name from now on.
+    for player in renames_of(game, renames)? {
+        state.rename(&player);
+    }
+    Ok(state)
+}
+
+/// The `{id, name}` list of seats renamed with a turn, as stored.
+fn renames_of(
+    game: GameId,
+    renames: serde_json::Value,
+) -> Result<Vec<engine::Player>, LifecycleError> {
+    serde_json::from_value(renames).map_err(|e| {
+        LifecycleError::inconsistent(game, format!("renames are not a player list: {e}"))
+    })
 }
 
 /// Press sent on its own (a PRESS command, the web form) for the game's open turn,
