@@ -338,6 +338,13 @@ async fn a_player_who_orders_again_keeps_the_seat_and_the_offer_lapses() {
     // John is back for turn 2: the offer made for his miss lapses at once, before the turn
     // resolves, so Mary's ACCEPT that comes after his orders takes nothing.
     mail(pool, "john-2", &john_lissa, "FIRE C3\r\n").await;
+    let (subject, body, _) = last_mail_to(pool, "mary@example.org").await;
+    assert_eq!(subject, "Lissa: the seat is no longer offered");
+    assert!(
+        body.contains("John Smith has sent orders for Lissa again, so they keep their seat"),
+        "{body}"
+    );
+    assert!(body.contains("You stay on the standby list"), "{body}");
     let answer = mail(pool, "mary-late", &mary_offer, "ACCEPT\r\n").await;
     assert!(answer.contains("no longer offered to you"), "{answer}");
     assert!(answer.contains("its player came back"), "{answer}");

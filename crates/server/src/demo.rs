@@ -149,6 +149,7 @@ async fn seed_demo_game(
             source: Source::Web,
             press_limits: crate::config::PressLimits::DEFAULT,
             with_press: true,
+            mail_domain: None,
         };
         // Sent a minute before the deadline, which is now.
         let sent = now - chrono::Duration::minutes(1);

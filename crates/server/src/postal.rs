@@ -70,6 +70,7 @@ pub async fn enter_orders(
         source: Source::Post,
         press_limits: PressLimits::DEFAULT,
         with_press: true,
+        mail_domain: Some(domain),
     };
     let taken =
         submit_orders_in(&mut tx, &mut OpenTurns::default(), &lock, now, &submission).await?;

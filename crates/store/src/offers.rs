@@ -335,6 +335,25 @@ pub async fn lapse_missed_of_players<'e>(
     .rows_affected())
 }
 
+/// Lapses the open offers made for `player`'s missed turns (they came back): the offers, as
+/// they were, for telling their standbys.
+pub async fn lapse_missed_of_player(
+    tx: &mut sqlx::PgConnection,
+    player: PlayerRowId,
+    now: DateTime<Utc>,
+) -> Result<Vec<Offer>, StoreError> {
+    let offers: Vec<Offer> = sqlx::query_as(select_offers!(
+        "WHERE o.player_id = $1 AND o.status = 'open' AND o.reason = 'missed' FOR UPDATE OF o"
+    ))
+    .bind(player)
+    .fetch_all(&mut *tx)
+    .await?;
+    if !offers.is_empty() {
+        lapse_missed_of_players(&mut *tx, &[player], now).await?;
+    }
+    Ok(offers)
+}
+
 /// Lapses the open offers of the game's seats whose players are no longer active: a turn has
 /// resolved with them leaving the game, so there is no seat left to take. Returns how many.
 pub async fn lapse_open_of_departed<'e>(

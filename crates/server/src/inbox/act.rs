@@ -138,6 +138,7 @@ async fn take_orders(
             source: Source::Email,
             press_limits,
             with_press: arrival.copy_of.is_none(),
+            mail_domain: Some(&settings.domain),
         };
         match turns::submit_orders_in(tx, &mut batch.open_turns, &lock, received, &submission).await
         {

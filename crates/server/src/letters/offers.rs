@@ -104,6 +104,15 @@ pub fn withdrawn(name: &str, game: &str, on_the_list: bool) -> String {
     )
 }
 
+/// To a standby whose offer lapsed because the seat's player ordered again.
+pub fn player_came_back(name: &str, game: &str, holder: &str, on_the_list: bool) -> String {
+    format!(
+        "Dear {name},\n\n{holder} has sent orders for {game} again, so they keep their seat and \
+         it is no longer offered to you; there is nothing for you to do.{}\n",
+        standby_list(on_the_list)
+    )
+}
+
 /// To the player who was replaced.
 pub fn you_were_replaced(old_name: &str, game: &str, new_name: &str, from_turn: u32) -> String {
     format!(

@@ -188,6 +188,43 @@ pub(crate) async fn seat_left(
     Ok(())
 }
 
+/// Tells each standby whose offer lapsed because the seat's player ordered again.
+pub(crate) async fn tell_player_came_back(
+    tx: &mut sqlx::PgConnection,
+    lapsed: &[store::offers::Offer],
+    now: DateTime<Utc>,
+    domain: &str,
+) -> Result<(), LifecycleError> {
+    for offer in lapsed {
+        let Some(standby) = store::subscribers::find(&mut *tx, offer.subscriber_id).await? else {
+            continue;
+        };
+        let on_the_list = store::replacements::is_standby(&mut *tx, standby.id).await?;
+        let (key, message_id) =
+            letters::queued_ids("offer-lapsed", &offer.id.0.to_string(), domain);
+        store::outbox::enqueue(
+            &mut *tx,
+            &NewOutbound {
+                message_id: &message_id,
+                idempotency_key: &key,
+                to_address: standby.email.as_str(),
+                subject: &format!("{}: the seat is no longer offered", offer.game_name),
+                body_text: &words::player_came_back(
+                    standby.display_name.as_str(),
+                    &offer.game_name,
+                    &offer.holder_name,
+                    on_the_list,
+                ),
+                body_html: None,
+                headers: &Headers::default(),
+            },
+            now,
+        )
+        .await?;
+    }
+    Ok(())
+}
+
 /// Offers the seat to the longest-waiting standby not yet asked for it; records when there is
 /// none, for the GM.
 pub(crate) async fn offer_to_next_standby(

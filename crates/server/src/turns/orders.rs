@@ -46,6 +46,7 @@ pub async fn submit_orders(
         source,
         press_limits: PressLimits::DEFAULT,
         with_press: true,
+        mail_domain: None,
     };
     let mut open_turns = OpenTurns::default();
     match submit_orders_in(&mut tx, &mut open_turns, &lock, now, &orders).await {
@@ -82,6 +83,7 @@ pub async fn submit_checked_orders(
     holder: &TokenHolder,
     text: &str,
     press_limits: PressLimits,
+    mail_domain: &str,
 ) -> Result<Checked, LifecycleError> {
     let mut tx = pool.begin().await?;
     let lock = store::subscribers::lock_player(&mut tx, holder.player_id.0).await?;
@@ -92,6 +94,7 @@ pub async fn submit_checked_orders(
         source: Source::Web,
         press_limits,
         with_press: true,
+        mail_domain: Some(mail_domain),
     };
     let mut open_turns = OpenTurns::new(states.clone());
     match submit_orders_in(&mut tx, &mut open_turns, &lock, now, &submission).await {
@@ -348,6 +351,9 @@ pub struct Submission<'a> {
     /// Whether the press written with the orders is saved (not for a re-sent copy of mail
     /// whose press was saved already).
     pub with_press: bool,
+    /// The mail domain, to tell standbys whose offers lapse because the player came back;
+    /// `None` mails nothing (the demo, library callers).
+    pub mail_domain: Option<&'a str>,
 }
 
 /// A set of orders taken: how the engine read it, and what of the press it carries is printed
@@ -445,7 +451,10 @@ pub async fn submit_orders_in(
     // A player who comes back keeps the seat: the offers made for their missed turns lapse
     // now, before a standby can take it (docs/rosters.md).
     if answers_turn {
-        store::offers::lapse_missed_of_players(&mut *tx, &[player], now).await?;
+        let lapsed = store::offers::lapse_missed_of_player(&mut *tx, player, now).await?;
+        if let Some(domain) = orders.mail_domain {
+            super::missed::tell_player_came_back(&mut *tx, &lapsed, now, domain).await?;
+        }
     }
     open_turns.press_used.insert((turn.id, player), used);
     Ok(Taken {

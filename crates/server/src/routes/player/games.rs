@@ -420,6 +420,7 @@ pub(crate) async fn post_orders(
         &holder,
         &text,
         state.limits.press,
+        &state.mail_domain,
     )
     .await;
     let parsed = match outcome {
