@@ -160,7 +160,13 @@ async fn a_player_resigns_on_the_web_and_the_gm_takes_it_back_before_the_turn_re
             .unwrap()
             .contains("Lucas has not resigned"),
     );
-    // Gravina's offer is closed to her now.
+    // Gravina is told the seat is no longer hers to take, and her offer is closed.
+    let (subject, body, _) = last_mail_to(pool, "gravina@principe.example").await;
+    assert_eq!(subject, "Over Dover: the seat is no longer offered");
+    assert!(
+        body.contains("The GM has taken back Lucas's resignation from Over Dover"),
+        "{body}"
+    );
     let mut gravina_browser = crate::players::logged_in(&app, "gravina@principe.example").await;
     let me = gravina_browser.get_text("/me").await;
     assert!(!me.contains("Seats offered to you"), "{me}");
@@ -352,4 +358,65 @@ async fn an_automatic_offer_with_no_time_left_is_not_made_and_the_gm_can_read_wh
     .await
     .unwrap();
     assert_eq!(audited, 1);
+}
+
+#[tokio::test]
+async fn when_one_standby_takes_a_seat_the_others_offered_it_are_told() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let (_, lissa) = lissa(pool).await;
+    let john = reply_address_of(pool, lissa, 2).await;
+    mail(pool, "john-resigns", &john, "RESIGN\r\n").await;
+    let john_row = sqlx::query_scalar(
+        "SELECT id FROM players WHERE game_id = $1 AND display_name = 'John Smith'",
+    )
+    .bind(lissa)
+    .fetch_one(pool)
+    .await
+    .map(store::players::PlayerRowId)
+    .unwrap();
+    // The GM offers John's seat to Mary and to Ann; Mary takes it.
+    let mut offers = Vec::new();
+    for name in ["Mary Jones", "Ann Lee"] {
+        let who = crate::offers::subscriber(pool, name).await;
+        server::rosters::offers::offer_seat(
+            pool,
+            trafalgar(),
+            lissa,
+            john_row,
+            who,
+            "gm:nelson",
+            DOMAIN,
+        )
+        .await
+        .unwrap();
+        offers.push(who);
+    }
+    let first: i64 = sqlx::query_scalar("SELECT min(id) FROM seat_offers")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    let taken = server::rosters::offers::answer(
+        pool,
+        trafalgar() + chrono::Duration::hours(1),
+        store::offers::OfferId(first),
+        offers[0],
+        server::rosters::offers::Answer::Accept,
+        DOMAIN,
+    )
+    .await
+    .unwrap();
+    assert!(
+        matches!(taken, server::rosters::offers::Answered::Took(_)),
+        "{taken:?}"
+    );
+    assert_eq!(offer_statuses(pool).await, ["accepted", "lapsed"]);
+    let (subject, body, _) = last_mail_to(pool, "ann@example.org").await;
+    assert_eq!(subject, "Lissa: the seat is no longer offered");
+    assert!(
+        body.contains("Mary Jones has taken John Smith's seat in Lissa"),
+        "{body}"
+    );
+    // Ann was never a standby: nothing says she stays one.
+    assert!(!body.contains("standby list"), "{body}");
 }

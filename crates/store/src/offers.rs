@@ -231,21 +231,28 @@ pub async fn close<'e>(
         == 1)
 }
 
-/// Lapses the seat's open offers (the seat was filled); returns the subscribers whose offer
-/// lapsed.
-pub async fn lapse_open_of_player<'e>(
-    db: impl PgExecutor<'e>,
+/// Lapses the seat's open offers (the seat was filled, or its player came back): the offers,
+/// as they were, for telling their standbys.
+pub async fn lapse_open_of_player(
+    tx: &mut sqlx::PgConnection,
     player: PlayerRowId,
     now: DateTime<Utc>,
-) -> Result<Vec<SubscriberId>, StoreError> {
-    Ok(sqlx::query_scalar(
+) -> Result<Vec<Offer>, StoreError> {
+    let offers: Vec<Offer> = sqlx::query_as(select_offers!(
+        "WHERE o.player_id = $1 AND o.status = 'open' FOR UPDATE OF o"
+    ))
+    .bind(player)
+    .fetch_all(&mut *tx)
+    .await?;
+    sqlx::query(
         "UPDATE seat_offers SET status = 'lapsed', decided_at = $2 \
-         WHERE player_id = $1 AND status = 'open' RETURNING subscriber_id",
+         WHERE player_id = $1 AND status = 'open'",
     )
     .bind(player)
     .bind(now)
-    .fetch_all(db)
-    .await?)
+    .execute(&mut *tx)
+    .await?;
+    Ok(offers)
 }
 
 /// Subscribers who were offered this seat and declined it or let the offer expire, or hold an

@@ -104,11 +104,13 @@ pub fn withdrawn(name: &str, game: &str, on_the_list: bool) -> String {
     )
 }
 
-/// To a standby whose offer lapsed because the seat's player ordered again.
-pub fn player_came_back(name: &str, game: &str, holder: &str, on_the_list: bool) -> String {
+/// To a standby whose offer lapsed: `what` says what became of the seat.
+pub fn no_longer_offered(name: &str, what: &str, on_the_list: bool) -> String {
     format!(
-        "Dear {name},\n\n{holder} has sent orders for {game} again, so they keep their seat and \
-         it is no longer offered to you; there is nothing for you to do.{}\n",
+        "Dear {name},\n\n{}{}: the seat is no longer offered to you, and there is nothing for \
+         you to do.{}\n",
+        what.get(..1).map(str::to_uppercase).unwrap_or_default(),
+        what.get(1..).unwrap_or_default(),
         standby_list(on_the_list)
     )
 }

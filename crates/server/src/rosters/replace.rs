@@ -131,6 +131,8 @@ pub(crate) async fn replace_in(
         .any(|holder| holder.player_id == player.id);
     let token = new_reply_token(entropy);
     let new_name = newcomer.display_name.as_str().to_owned();
+    // Read before the seat changes hands: the letters name its holder until now.
+    let lapsed = store::offers::lapse_open_of_player(&mut *tx, player.id, now).await?;
     let old_name = store::replacements::replace(
         &mut *tx,
         &store::replacements::NewReplacement {
@@ -144,7 +146,15 @@ pub(crate) async fn replace_in(
     )
     .await?
     .ok_or(LifecycleError::GameNotFound(game.id.0))?;
-    store::offers::lapse_open_of_player(&mut *tx, player.id, now).await?;
+    // The standbys still holding an offer of the seat are told someone took it.
+    turns::missed::tell_offers_lapsed(
+        &mut *tx,
+        &lapsed,
+        turns::missed::SeatKept::TakenBy(&new_name),
+        now,
+        domain,
+    )
+    .await?;
     // The player who leaves the seat is told, at the address they played from.
     if old_still_subscribed {
         let (key, message_id) = letters::queued_ids(

@@ -156,7 +156,15 @@ pub async fn reinstate(
             seat.display_name
         )));
     }
-    let lapsed = store::offers::lapse_open_of_player(&mut *tx, player, now).await?;
+    let lapsed = store::offers::lapse_open_of_player(&mut tx, player, now).await?;
+    turns::missed::tell_offers_lapsed(
+        &mut tx,
+        &lapsed,
+        turns::missed::SeatKept::Reinstated,
+        now,
+        domain,
+    )
+    .await?;
     let zone = crate::schedule::zone_of(&summary.schedule);
     let deadline = summary.deadline.map(|at| letters::deadline(at, zone));
     let (key, message_id) = letters::queued_ids(

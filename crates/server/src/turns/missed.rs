@@ -188,10 +188,22 @@ pub(crate) async fn seat_left(
     Ok(())
 }
 
-/// Tells each standby whose offer lapsed because the seat's player ordered again.
-pub(crate) async fn tell_player_came_back(
+/// Why the open offers of a seat lapsed, for the standbys' letters.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum SeatKept<'a> {
+    /// Its player ordered again.
+    CameBack,
+    /// The GM took its player's resignation back.
+    Reinstated,
+    /// Someone else took it.
+    TakenBy(&'a str),
+}
+
+/// Tells each standby whose offer of a seat lapsed, and why.
+pub(crate) async fn tell_offers_lapsed(
     tx: &mut sqlx::PgConnection,
     lapsed: &[store::offers::Offer],
+    why: SeatKept<'_>,
     now: DateTime<Utc>,
     domain: &str,
 ) -> Result<(), LifecycleError> {
@@ -200,6 +212,20 @@ pub(crate) async fn tell_player_came_back(
             continue;
         };
         let on_the_list = store::replacements::is_standby(&mut *tx, standby.id).await?;
+        let what = match why {
+            SeatKept::CameBack => format!(
+                "{} has sent orders for {} again, so they keep their seat",
+                offer.holder_name, offer.game_name
+            ),
+            SeatKept::Reinstated => format!(
+                "the GM has taken back {}'s resignation from {}, so they keep their seat",
+                offer.holder_name, offer.game_name
+            ),
+            SeatKept::TakenBy(taker) => format!(
+                "{taker} has taken {}'s seat in {}",
+                offer.holder_name, offer.game_name
+            ),
+        };
         let (key, message_id) =
             letters::queued_ids("offer-lapsed", &offer.id.0.to_string(), domain);
         store::outbox::enqueue(
@@ -209,10 +235,9 @@ pub(crate) async fn tell_player_came_back(
                 idempotency_key: &key,
                 to_address: standby.email.as_str(),
                 subject: &format!("{}: the seat is no longer offered", offer.game_name),
-                body_text: &words::player_came_back(
+                body_text: &words::no_longer_offered(
                     standby.display_name.as_str(),
-                    &offer.game_name,
-                    &offer.holder_name,
+                    &what,
                     on_the_list,
                 ),
                 body_html: None,

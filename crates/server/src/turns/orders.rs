@@ -453,7 +453,14 @@ pub async fn submit_orders_in(
     if answers_turn {
         let lapsed = store::offers::lapse_missed_of_player(&mut *tx, player, now).await?;
         if let Some(domain) = orders.mail_domain {
-            super::missed::tell_player_came_back(&mut *tx, &lapsed, now, domain).await?;
+            super::missed::tell_offers_lapsed(
+                &mut *tx,
+                &lapsed,
+                super::missed::SeatKept::CameBack,
+                now,
+                domain,
+            )
+            .await?;
         }
     }
     open_turns.press_used.insert((turn.id, player), used);
