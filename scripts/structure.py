@@ -6,7 +6,10 @@
    production code of any other crate (tests and benchmark programs may query to check);
 3. no import circles between the modules of a crate: for each module, its child modules may use
    one another only one way round (a child using its parent's items, or a parent its child's,
-   is not a circle).
+   is not a circle);
+4. mail is queued only through `crates/server/src/outbox/post.rs` (`post_letter` and its
+   kin), which takes letters composed in `letters`: no other production code of the server
+   calls the store's `outbox::enqueue*` or stores a shared body itself.
 
 Prints each breach and exits 1 if there is any.
 """
@@ -57,6 +60,23 @@ def check_sql(problems: list) -> None:
                     problems.append(
                         f"{path.relative_to(ROOT)}:{number}: SQL outside store: {line.strip()}"
                     )
+
+
+MAIL_POST = Path("crates/server/src/outbox/post.rs")
+ENQUEUE = re.compile(r"\boutbox::(enqueue\w*|insert_shared_body)\s*\(")
+
+
+def check_mail(problems: list) -> None:
+    for path in sorted((ROOT / "crates/server/src").rglob("*.rs")):
+        if path.relative_to(ROOT) == MAIL_POST:
+            continue
+        text = strip_comments(production_text(path))
+        for number, line in enumerate(text.splitlines(), start=1):
+            if ENQUEUE.search(line):
+                problems.append(
+                    f"{path.relative_to(ROOT)}:{number}: mail queued outside {MAIL_POST} "
+                    f"(compose it in letters, queue it with outbox::post): {line.strip()}"
+                )
 
 
 def module_of(src: Path, path: Path) -> tuple:
@@ -192,12 +212,16 @@ def main() -> int:
     check_lengths(problems)
     check_sql(problems)
     check_circles(problems)
+    check_mail(problems)
     for problem in problems:
         print(problem, file=sys.stderr)
     if problems:
         print(f"structure: {len(problems)} problem(s)", file=sys.stderr)
         return 1
-    print("structure: server files within 600 lines, no SQL outside store, no import circles")
+    print(
+        "structure: server files within 600 lines, no SQL outside store, no import circles, "
+        "mail queued only through outbox::post"
+    )
     return 0
 
 

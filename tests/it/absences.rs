@@ -57,7 +57,7 @@ async fn fred_away_for_turn_two(pool: &PgPool, last_day_after: i64) {
         .unwrap();
     store::absences::add(
         pool,
-        store::subscribers::SubscriberId(subscriber),
+        crate::helpers::id::<store::subscribers::SubscriberId>(subscriber),
         Absence {
             first_day: (second - Duration::days(1)).date_naive(),
             last_day: (second + Duration::days(last_day_after)).date_naive(),
@@ -325,14 +325,18 @@ async fn the_gm_sets_the_absence_policy_on_the_game_page_with_csrf() {
         .await;
     assert_eq!(response.status(), StatusCode::BAD_REQUEST);
     assert!(response.text().await.unwrap().contains("from 1 to 28"));
-    let policy = store::absences::policy(pool, GameId(game)).await.unwrap();
+    let policy = store::absences::policy(pool, crate::helpers::id::<GameId>(game))
+        .await
+        .unwrap();
     assert_eq!(policy.policy, AbsencePolicy::NoPenalty);
 
     let response = gm
         .submit(&path, &[("absence_policy", "wait"), ("wait_days", "5")])
         .await;
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
-    let policy = store::absences::policy(pool, GameId(game)).await.unwrap();
+    let policy = store::absences::policy(pool, crate::helpers::id::<GameId>(game))
+        .await
+        .unwrap();
     assert_eq!((policy.policy, policy.wait_days), (AbsencePolicy::Wait, 5));
     let page = gm.get_text(&format!("/gm/games/{game}")).await;
     assert!(

@@ -13,7 +13,6 @@ use chrono::{DateTime, Duration, Utc};
 use engine::{GameSecret, TurnSeed};
 use games::EngineKind;
 use reqwest::StatusCode;
-use serde_json::json;
 use server::turns::{self, GameSpec, GmAction, Schedule};
 use store::games::GameId;
 use store::players::PlayerRowId;
@@ -46,7 +45,7 @@ pub struct GameInProgress {
 
 impl GameInProgress {
     pub fn game_path(&self) -> String {
-        format!("/zines/{SLUG}/games/{}", self.game.0)
+        format!("/zines/{SLUG}/games/{}", self.game)
     }
 
     pub fn turn_path(&self, number: u32) -> String {
@@ -120,12 +119,11 @@ pub async fn game_in_progress() -> GameInProgress {
         };
         subscribers::insert(&pool, &new, trafalgar()).await.unwrap();
     }
-    let setup = json!({});
+    let setup = EngineKind::Barmy.default_setup();
     let first_deadline = trafalgar() + Duration::days(1);
     let spec = GameSpec {
         zine: zine.id,
         name: HOSTILE_GAME,
-        engine: EngineKind::Barmy,
         setup: &setup,
         first_deadline: Some(first_deadline),
         schedule: Schedule::EveryDays(1),
@@ -299,7 +297,7 @@ async fn unknown_and_garbage_ids_are_not_found() {
     .await
     .unwrap();
     assert_eq!(app.get("/zines/other").await.status(), StatusCode::OK);
-    let game = archive.game.0;
+    let game = archive.game;
     let id = game.to_string();
     let garbage_ids = [
         "0",
@@ -617,7 +615,6 @@ async fn every_engine_draws_its_public_board() {
         let spec = GameSpec {
             zine: zine.id,
             name: &name,
-            engine,
             setup: &setup,
             first_deadline: Some(deadline),
             schedule: Schedule::EveryDays(1),
@@ -630,7 +627,7 @@ async fn every_engine_draws_its_public_board() {
             .unwrap();
         assert_eq!(resolved.len(), 1, "{engine}");
         let number = resolved[0].turn;
-        let turn = format!("/zines/fleet/games/{}/turns/{number}", game.0);
+        let turn = format!("/zines/fleet/games/{}/turns/{number}", game);
         let svg = expect(
             &app,
             &format!("{turn}/board.svg"),
@@ -698,20 +695,22 @@ async fn a_games_page_lists_the_switches_its_setup_chose() {
         };
         subscribers::insert(&pool, &new, trafalgar()).await.unwrap();
     }
-    let mut switched = EngineKind::Skyfleet.default_setup();
+    let mut switched = EngineKind::Skyfleet.default_setup().to_json().unwrap();
     switched["shot_over_island"] = serde_json::json!("near_miss");
-    let mut setups: Vec<(EngineKind, serde_json::Value)> = EngineKind::ALL
+    let mut setups: Vec<(EngineKind, games::AnySetup)> = EngineKind::ALL
         .into_iter()
         .map(|engine| (engine, engine.default_setup()))
         .collect();
-    setups.push((EngineKind::Skyfleet, switched.clone()));
+    setups.push((
+        EngineKind::Skyfleet,
+        EngineKind::Skyfleet.parse_setup(&switched).unwrap(),
+    ));
     let mut texts = Vec::new();
     for (index, (engine, setup)) in setups.iter().enumerate() {
         let name = format!("{engine} game {index}");
         let spec = GameSpec {
             zine: zine.id,
             name: &name,
-            engine: *engine,
             setup,
             first_deadline: Some(trafalgar() + Duration::days(1)),
             schedule: Schedule::EveryDays(1),
@@ -721,12 +720,12 @@ async fn a_games_page_lists_the_switches_its_setup_chose() {
             .unwrap();
         let page = expect(
             &app,
-            &format!("/zines/rules/games/{}", game.0),
+            &format!("/zines/rules/games/{}", game),
             StatusCode::OK,
             HTML,
         )
         .await;
-        let rulings = engine.rulings(setup).unwrap();
+        let rulings = setup.rulings();
         assert!(!rulings.is_empty(), "{engine} has switches");
         for ruling in &rulings {
             assert!(

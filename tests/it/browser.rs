@@ -366,7 +366,7 @@ async fn a_player_logs_in_by_mail_and_sends_orders_in_a_real_browser() {
     let fleet = fleet().await;
     let base = fleet.app.url("");
     let pool = fleet.app.db.pool.clone();
-    let game = fleet.barmy.0;
+    let game = fleet.barmy;
     let state: serde_json::Value = sqlx::query_scalar("SELECT state FROM games WHERE id = $1")
         .bind(game)
         .fetch_one(&pool)
@@ -450,7 +450,7 @@ async fn a_player_logs_in_by_mail_and_sends_orders_in_a_real_browser() {
     )
     .await
     .unwrap();
-    assert!(resolved.iter().any(|r| r.game.0 == game));
+    assert!(resolved.iter().any(|r| r.game == game));
     in_browser("reader_report", &driver, move |client| async move {
         client
             .goto(&format!("{base}/zines/gazette/games/{game}/turns/1"))

@@ -177,12 +177,12 @@ async fn a_gm_offers_a_flagged_seat_and_the_standby_takes_it_in_a_real_browser()
     let zine = sqlx::query_scalar("SELECT id FROM zines")
         .fetch_one(&pool)
         .await
-        .map(store::zines::ZineId)
+        .map(crate::helpers::id::<store::zines::ZineId>)
         .unwrap();
     let mut picks = Vec::new();
     for name in ["Lucas", "Collingwood"] {
         picks.push(RosterPick {
-            subscriber: SubscriberId(subscriber_id(&pool, name).await),
+            subscriber: crate::helpers::id::<SubscriberId>(subscriber_id(&pool, name).await),
             seat: 0,
         });
     }
@@ -193,7 +193,6 @@ async fn a_gm_offers_a_flagged_seat_and_the_standby_takes_it_in_a_real_browser()
         &GameSpec {
             zine,
             name: "Over Dover",
-            engine: EngineKind::Salvo,
             setup: &EngineKind::Salvo.default_setup(),
             first_deadline: Some(now + Duration::days(2)),
             schedule: Schedule::EveryDays(7),
@@ -208,7 +207,7 @@ async fn a_gm_offers_a_flagged_seat_and_the_standby_takes_it_in_a_real_browser()
     )
     .await
     .unwrap();
-    server::rosters::offers::set_policy(
+    server::offers::set_policy(
         &pool,
         now,
         game,
@@ -222,9 +221,15 @@ async fn a_gm_offers_a_flagged_seat_and_the_standby_takes_it_in_a_real_browser()
     .await
     .unwrap();
     let gravina = subscriber_id(&pool, "Gravina").await;
-    server::rosters::replace::set_standby(&pool, now, SubscriberId(gravina), true, "web")
-        .await
-        .unwrap();
+    server::rosters::replace::set_standby(
+        &pool,
+        now,
+        crate::helpers::id::<SubscriberId>(gravina),
+        true,
+        store::audit::Via::Web,
+    )
+    .await
+    .unwrap();
     turns::gm_action(
         &pool,
         now + Duration::hours(1),
@@ -242,7 +247,7 @@ async fn a_gm_offers_a_flagged_seat_and_the_standby_takes_it_in_a_real_browser()
             .await
             .unwrap();
     let base = app.url("");
-    let game_id = game.0;
+    let game_id = game;
     let check_pool = pool.clone();
 
     in_browser("offers", &driver, move |client| async move {

@@ -279,7 +279,8 @@ async fn gm_signup_opens_lists_and_starts_a_sign_up_seated_by_the_gm_in_its_time
         .unwrap();
     let names = ["Nelson", "Collingwood", "Hardy", "Villeneuve"];
     for name in names {
-        let subscriber = store::subscribers::SubscriberId(subscriber_id(pool, name).await);
+        let subscriber =
+            crate::helpers::id::<store::subscribers::SubscriberId>(subscriber_id(pool, name).await);
         server::rosters::signups::join(
             pool,
             crate::helpers::trafalgar(),
@@ -320,7 +321,7 @@ async fn gm_signup_opens_lists_and_starts_a_sign_up_seated_by_the_gm_in_its_time
     );
     let state_sides: Vec<String> = {
         let setup = games::EngineKind::Ironclad.default_setup();
-        let plan = games::EngineKind::Ironclad.seat_plan(&setup).unwrap();
+        let plan = setup.seat_plan();
         (0..2)
             .map(|seat| plan.seat_name(seat).unwrap().to_owned())
             .collect()

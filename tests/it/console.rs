@@ -207,10 +207,11 @@ pub async fn populate(pool: &PgPool) -> i64 {
         headers: &store::outbox::Headers::default(),
     };
     store::outbox::enqueue(pool, &new, now).await.unwrap();
-    let outbound: i64 = sqlx::query_scalar("SELECT id FROM outbound_messages")
-        .fetch_one(pool)
-        .await
-        .unwrap();
+    let outbound: store::outbox::OutboundId =
+        sqlx::query_scalar("SELECT id FROM outbound_messages")
+            .fetch_one(pool)
+            .await
+            .unwrap();
     store::outbox::mark_failed(pool, outbound, "550 no such user")
         .await
         .unwrap();
@@ -615,7 +616,9 @@ async fn a_subscribers_session_opens_no_gm_page() {
         &app.db.pool,
         &store::sessions::NewSession {
             token_hash: &hash,
-            principal: &store::sessions::Principal::Subscriber(store::subscribers::SubscriberId(1)),
+            principal: &store::sessions::Principal::Subscriber(crate::helpers::id::<
+                store::subscribers::SubscriberId,
+            >(1)),
             csrf_token: &"cd".repeat(32),
             expires_at: crate::helpers::trafalgar() + Duration::hours(1),
         },
@@ -983,7 +986,7 @@ async fn a_game_is_set_up_from_its_engines_form_and_run_from_its_page() {
     server::turns::submit_orders(
         pool,
         app.clock.now(),
-        store::games::GameId(game),
+        crate::helpers::id::<store::games::GameId>(game),
         nelson,
         "A1 B2 C3\nPRESS England expects <everyone>",
         Source::Email,
@@ -1152,9 +1155,8 @@ async fn the_audit_log_pages_back_fifty_at_a_time() {
             pool,
             &store::audit::NewAuditEntry {
                 actor: "test",
-                action: "test.entry",
-                game_id: None,
-                details: serde_json::json!({ "n": n }),
+                game: None,
+                action: store::audit::AuditAction::InboxRetryAll { requeued: n },
             },
             crate::helpers::trafalgar(),
         )
@@ -1178,7 +1180,9 @@ async fn the_audit_log_pages_back_fifty_at_a_time() {
     let second = gm.get_text(&format!("/gm/audit?before={older}")).await;
     assert_eq!(second.matches("<tr>").count() - 1, 50);
     // Details are shown in full, pretty-printed.
-    let n = |n: u32| html(&serde_json::to_string_pretty(&serde_json::json!({ "n": n })).unwrap());
+    let n = |n: u32| {
+        html(&serde_json::to_string_pretty(&serde_json::json!({ "requeued": n })).unwrap())
+    };
     assert!(second.contains(&n(70)) && !second.contains(&n(71)));
     let third = gm.get_text("/gm/audit?before=22").await;
     assert_eq!(third.matches("<tr>").count() - 1, 21);

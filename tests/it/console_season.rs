@@ -385,7 +385,7 @@ async fn season_fault2_deadlines_are_shown_in_the_games_time_zone_everywhere() {
     server::turns::gm::gm_action(
         pool,
         app.clock.now(),
-        store::games::GameId(game),
+        crate::helpers::id::<store::games::GameId>(game),
         server::turns::GmAction::ResolveNow,
         "gm:nelson",
         crate::inbox::DOMAIN,
@@ -718,7 +718,7 @@ async fn season_fault5_press_is_withdrawn_or_replaced_and_new_orders_drop_earlie
     // On the web: the pending press is shown, withdrawn, replaced.
     app.clock.set(t(10));
     let mut player = crate::players::logged_in(&app, fred).await;
-    let page_path = format!("/me/games/{}", game.0);
+    let page_path = format!("/me/games/{}", game);
     let page = player.get_text(&page_path).await;
     assert!(page.contains("id=\"no-press\""), "{page}");
     let csrf = crate::console::hidden_csrf(&page);
@@ -915,7 +915,7 @@ Subject: My orders for turn 1\r\nMessage-ID: <fred-1@example.org>\r\n\r\nFIRE B7
     assert!(page.contains(&format!("href=\"/gm/games/{game}/positions\"")));
 
     // Every hidden position: shown to the GM, hidden from readers, players and strangers.
-    let state = server::turns::game_state(pool, store::games::GameId(game))
+    let state = server::turns::game_state(pool, crate::helpers::id::<store::games::GameId>(game))
         .await
         .unwrap();
     let public_lines = state.view(engine::Viewer::Public).lines;
@@ -987,7 +987,6 @@ async fn zine_with_game(
     let spec = server::turns::GameSpec {
         zine: zine.id,
         name: game,
-        engine: games::EngineKind::Barmy,
         setup: &setup,
         first_deadline: Some(now + chrono::Duration::days(1)),
         schedule: server::turns::Schedule::EveryDays(1),
@@ -1046,12 +1045,10 @@ async fn season_fault6_one_login_shows_a_persons_games_in_every_zine() {
             )),
             "{zine}: {me}"
         );
-        assert!(me.contains(&format!("href=\"/me/games/{}\"", game.0)));
+        assert!(me.contains(&format!("href=\"/me/games/{}\"", game)));
     }
     assert!(!me.contains("The Herald"));
-    let courier_page = player
-        .get_text(&format!("/me/games/{}", copenhagen.0))
-        .await;
+    let courier_page = player.get_text(&format!("/me/games/{}", copenhagen)).await;
     assert!(courier_page.contains("<dd id=\"zine\">The Courier</dd>"));
     assert!(courier_page.contains("Lord Nelson"));
     // Hardy's own facts are his alone.
@@ -1085,7 +1082,7 @@ async fn season_fault6_one_login_shows_a_persons_games_in_every_zine() {
     let csrf = crate::console::hidden_csrf(&courier_page);
     let response = player
         .post(
-            &format!("/me/games/{}/orders", copenhagen.0),
+            &format!("/me/games/{}/orders", copenhagen),
             &[("csrf", &csrf), ("orders", "A1, B2")],
         )
         .await;
@@ -1101,7 +1098,7 @@ async fn season_fault6_one_login_shows_a_persons_games_in_every_zine() {
     assert_eq!(ordered_by, "Lord Nelson");
     // A game he does not play is not his, in any zine.
     assert_eq!(
-        player.get(&format!("/me/games/{}", nile.0)).await.status(),
+        player.get(&format!("/me/games/{}", nile)).await.status(),
         StatusCode::NOT_FOUND
     );
 
@@ -1127,7 +1124,7 @@ async fn season_fault6_one_login_shows_a_persons_games_in_every_zine() {
     assert!(!me.contains("The Courier"), "{me}");
     assert_eq!(
         player
-            .get(&format!("/me/games/{}", copenhagen.0))
+            .get(&format!("/me/games/{}", copenhagen))
             .await
             .status(),
         StatusCode::NOT_FOUND
@@ -1139,7 +1136,7 @@ async fn season_fault6_one_login_shows_a_persons_games_in_every_zine() {
     assert!(!his.contains("The Gazette"));
     assert_eq!(
         hardy_browser
-            .get(&format!("/me/games/{}", trafalgar.0))
+            .get(&format!("/me/games/{}", trafalgar))
             .await
             .status(),
         StatusCode::NOT_FOUND

@@ -27,7 +27,7 @@ async fn the_demo_game_has_a_published_turn_that_replays_and_hides_the_ships() {
 
     // Every demo subscriber plays (BARMY-02).
     let players: i64 = sqlx::query_scalar("SELECT count(*) FROM players WHERE game_id = $1")
-        .bind(game.0)
+        .bind(game)
         .fetch_one(&db.pool)
         .await
         .unwrap();
@@ -37,7 +37,7 @@ async fn the_demo_game_has_a_published_turn_that_replays_and_hides_the_ships() {
         "SELECT number, status, seed_commitment, revealed_seed, revealed_sealed_seed FROM turns \
          WHERE game_id = $1 ORDER BY number",
     )
-    .bind(game.0)
+    .bind(game)
     .fetch_all(&db.pool)
     .await
     .unwrap();
@@ -57,7 +57,7 @@ async fn the_demo_game_has_a_published_turn_that_replays_and_hides_the_ships() {
     let (text, html): (String, String) = sqlx::query_as(
         "SELECT r.text, r.html FROM published_reports r JOIN turns t ON t.id = r.turn_id WHERE t.game_id = $1",
     )
-    .bind(game.0)
+    .bind(game)
     .fetch_one(&db.pool)
     .await
     .unwrap();
@@ -82,7 +82,7 @@ async fn the_demo_game_has_a_published_turn_that_replays_and_hides_the_ships() {
     let (state_before, state_now): (serde_json::Value, serde_json::Value) = sqlx::query_as(
         "SELECT t.state_before, g.state FROM turns t JOIN games g ON g.id = t.game_id WHERE t.game_id = $1 AND t.number = 1",
     )
-    .bind(game.0)
+    .bind(game)
     .fetch_one(&db.pool)
     .await
     .unwrap();
@@ -90,7 +90,7 @@ async fn the_demo_game_has_a_published_turn_that_replays_and_hides_the_ships() {
         "SELECT p.engine_player_id, o.parsed FROM orders o JOIN players p ON p.id = o.player_id \
          JOIN turns t ON t.id = o.turn_id WHERE t.game_id = $1 AND t.number = 1 AND o.superseded_at IS NULL",
     )
-    .bind(game.0)
+    .bind(game)
     .fetch_all(&db.pool)
     .await
     .unwrap();
@@ -182,7 +182,7 @@ async fn readers_see_the_published_report_and_nothing_hidden() {
     }
     // No unhit square of a ship afloat is on the page (the squares fired at are, as ordered).
     let state: serde_json::Value = sqlx::query_scalar("SELECT state FROM games WHERE id = $1")
-        .bind(game.0)
+        .bind(game)
         .fetch_one(&app.db.pool)
         .await
         .unwrap();

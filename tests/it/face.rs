@@ -71,7 +71,7 @@ async fn in_the_layout(what: &str, response: reqwest::Response) -> String {
 #[tokio::test]
 async fn every_page_has_the_one_layout_and_style_sheet() {
     let (fleet, mut gm, mut player) = published_fleet().await;
-    let game = fleet.barmy.0;
+    let game = fleet.barmy;
     let mut anonymous = Browser::new(&fleet.app);
     let public = [
         "/".to_owned(),
@@ -114,7 +114,7 @@ async fn every_page_has_the_one_layout_and_style_sheet() {
 #[tokio::test]
 async fn errors_are_pages_in_the_layout_with_a_way_back() {
     let (fleet, mut gm, mut player) = published_fleet().await;
-    let game = fleet.barmy.0;
+    let game = fleet.barmy;
     let mut anonymous = Browser::new(&fleet.app);
 
     // A bad id is the 404 page, in every part of the site, with the way back to that part.
@@ -205,7 +205,7 @@ async fn errors_are_pages_in_the_layout_with_a_way_back() {
 async fn refused_orders_open_on_the_result_counted_by_line_with_examples_as_code() {
     let fleet = fleet().await;
     let mut nelson = logged_in(&fleet.app, NELSON).await;
-    let page_path = format!("/me/games/{}", fleet.barmy.0);
+    let page_path = format!("/me/games/{}", fleet.barmy);
     let csrf = crate::console::hidden_csrf(&nelson.get_text(&page_path).await);
     // Three lines, seven errors: an off-board square and a third shot on line 1, two more
     // shots on line 2, three on line 3.

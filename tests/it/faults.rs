@@ -24,7 +24,6 @@ use chrono::{DateTime, Duration, Utc};
 use games::EngineKind;
 use lettre::address::Envelope;
 use lettre::{Address, AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
-use serde_json::json;
 use server::turns::{self, GameSpec, Schedule};
 use store::PgPool;
 use store::testing::TestDatabase;
@@ -55,8 +54,7 @@ async fn prepare(pool: &PgPool) -> Vec<(String, String)> {
     let spec = GameSpec {
         zine,
         name: "Faults",
-        engine: EngineKind::Barmy,
-        setup: &json!({}),
+        setup: &EngineKind::Barmy.default_setup(),
         first_deadline: Some(now() + Duration::days(2)),
         schedule: Schedule::EveryDays(7),
     };

@@ -91,3 +91,11 @@ impl server::turns::Entropy for Counter {
         }
     }
 }
+
+/// A row id read raw from the database (tests query rows directly), as its typed id.
+pub fn id<T: std::str::FromStr>(raw: i64) -> T
+where
+    T::Err: std::fmt::Debug,
+{
+    raw.to_string().parse().unwrap()
+}

@@ -6,7 +6,6 @@ use std::process::{Command, Stdio};
 
 use chrono::Duration;
 use games::EngineKind;
-use serde_json::json;
 use server::inbox;
 use server::turns::{self, GameSpec, Schedule};
 use store::games::GameId;
@@ -56,8 +55,7 @@ pub(crate) async fn barmy_game(
     let spec = GameSpec {
         zine: zine.id,
         name,
-        engine: EngineKind::Barmy,
-        setup: &json!({}),
+        setup: &EngineKind::Barmy.default_setup(),
         first_deadline: Some(trafalgar() + Duration::days(2)),
         schedule: Schedule::EveryDays(7),
     };
@@ -617,10 +615,9 @@ async fn a_game_with_a_corrupt_state(pool: &PgPool, zine_of: GameId) -> GameId {
         .await
         .unwrap();
     let spec = GameSpec {
-        zine: store::zines::ZineId(zine),
+        zine: crate::helpers::id::<store::zines::ZineId>(zine),
         name: "Broken Barmy",
-        engine: EngineKind::Barmy,
-        setup: &json!({}),
+        setup: &EngineKind::Barmy.default_setup(),
         first_deadline: Some(trafalgar() + Duration::days(2)),
         schedule: Schedule::EveryDays(7),
     };
@@ -706,7 +703,7 @@ async fn a_players_mail_waits_while_another_worker_acts_for_that_player() {
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let game = game(pool).await;
-    let fred_row: i64 =
+    let fred_row: store::players::PlayerRowId =
         sqlx::query_scalar("SELECT id FROM players WHERE game_id = $1 AND engine_player_id = 1")
             .bind(game)
             .fetch_one(pool)

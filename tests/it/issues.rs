@@ -2,9 +2,9 @@
 //! their moderation, the rhythm, and the golden plain-text issue.
 
 use chrono::Duration;
+use schedule::Schedule;
 use server::issues::{self, IssueError};
 use server::outbox::{self, Relay};
-use server::schedule::Schedule;
 use server::turns::{GmAction, gm_action};
 use store::PgPool;
 use store::games::GameId;
@@ -24,7 +24,7 @@ async fn ingest(pool: &PgPool, id: &str, game: GameId, engine_id: i64, body: &st
         .unwrap();
 }
 
-async fn letter_ids(pool: &PgPool) -> Vec<(i64, String)> {
+async fn letter_ids(pool: &PgPool) -> Vec<(store::issues::LetterId, String)> {
     sqlx::query_as("SELECT id, text FROM zine_letters ORDER BY id")
         .fetch_all(pool)
         .await
@@ -394,7 +394,7 @@ async fn a_real_smtp_peer_receives_one_issue_per_subscriber_who_chose_it_and_no_
     assert!(issue.contains("multipart/alternative"), "{issue}");
     assert!(issue.contains("text/html"), "{issue}");
     assert!(
-        issue.contains(&format!("<issue.{}.1@{DOMAIN}>", zine.id.0)),
+        issue.contains(&format!("<issue.{}.1@{DOMAIN}>", zine.id)),
         "{issue}"
     );
     drop(sink);

@@ -21,7 +21,6 @@ use store::status::Source;
 
 use chrono::{DateTime, Utc};
 use games::EngineKind;
-use serde_json::json;
 use server::turns::{self, GameSpec, Schedule};
 use store::games::GameId;
 use store::subscribers::{self, NewSubscriber};
@@ -183,11 +182,10 @@ async fn prepare(pool: &PgPool) -> GameId {
         ],
     )
     .await;
-    let setup = json!({});
+    let setup = EngineKind::Barmy.default_setup();
     let spec = GameSpec {
         zine,
         name: "Survivor",
-        engine: EngineKind::Barmy,
         setup: &setup,
         first_deadline: Some(deadline()),
         schedule: Schedule::EveryDays(7),
@@ -372,13 +370,12 @@ async fn two_serving_processes_resolve_each_of_many_due_turns_exactly_once() {
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let zine = zine_with(pool, "shared", &["A One", "B Two", "C Three", "D Four"]).await;
-    let setup = json!({});
+    let setup = EngineKind::Barmy.default_setup();
     for index in 0..GAMES {
         let name = format!("Game {index}");
         let spec = GameSpec {
             zine,
             name: &name,
-            engine: EngineKind::Barmy,
             setup: &setup,
             first_deadline: Some(deadline()),
             schedule: Schedule::EveryDays(7),

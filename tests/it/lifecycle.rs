@@ -40,11 +40,10 @@ async fn game_with(
     schedule: Schedule,
     first_deadline: Option<DateTime<Utc>>,
 ) -> GameId {
-    let setup = json!({});
+    let setup = EngineKind::Barmy.default_setup();
     let spec = GameSpec {
         zine,
         name,
-        engine: EngineKind::Barmy,
         setup: &setup,
         first_deadline,
         schedule,
@@ -556,7 +555,7 @@ async fn a_new_subscriber_joins_at_the_next_turn_one_who_left_is_gone_and_verify
 
     // `gm verify` replays all three turns with the recorded joiners and leavers.
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_gm"))
-        .args(["verify", &game.0.to_string()])
+        .args(["verify", &game.to_string()])
         .env("DATABASE_URL", &db.url)
         .env_remove("ADMIRALTY_LOG")
         .output()
@@ -581,7 +580,7 @@ async fn the_gm_sets_a_schedule_from_the_command_line_and_it_is_audited() {
     assert_eq!(deadline_of(pool, game, 1).await, None);
     let gm = |args: &[&str]| {
         std::process::Command::new(env!("CARGO_BIN_EXE_gm"))
-            .args(["game", &game.0.to_string(), "schedule"])
+            .args(["game", &game.to_string(), "schedule"])
             .args(args)
             .env("DATABASE_URL", &db.url)
             // Thursday 1 May 2025, 12:00 UTC.
@@ -630,7 +629,7 @@ async fn the_gm_sets_a_schedule_from_the_command_line_and_it_is_audited() {
     let audited: i64 = sqlx::query_scalar(
         "SELECT count(*) FROM audit_log WHERE game_id = $1 AND action = 'game.schedule' AND actor = 'gm'",
     )
-    .bind(game.0)
+    .bind(game)
     .fetch_one(pool)
     .await
     .unwrap();

@@ -175,7 +175,6 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
         &server::rosters::signups::OpeningSpec {
             zine: zine.id,
             name: "Jutland",
-            engine: EngineKind::Salvo,
             setup: &setup,
             schedule: Schedule::EveryDays(7),
             seats: 4,
@@ -186,8 +185,7 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
         "nelson",
     )
     .await
-    .unwrap()
-    .0;
+    .unwrap();
     // A salvo game of two others whose first turn went unanswered, with a limit of one miss
     // and offers made by Admiralty: both seats want a player, and Nelson, a standby, has been
     // offered the first (issue 18's missed turns).
@@ -203,7 +201,7 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
             .await
             .unwrap();
         lissa_players.push(server::turns::RosterPick {
-            subscriber: store::subscribers::SubscriberId(id),
+            subscriber: crate::helpers::id::<store::subscribers::SubscriberId>(id),
             seat: 0,
         });
     }
@@ -213,7 +211,6 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
         &server::turns::GameSpec {
             zine: zine.id,
             name: "Lissa",
-            engine: EngineKind::Salvo,
             setup: &setup,
             first_deadline: Some(now + chrono::Duration::days(1)),
             schedule: Schedule::EveryDays(7),
@@ -228,7 +225,7 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
     )
     .await
     .unwrap();
-    server::rosters::offers::set_policy(
+    server::offers::set_policy(
         &pool,
         now,
         lissa,
@@ -249,9 +246,9 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
     server::rosters::replace::set_standby(
         &pool,
         now,
-        store::subscribers::SubscriberId(nelson),
+        crate::helpers::id::<store::subscribers::SubscriberId>(nelson),
         true,
-        "web",
+        store::audit::Via::Web,
     )
     .await
     .unwrap();
@@ -273,7 +270,6 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
     .execute(&pool)
     .await
     .unwrap();
-    let lissa = lissa.0;
     let player_row: i64 =
         sqlx::query_scalar("SELECT id FROM players WHERE game_id = $1 ORDER BY id LIMIT 1")
             .bind(fleet.barmy)
@@ -281,7 +277,7 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
             .await
             .unwrap();
     let base = fleet.app.url("");
-    let (barmy, salvo) = (fleet.barmy.0, fleet.salvo.0);
+    let (barmy, salvo) = (fleet.barmy, fleet.salvo);
 
     in_browser("looks", &driver, move |client| async move {
         let at = |path: String, name: &'static str| (path, name);
@@ -453,7 +449,6 @@ async fn every_engines_board_and_legend_are_photographed() {
         let spec = GameSpec {
             zine: zine.id,
             name: &name,
-            engine,
             setup: &setup,
             first_deadline: Some(deadline),
             schedule: Schedule::EveryDays(1),
@@ -468,7 +463,7 @@ async fn every_engines_board_and_legend_are_photographed() {
             .unwrap();
         turns.push((
             engine.to_string(),
-            format!("/zines/fleet/games/{}/turns/{}", game.0, resolved[0].turn),
+            format!("/zines/fleet/games/{}/turns/{}", game, resolved[0].turn),
         ));
     }
     let base = app.url("");

@@ -384,7 +384,7 @@ async fn the_gm_sees_failed_mail_and_can_resend_it() {
     store::outbox::enqueue(pool, &new, trafalgar())
         .await
         .unwrap();
-    let id: i64 = sqlx::query_scalar("SELECT id FROM outbound_messages")
+    let id: store::outbox::OutboundId = sqlx::query_scalar("SELECT id FROM outbound_messages")
         .fetch_one(pool)
         .await
         .unwrap();

@@ -600,7 +600,7 @@ async fn press_from_the_web_form_is_limited_too_even_when_sent_all_at_once() {
     let fleet = fleet().await;
     let app = &fleet.app;
     let pool = &app.db.pool;
-    let page_path = format!("/me/games/{}", fleet.barmy.0);
+    let page_path = format!("/me/games/{}", fleet.barmy);
     let mut nelson = logged_in(app, NELSON).await;
     let page = nelson.get_text(&page_path).await;
     assert!(

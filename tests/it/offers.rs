@@ -7,7 +7,7 @@
 use chrono::Duration;
 use games::EngineKind;
 use server::inbox;
-use server::rosters::offers;
+use server::offers;
 use server::turns::{self, GameSpec, GmAction, Roster, RosterPick, Schedule};
 use store::PgPool;
 use store::games::GameId;
@@ -34,7 +34,7 @@ pub(crate) async fn mail(pool: &PgPool, id: &str, to: &str, body: &str) -> Strin
 }
 
 pub(crate) async fn subscriber(pool: &PgPool, name: &str) -> SubscriberId {
-    SubscriberId(
+    crate::helpers::id::<SubscriberId>(
         sqlx::query_scalar("SELECT id FROM subscribers WHERE display_name = $1")
             .bind(name)
             .fetch_one(pool)
@@ -83,7 +83,7 @@ pub(crate) async fn salvo_game(pool: &PgPool, name: &str, names: &[&str], dice: 
     let zine = sqlx::query_scalar("SELECT id FROM zines")
         .fetch_one(pool)
         .await
-        .map(store::zines::ZineId)
+        .map(crate::helpers::id::<store::zines::ZineId>)
         .unwrap();
     let mut picks = Vec::new();
     for player in names {
@@ -98,7 +98,6 @@ pub(crate) async fn salvo_game(pool: &PgPool, name: &str, names: &[&str], dice: 
         &GameSpec {
             zine,
             name,
-            engine: EngineKind::Salvo,
             setup: &EngineKind::Salvo.default_setup(),
             first_deadline: Some(trafalgar() + Duration::days(2)),
             schedule: Schedule::EveryDays(7),
@@ -464,7 +463,7 @@ async fn the_gm_offers_a_flagged_seat_on_the_console_and_the_standby_takes_it_on
     turns::gm_action(
         pool,
         trafalgar() + Duration::hours(1),
-        GameId(game),
+        crate::helpers::id::<GameId>(game),
         GmAction::ResolveNow,
         "gm",
         DOMAIN,
@@ -598,8 +597,14 @@ async fn a_subscription_the_gm_ends_resigns_its_seats_and_each_is_offered_to_a_s
     let app = crate::helpers::TestApp::spawn().await;
     let pool = &app.db.pool;
     let (mut gm, game) = over_dover(&app).await;
-    set_policy(pool, GameId(game), None, StandbyOffers::Automatic).await;
-    let gravina = SubscriberId(subscriber_id(pool, "Gravina").await);
+    set_policy(
+        pool,
+        crate::helpers::id::<GameId>(game),
+        None,
+        StandbyOffers::Automatic,
+    )
+    .await;
+    let gravina = crate::helpers::id::<SubscriberId>(subscriber_id(pool, "Gravina").await);
     store::replacements::standby_on(pool, gravina)
         .await
         .unwrap();
@@ -671,7 +676,7 @@ async fn a_subscription_the_gm_ends_resigns_its_seats_and_each_is_offered_to_a_s
     let taken = offers::answer(
         pool,
         trafalgar() + Duration::hours(1),
-        store::offers::OfferId(offer),
+        crate::helpers::id::<store::offers::OfferId>(offer),
         gravina,
         offers::Answer::Accept,
         DOMAIN,
@@ -734,7 +739,7 @@ async fn a_standby_is_offered_one_seat_of_a_game_at_a_time() {
         pool,
         trafalgar() + Duration::hours(2),
         lissa,
-        store::players::PlayerRowId(john_row),
+        crate::helpers::id::<store::players::PlayerRowId>(john_row),
         mary,
         "gm:nelson",
         DOMAIN,
@@ -753,7 +758,7 @@ async fn a_standby_is_offered_one_seat_of_a_game_at_a_time() {
     let taken = offers::answer(
         pool,
         trafalgar() + Duration::hours(3),
-        store::offers::OfferId(first),
+        crate::helpers::id::<store::offers::OfferId>(first),
         mary,
         offers::Answer::Accept,
         DOMAIN,
@@ -791,7 +796,7 @@ async fn the_gm_sets_the_limit_offers_and_withdraws_from_the_command_line() {
             String::from_utf8_lossy(&output.stderr).into_owned(),
         )
     };
-    let id = lissa.0.to_string();
+    let id = lissa.to_string();
     let (ok, said, _) = gm(&[
         &id,
         "missed",
@@ -825,7 +830,7 @@ async fn the_gm_sets_the_limit_offers_and_withdraws_from_the_command_line() {
         roster.contains("wants a player: John Smith (missed 1 in a row; the limit is 1)"),
         "{roster}"
     );
-    let mary = subscriber(pool, "Mary Jones").await.0.to_string();
+    let mary = subscriber(pool, "Mary Jones").await.to_string();
     let (ok, said, err) = gm(&[&id, "offer", "John Smith", &mary]);
     assert!(ok, "{err}");
     assert!(
@@ -848,10 +853,10 @@ async fn the_gm_sets_the_limit_offers_and_withdraws_from_the_command_line() {
         "{roster}"
     );
     // Barmy seats are never offered; a stranger's name is refused with the players listed.
-    let (ok, _, err) = gm(&[&barmy.0.to_string(), "missed", "--limit", "2"]);
+    let (ok, _, err) = gm(&[&barmy.to_string(), "missed", "--limit", "2"]);
     assert!(!ok);
     assert!(err.contains("its seats are never handed over"), "{err}");
-    let (ok, _, err) = gm(&[&barmy.0.to_string(), "offer", "Fred Bloggs", &mary]);
+    let (ok, _, err) = gm(&[&barmy.to_string(), "offer", "Fred Bloggs", &mary]);
     assert!(!ok);
     assert!(err.contains("no seat is handed over"), "{err}");
     let (ok, _, err) = gm(&[&id, "offer", "Nobody", &mary]);
@@ -919,7 +924,7 @@ async fn an_offer_unanswered_for_three_days_expires_and_goes_to_the_next_standby
     assert!(offer.contains("expires"), "{offer}");
     let offered_at = trafalgar() + Duration::hours(1);
     // Not yet: a minute before the three days are up, nothing expires.
-    let expire = |at| turns::missed::expire_offers(pool, at, DOMAIN);
+    let expire = |at| server::offers::expire_offers(pool, at, DOMAIN);
     assert_eq!(
         expire(offered_at + Duration::days(3) - Duration::minutes(1))
             .await
@@ -1027,7 +1032,7 @@ async fn a_fleet_that_left_the_game_is_not_handed_to_anyone() {
     .bind(tsushima)
     .fetch_one(pool)
     .await
-    .map(store::players::PlayerRowId)
+    .map(crate::helpers::id::<store::players::PlayerRowId>)
     .unwrap();
     let refused = offers::offer_seat(
         pool,

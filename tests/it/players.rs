@@ -61,7 +61,6 @@ async fn start_game(
     let spec = GameSpec {
         zine,
         name,
-        engine,
         setup: &setup,
         first_deadline: Some(trafalgar() + Duration::days(1)),
         schedule: Schedule::EveryDays(1),
@@ -451,10 +450,10 @@ async fn a_mailed_link_logs_a_subscriber_in_once_and_only_in_time() {
 /// Every player route, GET and POST.
 fn routes(game: GameId) -> (Vec<String>, Vec<String>) {
     (
-        vec!["/me".to_owned(), format!("/me/games/{}", game.0)],
+        vec!["/me".to_owned(), format!("/me/games/{}", game)],
         vec![
-            format!("/me/games/{}/orders", game.0),
-            format!("/me/games/{}/press", game.0),
+            format!("/me/games/{}/orders", game),
+            format!("/me/games/{}/press", game),
             "/logout".to_owned(),
         ],
     )
@@ -544,7 +543,7 @@ async fn every_player_route_refuses_who_may_not_use_it() {
     assert_eq!(orders_and_press(pool).await, (0, 0));
     assert_eq!(
         hardy
-            .get(&format!("/me/games/{}", fleet.courier.0))
+            .get(&format!("/me/games/{}", fleet.courier))
             .await
             .status(),
         StatusCode::OK
@@ -561,7 +560,7 @@ async fn every_player_route_refuses_who_may_not_use_it() {
         );
     }
     // Nelson is not a player of the Courier's game either.
-    let courier = format!("/me/games/{}", fleet.courier.0);
+    let courier = format!("/me/games/{}", fleet.courier);
     assert_eq!(nelson.get(&courier).await.status(), StatusCode::NOT_FOUND);
 
     // The player's forms work with the token (logout last).
@@ -578,7 +577,7 @@ async fn barmy_orders_through_the_form_keep_hidden_what_is_hidden() {
     let fleet = fleet().await;
     let app = &fleet.app;
     let pool = &app.db.pool;
-    let page_path = format!("/me/games/{}", fleet.barmy.0);
+    let page_path = format!("/me/games/{}", fleet.barmy);
     let orders_path = format!("{page_path}/orders");
     let (nelson_row, nelson_id) = player_of(pool, fleet.barmy, NELSON).await;
     let (_, villeneuve_id) = player_of(pool, fleet.barmy, VILLENEUVE).await;
@@ -784,7 +783,7 @@ async fn salvo_orders_through_the_form_keep_each_fleet_to_its_admiral() {
     let fleet = fleet().await;
     let app = &fleet.app;
     let pool = &app.db.pool;
-    let page_path = format!("/me/games/{}", fleet.salvo.0);
+    let page_path = format!("/me/games/{}", fleet.salvo);
     let orders_path = format!("{page_path}/orders");
     let (nelson_row, nelson_id) = player_of(pool, fleet.salvo, NELSON).await;
     let state = game_state(pool, fleet.salvo).await;

@@ -16,9 +16,9 @@ use crate::helpers::trafalgar;
 use crate::inbox::{DOMAIN, reply_address_of};
 use crate::offers::{last_mail_to, lissa, mail, over_dover, resolve_now, set_policy, tsushima};
 
-async fn status_of(pool: &PgPool, game: impl Into<i64>, name: &str) -> String {
+async fn status_of(pool: &PgPool, game: GameId, name: &str) -> String {
     sqlx::query_scalar("SELECT status FROM players WHERE game_id = $1 AND display_name = $2")
-        .bind(game.into())
+        .bind(game)
         .bind(name)
         .fetch_one(pool)
         .await
@@ -37,8 +37,15 @@ async fn a_player_resigns_on_the_web_and_the_gm_takes_it_back_before_the_turn_re
     let app = crate::helpers::TestApp::spawn().await;
     let pool = &app.db.pool;
     let (mut gm, game) = over_dover(&app).await;
-    set_policy(pool, GameId(game), None, StandbyOffers::Automatic).await;
-    let gravina = SubscriberId(crate::rosters::subscriber_id(pool, "Gravina").await);
+    set_policy(
+        pool,
+        crate::helpers::id::<GameId>(game),
+        None,
+        StandbyOffers::Automatic,
+    )
+    .await;
+    let gravina =
+        crate::helpers::id::<SubscriberId>(crate::rosters::subscriber_id(pool, "Gravina").await);
     store::replacements::standby_on(pool, gravina)
         .await
         .unwrap();
@@ -70,7 +77,10 @@ async fn a_player_resigns_on_the_web_and_the_gm_takes_it_back_before_the_turn_re
         unconfirmed.headers()["location"].to_str().unwrap(),
         format!("{url}/resign")
     );
-    assert_eq!(status_of(pool, game, "Lucas").await, "active");
+    assert_eq!(
+        status_of(pool, crate::helpers::id(game), "Lucas").await,
+        "active"
+    );
     let done = lucas
         .post(
             &format!("{url}/resign"),
@@ -81,7 +91,10 @@ async fn a_player_resigns_on_the_web_and_the_gm_takes_it_back_before_the_turn_re
         done.headers()["location"].to_str().unwrap(),
         format!("{url}?done=resigned")
     );
-    assert_eq!(status_of(pool, game, "Lucas").await, "resigned");
+    assert_eq!(
+        status_of(pool, crate::helpers::id(game), "Lucas").await,
+        "resigned"
+    );
     let page = lucas.get_text(&format!("{url}?done=resigned")).await;
     assert!(page.contains("You have resigned from this game"), "{page}");
     assert!(!page.contains("id=\"resign-link\""), "{page}");
@@ -117,13 +130,19 @@ async fn a_player_resigns_on_the_web_and_the_gm_takes_it_back_before_the_turn_re
     let reinstate = format!("/gm/games/{game}/players/{lucas_row}/reinstate");
     let forged = gm.post(&reinstate, &[("csrf", "0")]).await;
     assert_eq!(forged.status(), StatusCode::FORBIDDEN);
-    assert_eq!(status_of(pool, game, "Lucas").await, "resigned");
+    assert_eq!(
+        status_of(pool, crate::helpers::id(game), "Lucas").await,
+        "resigned"
+    );
     let taken_back = gm.post(&reinstate, &[("csrf", gm_csrf.as_str())]).await;
     assert_eq!(
         taken_back.headers()["location"].to_str().unwrap(),
         format!("/gm/games/{game}?done=reinstated")
     );
-    assert_eq!(status_of(pool, game, "Lucas").await, "active");
+    assert_eq!(
+        status_of(pool, crate::helpers::id(game), "Lucas").await,
+        "active"
+    );
     assert_eq!(offer_statuses(pool).await, ["lapsed"]);
     let console = gm
         .get_text(&format!("/gm/games/{game}?done=reinstated"))
@@ -137,7 +156,7 @@ async fn a_player_resigns_on_the_web_and_the_gm_takes_it_back_before_the_turn_re
     let (subject, body, reply_to) = last_mail_to(pool, "lucas@redoutable.example").await;
     assert_eq!(subject, "Over Dover: you are back in the game");
     assert!(body.contains("taken back your resignation"), "{body}");
-    let his_address = reply_address_of(pool, GameId(game), 1).await;
+    let his_address = reply_address_of(pool, crate::helpers::id::<GameId>(game), 1).await;
     let local_part = |address: &str| address.split('@').next().unwrap().to_owned();
     assert_eq!(
         reply_to.as_deref().map(local_part),
@@ -181,7 +200,7 @@ async fn a_resignation_by_mail_is_taken_back_from_the_command_line_until_the_fle
     let gm = |args: &[&str]| {
         let output = std::process::Command::new(env!("CARGO_BIN_EXE_gm"))
             .arg("game")
-            .arg(tsushima.0.to_string())
+            .arg(tsushima.to_string())
             .args(args)
             .env("DATABASE_URL", &db.url)
             .env("ADMIRALTY_MAIL_DOMAIN", DOMAIN)
@@ -211,7 +230,7 @@ async fn a_resignation_by_mail_is_taken_back_from_the_command_line_until_the_fle
         said.contains("John Smith is back in Tsushima, with the same reply address"),
         "{said}"
     );
-    assert_eq!(status_of(pool, tsushima.0, "John Smith").await, "active");
+    assert_eq!(status_of(pool, tsushima, "John Smith").await, "active");
     // His reply address takes his orders again.
     let answer = mail(pool, "john-orders", &john, "FIRE B7\r\n").await;
     assert!(
@@ -228,7 +247,7 @@ async fn a_resignation_by_mail_is_taken_back_from_the_command_line_until_the_fle
         err.contains("John Smith's fleet has left Tsushima"),
         "{err}"
     );
-    assert_eq!(status_of(pool, tsushima.0, "John Smith").await, "resigned");
+    assert_eq!(status_of(pool, tsushima, "John Smith").await, "resigned");
     let reinstated: i64 =
         sqlx::query_scalar("SELECT count(*) FROM audit_log WHERE action = 'player.reinstate'")
             .fetch_one(pool)
@@ -251,7 +270,7 @@ async fn a_player_whose_subscription_ended_is_not_taken_back() {
     .bind(lissa)
     .fetch_one(pool)
     .await
-    .map(store::players::PlayerRowId)
+    .map(crate::helpers::id::<store::players::PlayerRowId>)
     .unwrap();
     let refused = server::rosters::resign::reinstate(
         pool,
@@ -269,7 +288,7 @@ async fn a_player_whose_subscription_ended_is_not_taken_back() {
             .contains("John Smith's subscription has ended"),
         "{refused}"
     );
-    assert_eq!(status_of(pool, lissa.0, "John Smith").await, "resigned");
+    assert_eq!(status_of(pool, lissa, "John Smith").await, "resigned");
     let _ = barmy;
 }
 
@@ -288,11 +307,11 @@ async fn a_resigned_seat_is_not_offered_when_the_turn_resolves_within_the_hour_u
     .bind(lissa)
     .fetch_one(pool)
     .await
-    .map(store::players::PlayerRowId)
+    .map(crate::helpers::id::<store::players::PlayerRowId>)
     .unwrap();
     let mary = crate::offers::subscriber(pool, "Mary Jones").await;
     let offer_at = |at| {
-        server::rosters::offers::offer_seat(pool, at, lissa, john_row, mary, "gm:nelson", DOMAIN)
+        server::offers::offer_seat(pool, at, lissa, john_row, mary, "gm:nelson", DOMAIN)
     };
     // Half an hour before the deadline John's fleet is about to leave: no offer is made.
     let refused = offer_at(deadline - chrono::Duration::minutes(30))
@@ -373,13 +392,13 @@ async fn when_one_standby_takes_a_seat_the_others_offered_it_are_told() {
     .bind(lissa)
     .fetch_one(pool)
     .await
-    .map(store::players::PlayerRowId)
+    .map(crate::helpers::id::<store::players::PlayerRowId>)
     .unwrap();
     // The GM offers John's seat to Mary and to Ann; Mary takes it.
     let mut offers = Vec::new();
     for name in ["Mary Jones", "Ann Lee"] {
         let who = crate::offers::subscriber(pool, name).await;
-        server::rosters::offers::offer_seat(
+        server::offers::offer_seat(
             pool,
             trafalgar(),
             lissa,
@@ -396,18 +415,18 @@ async fn when_one_standby_takes_a_seat_the_others_offered_it_are_told() {
         .fetch_one(pool)
         .await
         .unwrap();
-    let taken = server::rosters::offers::answer(
+    let taken = server::offers::answer(
         pool,
         trafalgar() + chrono::Duration::hours(1),
-        store::offers::OfferId(first),
+        crate::helpers::id::<store::offers::OfferId>(first),
         offers[0],
-        server::rosters::offers::Answer::Accept,
+        server::offers::Answer::Accept,
         DOMAIN,
     )
     .await
     .unwrap();
     assert!(
-        matches!(taken, server::rosters::offers::Answered::Took(_)),
+        matches!(taken, server::offers::Answered::Took(_)),
         "{taken:?}"
     );
     assert_eq!(offer_statuses(pool).await, ["accepted", "lapsed"]);

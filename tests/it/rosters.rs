@@ -72,7 +72,7 @@ pub(crate) fn standard_form(engine: EngineKind, name: &str) -> Vec<(String, Stri
         };
         form.push((format!("setup.{}", setting.path), text));
     }
-    let Value::Object(setup) = engine.default_setup() else {
+    let Value::Object(setup) = engine.default_setup().to_json().unwrap() else {
         panic!("a setup is an object");
     };
     for (key, value) in setup {

@@ -508,7 +508,7 @@ async fn unsubscribe_by_mail_revokes_reply_tokens_and_web_sessions() {
     let fleet = fleet().await;
     let app = &fleet.app;
     let pool = &app.db.pool;
-    let page = format!("/me/games/{}", fleet.barmy.0);
+    let page = format!("/me/games/{}", fleet.barmy);
     let mut browser = logged_in(app, NELSON).await;
     assert_eq!(browser.get(&page).await.status(), StatusCode::OK);
     let barmy = token_of(pool, fleet.barmy, NELSON).await;
@@ -571,7 +571,7 @@ async fn the_gms_unsubscribe_revokes_and_a_resubscribed_player_gets_new_tokens()
         gm.login("collingwood", PASSWORD).await.status(),
         StatusCode::SEE_OTHER
     );
-    let page = format!("/me/games/{}", fleet.barmy.0);
+    let page = format!("/me/games/{}", fleet.barmy);
     let mut player = logged_in(app, NELSON).await;
     assert_eq!(player.get(&page).await.status(), StatusCode::OK);
     let old = token_of(pool, fleet.barmy, NELSON).await;
@@ -661,7 +661,7 @@ async fn a_resigned_game_takes_no_orders_but_the_players_other_games_do() {
     let csrf = hidden_csrf(&browser.get_text("/me").await);
     browser
         .post(
-            &format!("/me/games/{}/orders", fleet.barmy.0),
+            &format!("/me/games/{}/orders", fleet.barmy),
             &[("csrf", &csrf), ("orders", "A1, B2")],
         )
         .await;

@@ -56,7 +56,6 @@ async fn subscribers_join_and_list_by_mail_and_the_last_seat_starts_the_game() {
         &OpeningSpec {
             zine,
             name: "Over Dover",
-            engine: EngineKind::Skyfleet,
             setup: &setup,
             schedule: Schedule::EveryDays(7),
             seats: 2,
@@ -372,7 +371,6 @@ async fn the_zines_issue_lists_the_games_open_for_sign_up_with_their_free_seats(
         &OpeningSpec {
             zine: zine.id,
             name: "Over Dover",
-            engine: EngineKind::Skyfleet,
             setup: &setup,
             schedule: Schedule::EveryDays(7),
             seats: 2,

@@ -32,7 +32,7 @@ async fn mail(pool: &PgPool, id: &str, to: &str, body: &str) -> String {
 }
 
 async fn subscriber(pool: &PgPool, name: &str) -> SubscriberId {
-    SubscriberId(
+    crate::helpers::id::<SubscriberId>(
         sqlx::query_scalar("SELECT id FROM subscribers WHERE display_name = $1")
             .bind(name)
             .fetch_one(pool)
@@ -84,7 +84,7 @@ async fn salvo_of_two(pool: &PgPool) -> (GameId, GameId) {
     let zine = sqlx::query_scalar("SELECT id FROM zines")
         .fetch_one(pool)
         .await
-        .map(store::zines::ZineId)
+        .map(crate::helpers::id::<store::zines::ZineId>)
         .unwrap();
     let picks = vec![
         RosterPick {
@@ -102,7 +102,6 @@ async fn salvo_of_two(pool: &PgPool) -> (GameId, GameId) {
         &GameSpec {
             zine,
             name: "Lissa",
-            engine: EngineKind::Salvo,
             setup: &EngineKind::Salvo.default_setup(),
             first_deadline: Some(trafalgar() + Duration::days(2)),
             schedule: Schedule::EveryDays(7),
@@ -254,10 +253,10 @@ async fn a_standby_takes_over_a_seat_and_every_published_turn_still_verifies() {
         std::process::Command::new(env!("CARGO_BIN_EXE_gm"))
             .args([
                 "game",
-                &game.0.to_string(),
+                &game.to_string(),
                 "replace",
                 player,
-                &subscriber.0.to_string(),
+                &subscriber.to_string(),
             ])
             .env("DATABASE_URL", &db.url)
             .env_remove("ADMIRALTY_LOG")
@@ -289,12 +288,12 @@ async fn the_gm_replaces_a_player_with_a_standby_on_the_console() {
     let zine = sqlx::query_scalar("SELECT id FROM zines")
         .fetch_one(pool)
         .await
-        .map(store::zines::ZineId)
+        .map(crate::helpers::id::<store::zines::ZineId>)
         .unwrap();
     let mut picks = Vec::new();
     for name in ["Lucas", "Collingwood"] {
         picks.push(RosterPick {
-            subscriber: SubscriberId(subscriber_id(pool, name).await),
+            subscriber: crate::helpers::id::<SubscriberId>(subscriber_id(pool, name).await),
             seat: 0,
         });
     }
@@ -304,7 +303,6 @@ async fn the_gm_replaces_a_player_with_a_standby_on_the_console() {
         &GameSpec {
             zine,
             name: "Over Dover",
-            engine: EngineKind::Salvo,
             setup: &EngineKind::Salvo.default_setup(),
             first_deadline: Some(trafalgar() + Duration::days(2)),
             schedule: Schedule::EveryDays(7),
@@ -331,7 +329,7 @@ async fn the_gm_replaces_a_player_with_a_standby_on_the_console() {
         .await;
     assert_eq!(forged.status(), StatusCode::FORBIDDEN);
     assert!(
-        !store::replacements::is_standby(pool, SubscriberId(gravina))
+        !store::replacements::is_standby(pool, crate::helpers::id::<SubscriberId>(gravina))
             .await
             .unwrap()
     );
@@ -351,12 +349,12 @@ async fn the_gm_replaces_a_player_with_a_standby_on_the_console() {
 
     // Before taking a seat the standby sees nothing of the game: not on her pages, and the
     // game's player page is not hers.
-    let lucas_view = turns::game_state(pool, GameId(game))
+    let lucas_view = turns::game_state(pool, crate::helpers::id::<GameId>(game))
         .await
         .unwrap()
         .view(engine::Viewer::Player(turns::player_id(lucas_seat)))
         .lines;
-    let public_view = turns::game_state(pool, GameId(game))
+    let public_view = turns::game_state(pool, crate::helpers::id::<GameId>(game))
         .await
         .unwrap()
         .view(engine::Viewer::Public)

@@ -43,8 +43,7 @@ async fn barmy_game(
     let spec = GameSpec {
         zine,
         name,
-        engine: EngineKind::Barmy,
-        setup: &setup,
+        setup: &EngineKind::Barmy.parse_setup(&setup).unwrap(),
         first_deadline: Some(deadline),
         schedule: Schedule::EveryDays(7),
     };
@@ -204,11 +203,11 @@ async fn a_turn_resolves_at_its_deadline_once_and_replays_from_what_is_stored() 
             .await
             .unwrap();
     let mut input = TurnInput::default();
-    for (id, parsed) in store::orders::current_orders(pool, turn_id(pool, game, 1).await)
+    let turn = turn_id(pool, game, 1).await;
+    for (id, parsed) in store::orders::current_orders(pool, turn, EngineKind::Barmy)
         .await
         .unwrap()
     {
-        let parsed = EngineKind::Barmy.parse_stored_orders(&parsed).unwrap();
         input.orders.insert(PlayerId(id as u64), parsed);
     }
     let press: Vec<games::PressItem> =
@@ -274,7 +273,7 @@ async fn several_workers_at_once_resolve_each_due_turn_exactly_once() {
         resolved.extend(worker.await.unwrap());
     }
     assert_eq!(resolved.len(), 12, "{resolved:?}");
-    let games: std::collections::BTreeSet<i64> = resolved.iter().map(|r| r.game.0).collect();
+    let games: std::collections::BTreeSet<GameId> = resolved.iter().map(|r| r.game).collect();
     assert_eq!(games.len(), 12, "a game was resolved twice");
     let reports: i64 = sqlx::query_scalar("SELECT count(*) FROM published_reports")
         .fetch_one(&pool)
@@ -376,7 +375,7 @@ async fn gm_verify_replays_every_published_turn_and_catches_a_forged_report() {
     }
     let verify = || {
         std::process::Command::new(env!("CARGO_BIN_EXE_gm"))
-            .args(["verify", &game.0.to_string()])
+            .args(["verify", &game.to_string()])
             .env("DATABASE_URL", &db.url)
             .env_remove("ADMIRALTY_LOG")
             .output()
@@ -429,7 +428,7 @@ async fn open_deadline(pool: &PgPool, game: GameId) -> Option<DateTime<Utc>> {
 
 async fn audit_actions(pool: &PgPool, game: GameId) -> Vec<String> {
     sqlx::query_scalar("SELECT action FROM audit_log WHERE game_id = $1 ORDER BY id")
-        .bind(game.0)
+        .bind(game)
         .fetch_all(pool)
         .await
         .unwrap()
@@ -592,18 +591,18 @@ async fn the_gm_is_told_what_is_wrong_and_a_pause_keeps_its_time_left_in_the_gam
         |now, game, action| turns::gm_action(pool, now, game, action, "gm", "zine.example.org");
 
     // A game that does not exist is not found, whatever is asked of it.
-    let missing = GameId(999_999);
+    let missing = crate::helpers::id::<GameId>(999_999);
     assert!(matches!(
         act(t0, missing, GmAction::Pause).await,
-        Err(LifecycleError::GameNotFound(999_999))
+        Err(LifecycleError::GameNotFound(game)) if game == missing
     ));
     assert!(matches!(
         turns::verify_game(pool, missing).await,
-        Err(LifecycleError::GameNotFound(999_999))
+        Err(LifecycleError::GameNotFound(game)) if game == missing
     ));
     assert!(matches!(
         turns::schedule_of(pool, missing).await,
-        Err(LifecycleError::GameNotFound(999_999))
+        Err(LifecycleError::GameNotFound(game)) if game == missing
     ));
 
     // A paused game is paused, not inconsistent.
@@ -617,7 +616,7 @@ async fn the_gm_is_told_what_is_wrong_and_a_pause_keeps_its_time_left_in_the_gam
     assert_eq!(left, Some(Duration::days(2).num_seconds()));
     let refused = act(t0, game, GmAction::ResolveNow).await;
     assert!(
-        matches!(refused, Err(LifecycleError::Paused(id)) if id == game.0),
+        matches!(refused, Err(LifecycleError::Paused(id)) if id == game),
         "{refused:?}"
     );
 

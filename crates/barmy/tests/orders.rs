@@ -111,7 +111,11 @@ fn press_wraps_onto_following_lines_and_press_lines_count() {
 fn a_third_shot_is_rejected_with_a_clear_message() {
     // BARMY-07: two shots a turn. BARMY-ADM-02: the first two stand, the third is an error.
     let parsed = Barmy::parse_orders(&state(Setup::default()), PlayerId(1), "G13, K19, A1");
-    assert_eq!(parsed.orders.shots.len(), 2);
+    assert_eq!(
+        parsed.orders.shots.len(),
+        2,
+        "BARMY-ADM-02: the first two shots stand"
+    );
     let [error] = parsed.errors.as_slice() else {
         panic!("{:?}", parsed.errors)
     };
@@ -119,7 +123,7 @@ fn a_third_shot_is_rejected_with_a_clear_message() {
     assert_eq!(error.text, "G13, K19, A1");
     assert!(
         error.problem.contains("A1 would be a third shot"),
-        "{}",
+        "BARMY-ADM-02: the third is an error: {}",
         error.problem
     );
     assert!(error.expected.contains("G13, K19"));
@@ -196,7 +200,11 @@ fn the_players_own_name_before_the_squares_is_skipped_and_any_other_text_is_an_e
         "Fred Bloggs G13, K19",
     );
     assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
-    assert_eq!(parsed.orders.shots.len(), 2);
+    assert_eq!(
+        parsed.orders.shots.len(),
+        2,
+        "BARMY-ADM-01: the sender's own name before the squares is skipped"
+    );
     // Another player's name is not skipped: the line is an error, not a guess.
     let parsed = Barmy::parse_orders(&state(Setup::default()), PlayerId(1), "John Smith G13, K19");
     assert!(parsed.orders.shots.is_empty(), "{:?}", parsed.orders.shots);
@@ -228,7 +236,10 @@ fn where_asks_for_the_position_and_is_not_an_order() {
     let parsed = Barmy::parse_orders(&state(Setup::default()), PlayerId(1), "WHERE");
     assert!(parsed.orders.shots.is_empty());
     assert!(parsed.errors.is_empty());
-    assert!(parsed.warnings[0].problem.contains("not an order"));
+    assert!(
+        parsed.warnings[0].problem.contains("not an order"),
+        "BARMY-14: asking where one's ship is is not an order"
+    );
 }
 
 #[test]
@@ -276,7 +287,11 @@ mod shared_reader {
     fn a_signature_ends_the_orders_and_the_press() {
         // Before the shared reader a signature was a "no squares" error, or joined the press.
         let (shots_read, press, errors) = shots("G13, K19 Hi all\n-- \nFred Bloggs\nA1");
-        assert_eq!(shots_read, ["G13", "K19"]);
+        assert_eq!(
+            shots_read,
+            ["G13", "K19"],
+            "BARMY-ADM-04: a signature ends the orders, as in every engine"
+        );
         assert_eq!(press, ["Hi all"]);
         assert_eq!(errors, 0);
         let (_, press, errors) = shots("G13 K19\n-- Fred");
@@ -374,10 +389,14 @@ mod shots_and_press {
             "J10\tK10",
         ] {
             let parsed = read(text);
-            assert_eq!(written(&parsed), ["J10", "K10"], "{text:?}");
+            assert_eq!(
+                written(&parsed),
+                ["J10", "K10"],
+                "BARMY-ADM-05: the second square fires: {text:?}"
+            );
             assert!(
                 parsed.press.is_empty(),
-                "{text:?} gave press {:?}",
+                "BARMY-ADM-05: {text:?} gave press {:?}",
                 parsed.press
             );
             assert!(parsed.errors.is_empty(), "{text:?}: {:?}", parsed.errors);
@@ -398,10 +417,14 @@ mod shots_and_press {
             "J10, and for my next trick, K10",
         ] {
             let parsed = read(text);
-            assert_eq!(written(&parsed), ["J10", "K10"], "{text:?}");
+            assert_eq!(
+                written(&parsed),
+                ["J10", "K10"],
+                "BARMY-ADM-05: the second square fires: {text:?}"
+            );
             assert!(
                 parsed.press.is_empty(),
-                "{text:?} gave press {:?}",
+                "BARMY-ADM-05: {text:?} gave press {:?}",
                 parsed.press
             );
             assert!(parsed.errors.is_empty(), "{text:?}: {:?}", parsed.errors);

@@ -55,10 +55,12 @@ mod state_validation {
 
     #[test]
     fn a_consistent_state_reads_back_as_it_was() {
-        // BARMY-ADM-06.
         let state = three();
         let back: State = serde_json::from_str(&serde_json::to_string(&state).unwrap()).unwrap();
-        assert_eq!(back, state);
+        assert_eq!(
+            back, state,
+            "BARMY-ADM-06: a consistent state reads back whole"
+        );
     }
 
     #[test]
@@ -68,14 +70,19 @@ mod state_validation {
             edited(|v| v["captains"][2]["ship"] = json!(["E12", "F13", "G14", "H15"])).unwrap_err();
         assert!(error.contains("John Smith (player 2)"), "{error}");
         assert!(error.contains("Eve Ryman (player 3)"), "{error}");
-        assert!(error.contains("both cover F13"), "{error}");
+        assert!(
+            error.contains("both cover F13"),
+            "BARMY-06: two ships may not share a square: {error}"
+        );
         // A player who left has taken the ship off the board: another may stand there.
         edited(|v| {
             v["captains"][2]["ship"] = json!(["E12", "F13", "G14", "H15"]);
             v["captains"][2]["fate"] = json!({"state": "left", "turn": 1});
             v["turn"] = json!(2);
         })
-        .unwrap();
+        .unwrap_or_else(|e| {
+            panic!("BARMY-05: a diagonal ship, on the squares of a ship gone from the board: {e}")
+        });
     }
 
     #[test]
@@ -86,16 +93,18 @@ mod state_validation {
         assert!(error.contains("Fred Bloggs (player 1)'s ship S5 T5 U5 V5 is not four squares in a line on the 19x19 board"), "{error}");
         let error =
             edited(|v| v["captains"][0]["ship"] = json!(["A1", "B2", "C3", "E5"])).unwrap_err();
-        assert!(error.contains("A1 B2 C3 E5"), "{error}");
+        assert!(
+            error.contains("A1 B2 C3 E5"),
+            "BARMY-05: a ship runs in a straight line: {error}"
+        );
     }
 
     #[test]
     fn a_player_id_given_twice_is_refused() {
-        // BARMY-ADM-06.
         let error = edited(|v| v["captains"][2]["id"] = json!(1)).unwrap_err();
         assert!(
             error.contains("player id 1 is given twice, to Fred Bloggs and to Eve Ryman"),
-            "{error}"
+            "BARMY-ADM-06: an inconsistent state is not read: {error}"
         );
     }
 
@@ -210,6 +219,39 @@ mod placements {
                 serde_json::from_str(&serde_json::to_string(&state).unwrap()).unwrap();
             assert_eq!(back, state);
         }
+    }
+
+    #[test]
+    fn ships_run_any_way_side_by_side_and_diagonals_may_cross() {
+        // Fred across, John down, Eve diagonally through the gap between them: side by side
+        // with Fred, and crossing an X with a fourth, diagonal, ship nobody shares a square with.
+        let mut roster = roster();
+        roster.push(player(4, "Ann Other"));
+        let setup = placed(vec![
+            (1, "A1 B1 C1 D1"),
+            (2, "A3 A4 A5 A6"),
+            (3, "B2 C3 D4 E5"),
+            (4, "B5 C4 D3 E2"),
+        ]);
+        let secret = GameSecret::from_bytes([1; 32]);
+        let state =
+            Barmy::new_game(&setup, &roster, &mut secret.turn_dice(0)).unwrap_or_else(|e| {
+                panic!(
+                    "BARMY-05 (across, down, diagonal), BARMY-06 (adjacent squares), BARMY-GM-05 \
+                 (diagonals crossing without a shared square): {e}"
+                )
+            });
+        let ships: Vec<[Square; 4]> = state.captains.iter().map(|c| c.ship).collect();
+        assert_eq!(
+            ships,
+            [
+                ship("A1 B1 C1 D1"),
+                ship("A3 A4 A5 A6"),
+                ship("B2 C3 D4 E5"),
+                ship("B5 C4 D3 E2")
+            ],
+            "BARMY-05, BARMY-06, BARMY-GM-05: every ship where the GM placed it"
+        );
     }
 
     #[test]

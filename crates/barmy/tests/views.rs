@@ -46,7 +46,7 @@ fn a_player_sees_their_own_ship_and_nobody_else_does() {
     let own = Barmy::view(&state, Viewer::Player(PlayerId(1)));
     assert!(
         own.lines[0].contains(&squares.join(", ")),
-        "{:?}",
+        "BARMY-14: the player's own view says where their ship is: {:?}",
         own.lines
     );
     let Some(Board::Grid(picture)) = own.board else {

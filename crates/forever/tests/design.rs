@@ -57,14 +57,30 @@ SECTION S3 PARENT CORE SIZE 1x1 AT (-1.5, 0) HP+1 MOUNT DEFLECTOR";
 
 #[test]
 fn forever_ex_01_minimal_ship() {
-    // FOREVER-CORE-1, FOREVER-CORE-6, FOREVER-CORE-9, FOREVER-SEC-1, FOREVER-SEC-5,
-    // FOREVER-SEC-7, FOREVER-WPN-2, FOREVER-WPN-GUN-1, FOREVER-GM-05, FOREVER-GM-11.
     let hull = hull(MINIMAL);
-    assert_eq!(hull.cost().to_string(), "7.5");
-    assert_eq!(part(&hull, "core").max_hp, 6);
-    assert_eq!(part(&hull, "S1").max_hp, 1);
-    assert_eq!(show_mass(hull.mass16()), "38");
-    assert_eq!(hull.speed(), 0);
+    assert_eq!(
+        hull.cost().to_string(),
+        "7.5",
+        "FOREVER-EX-01: core 5 (FOREVER-CORE-1), S1 at distance 1 (FOREVER-GM-05) 1.5 \
+         (FOREVER-SEC-1), a base gun 1 (FOREVER-WPN-2) x 1 (FOREVER-WPN-GUN-1)"
+    );
+    assert_eq!(
+        part(&hull, "core").max_hp,
+        6,
+        "FOREVER-EX-01: 5 + 1 for S1 (FOREVER-CORE-6)"
+    );
+    assert_eq!(
+        part(&hull, "S1").max_hp,
+        1,
+        "FOREVER-EX-01: a leaf has 1 (FOREVER-SEC-5)"
+    );
+    assert_eq!(
+        show_mass(hull.mass16()),
+        "38",
+        "FOREVER-EX-01: core 20 + 2 x 6 (FOREVER-CORE-9), S1 5 x 1 + 1 (FOREVER-SEC-7), the gun \
+         nothing (FOREVER-GM-11)"
+    );
+    assert_eq!(hull.speed(), 0, "FOREVER-EX-01: no thruster, no speed");
 }
 
 /// FOREVER-EX-02: core; S1 2"x1" (distance 1) with a basic gun; S2 1"x1" (a leaf, distance 2)
@@ -72,28 +88,44 @@ fn forever_ex_01_minimal_ship() {
 /// speed 12 x 10 / 52 → 2.30"; S1's capacity 3, of which it uses 2.
 #[test]
 fn forever_ex_02_ship_that_can_move() {
-    // FOREVER-MOD-THR-1, FOREVER-MOD-THR-3, FOREVER-MOD-THR-5, FOREVER-GM-06, FOREVER-GM-09.
     let hull = hull(MOVER);
-    assert_eq!(hull.cost().to_string(), "14.5");
+    assert_eq!(hull.cost().to_string(), "14.5", "FOREVER-EX-02");
     assert_eq!(part(&hull, "core").structure_cost.to_string(), "5");
     assert_eq!(part(&hull, "S1").structure_cost.to_string(), "1.5");
     assert_eq!(item_costs(&hull, "S1"), ["1"]);
-    assert_eq!(item_costs(&hull, "S2"), ["5"]);
+    assert_eq!(
+        item_costs(&hull, "S2"),
+        ["5"],
+        "FOREVER-EX-02: a base thruster costs 5 (FOREVER-MOD-THR-1)"
+    );
     let masses: Vec<String> = ["core", "S1", "S2"]
         .map(|name| show_mass(part(&hull, name).mass16))
         .to_vec();
     assert_eq!(masses, ["34", "12", "6"]);
-    assert_eq!(hull.thrust(), 10);
+    assert_eq!(
+        hull.thrust(),
+        10,
+        "FOREVER-EX-02: the thruster on S2, a leaf, is legal (FOREVER-GM-09); base thrust 10 \
+         (FOREVER-MOD-THR-3)"
+    );
     assert_eq!(part(&hull, "core").max_hp, 7);
     assert_eq!(part(&hull, "S1").max_hp, 2);
     assert_eq!(part(&hull, "S2").max_hp, 1);
     assert_eq!(show_mass(hull.mass16()), "52");
     assert_eq!(show_hundredths(hull.speed()), "2.3");
-    assert_eq!(hull.speed(), 230);
+    assert_eq!(
+        hull.speed(),
+        230,
+        "FOREVER-EX-02: 10 / 52 x 12 (FOREVER-MOD-THR-5)"
+    );
     let s1 = part(&hull, "S1");
-    assert_eq!(s1.capacity, 3);
+    assert_eq!(s1.capacity, 3, "FOREVER-EX-02: 1 + 2 sq in (FOREVER-GM-06)");
     assert_eq!(s1.children.len() + s1.items.len(), 2);
-    assert_eq!(part(&hull, "S2").structure_cost.to_string(), "2");
+    assert_eq!(
+        part(&hull, "S2").structure_cost.to_string(),
+        "2",
+        "FOREVER-EX-02: S2 at distance 2 costs 1 + 2 / 2 (FOREVER-SEC-1)"
+    );
 }
 
 /// FOREVER-EX-03, the "Lancer": core +2 HP (9 points); S1 2"x1" with a rail gun of range 18,
@@ -102,26 +134,48 @@ fn forever_ex_02_ship_that_can_move() {
 /// Total 63.5; HP 10 (capped), 2, 1, 2; mass 40 + 12 + 6 + 7 = 65; speed 12 x 30 / 65 → 5.53".
 #[test]
 fn forever_ex_03_lancer() {
-    // FOREVER-CORE-7, FOREVER-SEC-6, FOREVER-WPN-RAIL-1, FOREVER-MOD-THR-4, FOREVER-MOD-DEF-1,
-    // FOREVER-GM-07, FOREVER-GM-10.
     let hull = hull(LANCER);
-    assert_eq!(hull.cost().to_string(), "63.5");
-    assert_eq!(part(&hull, "core").structure_cost.to_string(), "9");
+    assert_eq!(hull.cost().to_string(), "63.5", "FOREVER-EX-03");
+    assert_eq!(
+        part(&hull, "core").structure_cost.to_string(),
+        "9",
+        "FOREVER-EX-03: core 5 + 2 HP at 2 each (FOREVER-CORE-7)"
+    );
     assert_eq!(part(&hull, "S1").structure_cost.to_string(), "1.5");
     assert_eq!(part(&hull, "S2").structure_cost.to_string(), "2");
-    assert_eq!(item_costs(&hull, "S1"), ["13.5"]);
-    assert_eq!(item_costs(&hull, "S2"), ["15"]);
-    assert_eq!(item_costs(&hull, "S3"), ["20"]);
+    assert_eq!(
+        item_costs(&hull, "S1"),
+        ["13.5"],
+        "FOREVER-EX-03: (1 + 1 + 6 + 1) x 1.5 (FOREVER-GM-10, FOREVER-WPN-RAIL-1)"
+    );
+    assert_eq!(
+        item_costs(&hull, "S2"),
+        ["15"],
+        "FOREVER-EX-03: thruster 5 + 20 thrust at 1 per 2 (FOREVER-MOD-THR-4)"
+    );
+    assert_eq!(
+        item_costs(&hull, "S3"),
+        ["20"],
+        "FOREVER-EX-03: a base deflector costs 20 (FOREVER-MOD-DEF-1)"
+    );
     let masses: Vec<String> = ["core", "S1", "S2", "S3"]
         .map(|name| show_mass(part(&hull, name).mass16))
         .to_vec();
     assert_eq!(masses, ["40", "12", "6", "7"]);
     assert_eq!(show_hundredths(hull.speed()), "5.53");
-    assert_eq!(part(&hull, "core").max_hp, 10);
+    assert_eq!(
+        part(&hull, "core").max_hp,
+        10,
+        "FOREVER-EX-03: 5 + 3 sections + 2 bought is 10, at the cap (FOREVER-GM-07)"
+    );
     assert_eq!(part(&hull, "S1").max_hp, 2);
     assert_eq!(part(&hull, "S2").max_hp, 1);
     assert_eq!(part(&hull, "S3").max_hp, 2);
-    assert_eq!(part(&hull, "S3").structure_cost.to_string(), "2.5");
+    assert_eq!(
+        part(&hull, "S3").structure_cost.to_string(),
+        "2.5",
+        "FOREVER-EX-03: 1.5 + 1 for the extra HP (FOREVER-SEC-6)"
+    );
     let rail = &hull.items[hull.weapon("S1").unwrap()];
     assert_eq!(rail.cost.to_string(), "13.5");
     assert_eq!(show_mass(hull.mass16()), "65");
@@ -151,24 +205,66 @@ fn weapon(
 /// and the lowest mount each weapon may have under the cap of 15 + distance and the core's 5.
 #[test]
 fn forever_ex_04_weapon_cost_table() {
-    // FOREVER-WPN-3, FOREVER-WPN-4, FOREVER-WPN-5, FOREVER-WPN-6, FOREVER-WPN-7, FOREVER-WPN-8,
-    // FOREVER-WPN-9 and every type's modifier: FOREVER-WPN-GUN-1, FOREVER-WPN-LASER-1,
-    // FOREVER-WPN-LASER-2, FOREVER-WPN-LASER-3, FOREVER-WPN-MSL-1, FOREVER-WPN-MSL-3,
-    // FOREVER-WPN-RAIL-1, FOREVER-WPN-TORP-1, FOREVER-WPN-TORP-3, FOREVER-WPN-TORP-6,
-    // FOREVER-GM-19.
+    // Each row's cost before the type's modifier (base 1, FOREVER-WPN-2; +1 a range step,
+    // FOREVER-WPN-4; +2 a damage step, FOREVER-WPN-6; +1 an accuracy step, FOREVER-WPN-8),
+    // and the cost once multiplied by the modifier (FOREVER-WPN-9) the rules name.
     let table = [
-        (weapon(WeaponKind::Gun, 0, 0, 0, 0, 0), 1, "1"),
-        (weapon(WeaponKind::Gun, 0, 1, 0, 0, 0), 3, "3"),
-        (weapon(WeaponKind::Laser, 0, 0, 0, 0, 0), 1, "1.75"),
-        (weapon(WeaponKind::Laser, 2, 2, 2, 1, 0), 9, "22.5"),
-        (weapon(WeaponKind::Rail, 1, 3, 1, 0, 0), 9, "13.5"),
-        (weapon(WeaponKind::Missile, 0, 2, 0, 0, 1), 6, "12"),
-        (weapon(WeaponKind::Torpedo, 1, 1, 0, 0, 1), 6, "9"),
-        (weapon(WeaponKind::TorpedoMissile, 0, 1, 0, 0, 1), 5, "15"),
+        (
+            weapon(WeaponKind::Gun, 0, 0, 0, 0, 0),
+            1,
+            "1",
+            "FOREVER-WPN-GUN-1",
+        ),
+        (
+            weapon(WeaponKind::Gun, 0, 1, 0, 0, 0),
+            3,
+            "3",
+            "FOREVER-WPN-6",
+        ),
+        (
+            weapon(WeaponKind::Laser, 0, 0, 0, 0, 0),
+            1,
+            "1.75",
+            "FOREVER-WPN-LASER-1",
+        ),
+        (
+            weapon(WeaponKind::Laser, 2, 2, 2, 1, 0),
+            9,
+            "22.5",
+            "1 + 2 (FOREVER-WPN-4) + 4 + 2 (FOREVER-WPN-8), x (1.75 + 0.75) (FOREVER-WPN-LASER-3)",
+        ),
+        (
+            weapon(WeaponKind::Rail, 1, 3, 1, 0, 0),
+            9,
+            "13.5",
+            "FOREVER-WPN-RAIL-1",
+        ),
+        (
+            weapon(WeaponKind::Missile, 0, 2, 0, 0, 1),
+            6,
+            "12",
+            "1 + 4 + 1 HP (FOREVER-WPN-MSL-3), x 2 (FOREVER-WPN-MSL-1)",
+        ),
+        (
+            weapon(WeaponKind::Torpedo, 1, 1, 0, 0, 1),
+            6,
+            "9",
+            "1 + 1 + 2 + 2 HP (FOREVER-WPN-TORP-3), x 1.5 (FOREVER-WPN-TORP-1)",
+        ),
+        (
+            weapon(WeaponKind::TorpedoMissile, 0, 1, 0, 0, 1),
+            5,
+            "15",
+            "1 + 2 + 2 HP at torpedo prices, x 3 (FOREVER-WPN-TORP-6, FOREVER-GM-19)",
+        ),
     ];
-    for (spec, pre, cost) in table {
-        assert_eq!(spec.base_cost(), pre, "{spec:?}");
-        assert_eq!(spec.cost().to_string(), cost, "{spec:?}");
+    for (spec, pre, cost, rules) in table {
+        assert_eq!(spec.base_cost(), pre, "FOREVER-EX-04 {rules}: {spec:?}");
+        assert_eq!(
+            spec.cost().to_string(),
+            cost,
+            "FOREVER-EX-04, FOREVER-WPN-9 {rules}: {spec:?}"
+        );
     }
     let laser = weapon(WeaponKind::Laser, 2, 2, 2, 1, 0);
     assert_eq!(
@@ -178,7 +274,9 @@ fn forever_ex_04_weapon_cost_table() {
             laser.accuracy(),
             laser.sweep()
         ),
-        (2400, 3, 20, 2)
+        (2400, 3, 20, 2),
+        "FOREVER-EX-04: two steps each from range 12 (FOREVER-WPN-3), damage 1 (FOREVER-WPN-5) \
+         and accuracy 10 (FOREVER-WPN-7), one from sweep 1 (FOREVER-WPN-LASER-2)"
     );
 
     // The mount cap 15 + distance (FOREVER-WPN-1): the big laser needs distance 8.
@@ -237,12 +335,6 @@ fn forever_ex_04_weapon_cost_table() {
 /// unit for 2 3, nano matrix range 5 energy 8 33, thruster 30 15, defensive gunner 3 shots 3.
 #[test]
 fn forever_ex_05_module_costs() {
-    // FOREVER-MOD-DEF-5, FOREVER-MOD-DEF-6, FOREVER-MOD-EMP-1, FOREVER-MOD-EMP-5,
-    // FOREVER-MOD-EMP-9, FOREVER-MOD-FLUX-1, FOREVER-MOD-FLUX-5, FOREVER-MOD-FLUX-7,
-    // FOREVER-MOD-DL-1, FOREVER-MOD-DL-7, FOREVER-MOD-DL-9, FOREVER-MOD-DL-11,
-    // FOREVER-MOD-DCU-1, FOREVER-MOD-DCU-3, FOREVER-MOD-NANO-1, FOREVER-MOD-NANO-6,
-    // FOREVER-MOD-NANO-7, FOREVER-MOD-THR-4, FOREVER-MOD-DGN-1, FOREVER-MOD-DGN-5,
-    // FOREVER-MOD-TOW-1, FOREVER-MOD-TC-1, FOREVER-MOD-EMP-7, FOREVER-MOD-NANO-8.
     let cost = |text: &str| {
         let design = Design::parse(&format!(
             "SHIP T\nCORE\nSECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0) MOUNT {text}"
@@ -250,27 +342,60 @@ fn forever_ex_05_module_costs() {
         .unwrap_or_else(|e| panic!("{text}: {e:?}"));
         design.sections[0].mounts[0].item.cost().to_string()
     };
-    assert_eq!(cost("DEFLECTOR(fast, double)"), "50");
-    assert_eq!(cost("DEFLECTOR(recharge 1-4, duration)"), "50");
-    assert_eq!(cost("DEFLECTOR"), "20");
-    assert_eq!(cost("EMP(range 18, recharge 1-4)"), "26");
-    assert_eq!(cost("EMP(accuracy 13)"), "6");
-    assert_eq!(cost("FLUX(energy 12, recharge 2d6)"), "34");
-    assert_eq!(cost("LAUNCHER(speed 12, hp 2, rounds 2)"), "7");
-    assert_eq!(cost("CONTROL(control 2)"), "3");
-    assert_eq!(cost("NANO(range 5, energy 8)"), "33");
-    assert_eq!(cost("NANO(recharge+1d6)"), "35");
-    assert_eq!(cost("THRUSTER(thrust 30)"), "15");
-    assert_eq!(cost("THRUSTER(thrust+20)"), "15");
-    assert_eq!(cost("GUNNER(shots 3)"), "3");
-    assert_eq!(cost("TOW"), "3");
-    assert_eq!(cost("COMPUTER"), "10");
-    // A launcher's speed tops out at 30 (FOREVER-MOD-DL-7).
+    for (module, wanted, rules) in [
+        (
+            "DEFLECTOR(fast, double)",
+            "50",
+            "20 + 15 (FOREVER-MOD-DEF-5) + 15 (FOREVER-MOD-DEF-6)",
+        ),
+        ("DEFLECTOR(recharge 1-4, duration)", "50", "the same"),
+        ("DEFLECTOR", "20", "FOREVER-MOD-DEF-1"),
+        (
+            "EMP(range 18, recharge 1-4)",
+            "26",
+            "5 (FOREVER-MOD-EMP-1) + 1 (FOREVER-MOD-EMP-5) + 20 (FOREVER-MOD-EMP-9)",
+        ),
+        ("EMP(accuracy 13)", "6", "5 + 1 (FOREVER-MOD-EMP-7)"),
+        (
+            "FLUX(energy 12, recharge 2d6)",
+            "34",
+            "20 (FOREVER-MOD-FLUX-1) + 4 (FOREVER-MOD-FLUX-5) + 10 (FOREVER-MOD-FLUX-7)",
+        ),
+        (
+            "LAUNCHER(speed 12, hp 2, rounds 2)",
+            "7",
+            "2 (FOREVER-MOD-DL-1) + 2 (FOREVER-MOD-DL-7) + 1 (FOREVER-MOD-DL-9) + 2 \
+             (FOREVER-MOD-DL-11)",
+        ),
+        (
+            "CONTROL(control 2)",
+            "3",
+            "1 (FOREVER-MOD-DCU-1) + 2 (FOREVER-MOD-DCU-3)",
+        ),
+        (
+            "NANO(range 5, energy 8)",
+            "33",
+            "25 (FOREVER-MOD-NANO-1) + 2 (FOREVER-MOD-NANO-6) + 6 (FOREVER-MOD-NANO-7)",
+        ),
+        ("NANO(recharge+1d6)", "35", "25 + 10 (FOREVER-MOD-NANO-8)"),
+        ("THRUSTER(thrust 30)", "15", "5 + 10 (FOREVER-MOD-THR-4)"),
+        ("THRUSTER(thrust+20)", "15", "the same"),
+        (
+            "GUNNER(shots 3)",
+            "3",
+            "1 (FOREVER-MOD-DGN-1) + 2 (FOREVER-MOD-DGN-5)",
+        ),
+        ("TOW", "3", "FOREVER-MOD-TOW-1"),
+        ("COMPUTER", "10", "FOREVER-MOD-TC-1"),
+    ] {
+        assert_eq!(cost(module), wanted, "FOREVER-EX-05: {module}: {rules}");
+    }
     assert!(
         Design::parse(
             "SHIP T\nCORE\nSECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0) MOUNT LAUNCHER(speed 33)"
         )
-        .is_err()
+        .is_err(),
+        "FOREVER-MOD-DL-7: a launcher's speed tops out at 30"
     );
 }
 
@@ -278,7 +403,6 @@ fn forever_ex_05_module_costs() {
 /// mass 40; buying +1 HP is refused.
 #[test]
 fn forever_ex_06_core_cap() {
-    // FOREVER-CORE-8, FOREVER-GM-07: seven sections below the core give 12, capped at 10.
     let mut text = String::from("SHIP Seven\nCORE\n");
     for i in 1..=7 {
         let parent = if i == 1 {
@@ -292,10 +416,18 @@ fn forever_ex_06_core_cap() {
         ));
     }
     let hull = hull(&text);
-    assert_eq!(part(&hull, "core").max_hp, 10);
-    assert_eq!(show_mass(part(&hull, "core").mass16), "40");
+    assert_eq!(
+        part(&hull, "core").max_hp,
+        10,
+        "FOREVER-EX-06: seven sections below the core give 12, capped at 10 (FOREVER-GM-07)"
+    );
+    assert_eq!(
+        show_mass(part(&hull, "core").mass16),
+        "40",
+        "FOREVER-EX-06: the mass counts the capped HP (FOREVER-GM-07)"
+    );
     let refused = issues(&text.replace("CORE\n", "CORE HP+1\n"));
-    assert_eq!(refused.len(), 1);
+    assert_eq!(refused.len(), 1, "FOREVER-EX-06: buying +1 HP is refused");
     assert!(refused[0].starts_with("FOREVER-CORE-8"), "{refused:?}");
 }
 
@@ -338,13 +470,17 @@ SECTION H PARENT B SIZE 2x1 AT (5, 0) HP+40 MOUNT GUN(damage 10)";
 /// FOREVER-GM-53: the swivel's mass limit counts the section on the far side of the joint.
 #[test]
 fn forever_gm_53_swivel_mass_counts_the_far_section() {
-    // FOREVER-SWV-1, FOREVER-SWV-3: a 2x1 section with 39 bought HP has mass 10 + 40 = 50: allowed;
-    // one more HP and the joint carries 51.
+    // A 2x1 section with 39 bought HP has mass 10 + 40 = 50: allowed (FOREVER-SWV-3); one more
+    // HP and the joint carries 51.
     let text = |hp: u32| {
         format!("SHIP Arm\nCORE\nSECTION A PARENT CORE SIZE 2x1 AT (2, 0) HP+{hp} SWIVEL")
     };
     let ok = hull(&text(39));
-    assert_eq!(part(&ok, "A").structure_cost.to_string(), "41.5");
+    assert_eq!(
+        part(&ok, "A").structure_cost.to_string(),
+        "41.5",
+        "1.5 + 39 HP + 1 for the swivel joint (FOREVER-SWV-1)"
+    );
     assert_eq!(
         part(&ok, "A").swivel,
         Some(forever::geometry::Point::new(100, 0))
@@ -352,7 +488,7 @@ fn forever_gm_53_swivel_mass_counts_the_far_section() {
     let over = issues(&text(40));
     assert!(
         over.len() == 1 && over[0].starts_with("FOREVER-SWV-3"),
-        "{over:?}"
+        "FOREVER-GM-53: the far section's own mass counts: {over:?}"
     );
 }
 
@@ -399,7 +535,7 @@ fn forever_sec_3_one_parent_in_a_tree() {
 
 #[test]
 fn forever_def_ancestor_descendants_set_base_hp() {
-    // FOREVER-SEC-5, FOREVER-CORE-6, FOREVER-DEF-ANCESTOR: a fork of three below S1.
+    // A fork of three below S1: base HP counts every section further out, at any distance.
     let hull = hull(
         "SHIP Fork
 CORE
@@ -408,12 +544,21 @@ SECTION S2 PARENT S1 SIZE 1x1 AT (3.5, 0)
 SECTION S3 PARENT S1 SIZE 1x1 AT (2, 1)
 SECTION S4 PARENT S3 SIZE 1x0.5 AT (2, 1.75)",
     );
-    assert_eq!(part(&hull, "S1").max_hp, 4);
-    assert_eq!(part(&hull, "S3").max_hp, 2);
-    assert_eq!(part(&hull, "core").max_hp, 9);
+    assert_eq!(
+        part(&hull, "S1").max_hp,
+        4,
+        "FOREVER-SEC-5: 1 + S2, S3 and S4"
+    );
+    assert_eq!(part(&hull, "S3").max_hp, 2, "FOREVER-SEC-5: 1 + S4");
+    assert_eq!(
+        part(&hull, "core").max_hp,
+        9,
+        "FOREVER-CORE-6: 5 + all four"
+    );
     assert_eq!(
         hull.ancestors(hull.part_index("S4").unwrap()),
-        vec![3, 1, 0]
+        vec![3, 1, 0],
+        "FOREVER-DEF-ANCESTOR: S3, S1 and the core"
     );
     // S4 is 1" x 1/2": room for one item (FOREVER-GM-06); distance 3 costs 2.5.
     assert_eq!(part(&hull, "S4").capacity, 1);
@@ -422,7 +567,7 @@ SECTION S4 PARENT S3 SIZE 1x0.5 AT (2, 1.75)",
 
 #[test]
 fn designs_are_written_back_in_canonical_form() {
-    // FOREVER-ADM-01: stats as values or additions in the stat's own unit, written back as values.
+    // Stats as values or additions in the stat's own unit, written back as values.
     let sloppy = "ship lancer
   core hp +2
   section s1 parent core size 2 x 1 at 2,0 mount rail(range+6; dmg=4, acc 15) as Spear
@@ -436,9 +581,14 @@ fn designs_are_written_back_in_canonical_form() {
 CORE HP+2
 SECTION s1 PARENT core SIZE 2x1 AT (2, 0) MOUNT RAIL(range 18, damage 4, accuracy 15) AS Spear
 SECTION s2 PARENT s1 SIZE 1x1 AT (3.5, 0) SWIVEL MOUNT THRUSTER(thrust 30)
-SECTION s3 PARENT core SIZE 1x1 AT (-1.5, 0) HP+1 MOUNT DEFLECTOR"
+SECTION s3 PARENT core SIZE 1x1 AT (-1.5, 0) HP+1 MOUNT DEFLECTOR",
+        "FOREVER-ADM-01: values or additions in the stat's unit, written back as values"
     );
-    assert_eq!(Design::parse(&text).unwrap(), design);
+    assert_eq!(
+        Design::parse(&text).unwrap(),
+        design,
+        "FOREVER-ADM-01: the canonical form reads back as the same design"
+    );
     let hull = Hull::check(&design).unwrap();
     assert_eq!(hull.cost(), Points(258), "63.5 and a swivel joint");
     assert!(hull.weapon("Spear").is_some());
@@ -500,15 +650,24 @@ fn forever_gm_08_core_holds_one_weapon_or_thruster_of_at_most_5() {
             "SHIP T\nCORE MOUNT {mount}\nSECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0)"
         ))
     };
-    assert!(core("THRUSTER").is_empty());
+    assert!(
+        core("THRUSTER").is_empty(),
+        "FOREVER-GM-08 over FOREVER-GM-09: a thruster on the core"
+    );
     let dear = core("THRUSTER(thrust 14)");
-    assert!(dear.len() == 1 && dear[0].contains("costs 7"), "{dear:?}");
-    assert!(core("NANO")[0].starts_with("FOREVER-CORE-4"));
+    assert!(
+        dear.len() == 1 && dear[0].contains("costs 7"),
+        "FOREVER-GM-08: at most 5 points: {dear:?}"
+    );
+    assert!(
+        core("NANO")[0].starts_with("FOREVER-CORE-4"),
+        "FOREVER-GM-08: a weapon or a thruster only"
+    );
     let two =
         issues("SHIP T\nCORE MOUNT GUN MOUNT GUN\nSECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0)");
     assert!(
         two[0].starts_with("FOREVER-CORE-4") && two[0].contains("2 items"),
-        "{two:?}"
+        "FOREVER-GM-08: one item at most: {two:?}"
     );
 }
 
@@ -520,7 +679,10 @@ fn forever_mod_def_7_one_deflector_per_section() {
         "SHIP T\nCORE\nSECTION S1 PARENT CORE SIZE 2x1 AT (2, 0) MOUNT DEFLECTOR MOUNT DEFLECTOR",
     );
     assert_eq!(found.len(), 1, "{found:?}");
-    assert!(found[0].starts_with("FOREVER-MOD-1"), "{found:?}");
+    assert!(
+        found[0].starts_with("FOREVER-MOD-1"),
+        "FOREVER-MOD-DEF-7: a second deflector on S1 is refused: {found:?}"
+    );
 }
 
 #[test]
@@ -556,9 +718,13 @@ fn forever_gm_01_and_gm_54_the_lost_headings_name_the_items() {
         assert_eq!(
             matches!(item, Item::Weapon(_)),
             weapons.contains(keyword),
-            "{keyword}"
+            "FOREVER-GM-54: {keyword} is a weapon or a module"
         );
-        assert_eq!(forever::design::text::item_text(&item), *keyword);
+        assert_eq!(
+            forever::design::text::item_text(&item),
+            *keyword,
+            "FOREVER-GM-01: {keyword} names a lost heading's item"
+        );
     }
 }
 

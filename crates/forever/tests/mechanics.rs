@@ -39,9 +39,7 @@ const TARGET: &[&str] = &[
 /// miss with accuracy 10, straight at the aim with accuracy 0.
 #[test]
 fn forever_ex_15_scatter_geometry() {
-    // FOREVER-SHOOT-2, FOREVER-SHOOT-3, FOREVER-SHOOT-4, FOREVER-SHOOT-5, FOREVER-GM-12,
-    // FOREVER-GM-13, FOREVER-GM-14, FOREVER-ADM-02 (the line passes exactly through the
-    // marker): the gun at (10, 24), the target's S1 spans x 20..22,
+    // The gun at (10, 24), the target's S1 spans x 20..22,
     // y 23.5..24.5 and is aimed at its centre (21, 24). Accuracy 20: marker (30, 24); bearing
     // 90°, D6 2 → 1" → (30, 25); the line y = 24 + (x - 10)/20 grazes (20, 24.5): a hit.
     let state = battle(&[(SNIPER, 8.5, 24.0, 0)], &[(TARGET, 23.0, 24.0, 0)]);
@@ -50,11 +48,17 @@ fn forever_ex_15_scatter_geometry() {
     assert_eq!(
         result(&report, "Alice: Sniper"),
         "S1: 90°/1\", hit at (20, 24.5): Target.S1 −1, Target.S1 destroyed, feedback: core −1, \
-         Target core has no sections left, Target core destroyed, Target core explodes (8)"
+         Target core has no sections left, Target core destroyed, Target core explodes (8)",
+        "FOREVER-EX-15: the marker 20\" out (FOREVER-SHOOT-2), moved 1\" at 90° (FOREVER-SHOOT-3); \
+         the line from the gun through it (FOREVER-SHOOT-4), exactly (FOREVER-ADM-02), grazes S1"
     );
     // D6 3 → 2": y = 24 + (x - 10)/10 is 25 at x = 20: over the top; a miss.
     let (after, report) = play(&state, &[(ALICE, "FIRE Sniper.S1 AT Target.S1")], &[90, 3]);
-    assert_eq!(hp(&after, "Target", "S1"), 1);
+    assert_eq!(
+        hp(&after, "Target", "S1"),
+        1,
+        "FOREVER-EX-15: a scatter of 2\" (FOREVER-SHOOT-3) misses"
+    );
     assert!(
         result(&report, "Alice: Sniper").ends_with("miss"),
         "{}",
@@ -68,11 +72,18 @@ fn forever_ex_15_scatter_geometry() {
     ];
     let state = battle(&[(&plain, 8.5, 24.0, 0)], &[(TARGET, 23.0, 24.0, 0)]);
     let (after, _) = play(&state, &[(ALICE, "FIRE Sniper.S1 AT Target.S1")], &[90, 2]);
-    assert_eq!(hp(&after, "Target", "S1"), 1);
-    // Accuracy 0 (FOREVER-SHOOT-6): no scatter, straight at the aim.
+    assert_eq!(
+        hp(&after, "Target", "S1"),
+        1,
+        "FOREVER-EX-15: accuracy 10 puts the marker 10\" out (FOREVER-SHOOT-2): a miss"
+    );
     let gun = Point::inches(10, 24);
     let aim = Point::inches(21, 24);
-    assert_eq!(shot_marker(gun, aim, 0, Degrees::new(90), 5), Some(aim));
+    assert_eq!(
+        shot_marker(gun, aim, 0, Degrees::new(90), 5),
+        Some(aim),
+        "FOREVER-EX-15, FOREVER-SHOOT-6: accuracy 0 is straight at the aim"
+    );
     assert_eq!(
         shot_marker(gun, aim, 20, Degrees::new(90), 1),
         Some(Point::inches(30, 25))
@@ -82,8 +93,7 @@ fn forever_ex_15_scatter_geometry() {
 /// FOREVER-EX-16: a torpedo declared at 15", scatter 0", then its own D6 5 (+2") or 1 (−2").
 #[test]
 fn forever_ex_16_torpedo_hits_where_it_lands() {
-    // FOREVER-WPN-TORP-5, FOREVER-WPN-TORP-7, FOREVER-WPN-TORP-8, FOREVER-GM-18: the gun at
-    // (10, 24) declares 15" toward (25, 24); scatter D6 1 (0") at bearing 0; the torpedo D6 5
+    // The gun at (10, 24) declares 15" toward (25, 24); scatter D6 1 (0") at bearing 0; the torpedo D6 5
     // moves the mark +2" to (27, 24), onto the core there, passing over a ship across (18, 24).
     let torpedo = [
         "SHIP Torp",
@@ -106,18 +116,29 @@ fn forever_ex_16_torpedo_hits_where_it_lands() {
     );
     let order = "FIRE Torp.S1 AT 25, 24 RANGE 15";
     let (after, report) = play(&state, &[(ALICE, order)], &[0, 1, 5]);
-    assert_eq!(hp(&after, "Far", "core"), 8, "{}", report.to_text());
-    assert_eq!(hp(&after, "Blocker", "core"), 9);
+    assert_eq!(
+        hp(&after, "Far", "core"),
+        8,
+        "FOREVER-EX-16, FOREVER-WPN-TORP-5: one bullet of damage 1 where the mark lands\n{}",
+        report.to_text()
+    );
+    assert_eq!(
+        hp(&after, "Blocker", "core"),
+        9,
+        "FOREVER-EX-16, FOREVER-WPN-TORP-7: the torpedo passes over the ship on its way"
+    );
     assert_eq!(
         result(&report, "Alice: Torp"),
-        "S1: 0°/0\", run 15\" +2\" to (27, 24), hit Far.core −1"
+        "S1: 0°/0\", run 15\" +2\" to (27, 24), hit Far.core −1",
+        "FOREVER-EX-16, FOREVER-WPN-TORP-8: 15\" along the line, then D6 5 − 3 = +2\""
     );
     // D6 1: −2" to (23, 24): nothing there.
     let (after, report) = play(&state, &[(ALICE, order)], &[0, 1, 1]);
     assert_eq!(hp(&after, "Far", "core"), 9);
     assert_eq!(
         result(&report, "Alice: Torp"),
-        "S1: 0°/0\", run 15\" -2\" to (23, 24), miss"
+        "S1: 0°/0\", run 15\" -2\" to (23, 24), miss",
+        "FOREVER-EX-16, FOREVER-WPN-TORP-8: D6 1 − 3 = −2\""
     );
     assert_eq!(hp(&after, "Blocker", "core"), 9);
 }
@@ -125,7 +146,7 @@ fn forever_ex_16_torpedo_hits_where_it_lands() {
 /// FOREVER-EX-17: a laser of damage 2 and sweep 2, `SWEEP R 0.75`: A takes 2 + 2, B 2.
 #[test]
 fn forever_ex_17_laser_sweep() {
-    // FOREVER-WPN-LASER-4, FOREVER-GM-15: a laser (damage 2, sweep 2) fires along +x and hits
+    // A laser (damage 2, sweep 2) fires along +x and hits
     // A at (20, 24.4); SWEEP R 0.75 stops at (20, 23.65) on A and (20, 22.9) on B below.
     let laser = [
         "SHIP Lance",
@@ -147,7 +168,9 @@ fn forever_ex_17_laser_sweep() {
     assert_eq!(
         result(&report, "Alice: Lance"),
         "S1: 0°/0\", hit at (20, 24.4): Wall.A −2, sweep (20, 23.65) Wall.A −2, \
-         sweep (20, 22.9) Wall.B −2"
+         sweep (20, 22.9) Wall.B −2",
+        "FOREVER-EX-17, FOREVER-WPN-LASER-4: the section hit, then one step of 0.75\" to the \
+         side the order names (FOREVER-GM-15) per point of sweep"
     );
     assert_eq!(hp(&after, "Wall", "A"), 5 - 4);
     assert_eq!(hp(&after, "Wall", "B"), 3 - 2);
@@ -190,8 +213,16 @@ fn forever_ex_08_rail_gun_chain() {
     );
     let (after, report) = play(&state, &[(ALICE, "FIRE Rail.S2 AT 30, 24")], &[0, 1]);
     assert_eq!(hp(&after, "P1", "S1"), 10 - 5, "{}", report.to_text());
-    assert_eq!(hp(&after, "P2", "S1"), 10 - 2);
-    assert_eq!(hp(&after, "P3", "S1"), 10 - 1);
+    assert_eq!(
+        hp(&after, "P2", "S1"),
+        10 - 2,
+        "FOREVER-EX-08: 5 x 3.5 / 7, rounded down"
+    );
+    assert_eq!(
+        hp(&after, "P3", "S1"),
+        10 - 1,
+        "FOREVER-EX-08: 2.5 x 1 / 2, rounded down"
+    );
     // Three contacts and no more: the next would do 0.625, under 1.
     assert_eq!(
         result(&report, "Alice: Rail"),
@@ -215,7 +246,7 @@ fn forever_ex_08_rail_gun_chain() {
 /// FOREVER-EX-09: a blast of 3 does 3, 3, 1, 1, 0, 0 at 0, 0.5, 1, 1.4, 1.6 and 2.5".
 #[test]
 fn forever_ex_09_missile_fall_off() {
-    // FOREVER-WPN-MSL-5, FOREVER-WPN-MSL-6, FOREVER-GM-16: D = 3, radius 3".
+    // D = 3, radius 3".
     for (distance, damage) in [
         (0, 3),
         (50, 3),
@@ -225,7 +256,12 @@ fn forever_ex_09_missile_fall_off() {
         (250, 0),
         (301, 0),
     ] {
-        assert_eq!(missile_damage(3, distance), damage, "d = {distance}");
+        assert_eq!(
+            missile_damage(3, distance),
+            damage,
+            "FOREVER-EX-09: D / (2 d) (FOREVER-WPN-MSL-6), D at the centre and rounded down \
+             (FOREVER-GM-16), nothing beyond 3\" (FOREVER-WPN-MSL-5); d = {distance}"
+        );
     }
 }
 
@@ -311,9 +347,12 @@ fn forever_ex_07_ramming() {
 /// FOREVER-EX-10: a core at −3 HP does 2, 2, 1, 0 at 0.5, 1, 2 and 3"; at exactly 0, no blast.
 #[test]
 fn forever_ex_10_core_explosion() {
-    // FOREVER-DEST-1, FOREVER-GM-36: a core at −3 HP.
     for (distance, damage) in [(50, 2), (100, 2), (200, 1), (300, 0), (400, 0)] {
-        assert_eq!(explosion_damage(-3, distance), damage, "d = {distance}");
+        assert_eq!(
+            explosion_damage(-3, distance),
+            damage,
+            "FOREVER-EX-10, FOREVER-DEST-1: |core HP| − distance; d = {distance}"
+        );
     }
     assert_eq!(
         explosion_damage(0, 0),
@@ -326,10 +365,22 @@ fn forever_ex_10_core_explosion() {
 /// mass 5 is 36, clamped to 18".
 #[test]
 fn forever_ex_11_jettison_drift() {
-    // FOREVER-JET-4, FOREVER-GM-34 (rounding per FOREVER-GM-03).
-    assert_eq!(drift_distance(11, 12 * 16), 916);
-    assert_eq!(drift_distance(5, 40 * 16), 300);
-    assert_eq!(drift_distance(18, 5 * 16), 1800);
+    // FOREVER-JET-4, FOREVER-GM-34.
+    assert_eq!(
+        drift_distance(11, 12 * 16),
+        916,
+        "FOREVER-EX-11: 110 / 12 = 9.1666…, floored to the hundredth (FOREVER-GM-03)"
+    );
+    assert_eq!(
+        drift_distance(5, 40 * 16),
+        300,
+        "FOREVER-EX-11: 1.25, clamped to 3"
+    );
+    assert_eq!(
+        drift_distance(18, 5 * 16),
+        1800,
+        "FOREVER-EX-11: 36, clamped to 18"
+    );
 }
 
 /// FOREVER-EX-12: pulled 7" from 10", 0 at 24", 11.75" from 0.5", untouched at 25".
@@ -347,10 +398,15 @@ fn forever_ex_12_black_hole() {
 #[test]
 fn forever_ex_14_battery_offsets() {
     // FOREVER-BAT-1, FOREVER-GM-38.
-    assert_eq!(battery_offsets(6), vec![0, 0, 1, -1, 0, 0]);
+    assert_eq!(
+        battery_offsets(6),
+        vec![0, 0, 1, -1, 0, 0],
+        "FOREVER-EX-14: six guns"
+    );
     assert_eq!(
         battery_offsets(12),
-        vec![0, 0, 1, -1, 0, 0, 1, -1, 2, -2, 3, -3]
+        vec![0, 0, 1, -1, 0, 0, 1, -1, 2, -2, 3, -3],
+        "FOREVER-EX-14: twelve guns"
     );
     assert_eq!(battery_offsets(14)[12..], [4, -4]);
 }
@@ -367,7 +423,7 @@ const CHAIN: &[&str] = &[
 /// FOREVER-EX-20: feedback down a chain core–A–B–C, ending in the core's explosion.
 #[test]
 fn forever_ex_20_feedback() {
-    // FOREVER-FB-1, FOREVER-FB-2, FOREVER-FB-3, FOREVER-GM-35: C destroyed → B 2→1, A 3→2,
+    // FOREVER-FB-1, FOREVER-FB-3, FOREVER-GM-35: C destroyed → B 2→1, A 3→2,
     // core 8→7; then B → A 1, core 6; then A, the core's only child → the core is destroyed at
     // once and explodes with its 5 HP.
     let bystander = [
@@ -389,15 +445,23 @@ fn forever_ex_20_feedback() {
             .map(|p| p.hp)
             .collect::<Vec<_>>()
     };
-    assert_eq!(hps(&fight), vec![7, 2, 1, 0]);
+    assert_eq!(
+        hps(&fight),
+        vec![7, 2, 1, 0],
+        "FOREVER-EX-20: C destroyed: feedback 1 to each ancestor"
+    );
     fight.damage(Thing::Part(0, 2), 1, Some(BOB), &mut out);
-    assert_eq!(hps(&fight)[..2], [6, 1]);
+    assert_eq!(
+        hps(&fight)[..2],
+        [6, 1],
+        "FOREVER-EX-20, FOREVER-FB-2: B destroyed; A at 1 is not destroyed by the feedback"
+    );
     fight.damage(Thing::Part(0, 1), 1, Some(BOB), &mut out);
     assert!(fight.state.ships[0].destroyed, "{out:?}");
     assert_eq!(
         hps(&fight)[0],
         5,
-        "feedback took the core to 5, never below 1"
+        "FOREVER-EX-20: feedback took the core to 5, never below 1 (FOREVER-FB-2)"
     );
     assert!(
         out.iter().any(|o| o.contains("Chain core explodes (5)")),
@@ -415,8 +479,8 @@ fn forever_ex_20_feedback() {
 /// (3 sections, losing 1) is `forever_ef_2_losing_one_section_is_exempt`.
 #[test]
 fn forever_ex_13_electric_feedback() {
-    // FOREVER-EF-1, FOREVER-EF-2, FOREVER-EF-3, FOREVER-GM-37: a ship with 8 non-core sections
-    // losing 3 in one player-turn is disabled; losing 2 is not.
+    // FOREVER-EF-1, FOREVER-GM-37: a ship with 8 non-core sections losing 3 in one
+    // player-turn is disabled; losing 2 is not.
     // Four children of the core, each carrying one more: eight sections.
     let eight = [
         "SHIP Eight",
@@ -449,13 +513,13 @@ fn forever_ex_13_electric_feedback() {
     }
     assert_eq!(
         fight.state.ships[0].disabled_through, None,
-        "2 of 8 is not more than a quarter"
+        "FOREVER-EX-13: 2 of 8 is not more than a quarter"
     );
     fight.damage(Thing::Part(0, 7), 1, Some(BOB), &mut out);
     assert_eq!(
         fight.state.ships[0].disabled_through,
         Some(1),
-        "3 of 8: disabled through Alice's next turn"
+        "FOREVER-EX-13: 3 of 8: disabled through Alice's next turn"
     );
     // A section with base HP 2 at 1 HP takes 4 → −3 < −2: electric feedback.
     // S0 has base HP 2 (1 + its one child).
@@ -476,14 +540,22 @@ fn forever_ex_13_electric_feedback() {
         )
     };
     let (hp_left, disabled, out) = below(4);
-    assert_eq!((hp_left, disabled), (-3, Some(1)), "{out:?}");
+    assert_eq!(
+        (hp_left, disabled),
+        (-3, Some(1)),
+        "FOREVER-EX-13, FOREVER-EF-3: below −(base HP 2): {out:?}"
+    );
     assert!(
         out.contains(&"Eight disabled (electric feedback: Eight.S0 at -3 HP)".to_string()),
         "{out:?}"
     );
     // Taking 3 leaves it at −2, not below −2: it is destroyed but the ship is not disabled.
     let (hp_left, disabled, out) = below(3);
-    assert_eq!((hp_left, disabled), (-2, None), "{out:?}");
+    assert_eq!(
+        (hp_left, disabled),
+        (-2, None),
+        "FOREVER-EX-13, FOREVER-EF-3: −2 is not below −2: {out:?}"
+    );
 }
 
 /// FOREVER-EX-13's third figure, FOREVER-EF-2: a ship with 3 sections losing 1 (a third) is
@@ -508,7 +580,10 @@ fn forever_ef_2_losing_one_section_is_exempt() {
     fight.begin_player_turn(BOB);
     let mut out = Vec::new();
     fight.damage(Thing::Part(0, 1), 1, Some(BOB), &mut out);
-    assert_eq!(fight.state.ships[0].disabled_through, None, "{out:?}");
+    assert_eq!(
+        fight.state.ships[0].disabled_through, None,
+        "FOREVER-EX-13, FOREVER-EF-2: a third, but only one section: {out:?}"
+    );
 }
 
 /// FOREVER-EX-18: the opening turn. A ship of speed 8: the first player has no phase 1 and at
@@ -549,14 +624,18 @@ fn forever_ex_18_opening_turn() {
     assert_eq!(
         ship(&after, "Runner").at,
         Point::new(1000 + 400, 1000),
-        "{}",
+        "FOREVER-EX-18: the first player moves at most half speed, in phase 3\n{}",
         report.to_text()
     );
     assert_eq!(
         result(&report, "Alice: Runner"),
         "move 2: Runner to (14, 10) (4\", cut to 4\")"
     );
-    assert_eq!(ship(&after, "Dash").at, Point::new(6000 - 800, 4000));
+    assert_eq!(
+        ship(&after, "Dash").at,
+        Point::new(6000 - 800, 4000),
+        "FOREVER-EX-18: the second player's phases 1 and 3 share the 8\""
+    );
 }
 
 fn engine_parse(
@@ -570,8 +649,8 @@ fn engine_parse(
 /// FOREVER-EX-19: deflector recharge.
 #[test]
 fn forever_ex_19_recharge() {
-    // FOREVER-MOD-DEF-4, FOREVER-MOD-DEF-5, FOREVER-MOD-DEF-6, FOREVER-DEF-RECHARGE,
-    // FOREVER-GM-20, FOREVER-GM-24, FOREVER-ADM-08: a spent deflector rolls at the start of its owner's turn.
+    // FOREVER-DEF-RECHARGE, FOREVER-GM-20, FOREVER-GM-24, FOREVER-ADM-08: a spent deflector
+    // rolls at the start of its owner's turn.
     let guard = |fast: bool, double: bool| -> Vec<String> {
         vec![
             "SHIP Guard".into(),
@@ -609,17 +688,25 @@ fn forever_ex_19_recharge() {
         let (state, report) = play(&state, &[], &dice);
         (ship(&state, "Guard").items[0].charges, report)
     };
-    assert_eq!(run(false, false, Some(2)).0, Some(1), "D6 2: recharged");
-    assert_eq!(run(false, false, Some(3)).0, Some(0), "D6 3: not recharged");
+    assert_eq!(
+        run(false, false, Some(2)).0,
+        Some(1),
+        "FOREVER-EX-19, FOREVER-MOD-DEF-4: D6 2: recharged"
+    );
+    assert_eq!(
+        run(false, false, Some(3)).0,
+        Some(0),
+        "FOREVER-EX-19, FOREVER-MOD-DEF-4: D6 3: not recharged"
+    );
     assert_eq!(
         run(true, false, Some(3)).0,
         Some(1),
-        "D6 3 with the 1–4 upgrade: recharged"
+        "FOREVER-EX-19, FOREVER-MOD-DEF-5: D6 3 with the 1–4 upgrade: recharged"
     );
     assert_eq!(
         run(false, true, None).0,
         Some(1),
-        "two uses: one left, no roll"
+        "FOREVER-MOD-DEF-6: two uses: one left, no roll"
     );
     let (_, report) = run(false, false, Some(3));
     assert!(result(&report, "Alice: Guard").contains("not recharged (D6 3, needs 1–2)"));
@@ -640,7 +727,11 @@ fn forever_ex_19_recharge() {
     // Round 2: no recharge roll (a charge is left); Bob's shot spends the second.
     let (state, report) = play(&state, &shield, &[0, 1]);
     assert_eq!(hp(&state, "Guard", "S1"), 6, "{}", report.to_text());
-    assert_eq!(ship(&state, "Guard").items[0].charges, Some(0));
+    assert_eq!(
+        ship(&state, "Guard").items[0].charges,
+        Some(0),
+        "FOREVER-MOD-DEF-6: the second use spends the last charge"
+    );
     // Round 3: now it rolls, D6 2: both charges back.
     let (state, report) = play(&state, &[], &[2]);
     assert_eq!(ship(&state, "Guard").items[0].charges, Some(2));

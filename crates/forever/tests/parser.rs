@@ -274,7 +274,7 @@ fn forever_adm_20_names_are_one_word_and_unique() {
             .errors
             .iter()
             .any(|e| e.problem.contains("a name is one word")),
-        "{:#?}",
+        "FOREVER-ADM-20: a two-word ship name is refused: {:#?}",
         parsed.errors
     );
     let alice = Forever::parse_orders(
@@ -453,7 +453,11 @@ mod shared_reader {
     fn press_keeps_hashes_and_slashes() {
         // A `#` or `//` in press used to cut it short, as a comment.
         let parsed = Forever::parse_orders(&game(), ALICE, "PRESS: We're #1 // and proud");
-        assert_eq!(parsed.press, ["We're #1 // and proud"]);
+        assert_eq!(
+            parsed.press,
+            ["We're #1 // and proud"],
+            "FOREVER-ADM-21: press keeps # and //"
+        );
         // In an order it is still a comment.
         let parsed =
             Forever::parse_orders(&game(), ALICE, "FIRE Lancer.S1 AT Anvil.S3 # the big one");
@@ -470,7 +474,11 @@ mod shared_reader {
             "PRESS:hi\npress-ho\nMESSAGE  to   Bob\nNews, today",
         );
         assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
-        assert_eq!(parsed.press, ["hi", "ho", "to Bob", "today"]);
+        assert_eq!(
+            parsed.press,
+            ["hi", "ho", "to Bob", "today"],
+            "FOREVER-ADM-21: the press words and separators of every engine"
+        );
     }
 
     #[test]
@@ -478,6 +486,11 @@ mod shared_reader {
         // `-FIRE ...` used to be refused; a line that is only a marker is skipped.
         let parsed = Forever::parse_orders(&game(), ALICE, "-FIRE Lancer.S1 AT Anvil.S3\n*\n2.");
         assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
-        assert_eq!(parsed.orders.actions.len(), 1, "{:#?}", parsed.orders);
+        assert_eq!(
+            parsed.orders.actions.len(),
+            1,
+            "FOREVER-ADM-21: a bullet needs no space; a bare marker is skipped: {:#?}",
+            parsed.orders
+        );
     }
 }

@@ -113,12 +113,15 @@ pub fn parse_secret(text: &str) -> Result<GameSecret, AdjudicateError> {
 pub fn new_game(request: NewGameRequest) -> Result<NewGameResponse, AdjudicateError> {
     let secret = parse_secret(&request.secret)?;
     let engine = request.engine;
-    let setup = engine.parse_setup(&request.setup.unwrap_or_else(|| engine.default_setup()))?;
-    let state = engine.new_game(&setup, &request.players, &mut secret.turn_dice(0))?;
+    let setup = match &request.setup {
+        Some(setup) => engine.parse_setup(setup)?,
+        None => engine.default_setup(),
+    };
+    let state = setup.new_game(&request.players, &mut secret.turn_dice(0))?;
     let next_turn = state.turn();
     Ok(NewGameResponse {
         engine,
-        setup,
+        setup: setup.to_json()?,
         state,
         next_turn,
         commitment: secret.turn_seed(next_turn).commitment(),

@@ -1,5 +1,6 @@
-//! Every rule engine behind one enum, with game state, setup and orders as JSON. The service
-//! stores and passes these values and never needs to know an engine's insides.
+//! Every rule engine behind one enum, with a game's setup, state and orders typed
+//! ([`AnySetup`], [`AnyState`], [`AnyOrders`]) and JSON as their storage and wire form. The
+//! service stores and passes these values and never needs to know an engine's insides.
 
 use std::fmt;
 use std::str::FromStr;
@@ -150,16 +151,15 @@ fn to_json<T: Serialize>(
 
 impl EngineKind {
     /// The engine's standard settings, as a starting point for the GM's form.
-    pub fn default_setup(self) -> Value {
-        dispatch!(self, E => serde_json::to_value(<E as Engine>::Setup::default()).unwrap_or(Value::Null))
+    pub fn default_setup(self) -> AnySetup {
+        dispatch!(self, E => E::wrap_setup(<E as Engine>::Setup::default()))
     }
 
-    /// Checks the GM's settings and fills in defaults, so what is stored is complete.
-    pub fn parse_setup(self, setup: &Value) -> Result<Value, GameError> {
-        dispatch!(self, E => {
-            let setup: <E as Engine>::Setup = from_json(self, "setup", setup)?;
-            to_json(self, "setup", &setup)
-        })
+    /// Reads settings (the GM's form, a file, a stored row): the one place a setup's JSON
+    /// becomes a typed setup. Settings left out take their defaults, so what is stored is
+    /// complete; a setting the engine does not know, or of the wrong kind, is an error.
+    pub fn parse_setup(self, setup: &Value) -> Result<AnySetup, GameError> {
+        dispatch!(self, E => Ok(E::wrap_setup(from_json(self, "setup", setup)?)))
     }
 
     /// The settings the GM's form shows for this engine, each with its limits, default, help
@@ -172,51 +172,6 @@ impl EngineKind {
     /// (`Engine::missed_turns_limit`); `None` where seats are never handed over.
     pub fn missed_turns_limit(self) -> Option<u32> {
         dispatch!(self, E => E::missed_turns_limit())
-    }
-
-    /// The switches a stored setup chose, in words with their rule IDs (`Engine::rulings`).
-    pub fn rulings(self, setup: &Value) -> Result<Vec<engine::Ruling>, GameError> {
-        dispatch!(self, E => {
-            let setup: <E as Engine>::Setup = from_json(self, "setup", setup)?;
-            Ok(E::rulings(&setup))
-        })
-    }
-
-    /// Starts a game from the GM's settings (as [`EngineKind::parse_setup`] stores them) and
-    /// the player list, with turn 0's dice.
-    pub fn new_game(
-        self,
-        setup: &Value,
-        players: &[Player],
-        dice: &mut TurnDice,
-    ) -> Result<AnyState, GameError> {
-        dispatch!(self, E => {
-            let setup: <E as Engine>::Setup = from_json(self, "setup", setup)?;
-            Ok(E::wrap(E::new_game(&setup, players, dice)?))
-        })
-    }
-
-    /// The seats a game of this stored setup offers (`Engine::seats`).
-    pub fn seat_plan(self, setup: &Value) -> Result<engine::SeatPlan, GameError> {
-        dispatch!(self, E => {
-            let setup: <E as Engine>::Setup = from_json(self, "setup", setup)?;
-            Ok(E::seats(&setup))
-        })
-    }
-
-    /// Starts a game with the GM's roster: each player in the seat given, checked against the
-    /// engine's seat plan first (`Engine::new_game_seated`).
-    pub fn new_game_seated(
-        self,
-        setup: &Value,
-        roster: &[engine::Seated],
-        dice: &mut TurnDice,
-    ) -> Result<AnyState, GameError> {
-        dispatch!(self, E => {
-            let setup: <E as Engine>::Setup = from_json(self, "setup", setup)?;
-            let seats = E::seats(&setup).seat(roster)?;
-            Ok(E::wrap(E::new_game_seated(&setup, &seats, dice)?))
-        })
     }
 
     /// Reads a stored state: the one place a state's JSON becomes a typed state.
@@ -240,6 +195,104 @@ impl EngineKind {
     }
 }
 
+/// A game's settings, typed: what the GM chose, read once ([`EngineKind::parse_setup`]) and
+/// carried so. JSON stays the storage and wire form. It may name hidden things (fleets before
+/// they are revealed): show only what the engine draws from it.
+#[derive(Debug, Clone)]
+pub enum AnySetup {
+    Barmy(barmy::Setup),
+    Salvo(salvo::Setup),
+    Ironclad(ironclad::Setup),
+    Skyfleet(skyfleet::Setup),
+    Forever(forever::Setup),
+}
+
+/// Runs `$body` with `$setup` bound to the typed setup inside `$any` and `$engine` to its
+/// engine type.
+macro_rules! with_setup {
+    ($any:expr, $engine:ident, $setup:ident => $body:expr) => {
+        match $any {
+            AnySetup::Barmy($setup) => {
+                #[allow(dead_code, reason = "an arm may need only the setup")]
+                type $engine = barmy::Barmy;
+                $body
+            }
+            AnySetup::Salvo($setup) => {
+                #[allow(dead_code, reason = "an arm may need only the setup")]
+                type $engine = salvo::Salvo;
+                $body
+            }
+            AnySetup::Ironclad($setup) => {
+                #[allow(dead_code, reason = "an arm may need only the setup")]
+                type $engine = ironclad::Ironclad;
+                $body
+            }
+            AnySetup::Skyfleet($setup) => {
+                #[allow(dead_code, reason = "an arm may need only the setup")]
+                type $engine = skyfleet::Skyfleet;
+                $body
+            }
+            AnySetup::Forever($setup) => {
+                #[allow(dead_code, reason = "an arm may need only the setup")]
+                type $engine = forever::Forever;
+                $body
+            }
+        }
+    };
+}
+
+/// A setup serialises as its engine's setup: the storage form.
+impl Serialize for AnySetup {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        with_setup!(self, E, setup => setup.serialize(serializer))
+    }
+}
+
+impl AnySetup {
+    pub fn kind(&self) -> EngineKind {
+        match self {
+            AnySetup::Barmy(_) => EngineKind::Barmy,
+            AnySetup::Salvo(_) => EngineKind::Salvo,
+            AnySetup::Ironclad(_) => EngineKind::Ironclad,
+            AnySetup::Skyfleet(_) => EngineKind::Skyfleet,
+            AnySetup::Forever(_) => EngineKind::Forever,
+        }
+    }
+
+    /// The storage form, as a value.
+    pub fn to_json(&self) -> Result<Value, GameError> {
+        to_json(self.kind(), "setup", self)
+    }
+
+    /// The switches this setup chose, in words with their rule IDs (`Engine::rulings`).
+    pub fn rulings(&self) -> Vec<engine::Ruling> {
+        with_setup!(self, E, setup => E::rulings(setup))
+    }
+
+    /// The seats a game of this setup offers (`Engine::seats`).
+    pub fn seat_plan(&self) -> engine::SeatPlan {
+        with_setup!(self, E, setup => E::seats(setup))
+    }
+
+    /// Starts a game with this setup and the player list, with turn 0's dice.
+    pub fn new_game(&self, players: &[Player], dice: &mut TurnDice) -> Result<AnyState, GameError> {
+        with_setup!(self, E, setup => Ok(E::wrap(E::new_game(setup, players, dice)?)))
+    }
+
+    /// Starts a game with the GM's roster: each player in the seat given, checked against the
+    /// engine's seat plan first (`Engine::new_game_seated`).
+    pub fn new_game_seated(
+        &self,
+        roster: &[engine::Seated],
+        dice: &mut TurnDice,
+    ) -> Result<AnyState, GameError> {
+        with_setup!(self, E, setup => {
+            let seats = E::seats(setup).seat(roster)?;
+            Ok(E::wrap(E::new_game_seated(setup, &seats, dice)?))
+        })
+    }
+}
+
 /// A game's state, typed: what the service holds and passes by reference once it has read a
 /// stored state ([`EngineKind::parse_state`]). JSON stays the storage and wire form.
 #[derive(Debug, Clone)]
@@ -253,12 +306,16 @@ pub enum AnyState {
 
 /// An engine whose typed state [`AnyState`] and orders [`AnyOrders`] hold.
 trait Wrap: Engine {
+    fn wrap_setup(setup: Self::Setup) -> AnySetup;
     fn wrap(state: Self::State) -> AnyState;
     fn wrap_orders(orders: Self::Orders) -> AnyOrders;
     fn into_orders(orders: AnyOrders) -> Option<Self::Orders>;
 }
 
 impl Wrap for barmy::Barmy {
+    fn wrap_setup(setup: Self::Setup) -> AnySetup {
+        AnySetup::Barmy(setup)
+    }
     fn wrap(state: Self::State) -> AnyState {
         AnyState::Barmy(state)
     }
@@ -273,6 +330,9 @@ impl Wrap for barmy::Barmy {
     }
 }
 impl Wrap for salvo::Salvo {
+    fn wrap_setup(setup: Self::Setup) -> AnySetup {
+        AnySetup::Salvo(setup)
+    }
     fn wrap(state: Self::State) -> AnyState {
         AnyState::Salvo(state)
     }
@@ -287,6 +347,9 @@ impl Wrap for salvo::Salvo {
     }
 }
 impl Wrap for ironclad::Ironclad {
+    fn wrap_setup(setup: Self::Setup) -> AnySetup {
+        AnySetup::Ironclad(setup)
+    }
     fn wrap(state: Self::State) -> AnyState {
         AnyState::Ironclad(state)
     }
@@ -301,6 +364,9 @@ impl Wrap for ironclad::Ironclad {
     }
 }
 impl Wrap for skyfleet::Skyfleet {
+    fn wrap_setup(setup: Self::Setup) -> AnySetup {
+        AnySetup::Skyfleet(setup)
+    }
     fn wrap(state: Self::State) -> AnyState {
         AnyState::Skyfleet(state)
     }
@@ -315,6 +381,9 @@ impl Wrap for skyfleet::Skyfleet {
     }
 }
 impl Wrap for forever::Forever {
+    fn wrap_setup(setup: Self::Setup) -> AnySetup {
+        AnySetup::Forever(setup)
+    }
     fn wrap(state: Self::State) -> AnyState {
         AnyState::Forever(state)
     }

@@ -24,11 +24,8 @@ fn players(n: u64) -> Vec<Player> {
 fn new_game(engine: EngineKind, n: u64) -> AnyState {
     let secret = GameSecret::from_bytes([7; 32]);
     engine
-        .new_game(
-            &engine.default_setup(),
-            &players(n),
-            &mut secret.turn_dice(0),
-        )
+        .default_setup()
+        .new_game(&players(n), &mut secret.turn_dice(0))
         .unwrap()
 }
 

@@ -21,7 +21,8 @@ fn new_game(engine: EngineKind, n: u64) -> AnyState {
         .collect();
     let secret = GameSecret::from_bytes([9; 32]);
     engine
-        .new_game(&engine.default_setup(), &players, &mut secret.turn_dice(0))
+        .default_setup()
+        .new_game(&players, &mut secret.turn_dice(0))
         .unwrap()
 }
 

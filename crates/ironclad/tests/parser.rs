@@ -292,7 +292,7 @@ fn the_examples_given_are_themselves_accepted() {
 #[test]
 fn a_repeated_order_keeps_the_first_and_says_why() {
     // IRON-GUN-05..07 and IRON-TORP-03: one target per armament, one torpedo a turn; a repeat
-    // is refused and the first kept (IRON-ADM-11).
+    // is refused and the first kept.
     let parsed = Ironclad::parse_orders(
         &battle(),
         ALICE,
@@ -304,8 +304,16 @@ fn a_repeated_order_keeps_the_first_and_says_why() {
     assert!(problems[1].contains("already fires a torpedo on line 3"));
     assert!(problems[2].contains("already has a move on line 5"));
     let artemis = &parsed.orders.ships[&ShipId(1)];
-    assert_eq!(artemis.main, vec![ShipId(3)]);
-    assert_eq!(artemis.movement, Some(Manoeuvre::Ahead));
+    assert_eq!(
+        artemis.main,
+        vec![ShipId(3)],
+        "IRON-ADM-11: the first target is kept"
+    );
+    assert_eq!(
+        artemis.movement,
+        Some(Manoeuvre::Ahead),
+        "IRON-ADM-11: the first move is kept"
+    );
 }
 
 #[test]
@@ -436,7 +444,11 @@ mod shared_reader {
             "MESSAGE: Rule,   Britannia!\nArtemis MAIN Leonidas\nnews - all quiet",
         );
         assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
-        assert_eq!(parsed.press, ["Rule, Britannia!", "all quiet"]);
+        assert_eq!(
+            parsed.press,
+            ["Rule, Britannia!", "all quiet"],
+            "IRON-ADM-14: MESSAGE and NEWS lines are press, as in every engine"
+        );
     }
 
     #[test]
@@ -645,7 +657,7 @@ fn a_second_order_for_the_same_slot_says_what_to_write() {
 
 #[test]
 fn refused_orders_are_said_to_be_refused_with_the_reason() {
-    // IRON-GM-18, IRON-ADM-05: a ship whose every order was refused is confirmed as refused,
+    // IRON-GM-18: a ship whose every order was refused is confirmed as refused,
     // with the line and the reason; the public report says her orders were refused, never
     // "no orders for her", and never the reason, which may touch her hidden torpedo stock.
     let mut state = battle();

@@ -112,8 +112,11 @@ fn gun_critical_5_destroys_a_main_turret_iron_gun_12() {
 
 #[test]
 fn gun_critical_4_damages_the_engines_iron_gun_13_and_gm_19() {
-    // IRON-GM-19: the text's "Dice score = 4" is the same second die as the other rows.
-    assert_eq!(GunCritical::of(4), GunCritical::Engines);
+    assert_eq!(
+        GunCritical::of(4),
+        GunCritical::Engines,
+        "IRON-GM-19: the text's \"Dice score = 4\" is the same second die as the other rows"
+    );
     let (volley, target) = fire_with(Group::Main, &[6], &[4]);
     assert_eq!(volley.applied, vec![Applied::EnginesDamaged]);
     assert_eq!(target.max_areas(), 1);
@@ -188,7 +191,7 @@ fn torpedo_critical_6_jams_the_rudder_for_d6_turns_iron_torp_05() {
 
 #[test]
 fn a_second_rudder_hit_restarts_but_never_shortens_the_hold_iron_adm_02() {
-    // IRON-GM-11, IRON-ADM-02: a 5-turn hold from turn 1 runs to turn 5; a 1-turn hit in
+    // IRON-GM-11: a 5-turn hold from turn 1 runs to turn 5; a 1-turn hit in
     // turn 3 would end it at turn 3, so it stands at 5; a 6-turn hit in turn 3 runs to 8.
     let (_, mut target) = fire_with(Group::Torpedo, &[6], &[6, 5]);
     assert_eq!(target.rudder_until, Some(5));
@@ -204,7 +207,11 @@ fn a_second_rudder_hit_restarts_but_never_shortens_the_hold_iron_adm_02() {
         solution.dice = 1;
         let mut volley = fire::throw(&mut dice, firer.id, Group::Torpedo, &target, solution);
         fire::apply(&mut target, &mut volley, firer.area, None, 3);
-        assert_eq!(target.rudder_until, Some(until));
+        assert_eq!(
+            target.rudder_until,
+            Some(until),
+            "IRON-ADM-02: a {turns}-turn hit in turn 3 restarts the hold but never shortens it"
+        );
     }
 }
 
@@ -227,11 +234,10 @@ fn torpedo_critical_3_or_4_costs_two_more_fp_iron_torp_07() {
 
 #[test]
 fn torpedo_critical_1_or_2_costs_one_more_fp_iron_torp_08() {
-    // IRON-TORP-08
     for face in [1, 2] {
         assert_eq!(TorpedoCritical::of(face), TorpedoCritical::OneMoreFp);
         let (_, target) = fire_with(Group::Torpedo, &[6], &[face]);
-        assert_eq!(target.fp, 10);
+        assert_eq!(target.fp, 10, "IRON-TORP-08: critical {face}, one more FP");
     }
 }
 
@@ -291,13 +297,12 @@ fn head_on_is_from_the_bow_or_stern_area_iron_ram_02_and_06() {
 
 #[test]
 fn each_critical_table_covers_every_face_once_iron_meta_01_and_gm_20() {
-    // IRON-META-01, IRON-GM-20
     // The earlier version's "6 used twice" is gone: six faces, six distinct entries, and the
     // critical die is a separate draw after all the damage dice (IRON-GM-20).
     let gun: Vec<GunCritical> = (1..=6).map(GunCritical::of).collect();
     for (i, a) in gun.iter().enumerate() {
         for b in gun.iter().skip(i + 1) {
-            assert_ne!(a, b);
+            assert_ne!(a, b, "IRON-META-01: the gun criticals use each face once");
         }
     }
     let (volley, _) = fire_with(Group::Main, &[6, 6, 1], &[5, 2]);

@@ -37,10 +37,17 @@ fn torpedo_lines(state: &State, viewer: Viewer) -> Vec<String> {
 #[test]
 fn torpedo_stocks_stay_with_their_own_side() {
     let state = battle();
-    assert!(torpedo_lines(&state, Viewer::Public).is_empty());
+    assert!(
+        torpedo_lines(&state, Viewer::Public).is_empty(),
+        "IRON-ADM-05: the public sees no torpedo stock"
+    );
     // Alice (North) sees her side's three ships, Carol's included, and none of Bob's.
     let alice = torpedo_lines(&state, Viewer::Player(PlayerId(1)));
-    assert_eq!(alice.len(), 3, "{alice:#?}");
+    assert_eq!(
+        alice.len(),
+        3,
+        "IRON-ADM-05: a side sees its own stocks: {alice:#?}"
+    );
     assert!(alice.iter().all(|l| {
         ["Agamemnon", "Bellerophon", "Colossus"]
             .iter()
@@ -48,7 +55,10 @@ fn torpedo_stocks_stay_with_their_own_side() {
     }));
     let bob = torpedo_lines(&state, Viewer::Player(PlayerId(2)));
     assert_eq!(bob.len(), 3);
-    assert!(bob.iter().all(|l| !l.contains("Agamemnon")));
+    assert!(
+        bob.iter().all(|l| !l.contains("Agamemnon")),
+        "IRON-ADM-05: and not the other side's"
+    );
     assert_eq!(torpedo_lines(&state, Viewer::Gm).len(), 6);
     // A stranger is treated like the public.
     assert!(torpedo_lines(&state, Viewer::Player(PlayerId(99))).is_empty());
@@ -69,7 +79,11 @@ fn the_board_marks_only_the_viewers_own_ships() {
         .collect();
     assert_eq!(alice, vec![Mark::Hit, Mark::OwnShip]);
     let carol = marks(Viewer::Player(PlayerId(3)));
-    assert_eq!(carol.len(), 1);
+    assert_eq!(
+        carol.len(),
+        1,
+        "IRON-ADM-01: the North's three ships are dealt round Alice and Carol"
+    );
     assert_eq!((carol[0].x, carol[0].y), (7, 1));
 }
 
@@ -82,7 +96,10 @@ fn the_public_report_never_shows_torpedo_stocks() {
     let seed = engine::GameSecret::from_bytes([5; 32]);
     let resolution = Ironclad::resolve(&state, &input, &mut seed.turn_dice(1)).unwrap();
     let text = resolution.report.to_text();
-    assert!(!text.contains("torpedo"), "{text}");
+    assert!(
+        !text.contains("torpedo"),
+        "IRON-ADM-05: the public report shows no torpedo stock: {text}"
+    );
     assert!(resolution.report.press.is_empty());
     let json = serde_json::to_string(&resolution.report).unwrap();
     assert!(!json.contains("torpedoes_left"));
@@ -90,7 +107,7 @@ fn the_public_report_never_shows_torpedo_stocks() {
 
 #[test]
 fn standings_put_the_winning_side_first() {
-    // IRON-ADM-12, IRON-GM-15
+    // IRON-GM-15
     let mut state = battle();
     // South's ships all sunk: North wins.
     for ship in state.ships.iter_mut().filter(|s| s.side == 1) {
@@ -102,16 +119,33 @@ fn standings_put_the_winning_side_first() {
     state.finished = true;
     let outcome = Ironclad::outcome(&state);
     assert!(outcome.finished);
-    assert_eq!(outcome.winners, vec![PlayerId(1), PlayerId(3)]);
+    assert_eq!(
+        outcome.winners,
+        vec![PlayerId(1), PlayerId(3)],
+        "IRON-ADM-01: players 1 and 3 command the North"
+    );
     let order: Vec<(u64, u32)> = outcome
         .standings
         .iter()
         .map(|s| (s.player.0, s.place))
         .collect();
-    assert_eq!(order, vec![(1, 1), (3, 2), (2, 3)]);
+    assert_eq!(
+        order,
+        vec![(1, 1), (3, 2), (2, 3)],
+        "IRON-ADM-12: the winning side first, then by enemy FP removed"
+    );
     assert!(outcome.standings[2].status.contains("lost"));
     assert!(outcome.standings[0].status.contains("won"));
     assert_eq!(Ironclad::roster(&state).len(), 3);
+}
+
+#[test]
+fn the_default_turn_limit_is_30_iron_adm_07() {
+    assert_eq!(
+        battle().rules.turn_limit,
+        Some(30),
+        "IRON-ADM-07: a battle by mail cannot run for ever"
+    );
 }
 
 #[test]
@@ -138,7 +172,6 @@ fn a_finished_battle_resolves_no_more_turns() {
 
 #[test]
 fn joining_players_are_told_the_fleets_are_fixed() {
-    // IRON-ADM-09
     let state = battle();
     let mut input = TurnInput::default();
     input.joining.push(Player {
@@ -152,9 +185,14 @@ fn joining_players_are_told_the_fleets_are_fixed() {
             .report
             .notes
             .iter()
-            .any(|n| n.contains("Dave cannot join"))
+            .any(|n| n.contains("Dave cannot join")),
+        "IRON-ADM-09: the fleets are fixed"
     );
-    assert_eq!(Ironclad::roster(&resolution.state).len(), 3);
+    assert_eq!(
+        Ironclad::roster(&resolution.state).len(),
+        3,
+        "IRON-ADM-09: no joining mid-battle"
+    );
 }
 
 #[test]

@@ -3,9 +3,13 @@
 //! clone, with or without the catalogue beside it:
 //!
 //! - every listed ID is cited by a test — written out whole (`FOREVER-EX-03`, so that `grep`
-//!   finds the test) in a test file, a case file, or the `#[cfg(test)]` part of a source file —
-//!   or written down in `docs/rules/<engine>.md` as `<ID> not applicable`, `<ID> overruled`, or
-//!   under the heading `## Not tested`;
+//!   finds the test) in a case's `rules`, or in a string literal of test code (a test file, or
+//!   the `#[cfg(test)]` part of a source file), such as an assert message — or written down in
+//!   `docs/rules/<engine>.md` as `<ID> not applicable`, `<ID> overruled`, or under the heading
+//!   `## Not tested`. An ID in a comment (`//`, `/* */`, `///`, `//!`) is no citation: a
+//!   comment can say a test checks a rule that it does not, and nothing would ever show it;
+//!   an assert message is printed when the check fails, and a case's rules when the case
+//!   does;
 //! - every engine ruling `<PREFIX>-ADM-nn` in the docs is cited by a test, and every one the
 //!   code cites is in the docs;
 //! - when the catalogue can be found, the list equals the catalogue's IDs, so the list cannot
@@ -17,8 +21,13 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use proc_macro2::{Delimiter, TokenStream, TokenTree};
+use serde_json::Value;
 
 use crate::Rules;
+use crate::table;
 
 /// The environment variable naming the folder of catalogues; when set, the catalogue must be there.
 pub const RULES_DIR_VAR: &str = "ADMIRALTY_RULES_DIR";
@@ -170,50 +179,129 @@ fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The text in which tests cite IDs: every `.rs` and `.json` file under the crate's `tests/`
-/// (but the coverage test itself, `catalogue.rs`, which names IDs only as examples), and the
-/// part of each source file from its first `#[cfg(test)]` on.
-pub fn tests_text(rules: &Rules) -> String {
-    let crate_dir = Path::new(rules.crate_dir);
-    let mut text = String::new();
-    let mut paths = Vec::new();
-    files_under(&crate_dir.join("tests"), &mut paths);
-    for path in paths {
-        let wanted = path.extension().is_some_and(|e| e == "rs" || e == "json");
-        if !wanted || path.file_name().is_some_and(|n| n == "catalogue.rs") {
-            continue;
+/// The string literals of Rust source, one a line, without comments: doc comments (which the
+/// tokenizer turns into `#[doc = "…"]` attributes) are skipped, other attributes' arguments are
+/// kept. With `from_cfg_test`, only the literals after the first `#[cfg(test)]`.
+///
+/// ```
+/// use rulecases::coverage::{cites, rust_literals};
+///
+/// let test = r#"
+///     /// BARMY-05: a shot at one's own ship. (A comment says; nothing checks it.)
+///     #[test]
+///     fn own_ship() {
+///         assert_eq!(shoot(OWN), Miss, "BARMY-06: a hit on one's own ship scores nothing");
+///     }
+/// "#;
+/// let cited = rust_literals(test, false).unwrap();
+/// assert!(!cites(&cited, "BARMY-05"));
+/// assert!(cites(&cited, "BARMY-06"));
+/// ```
+pub fn rust_literals(source: &str, from_cfg_test: bool) -> Result<String, String> {
+    let stream = TokenStream::from_str(source).map_err(|e| format!("not Rust: {e:?}"))?;
+    let mut out = String::new();
+    let mut active = !from_cfg_test;
+    literals(stream, &mut active, &mut out);
+    Ok(out)
+}
+
+fn literals(stream: TokenStream, active: &mut bool, out: &mut String) {
+    let mut tokens = stream.into_iter().peekable();
+    while let Some(token) = tokens.next() {
+        match token {
+            TokenTree::Punct(punct) if punct.as_char() == '#' => {
+                if matches!(tokens.peek(), Some(TokenTree::Punct(p)) if p.as_char() == '!') {
+                    tokens.next();
+                }
+                let Some(TokenTree::Group(attribute)) = tokens.next_if(
+                    |t| matches!(t, TokenTree::Group(g) if g.delimiter() == Delimiter::Bracket),
+                ) else {
+                    continue;
+                };
+                let inner: Vec<TokenTree> = attribute.stream().into_iter().collect();
+                match inner.as_slice() {
+                    [TokenTree::Ident(doc), ..] if doc == "doc" => {}
+                    [TokenTree::Ident(cfg), TokenTree::Group(test)]
+                        if cfg == "cfg" && test.stream().to_string() == "test" =>
+                    {
+                        *active = true;
+                    }
+                    _ => literals(attribute.stream(), active, out),
+                }
+            }
+            TokenTree::Group(group) => literals(group.stream(), active, out),
+            TokenTree::Literal(literal) if *active => {
+                out.push_str(&literal.to_string());
+                out.push('\n');
+            }
+            _ => {}
         }
-        let body = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-        text.push_str(&body);
-        text.push('\n');
     }
-    let mut sources = Vec::new();
-    files_under(&crate_dir.join("src"), &mut sources);
-    for path in sources {
-        let body = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-        if let Some(at) = body.find("#[cfg(test)]") {
-            text.push_str(body.get(at..).unwrap_or_default());
+}
+
+/// The `rules` of every case in the case table, one case a line.
+pub fn case_rules(rules: &Rules) -> Result<String, String> {
+    let mut text = String::new();
+    for path in table::case_files(&rules.cases_dir())? {
+        let cases = table::read_cases(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for case in cases {
+            let ids = case.get("rules").and_then(Value::as_array);
+            for id in ids.into_iter().flatten().filter_map(Value::as_str) {
+                text.push_str(id);
+                text.push(' ');
+            }
             text.push('\n');
         }
     }
-    text
+    Ok(text)
 }
 
-/// The text of the source files (not the tests).
-fn source_text(rules: &Rules) -> String {
+/// The text in which tests cite IDs: the `rules` of every case, and the string literals (not
+/// the comments) of every `.rs` file under the crate's `tests/` and of the part of each source
+/// file from its first `#[cfg(test)]` on.
+pub fn citations(rules: &Rules) -> Result<String, String> {
+    let crate_dir = Path::new(rules.crate_dir);
+    let mut text = case_rules(rules)?;
+    let read = |path: &Path| {
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    };
+    let mut tests = Vec::new();
+    files_under(&crate_dir.join("tests"), &mut tests);
+    for path in tests
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+    {
+        text.push_str(
+            &rust_literals(&read(path)?, false).map_err(|e| format!("{}: {e}", path.display()))?,
+        );
+    }
+    let mut sources = Vec::new();
+    files_under(&crate_dir.join("src"), &mut sources);
+    for path in sources
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+    {
+        text.push_str(
+            &rust_literals(&read(path)?, true).map_err(|e| format!("{}: {e}", path.display()))?,
+        );
+    }
+    Ok(text)
+}
+
+/// The text of the source files (not the tests), comments included: the code cites the
+/// rulings it implements in its comments.
+fn source_text(rules: &Rules) -> Result<String, String> {
     let mut sources = Vec::new();
     files_under(&Path::new(rules.crate_dir).join("src"), &mut sources);
     let mut text = String::new();
     for path in sources {
         text.push_str(
             &std::fs::read_to_string(&path)
-                .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display())),
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
         );
         text.push('\n');
     }
-    text
+    Ok(text)
 }
 
 /// Is `id` written down in the rulings document as needing no test: `<ID> not applicable`,
@@ -261,27 +349,33 @@ pub fn engine_rulings(text: &str, prefix: &str) -> BTreeSet<String> {
 /// The IDs a case may cite: the listed ones and the engine's own rulings in the docs.
 pub fn known_ids(rules: &Rules) -> Result<BTreeSet<String>, String> {
     let mut known: BTreeSet<String> = listed_ids(rules)?.into_iter().collect();
-    let docs = std::fs::read_to_string(rules.docs_path())
-        .map_err(|e| format!("cannot read {}: {e}", rules.docs_path().display()))?;
-    known.extend(engine_rulings(&docs, rules.prefix));
+    known.extend(engine_rulings(&docs(rules)?, rules.prefix));
     Ok(known)
 }
 
-/// Every listed ID is cited by a test or excused in the docs. Fails naming each one that is
-/// not.
-pub fn assert_every_listed_id_is_cited(rules: &Rules) {
-    let listed = listed_ids(rules).unwrap_or_else(|e| panic!("{e}"));
-    let tests = tests_text(rules);
-    let docs = rules.docs();
+/// The rulings document.
+fn docs(rules: &Rules) -> Result<String, String> {
+    std::fs::read_to_string(rules.docs_path())
+        .map_err(|e| format!("cannot read {}: {e}", rules.docs_path().display()))
+}
+
+/// Every listed ID is cited by a test or excused in the docs; else the ones that are not.
+pub fn check_every_listed_id_is_cited(rules: &Rules) -> Result<(), String> {
+    let listed = listed_ids(rules)?;
+    let tests = citations(rules)?;
+    let docs = docs(rules)?;
     let missing: Vec<&String> = listed
         .iter()
         .filter(|id| !cites(&tests, id) && !excused(&docs, id))
         .collect();
-    assert!(
-        missing.is_empty(),
-        "{} of {} rule IDs in {} are cited by no test (write the ID out whole in the test or \
-         its case file) and not written down in {} as `<ID> not applicable`, `<ID> overruled` \
-         or under `## Not tested`:\n{}",
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "{} of {} rule IDs in {} are cited by no test (write the ID out whole in a case's \
+         rules, or in a string of the test that checks it, such as its assert message: a \
+         comment is no citation) and not written down in {} as `<ID> not applicable`, \
+         `<ID> overruled` or under `## Not tested`:\n{}",
         missing.len(),
         listed.len(),
         rules.ids_path().display(),
@@ -291,18 +385,15 @@ pub fn assert_every_listed_id_is_cited(rules: &Rules) {
             .map(|id| id.as_str())
             .collect::<Vec<_>>()
             .join("\n")
-    );
+    ))
 }
 
 /// The list equals the catalogue's IDs when the catalogue can be found; fails naming the IDs
 /// missing from the list and those the catalogue no longer has. Without the catalogue there is
 /// nothing to compare (the coverage itself was checked against the list), and it says so.
-pub fn assert_list_matches_catalogue(rules: &Rules) {
-    let listed: BTreeSet<String> = listed_ids(rules)
-        .unwrap_or_else(|e| panic!("{e}"))
-        .into_iter()
-        .collect();
-    let path = match find_catalogue(rules).unwrap_or_else(|e| panic!("{e}")) {
+pub fn check_list_matches_catalogue(rules: &Rules) -> Result<(), String> {
+    let listed: BTreeSet<String> = listed_ids(rules)?.into_iter().collect();
+    let path = match find_catalogue(rules)? {
         Catalogue::Found(path) => path,
         Catalogue::Absent(looked) => {
             eprintln!(
@@ -315,54 +406,100 @@ pub fn assert_list_matches_catalogue(rules: &Rules) {
                     .collect::<Vec<_>>()
                     .join(", ")
             );
-            return;
+            return Ok(());
         }
     };
     let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let catalogue: BTreeSet<String> = catalogue_ids(&text, rules.prefix).into_iter().collect();
-    assert!(
-        !catalogue.is_empty(),
-        "no **{}-… IDs found in {}",
-        rules.prefix,
-        path.display()
-    );
+    if catalogue.is_empty() {
+        return Err(format!(
+            "no **{}-… IDs found in {}",
+            rules.prefix,
+            path.display()
+        ));
+    }
     let missing: Vec<&String> = catalogue.difference(&listed).collect();
     let extra: Vec<&String> = listed.difference(&catalogue).collect();
-    assert!(
-        missing.is_empty() && extra.is_empty(),
+    if missing.is_empty() && extra.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
         "{} has drifted from the catalogue {}:\nin the catalogue but not listed: {missing:?}\n\
          listed but not in the catalogue: {extra:?}",
         rules.ids_path().display(),
         path.display()
-    );
+    ))
 }
 
 /// Every engine ruling in the docs is cited by a test, and every one the code cites is in the
 /// docs.
-pub fn assert_every_engine_ruling_is_cited(rules: &Rules) {
-    let docs = rules.docs();
+pub fn check_every_engine_ruling_is_cited(rules: &Rules) -> Result<(), String> {
+    let docs = docs(rules)?;
     let rulings = engine_rulings(&docs, rules.prefix);
-    assert!(
-        !rulings.is_empty(),
-        "{} has no engine rulings ({}-ADM-nn)",
-        rules.docs_path().display(),
-        rules.prefix
-    );
-    let tests = tests_text(rules);
+    if rulings.is_empty() {
+        return Err(format!(
+            "{} has no engine rulings ({}-ADM-nn)",
+            rules.docs_path().display(),
+            rules.prefix
+        ));
+    }
+    let tests = citations(rules)?;
     let untested: Vec<&String> = rulings.iter().filter(|id| !cites(&tests, id)).collect();
-    assert!(
-        untested.is_empty(),
-        "engine rulings in {} with no test: {untested:?}",
-        rules.docs_path().display()
-    );
-    let in_code = engine_rulings(&source_text(rules), rules.prefix);
+    if !untested.is_empty() {
+        return Err(format!(
+            "engine rulings in {} cited by no test (a comment is no citation): {untested:?}",
+            rules.docs_path().display()
+        ));
+    }
+    let in_code = engine_rulings(&source_text(rules)?, rules.prefix);
     let undocumented: Vec<&String> = in_code.difference(&rulings).collect();
-    assert!(
-        undocumented.is_empty(),
-        "engine rulings the code cites but {} does not write down: {undocumented:?}",
-        rules.docs_path().display()
-    );
+    if !undocumented.is_empty() {
+        return Err(format!(
+            "engine rulings the code cites but {} does not write down: {undocumented:?}",
+            rules.docs_path().display()
+        ));
+    }
+    Ok(())
+}
+
+/// Every `<PREFIX>-GM-nn` ruling the list has is answered on a line of the rulings document
+/// that says it is followed, adapted or overruled, and there are `count` of them.
+pub fn check_every_gm_ruling_is_answered(rules: &Rules, count: usize) -> Result<(), String> {
+    let docs = docs(rules)?;
+    let opening = format!("{}-GM-", rules.prefix);
+    let listed = listed_ids(rules)?;
+    let rulings: Vec<&String> = listed
+        .iter()
+        .filter(|id| id.starts_with(&opening))
+        .collect();
+    if rulings.len() != count {
+        return Err(format!(
+            "{} lists {} GM rulings, wanted the catalogue's {count}",
+            rules.ids_path().display(),
+            rulings.len()
+        ));
+    }
+    let unanswered: Vec<&&String> = rulings
+        .iter()
+        .filter(|id| {
+            !docs.lines().any(|line| {
+                let lower = line.to_lowercase();
+                cites(line, id)
+                    && ["followed", "overruled", "adapted"]
+                        .iter()
+                        .any(|word| lower.contains(word))
+            })
+        })
+        .collect();
+    if unanswered.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "say followed, adapted or overruled in {} on the line of: {unanswered:?}",
+            rules.docs_path().display()
+        ))
+    }
 }
 
 #[cfg(test)]
@@ -421,6 +558,48 @@ mod tests {
         assert!(!excused(docs, "BARMY-07"));
         assert!(!excused(docs, "BARMY-10"));
         assert!(!excused(docs, "BARMY-0"));
+    }
+
+    #[test]
+    fn comments_are_no_citations_but_strings_are() {
+        let source = r#"
+            //! BARMY-01 in an inner doc comment
+            /// BARMY-02 in a doc comment
+            #[doc = "BARMY-03 in a doc attribute"]
+            #[test]
+            #[should_panic(expected = "BARMY-04 in an attribute")]
+            fn barmy_05_in_a_name() {
+                // BARMY-06 in a line comment
+                /* BARMY-07 in a /* nested */ block comment */
+                /** BARMY-08 in a block doc comment */
+                let _ = "not a // comment: BARMY-09";
+                let _ = r"BARMY-10 raw"; let _ = '"'; let _ = "\" BARMY-11";
+                assert!(true, "BARMY-12 in an assert message");
+            }
+        "#;
+        let text = rust_literals(source, false).unwrap();
+        let cited: Vec<u32> = (1..=12)
+            .filter(|n| cites(&text, &format!("BARMY-{n:02}")))
+            .collect();
+        assert_eq!(cited, [4, 9, 10, 11, 12]);
+    }
+
+    #[test]
+    fn in_source_files_only_the_tests_cite() {
+        let source = r#"
+            /// BARMY-01 in the code's documentation
+            pub const A: &str = "BARMY-02 in the code";
+            #[cfg(test)]
+            mod tests {
+                // BARMY-03 in a comment of a test
+                const B: &str = "BARMY-04 in a test";
+            }
+        "#;
+        let text = rust_literals(source, true).unwrap();
+        let cited: Vec<u32> = (1..=4)
+            .filter(|n| cites(&text, &format!("BARMY-{n:02}")))
+            .collect();
+        assert_eq!(cited, [4]);
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Cases that write state as JSON: a patch merged into the state before play, and a part of the
 //! state that must hold after a turn.
 
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 
 /// How arrays (and a few other things) are read in patches and partial matches.
@@ -120,6 +122,38 @@ pub fn named_mut<'a>(items: &'a mut Value, key: &str, name: &str) -> Option<&'a 
         .as_array_mut()?
         .iter_mut()
         .find(|item| item.get(key).and_then(Value::as_str) == Some(name))
+}
+
+/// Merges each patch into the item of the array `items` of that `name` (a `what`: ship, unit).
+pub fn patch_named(
+    items: &mut Value,
+    what: &str,
+    patches: &BTreeMap<String, Value>,
+    arrays: Arrays,
+) -> Result<(), String> {
+    for (name, patch) in patches {
+        let item = named_mut(items, "name", name).ok_or_else(|| format!("no {what} {name}"))?;
+        merge(item, patch, arrays);
+    }
+    Ok(())
+}
+
+/// Where the items of the array `items` of each `name` (a `what`: ship, unit) fail to contain
+/// what is wanted of them, each with the item as it is.
+pub fn named_matches(
+    items: &Value,
+    what: &str,
+    wanted: &BTreeMap<String, Value>,
+    arrays: Arrays,
+) -> Vec<String> {
+    wanted
+        .iter()
+        .filter_map(|(name, want)| match named(items, "name", name) {
+            None => Some(format!("no {what} {name}")),
+            Some(actual) => difference(want, actual, arrays)
+                .map(|difference| format!("{name}: {difference}\n{name} is {actual:#}")),
+        })
+        .collect()
 }
 
 #[cfg(test)]

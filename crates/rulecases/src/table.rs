@@ -1,40 +1,26 @@
 //! The case table: `tests/cases/*.json`, each file one case or an array of cases, each case
 //! naming the rule IDs it checks. Files whose names start with `_` hold shared data, not cases.
 //!
-//! Every case is run, and every failing one is reported by file, case name and rule IDs; a
-//! case that does not parse, names no rule, or names an ID the project does not list is a
-//! failure too. `RULECASES_ONLY=<part of a file name>` runs only the matching files (and says
-//! so), for working on one case.
+//! Every case is a test of its own, named after its file (`cases::02_simple_hit`; a case of a
+//! file of several adds its place and the start of its name, `cases::classic::05_hit_miss`),
+//! so that one failing case fails alone and says which file and rule IDs it is. A case that
+//! does not parse, names no rule, or names an ID the project does not list fails too.
 
+use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use serde::de::DeserializeOwned;
+use libtest_mimic::{Failed, Trial};
 use serde_json::Value;
 
-use crate::Rules;
+use crate::case::{Case, CaseTable};
 use crate::coverage::known_ids;
 
-/// The environment variable that narrows a run to matching case files.
-pub const ONLY_VAR: &str = "RULECASES_ONLY";
-
-/// What every case has: a name and the rule IDs it checks.
-pub trait RuleCase: DeserializeOwned {
-    fn name(&self) -> &str;
-    fn rules(&self) -> &[String];
-}
-
-/// What a passing table held.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Summary {
-    pub files: usize,
-    pub cases: usize,
-}
-
 /// The case files, sorted: every `.json` in `dir` not starting with `_`.
-pub fn case_files(dir: &Path) -> Vec<PathBuf> {
+pub fn case_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let entries = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("cannot read the case table {}: {e}", dir.display()));
+        .map_err(|e| format!("cannot read the case table {}: {e}", dir.display()))?;
     let mut paths: Vec<PathBuf> = entries
         .flatten()
         .map(|entry| entry.path())
@@ -46,24 +32,21 @@ pub fn case_files(dir: &Path) -> Vec<PathBuf> {
         })
         .collect();
     paths.sort();
-    paths
+    Ok(paths)
 }
 
-/// Reads one case file: a case, or an array of cases.
-pub fn read_cases<C: RuleCase>(path: &Path) -> Result<Vec<C>, String> {
+/// The cases of one file, as JSON: a case, or an array of cases.
+pub fn read_cases(path: &Path) -> Result<Vec<Value>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read it: {e}"))?;
     let value: Value = serde_json::from_str(&text).map_err(|e| format!("not JSON: {e}"))?;
     let cases = match value {
         Value::Array(items) => items,
         one => vec![one],
     };
-    cases
-        .into_iter()
-        .enumerate()
-        .map(|(index, case)| {
-            serde_json::from_value(case).map_err(|e| format!("case {}: {e}", index + 1))
-        })
-        .collect()
+    if cases.is_empty() {
+        return Err("it holds no case".into());
+    }
+    Ok(cases)
 }
 
 /// The text of a caught panic.
@@ -75,91 +58,134 @@ pub fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "(no message)".into())
 }
 
-/// Runs the engine's case table: every case through `run`, which returns the case's failures
-/// (or panics, e.g. on a failed `assert!`, which counts as one). Fails listing every failing
-/// case; otherwise returns how many files and cases held.
-pub fn run<C: RuleCase>(rules: &Rules, run: impl Fn(&C) -> Vec<String>) -> Summary {
+/// A test's name part from free text: lower case, words joined by `_`, at most `words` words.
+fn slug(text: &str, words: usize) -> String {
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .take(words)
+        .map(str::to_ascii_lowercase)
+        .collect::<Vec<_>>()
+        .join("_")
+}
+
+/// One test per case of the table. A file that cannot be read is one failing test.
+pub fn trials<T: CaseTable>() -> Vec<Trial> {
+    let rules = T::RULES;
     let dir = rules.cases_dir();
-    let known = known_ids(rules).unwrap_or_else(|e| panic!("{e}"));
-    let mut paths = case_files(&dir);
-    assert!(!paths.is_empty(), "no case files in {}", dir.display());
-    if let Ok(only) = std::env::var(ONLY_VAR) {
-        paths.retain(|p| p.to_string_lossy().contains(&only));
-        eprintln!(
-            "{ONLY_VAR}={only}: running {} case file(s) only",
-            paths.len()
-        );
-    }
-    let mut failures: Vec<String> = Vec::new();
-    let mut summary = Summary { files: 0, cases: 0 };
-    for path in &paths {
-        summary.files += 1;
+    let paths = match case_files(&dir) {
+        Ok(paths) if paths.is_empty() => {
+            let e = format!("no case files in {}", dir.display());
+            return vec![Trial::test("cases", move || Err(e.into()))];
+        }
+        Ok(paths) => paths,
+        Err(e) => return vec![Trial::test("cases", move || Err(e.into()))],
+    };
+    let known = Arc::new(known_ids(&rules));
+    let mut trials = Vec::new();
+    for path in paths {
         let file = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let cases: Vec<C> = match read_cases(path) {
+        let stem = file.trim_end_matches(".json").to_string();
+        let cases = match read_cases(&path) {
             Ok(cases) => cases,
             Err(e) => {
-                failures.push(format!("{file}: {e}"));
+                let e = format!("{file}: {e}");
+                trials.push(Trial::test(format!("cases::{stem}"), move || Err(e.into())));
                 continue;
             }
         };
-        if cases.is_empty() {
-            failures.push(format!("{file}: holds no case"));
+        let several = cases.len() > 1;
+        for (number, case) in (1..).zip(cases) {
+            let name = if several {
+                let title = case.get("name").and_then(Value::as_str).unwrap_or_default();
+                match slug(title, 5) {
+                    words if words.is_empty() => format!("cases::{stem}::{number:02}"),
+                    words => format!("cases::{stem}::{number:02}_{words}"),
+                }
+            } else {
+                format!("cases::{stem}")
+            };
+            let file = if several {
+                format!("{file} (case {number})")
+            } else {
+                file.clone()
+            };
+            let known = Arc::clone(&known);
+            trials.push(Trial::test(name, move || {
+                run_case::<T>(&file, case, &known).map_err(Failed::from)
+            }));
         }
-        for case in &cases {
-            summary.cases += 1;
-            let mut problems = Vec::new();
-            if case.name().trim().is_empty() {
-                problems.push("the case has no name".to_string());
-            }
-            if case.rules().is_empty() {
+    }
+    trials
+}
+
+/// Reads and plays one case. A failure names the file, the case and its rule IDs first.
+fn run_case<T: CaseTable>(
+    file: &str,
+    case: Value,
+    known: &Result<BTreeSet<String>, String>,
+) -> Result<(), String> {
+    // The header names the case and its rules even when the case cannot be read.
+    let header = {
+        let name = case
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("(no name)");
+        let rules: Vec<&str> = case
+            .get("rules")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        format!("{file} — {name} [{}]", rules.join(", "))
+    };
+    let case = Case::<T>::from_value(case).map_err(|e| format!("{header}:\n{e}"))?;
+    let mut problems = Vec::new();
+    if case.name.trim().is_empty() {
+        problems.push("the case has no name".to_string());
+    }
+    if case.rules.is_empty() {
+        problems.push(format!(
+            "the case names no rule ID ({}-…) it checks",
+            T::RULES.prefix
+        ));
+    }
+    match known {
+        Err(e) => problems.push(e.clone()),
+        Ok(known) => {
+            for id in case.rules.iter().filter(|id| !known.contains(*id)) {
                 problems.push(format!(
-                    "the case names no rule ID ({}-…) it checks",
-                    rules.prefix
-                ));
-            }
-            for id in case.rules() {
-                if !known.contains(id) {
-                    problems.push(format!(
-                        "{id} is neither in {} nor an engine ruling in {}",
-                        rules.ids_path().display(),
-                        rules.docs_path().display()
-                    ));
-                }
-            }
-            match catch_unwind(AssertUnwindSafe(|| run(case))) {
-                Ok(found) => problems.extend(found),
-                Err(panic) => {
-                    let text = panic_text(panic.as_ref());
-                    let hint = if text.contains("scripted dice") {
-                        "\n(the engine drew more dice than the case scripts, or a die outside its range)"
-                    } else {
-                        ""
-                    };
-                    problems.push(format!("panicked: {text}{hint}"));
-                }
-            }
-            if !problems.is_empty() {
-                failures.push(format!(
-                    "{file} — {} [{}]:\n{}",
-                    case.name(),
-                    case.rules().join(", "),
-                    problems.join("\n")
+                    "{id} is neither in {} nor an engine ruling in {}",
+                    T::RULES.ids_path().display(),
+                    T::RULES.docs_path().display()
                 ));
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failure(s) in {} case(s) of {} file(s) in {}:\n\n{}",
-        failures.len(),
-        summary.cases,
-        summary.files,
-        dir.display(),
-        failures.join("\n\n")
-    );
-    eprintln!("{} cases in {} files held", summary.cases, summary.files);
-    summary
+    match catch_unwind(AssertUnwindSafe(|| case.play())) {
+        Ok(failures) => problems.extend(failures),
+        Err(panic) => problems.push(format!("panicked: {}", panic_text(panic.as_ref()))),
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{header}:\n{}", problems.join("\n")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_are_short_lower_case_words() {
+        assert_eq!(
+            slug("hit, miss and 'you sank my Destroyer'", 5),
+            "hit_miss_and_you_sank"
+        );
+        assert_eq!(slug("", 5), "");
+    }
 }

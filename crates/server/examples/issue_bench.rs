@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use chrono::{DateTime, Duration, Utc};
-use server::schedule::Schedule;
+use schedule::Schedule;
 use server::{issues, outbox, turns};
 use store::PgPool;
 use store::testing::TestDatabase;

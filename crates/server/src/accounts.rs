@@ -3,7 +3,6 @@
 //! [`secrets::Gate`] (argon2 is tens of milliseconds and 19 MiB).
 
 use chrono::{DateTime, Utc};
-use serde_json::json;
 use store::PgPool;
 use store::accounts::{GmAccountId, GmName};
 
@@ -39,9 +38,10 @@ pub async fn add_gm(
         &mut *tx,
         &store::audit::NewAuditEntry {
             actor,
-            action: "gm.create",
-            game_id: None,
-            details: json!({ "name": name.as_str() }),
+            game: None,
+            action: store::audit::AuditAction::GmCreate {
+                name: name.to_string(),
+            },
         },
         now,
     )
@@ -107,9 +107,8 @@ pub async fn log_in(
         &mut *tx,
         &store::audit::NewAuditEntry {
             actor: &format!("gm:{}", account.name),
-            action: "gm.login",
-            game_id: None,
-            details: json!({}),
+            game: None,
+            action: store::audit::AuditAction::GmLogin {},
         },
         now,
     )

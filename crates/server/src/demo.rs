@@ -14,10 +14,10 @@ use store::zines::ZineId;
 use store::{DisplayName, EmailAddress, PgPool, ZineSlug};
 
 use crate::entropy::Entropy;
-use crate::schedule::Schedule;
 use crate::turns::create::{Creation, GameSpec, Roster, create_game_in};
 use crate::turns::resolve::Mailing;
 use crate::turns::{LifecycleError, OpenTurns, StateCache, Submission, submit_orders_in};
+use schedule::Schedule;
 
 /// Short name of the demo zine.
 pub const DEMO_ZINE_SLUG: &str = "demo";
@@ -74,9 +74,12 @@ pub async fn seed_if_empty(
         &mut *tx,
         &store::audit::NewAuditEntry {
             actor: "system",
-            action: "demo.seed",
-            game_id: None,
-            details: json!({ "zine": DEMO_ZINE_SLUG, "subscribers": DEMO_SUBSCRIBERS.len(), "game": game.0 }),
+            game: None,
+            action: store::audit::AuditAction::DemoSeed {
+                zine: DEMO_ZINE_SLUG.to_owned(),
+                subscribers: DEMO_SUBSCRIBERS.len(),
+                game,
+            },
         },
         now,
     )
@@ -98,11 +101,12 @@ async fn seed_demo_game(
     secret: [u8; 32],
     now: DateTime<Utc>,
 ) -> Result<GameId, LifecycleError> {
-    let setup = json!({ "width": 10, "height": 10 });
+    let setup = EngineKind::Barmy
+        .parse_setup(&json!({ "width": 10, "height": 10 }))
+        .map_err(demo_data)?;
     let spec = GameSpec {
         zine,
         name: DEMO_GAME_NAME,
-        engine: EngineKind::Barmy,
         setup: &setup,
         first_deadline: Some(now),
         schedule: Schedule::EveryDays(7),
@@ -127,7 +131,7 @@ async fn seed_demo_game(
     let turn = open_turns
         .get(&mut *tx, game)
         .await?
-        .ok_or(LifecycleError::NoOpenTurn(game.0))?;
+        .ok_or(LifecycleError::NoOpenTurn(game))?;
     let start = turn.state.clone();
     for (index, player) in players.iter().enumerate() {
         let target = players
@@ -141,7 +145,7 @@ async fn seed_demo_game(
         if index == 0 {
             text.push_str(" Fair winds to all, and a broadside for my neighbour!");
         }
-        let lock = store::subscribers::lock_player(&mut *tx, player.id.0).await?;
+        let lock = store::subscribers::lock_player(&mut *tx, player.id).await?;
         let orders = Submission {
             game,
             engine_player: player.engine_player_id,
@@ -157,7 +161,7 @@ async fn seed_demo_game(
     }
     let due = store::turns::claim_open_turn(&mut *tx, game)
         .await?
-        .ok_or(LifecycleError::NoOpenTurn(game.0))?;
+        .ok_or(LifecycleError::NoOpenTurn(game))?;
     crate::turns::resolve::resolve_claimed(&mut *tx, &due, now, Mailing::WebOnly).await?;
     Ok(game)
 }
@@ -199,10 +203,7 @@ impl Entropy for DemoEntropy {
 
 /// One square of `target`'s ship, as its owner sees it: the demo's players aim well.
 fn own_square(state: &AnyState, target: PlayerId, pick: usize) -> Result<String, LifecycleError> {
-    let no_ship = || LifecycleError::Inconsistent {
-        game: 0,
-        reason: "the demo game has no ship to aim at".into(),
-    };
+    let no_ship = || LifecycleError::Internal("the demo game has no ship to aim at".into());
     let Some(engine::Board::Grid(picture)) = state.view(Viewer::Player(target)).board else {
         return Err(no_ship());
     };
@@ -227,10 +228,7 @@ fn own_square(state: &AnyState, target: PlayerId, pick: usize) -> Result<String,
 
 /// The demo's own constants refused by a domain type: a bug in this file.
 fn demo_data(error: impl std::fmt::Display) -> LifecycleError {
-    LifecycleError::Inconsistent {
-        game: 0,
-        reason: format!("demo data: {error}"),
-    }
+    LifecycleError::Internal(format!("demo data: {error}"))
 }
 
 /// A second shot into a corner of the demo's 10x10 board.

@@ -19,6 +19,9 @@ pub enum AppError {
     Store(#[from] store::StoreError),
     #[error("cannot render page")]
     Render(#[from] askama::Error),
+    /// A stored game the engine cannot read: the schema and the code disagree.
+    #[error("stored game data")]
+    Game(#[from] games::GameError),
     /// A page for logged-in people, asked for without a live session: log in, then come back
     /// to `next` (a path on this site).
     #[error("not logged in")]
@@ -121,7 +124,7 @@ impl IntoResponse for AppError {
                     "The request holds a character that cannot be stored (a NUL byte). Remove it and try again.",
                 )
             }
-            AppError::Store(_) | AppError::Render(_) => {
+            AppError::Store(_) | AppError::Render(_) | AppError::Game(_) => {
                 tracing::error!(error = ?self, "request failed");
                 error_page(
                     StatusCode::INTERNAL_SERVER_ERROR,

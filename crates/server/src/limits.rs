@@ -291,6 +291,10 @@ mod tests {
         MailboxKey::parse(address).unwrap()
     }
 
+    fn subscriber(id: u32) -> SubscriberId {
+        id.to_string().parse().unwrap()
+    }
+
     const PRESS: PressLimits = PressLimits {
         chars_per_turn: 20,
         entries_per_turn: 3,
@@ -463,19 +467,19 @@ mod tests {
         counts
             .by_mailbox
             .insert(("fred@example.org".to_owned(), Budget::Reply), 4);
-        counts.tells_by_sender.insert(SubscriberId(7), 2);
+        counts.tells_by_sender.insert(subscriber(7), 2);
         let mut budgets = Budgets::new(limits(), counts);
         let fred = key("Fred+x@Example.org");
         assert!(budgets.take_answer(Budget::Reply, &fred).is_err());
         let over = budgets
-            .take_tell(SubscriberId(7), &key("john@example.org"))
+            .take_tell(subscriber(7), &key("john@example.org"))
             .unwrap_err();
         assert_eq!(over.budget, Budgeted::TellsSent);
         let john = key("john@example.org");
         for sender in 1..=3 {
-            assert!(budgets.take_tell(SubscriberId(sender), &john).is_ok());
+            assert!(budgets.take_tell(subscriber(sender), &john).is_ok());
         }
-        let over = budgets.take_tell(SubscriberId(4), &john).unwrap_err();
+        let over = budgets.take_tell(subscriber(4), &john).unwrap_err();
         assert_eq!(over.budget, Budgeted::TellsReceived);
     }
 }

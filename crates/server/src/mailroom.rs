@@ -2,9 +2,10 @@
 //! inbound messages again, send an outbound message again. Each action is audited.
 
 use chrono::{DateTime, Utc};
-use serde_json::json;
 use store::PgPool;
+use store::audit::{AuditAction, NewAuditEntry};
 use store::inbox::InboundId;
+use store::outbox::OutboundId;
 
 use crate::turns::{LifecycleError, StateCache};
 
@@ -40,21 +41,16 @@ pub async fn retry_inbound(
         Retry::AllFailed => store::inbox::retry_failed(&mut *tx).await?,
     };
     if requeued > 0 {
-        let details = match which {
-            Retry::One(id) => json!({ "inbound": id.0 }),
-            Retry::AllFailed => json!({ "requeued": requeued }),
+        let action = match which {
+            Retry::One(inbound) => AuditAction::InboxRetry { inbound },
+            Retry::AllFailed => AuditAction::InboxRetryAll { requeued },
         };
-        store::audit::append(
-            &mut *tx,
-            &store::audit::NewAuditEntry {
-                actor,
-                action: "inbox.retry",
-                game_id: None,
-                details,
-            },
-            now,
-        )
-        .await?;
+        let entry = NewAuditEntry {
+            actor,
+            game: None,
+            action,
+        };
+        store::audit::append(&mut *tx, &entry, now).await?;
     }
     tx.commit().await?;
     let processed = crate::inbox::process_pending(pool, states, now, mail).await?;
@@ -69,7 +65,7 @@ pub async fn retry_inbound(
 pub async fn resend_outbound(
     pool: &PgPool,
     now: DateTime<Utc>,
-    id: i64,
+    id: OutboundId,
     actor: &str,
 ) -> Result<bool, LifecycleError> {
     let mut tx = pool.begin().await?;
@@ -80,9 +76,8 @@ pub async fn resend_outbound(
         &mut *tx,
         &store::audit::NewAuditEntry {
             actor,
-            action: "outbox.resend",
-            game_id: None,
-            details: json!({ "outbound": id }),
+            game: None,
+            action: AuditAction::OutboxResend { outbound: id },
         },
         now,
     )

@@ -3,15 +3,16 @@
 //! were received; the confirmation the GM sees is the one mailed to the player.
 
 use chrono::{DateTime, NaiveDate, Utc};
-use serde_json::json;
 use store::PgPool;
+use store::audit::AuditAction;
 use store::games::GameId;
-use store::outbox::{Headers, NewOutbound};
+use store::outbox::Headers;
 use store::players::PlayerRowId;
 use store::status::Source;
 
 use crate::config::PressLimits;
 use crate::letters;
+use crate::outbox::post::{Posting, post_letter};
 use crate::turns::{LifecycleError, OpenTurns, Submission, submit_orders_in};
 
 /// Orders for one player, as the GM typed them from the post.
@@ -32,10 +33,8 @@ async fn postal_player(
 ) -> Result<(store::players::GamePlayer, String), LifecycleError> {
     let game = store::games::summary(&mut *tx, posted.game)
         .await?
-        .ok_or(LifecycleError::GameNotFound(posted.game.0))?;
-    let today = now
-        .with_timezone(&crate::schedule::zone_of(&game.schedule))
-        .date_naive();
+        .ok_or(LifecycleError::GameNotFound(posted.game))?;
+    let today = now.with_timezone(&game.schedule.zone()).date_naive();
     if posted.received_on > today {
         return Err(LifecycleError::Roster(format!(
             "the day received, {}, is after today ({today}): post cannot come from the future",
@@ -62,7 +61,7 @@ pub async fn enter_orders(
     let mut tx = pool.begin().await?;
     let (player, game_name) = postal_player(&mut tx, posted, now).await?;
     let player = &player;
-    let lock = store::subscribers::lock_player(&mut tx, posted.player.0).await?;
+    let lock = store::subscribers::lock_player(&mut tx, posted.player).await?;
     let submission = Submission {
         game: posted.game,
         engine_player: player.engine_player_id,
@@ -74,75 +73,51 @@ pub async fn enter_orders(
     };
     let taken =
         submit_orders_in(&mut tx, &mut OpenTurns::default(), &lock, now, &submission).await?;
-    let mut text = letters::postal::confirmation(
-        &game_name,
-        &player.display_name,
-        posted.received_on,
+    let posted_by = letters::postal::Posted {
+        game: &game_name,
+        player: &player.display_name,
+        received_on: posted.received_on,
         // The console's actor is `gm:NAME`: the player is told the GM's name.
-        actor.strip_prefix("gm:").unwrap_or(actor),
-        &taken.parsed,
-    );
-    // What became of the press, said as a mailed set's confirmation says it.
-    if taken.press_withdrawn > 0 {
-        text.push_str(
-            "
-
-",
-        );
-        text.push_str(&letters::replies::press_replaced(
-            &game_name,
-            taken.press_withdrawn,
-        ));
-    }
-    for (sent, admitted) in taken.parsed.press.iter().zip(&taken.press) {
-        text.push_str(
-            "
-
-",
-        );
-        text.push_str(&letters::replies::press(
-            &game_name,
-            sent,
-            admitted,
-            &submission.press_limits,
-        ));
-    }
-    let (key, message_id) = letters::queued_ids(
-        "post",
-        &format!("{}|{}|{}", posted.game.0, posted.player.0, now.to_rfc3339()),
-        domain,
-    );
-    let reply_to = letters::reply_address(&player.reply_token, domain);
-    let headers = Headers {
-        reply_to: Some(reply_to),
-        ..Headers::default()
+        gm: actor.strip_prefix("gm:").unwrap_or(actor),
     };
-    store::outbox::enqueue(
-        &mut *tx,
-        &NewOutbound {
-            message_id: &message_id,
-            idempotency_key: &key,
-            to_address: &player.email,
-            subject: &format!("{game_name}: your orders received by post"),
-            body_text: &text,
-            body_html: None,
-            headers: &headers,
+    let letter = letters::postal::confirmation(
+        &posted_by,
+        &letters::postal::Entered {
+            parsed: &taken.parsed,
+            press_withdrawn: taken.press_withdrawn,
+            press: taken
+                .parsed
+                .press
+                .iter()
+                .map(String::as_str)
+                .zip(&taken.press)
+                .collect(),
+            limits: &submission.press_limits,
         },
-        now,
+    );
+    let text = letter.body.clone();
+    let confirmation = Posting::once(
+        "post",
+        &format!("{}|{}|{}", posted.game, posted.player, now.to_rfc3339()),
+        domain,
+        &player.email,
+        letter,
     )
-    .await?;
-    store::audit::append(
-        &mut *tx,
-        &store::audit::NewAuditEntry {
-            actor,
-            action: "orders.post",
-            game_id: Some(posted.game.0),
-            details: json!({ "player": posted.player.0, "name": player.display_name,
-                "received_on": posted.received_on.to_string(), "entered_by": actor }),
+    .with_headers(Headers::reply_to(letters::reply_address(
+        &player.reply_token,
+        domain,
+    )));
+    let entry = store::audit::NewAuditEntry {
+        actor,
+        game: Some(posted.game),
+        action: AuditAction::OrdersPost {
+            player: posted.player,
+            name: player.display_name.clone(),
+            received_on: posted.received_on,
+            entered_by: actor.to_owned(),
         },
-        now,
-    )
-    .await?;
+    };
+    post_letter(&mut tx, &confirmation, Some(&entry), now).await?;
     tx.commit().await?;
     Ok(text)
 }
@@ -159,7 +134,7 @@ pub async fn enter_press(
     let mut tx = pool.begin().await?;
     let (player, game_name) = postal_player(&mut tx, posted, now).await?;
     let player = &player;
-    let lock = store::subscribers::lock_player(&mut tx, posted.player.0).await?;
+    let lock = store::subscribers::lock_player(&mut tx, posted.player).await?;
     let mut open_turns = OpenTurns::default();
     let limits = PressLimits::DEFAULT;
     let taken = crate::turns::press_for_open_turn(
@@ -176,50 +151,42 @@ pub async fn enter_press(
     if let Some(press) = &taken.press {
         store::orders::save_press_many(&mut *tx, std::slice::from_ref(press)).await?;
     }
-    let what = letters::replies::press(&game_name, posted.text.trim(), &taken.admitted, &limits);
-    let text = letters::postal::press_confirmation(
-        &game_name,
-        &player.display_name,
-        posted.received_on,
-        actor.strip_prefix("gm:").unwrap_or(actor),
-        &what,
-    );
-    let (key, message_id) = letters::queued_ids(
-        "post-press",
-        &format!("{}|{}|{}", posted.game.0, posted.player.0, now.to_rfc3339()),
-        domain,
-    );
-    let headers = Headers {
-        reply_to: Some(letters::reply_address(&player.reply_token, domain)),
-        ..Headers::default()
+    let posted_by = letters::postal::Posted {
+        game: &game_name,
+        player: &player.display_name,
+        received_on: posted.received_on,
+        gm: actor.strip_prefix("gm:").unwrap_or(actor),
     };
-    store::outbox::enqueue(
-        &mut *tx,
-        &NewOutbound {
-            message_id: &message_id,
-            idempotency_key: &key,
-            to_address: &player.email,
-            subject: &format!("{game_name}: your press received by post"),
-            body_text: &text,
-            body_html: None,
-            headers: &headers,
-        },
-        now,
+    let letter = letters::postal::press_confirmation(
+        &posted_by,
+        posted.text.trim(),
+        &taken.admitted,
+        &limits,
+    );
+    let text = letter.body.clone();
+    let confirmation = Posting::once(
+        "post-press",
+        &format!("{}|{}|{}", posted.game, posted.player, now.to_rfc3339()),
+        domain,
+        &player.email,
+        letter,
     )
-    .await?;
-    store::audit::append(
-        &mut *tx,
-        &store::audit::NewAuditEntry {
-            actor,
-            action: "press.post",
-            game_id: Some(posted.game.0),
-            details: json!({ "player": posted.player.0, "name": player.display_name,
-                "received_on": posted.received_on.to_string(), "entered_by": actor,
-                "printed": taken.press.is_some() }),
+    .with_headers(Headers::reply_to(letters::reply_address(
+        &player.reply_token,
+        domain,
+    )));
+    let entry = store::audit::NewAuditEntry {
+        actor,
+        game: Some(posted.game),
+        action: AuditAction::PressPost {
+            player: posted.player,
+            name: player.display_name.clone(),
+            received_on: posted.received_on,
+            entered_by: actor.to_owned(),
+            printed: taken.press.is_some(),
         },
-        now,
-    )
-    .await?;
+    };
+    post_letter(&mut tx, &confirmation, Some(&entry), now).await?;
     tx.commit().await?;
     Ok(text)
 }
@@ -240,9 +207,8 @@ pub async fn set_postal(
         &mut *tx,
         &store::audit::NewAuditEntry {
             actor,
-            action: "subscriber.postal",
-            game_id: None,
-            details: json!({ "subscriber": subscriber.0, "postal": postal }),
+            game: None,
+            action: AuditAction::SubscriberPostal { subscriber, postal },
         },
         now,
     )

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use chrono::{DateTime, Utc};
-use serde_json::{Value, json};
+use store::audit::{AuditAction, NewAuditEntry, SubscriptionChange};
 use store::status::{OfferReason, PlayerStatus};
 use store::subscribers::{NewSubscriber, Subscriber, SubscriberStatus};
 use store::zines::Zine;
@@ -31,24 +31,19 @@ pub fn parse_subscriber(
     }
 }
 
+/// Audits a change to subscriptions, which concerns no game.
 async fn audit(
     db: &mut sqlx::PgConnection,
     actor: &str,
-    action: &str,
-    details: Value,
+    action: AuditAction,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    store::audit::append(
-        db,
-        &store::audit::NewAuditEntry {
-            actor,
-            action,
-            game_id: None,
-            details,
-        },
-        now,
-    )
-    .await?;
+    let entry = NewAuditEntry {
+        actor,
+        game: None,
+        action,
+    };
+    store::audit::append(db, &entry, now).await?;
     Ok(())
 }
 
@@ -68,9 +63,12 @@ pub async fn add(
         display_name,
     };
     let added = store::subscribers::insert(&mut *tx, &new, now).await?;
-    let details =
-        json!({ "zine": zine.id.0, "subscriber": added.id.0, "email": added.email.as_str() });
-    audit(&mut tx, actor, "subscriber.add", details, now).await?;
+    let action = AuditAction::SubscriberAdd {
+        zine: zine.id,
+        subscriber: added.id,
+        email: added.email.clone(),
+    };
+    audit(&mut tx, actor, action, now).await?;
     tx.commit().await?;
     Ok(added)
 }
@@ -96,13 +94,15 @@ pub async fn edit(
     } else {
         secrets::Revoked::default()
     };
-    let details = json!({
-        "subscriber": subscriber.id.0,
-        "email_before": subscriber.email.as_str(), "email": email.as_str(),
-        "name_before": subscriber.display_name.as_str(), "name": name.as_str(),
-        "revoked": revoked,
-    });
-    audit(&mut tx, actor, "subscriber.edit", details, now).await?;
+    let action = AuditAction::SubscriberEdit {
+        subscriber: subscriber.id,
+        email_before: subscriber.email.clone(),
+        email: email.clone(),
+        name_before: subscriber.display_name.to_string(),
+        name: name.to_string(),
+        revoked,
+    };
+    audit(&mut tx, actor, action, now).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -119,18 +119,10 @@ pub async fn set_status(
     actor: &str,
     domain: &str,
 ) -> Result<(), LifecycleError> {
-    let (action, seat_status, reason) = match status {
-        SubscriberStatus::Active => ("subscriber.resubscribe", None, OfferReason::Resigned),
-        SubscriberStatus::Unsubscribed => (
-            "subscriber.unsubscribe",
-            Some(PlayerStatus::Resigned),
-            OfferReason::Resigned,
-        ),
-        SubscriberStatus::Excluded => (
-            "subscriber.exclude",
-            Some(PlayerStatus::Excluded),
-            OfferReason::Gm,
-        ),
+    let (seat_status, reason) = match status {
+        SubscriberStatus::Active => (None, OfferReason::Resigned),
+        SubscriberStatus::Unsubscribed => (Some(PlayerStatus::Resigned), OfferReason::Resigned),
+        SubscriberStatus::Excluded => (Some(PlayerStatus::Excluded), OfferReason::Gm),
     };
     let mut tx = pool.begin().await?;
     store::subscribers::set_status(&mut *tx, subscriber.id, status).await?;
@@ -142,15 +134,24 @@ pub async fn set_status(
     if let Some(seat_status) = seat_status {
         for (player, game) in store::players::held_seats(&mut *tx, subscriber.id).await? {
             store::players::set_status(&mut *tx, player, seat_status).await?;
-            crate::turns::missed::seat_left(&mut tx, game, player, reason, now, domain).await?;
-            left.push(game.0);
+            crate::offers::seat_left(&mut tx, game, player, reason, now, domain).await?;
+            left.push(game);
         }
     }
-    let details = json!({
-        "subscriber": subscriber.id.0, "email": subscriber.email.as_str(),
-        "status_before": subscriber.status.as_str(), "revoked": revoked, "left_games": left,
-    });
-    audit(&mut tx, actor, action, details, now).await?;
+    let change = SubscriptionChange {
+        subscriber: subscriber.id,
+        email: subscriber.email.clone(),
+        status_before: subscriber.status,
+        revoked,
+        left_games: left,
+    };
+    audit(
+        &mut tx,
+        actor,
+        AuditAction::subscription(status, change),
+        now,
+    )
+    .await?;
     tx.commit().await?;
     Ok(())
 }
@@ -282,9 +283,12 @@ pub async fn import(
         store::subscribers::insert(&mut *tx, &new, now).await?;
         report.added += 1;
     }
-    let details =
-        json!({ "zine": zine.id.0, "added": report.added, "rejected_rows": report.problems.len() });
-    audit(&mut tx, actor, "subscriber.import", details, now).await?;
+    let action = AuditAction::SubscriberImport {
+        zine: zine.id,
+        added: report.added,
+        rejected_rows: report.problems.len(),
+    };
+    audit(&mut tx, actor, action, now).await?;
     tx.commit().await?;
     Ok(report)
 }

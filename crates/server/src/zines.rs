@@ -1,7 +1,6 @@
 //! Zines: made by a GM in the console, audited with the GM's name.
 
 use chrono::{DateTime, Utc};
-use serde_json::json;
 use store::zines::Zine;
 use store::{PgPool, StoreError, ZineSlug};
 
@@ -19,9 +18,12 @@ pub async fn create(
         &mut *tx,
         &store::audit::NewAuditEntry {
             actor,
-            action: "zine.create",
-            game_id: None,
-            details: json!({ "zine": zine.id.0, "slug": slug.as_str(), "name": name }),
+            game: None,
+            action: store::audit::AuditAction::ZineCreate {
+                zine: zine.id,
+                slug: slug.clone(),
+                name: name.to_owned(),
+            },
         },
         now,
     )

@@ -80,14 +80,31 @@ fn sky_crit_2_weapon_jam_picks_a_working_weapon_sky_gm_21() {
     let (state, _, words, _) = critical(battle_state(), VALIANT, &[2, 1]);
     assert_eq!(words, "CRIT [2] Weapon Jam (Naval Battery)");
     let valiant = state.unit(VALIANT).unwrap();
-    assert!(valiant.weapons[1].jammed);
-    assert!(!valiant.weapons[0].jammed && !valiant.weapons[2].jammed);
-    // With no working weapon it does nothing and draws nothing (SKY-ADM-12: a pick is drawn
-    // only among two or more).
+    assert!(
+        valiant.weapons[1].jammed,
+        "SKY-CRIT-2: the picked weapon jams"
+    );
+    assert!(
+        !valiant.weapons[0].jammed && !valiant.weapons[2].jammed,
+        "SKY-CRIT-2: one weapon only"
+    );
+    // With one working weapon it jams that one and draws no pick; with none it does nothing
+    // and draws nothing (`critical` checks that exactly the scripted dice are drawn).
+    let mut one = battle_state();
+    one.units[0].weapons[0].jammed = true;
+    one.units[0].weapons[1].jammed = true;
+    let (state, _, words, _) = critical(one, VALIANT, &[2]);
+    assert!(
+        state.unit(VALIANT).unwrap().weapons[2].jammed,
+        "SKY-ADM-12: no pick among one: {words}"
+    );
     let mut none = battle_state();
     none.units[0].status.weapons_down = true;
     let (_, _, words, _) = critical(none, VALIANT, &[2]);
-    assert_eq!(words, "CRIT [2] Weapon Jam (no working weapon)");
+    assert_eq!(
+        words, "CRIT [2] Weapon Jam (no working weapon)",
+        "SKY-ADM-12: no pick among none"
+    );
 }
 
 /// SKY-CRIT-3, SKY-FLOOR-01, SKY-FLOOR-02, SKY-EX-08: Speed Loss stacks, down to 0".
@@ -117,7 +134,10 @@ fn sky_crit_3_speed_loss_stacks_sky_floor_01_and_floors_at_0_sky_floor_02() {
 fn sky_crit_4_rudder_loss() {
     let (state, _, words, _) = critical(battle_state(), VALIANT, &[4]);
     assert_eq!(words, "CRIT [4] Rudder Loss");
-    assert!(state.unit(VALIANT).unwrap().status.rudder_loss);
+    assert!(
+        state.unit(VALIANT).unwrap().status.rudder_loss,
+        "SKY-CRIT-4: the unit cannot turn"
+    );
 }
 
 /// SKY-CRIT-5: Crew Casualties, Morale −1.
@@ -133,7 +153,10 @@ fn sky_crit_6_utility_failure_picks_a_working_utility() {
     let (state, _, words, _) = critical(battle_state(), VALIANT, &[6, 0]);
     assert_eq!(words, "CRIT [6] Utility Failure (Sonar)");
     let valiant = state.unit(VALIANT).unwrap();
-    assert!(valiant.modules[0].failed);
+    assert!(
+        valiant.modules[0].failed,
+        "SKY-CRIT-6: the picked utility fails"
+    );
     assert!(!valiant.has_sonar());
 }
 
@@ -147,9 +170,11 @@ fn sky_crit_7_panic_stops_the_next_turns_activation_sky_gm_21() {
 /// SKY-CRIT-8, SKY-DMG-04: an 8 rolls on the Super Critical Table.
 #[test]
 fn sky_crit_8_and_sky_dmg_04_roll_on_the_super_table() {
-    // SKY-SCRIT-4 through the Critical Table's 8.
     let (state, _, words, _) = critical(battle_state(), VALIANT, &[8, 4]);
-    assert_eq!(words, "CRIT [8] Super Critical → SUPER [4] Drifting");
+    assert_eq!(
+        words, "CRIT [8] Super Critical → SUPER [4] Drifting",
+        "SKY-CRIT-8: an 8 rolls on the Super Critical Table"
+    );
     assert!(state.unit(VALIANT).unwrap().status.drifting);
 }
 
@@ -157,7 +182,7 @@ fn sky_crit_8_and_sky_dmg_04_roll_on_the_super_table() {
 #[test]
 fn sky_scrit_1_structural_failure_does_2d6() {
     let (state, extra, words, _) = critical(battle_state(), VALIANT, &[8, 1, 5, 6]);
-    assert_eq!(extra, 11);
+    assert_eq!(extra, 11, "SKY-SCRIT-1: 2d6 more Hull");
     assert_eq!(
         words,
         "CRIT [8] Super Critical → SUPER [1] Structural Failure +[5,6]"
@@ -174,7 +199,11 @@ fn sky_scrit_2_lift_failure_drops_1d3_and_below_1_crashes_sky_gm_06() {
         words,
         "CRIT [8] Super Critical → SUPER [2] Lift Failure −3 → e2"
     );
-    assert_eq!(state.unit(VALIANT).unwrap().elevation, 2);
+    assert_eq!(
+        state.unit(VALIANT).unwrap().elevation,
+        2,
+        "SKY-SCRIT-2: 1d3 lower"
+    );
     let (state, _, _, _) = critical(state, VALIANT, &[8, 2, 2]);
     let valiant = state.unit(VALIANT).unwrap();
     assert_eq!(valiant.place, Place::Crashed);
@@ -198,7 +227,8 @@ fn sky_scrit_3_bridge_hit_zeroes_cmd_and_checks_morale_sky_mor_02() {
     assert_eq!(valiant.status.morale, Morale::Shaken);
     assert!(
         rows.iter()
-            .any(|r| r == "morale (Bridge Hit) 2d6 [6,6] = 12 vs 6: failed → Shaken")
+            .any(|r| r == "morale (Bridge Hit) 2d6 [6,6] = 12 vs 6: failed → Shaken"),
+        "SKY-MOR-02: a Bridge Hit checks morale: {rows:?}"
     );
 }
 
@@ -211,16 +241,27 @@ fn sky_mod_5_armored_bridge_ignores_the_first_bridge_hit() {
         words,
         "CRIT [8→8 Bulkheads] Super Critical → SUPER [3] Bridge Hit ignored (Armored Bridge)"
     );
-    assert_eq!(state.unit(RESOLUTE).unwrap().cmd_max(), 5);
+    assert_eq!(
+        state.unit(RESOLUTE).unwrap().cmd_max(),
+        5,
+        "SKY-MOD-5: the first Bridge Hit is ignored"
+    );
     let (state, _, _, _) = critical(state, RESOLUTE, &[8, 8, 3, 1, 1]);
-    assert_eq!(state.unit(RESOLUTE).unwrap().cmd_max(), 0);
+    assert_eq!(
+        state.unit(RESOLUTE).unwrap().cmd_max(),
+        0,
+        "SKY-MOD-5: the second is not"
+    );
 }
 
 /// SKY-SCRIT-4: Drifting.
 #[test]
 fn sky_scrit_4_drifting() {
     let (state, _, _, _) = critical(battle_state(), VALIANT, &[8, 4]);
-    assert!(state.unit(VALIANT).unwrap().status.drifting);
+    assert!(
+        state.unit(VALIANT).unwrap().status.drifting,
+        "SKY-SCRIT-4: Drifting"
+    );
 }
 
 /// SKY-SCRIT-5: Weapons Down disables every weapon.
@@ -228,7 +269,10 @@ fn sky_scrit_4_drifting() {
 fn sky_scrit_5_weapons_down() {
     let (state, _, _, _) = critical(battle_state(), VALIANT, &[8, 5]);
     let valiant = state.unit(VALIANT).unwrap();
-    assert!(valiant.weapons.iter().all(|w| !valiant.weapon_works(w)));
+    assert!(
+        valiant.weapons.iter().all(|w| !valiant.weapon_works(w)),
+        "SKY-SCRIT-5: every weapon is down"
+    );
 }
 
 /// SKY-SCRIT-6: Utilities Down disables every utility.
@@ -236,8 +280,11 @@ fn sky_scrit_5_weapons_down() {
 fn sky_scrit_6_utilities_down() {
     let (state, _, _, _) = critical(battle_state(), VALIANT, &[8, 6]);
     let valiant = state.unit(VALIANT).unwrap();
-    assert!(!valiant.has_sonar());
-    assert!(!valiant.has_working(skyfleet::ModuleKind::Hangar));
+    assert!(!valiant.has_sonar(), "SKY-SCRIT-6: every utility is down");
+    assert!(
+        !valiant.has_working(skyfleet::ModuleKind::Hangar),
+        "SKY-SCRIT-6: every utility is down"
+    );
 }
 
 /// SKY-SCRIT-7: On Fire.
@@ -258,10 +305,22 @@ fn sky_scrit_8_citadel_blowout_sky_ex_03_sky_gm_24_sky_mor_03() {
         words,
         "CRIT [8] Super Critical → SUPER [8] Citadel Blowout destroyed"
     );
-    assert_eq!(state.unit(VALIANT).unwrap().place, Place::Destroyed);
+    assert_eq!(
+        state.unit(VALIANT).unwrap().place,
+        Place::Destroyed,
+        "SKY-SCRIT-8: the ship is destroyed"
+    );
     assert_eq!(state.unit(HAWK).unwrap().place, Place::Destroyed);
-    assert_eq!(state.unit(RESOLUTE).unwrap().hull, 55 - 7);
-    assert_eq!(state.unit(TEMPEST).unwrap().hull, 35 - 12);
+    assert_eq!(
+        state.unit(RESOLUTE).unwrap().hull,
+        55 - 7,
+        "SKY-SCRIT-8, SKY-GM-24: Resolute's own 2d6"
+    );
+    assert_eq!(
+        state.unit(TEMPEST).unwrap().hull,
+        35 - 12,
+        "SKY-SCRIT-8, SKY-GM-24: Tempest's own 2d6"
+    );
     assert!(
         rows.iter()
             .any(|r| r == "2d6 [3,4] = 7 from Valiant's Citadel Blowout")
@@ -272,7 +331,8 @@ fn sky_scrit_8_citadel_blowout_sky_ex_03_sky_gm_24_sky_mor_03() {
     );
     assert!(
         rows.iter()
-            .any(|r| r == "morale (Valiant's Citadel Blowout) 2d6 [2,3] = 5 vs 7: passed")
+            .any(|r| r == "morale (Valiant's Citadel Blowout) 2d6 [2,3] = 5 vs 7: passed"),
+        "SKY-MOR-03: a friend within 12\" checks morale: {rows:?}"
     );
 }
 
@@ -305,7 +365,8 @@ fn sky_ex_03_critical_chain_from_a_damage_die_of_6() {
     assert_eq!(dealt, 6);
     assert_eq!(
         criticals,
-        ["CRIT [8] Super Critical → SUPER [8] Citadel Blowout destroyed"]
+        ["CRIT [8] Super Critical → SUPER [8] Citadel Blowout destroyed"],
+        "SKY-EX-03: a damage die of 6 is a Critical: 8, then Super 8"
     );
     assert_eq!(
         text,
@@ -324,7 +385,11 @@ fn sky_ex_03_critical_chain_from_a_damage_die_of_6() {
     );
     assert_eq!(state.unit(VALIANT).unwrap().place, Place::Destroyed);
     assert_eq!(state.unit(HAWK).unwrap().place, Place::Destroyed);
-    assert_eq!(state.unit(RESOLUTE).unwrap().hull, 55 - 7);
+    assert_eq!(
+        state.unit(RESOLUTE).unwrap().hull,
+        55 - 7,
+        "SKY-EX-03: each unit within 4\" rolls its own 2d6 (SKY-GM-24)"
+    );
     assert_eq!(state.unit(TEMPEST).unwrap().hull, 35 - 12);
 
     let mut dice = rulecases::dice::stream(&[6, 1, 4]);
@@ -341,7 +406,11 @@ fn sky_ex_03_critical_chain_from_a_damage_die_of_6() {
     let state = battle.state;
     rulecases::dice::drawn(&mut dice).unwrap();
     assert_eq!(dealt, 10);
-    assert_eq!(criticals, ["CRIT [1] Flash Fire +4"]);
+    assert_eq!(
+        criticals,
+        ["CRIT [1] Flash Fire +4"],
+        "SKY-EX-03: a Critical of 1 does 1d6 more"
+    );
     assert_eq!(text, ", dmg [6] = 10, CRIT [1] Flash Fire +4");
     assert_eq!(state.unit(VALIANT).unwrap().hull, 35 - 6 - 4);
 }
@@ -362,13 +431,16 @@ fn sky_kw_fragile_any_critical_destroys_a_wing_sky_ex_03() {
 fn sky_mod_6_reinforced_bulkheads_reroll_and_keep_the_second_sky_gm_25() {
     // Default standing order: re-roll only an 8.
     let (state, _, words, _) = critical(battle_state(), RESOLUTE, &[8, 3]);
-    assert_eq!(words, "CRIT [8→3 Bulkheads] Speed Loss");
+    assert_eq!(
+        words, "CRIT [8→3 Bulkheads] Speed Loss",
+        "SKY-MOD-6: the 8 is re-rolled"
+    );
     assert_eq!(state.unit(RESOLUTE).unwrap().status.speed_loss, 1);
     // The second result stands even if it is another 8.
     let (_, _, words, _) = critical(battle_state(), RESOLUTE, &[8, 8, 7]);
     assert_eq!(
-        words,
-        "CRIT [8→8 Bulkheads] Super Critical → SUPER [7] On Fire"
+        words, "CRIT [8→8 Bulkheads] Super Critical → SUPER [7] On Fire",
+        "SKY-MOD-6: the second result must be kept"
     );
     // Results outside the standing set are kept; ships without Bulkheads never re-roll.
     let (_, _, words, _) = critical(battle_state(), RESOLUTE, &[4]);
@@ -430,7 +502,11 @@ fn sky_adm_13_damage_dice_stop_once_the_target_is_gone() {
     );
     assert_eq!((dealt, criticals.len()), (6, 0));
     assert_eq!(text, ", dmg [6] = 6");
-    assert_eq!(battle.dice.rolls().len(), 1);
+    assert_eq!(
+        battle.dice.rolls().len(),
+        1,
+        "SKY-ADM-13: the dice after the one that destroys the target are not thrown"
+    );
 }
 
 /// SKY-ADM-14: storm damage checks morale at once and hits torpedoes.
@@ -455,13 +531,18 @@ fn sky_adm_14_storm_damage_checks_morale_at_once_and_hits_torpedoes() {
         vec![
             "storm Squall: 1d3 [3] = 3",
             "morale (under 50%) 2d6 [6,6] = 12 vs 6: failed → Shaken"
-        ]
+        ],
+        "SKY-ADM-14: the storm's damage checks morale at once"
     );
     // A torpedo is a unit too (SKY-STORM-01): launch one into the storm and strike again.
     let torpedo = battle.launch_torpedo(VALIANT).unwrap();
     battle.storms();
     assert_eq!(battle.state.unit(VALIANT).unwrap().hull, 14);
-    assert_eq!(battle.state.unit(torpedo).unwrap().hull, 2);
+    assert_eq!(
+        battle.state.unit(torpedo).unwrap().hull,
+        2,
+        "SKY-ADM-14: storms strike torpedoes too"
+    );
 }
 
 /// SKY-ADM-15: stall and Lift Failure are not stopped by islands.
@@ -480,7 +561,11 @@ fn sky_adm_15_stall_and_lift_failure_are_not_stopped_by_islands() {
     let mut dice = Dice::scripted([]);
     let mut battle = Battle::new(state, &mut dice);
     battle.stall();
-    assert_eq!(battle.state.unit(VALIANT).unwrap().elevation, 8);
+    assert_eq!(
+        battle.state.unit(VALIANT).unwrap().elevation,
+        8,
+        "SKY-ADM-15: over an island, the stall still takes Valiant from e9 to e8"
+    );
 }
 
 /// SKY-EX-02, every figure: Lance (Piercing 1) die 3 → 4, die 6 → 7 and a Critical; Heavy

@@ -417,7 +417,11 @@ mod shared_reader {
             "Valiant MOVE F 3\n-- Alice, Admiral of the Red\nActivate Nonsense",
         );
         assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
-        assert_eq!(parsed.orders.activations.len(), 1);
+        assert_eq!(
+            parsed.orders.activations.len(),
+            1,
+            "SKY-ADM-20: a sign-off after dashes ends the orders"
+        );
     }
 
     #[test]
@@ -434,7 +438,11 @@ mod shared_reader {
             "news: For   the King!\nValiant MOVE F 3\nMESSAGE Steady.",
         );
         assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
-        assert_eq!(parsed.press, ["For the King!", "Steady."]);
+        assert_eq!(
+            parsed.press,
+            ["For the King!", "Steady."],
+            "SKY-ADM-20: MESSAGE and NEWS lines are press, as in every engine"
+        );
     }
 
     #[test]

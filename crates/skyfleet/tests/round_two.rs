@@ -113,7 +113,7 @@ fn sky_gm_19_adm_09_a_wing_aboard_reads_exactly_as_a_made_up_name() {
             let made_up = echo(&Skyfleet::parse_orders(&state, ALICE, &with_fake));
             assert_eq!(
                 seen, made_up,
-                "{with_real:?} reads differently from {with_fake:?}"
+                "SKY-ADM-09: {with_real:?} reads differently from {with_fake:?}"
             );
         }
     }
@@ -131,7 +131,8 @@ fn sky_gm_19_adm_09_a_wing_aboard_reads_exactly_as_a_made_up_name() {
     assert!(!real_text.contains("Falcon"), "{real_text}");
     assert_eq!(
         swap(&real_text, "Falcon", "Zephyr"),
-        fake.report.to_text_width(200)
+        fake.report.to_text_width(200),
+        "SKY-ADM-09: the public report is the same for the real name and a made-up one"
     );
     // The owner still hears about its own wing.
     let own = Skyfleet::parse_orders(&state, BOB, "ACTIVATE Falcon");
@@ -146,7 +147,11 @@ fn sky_adm_09_a_hidden_wing_makes_no_start_ambiguous() {
     let falcon = id(&state, "Falcon");
     state.unit_mut(falcon).unwrap().name = "Valkyrie".into();
     let parsed = Skyfleet::parse_orders(&state, ALICE, "ACTIVATE Val\nMOVE F 3");
-    assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
+    assert!(
+        parsed.errors.is_empty(),
+        "SKY-ADM-09: Val is not ambiguous: {:#?}",
+        parsed.errors
+    );
     assert_eq!(parsed.orders.activations[0].unit, id(&state, "Valiant"));
 }
 
@@ -173,7 +178,10 @@ fn sky_adm_09_the_turn_never_names_a_hidden_target() {
     let secret = GameSecret::from_bytes([3; 32]);
     let resolution = Skyfleet::resolve(&state, &input, &mut secret.turn_dice(1)).unwrap();
     let text = resolution.report.to_text_width(200);
-    assert!(!text.contains("Falcon"), "{text}");
+    assert!(
+        !text.contains("Falcon"),
+        "SKY-ADM-09: the report names no hidden wing: {text}"
+    );
     assert!(text.contains("Heavy Lance: no legal target"), "{text}");
 }
 

@@ -38,18 +38,29 @@ fn sky_wpn_ul_1_2_3_the_ultralight_table_sky_gm_04() {
 #[test]
 fn sky_wpn_l_1_2_3_4_the_light_table() {
     use Size::Light as L;
-    assert_eq!(row(WeaponKind::Flak), (vec![L], inches(8), 3, 10));
+    assert_eq!(
+        row(WeaponKind::Flak),
+        (vec![L], inches(8), 3, 10),
+        "SKY-WPN-L-1"
+    );
     assert_eq!(row(WeaponKind::Lance), (vec![L], inches(15), 1, 15));
     assert_eq!(row(WeaponKind::Cannon), (vec![L], inches(12), 2, 10));
-    assert_eq!(row(WeaponKind::Missile), (vec![L], inches(20), 1, 15));
-    // SKY-WPN-L-1 Flak; SKY-WPN-L-2 Lance; SKY-WPN-L-3 Cannon; SKY-WPN-L-4 Missile.
-    assert!(WeaponKind::Flak.stats().flak);
+    assert_eq!(
+        row(WeaponKind::Missile),
+        (vec![L], inches(20), 1, 15),
+        "SKY-WPN-L-4"
+    );
+    // SKY-WPN-L-2 Lance; SKY-WPN-L-3 Cannon.
+    assert!(WeaponKind::Flak.stats().flak, "SKY-WPN-L-1: Flak");
     let lance = WeaponKind::Lance.stats();
     assert!(lance.piercing == 1 && lance.fixed && lance.forward_only);
     let cannon = WeaponKind::Cannon.stats();
     assert!(cannon.level && cannon.battery);
     let missile = WeaponKind::Missile.stats();
-    assert!(missile.fixed && missile.forward_only && missile.impact && missile.no_ultralights);
+    assert!(
+        missile.fixed && missile.forward_only && missile.impact && missile.no_ultralights,
+        "SKY-WPN-L-4: Fixed, Forward, Impact, not vs Ultralights"
+    );
 }
 
 #[test]
@@ -82,7 +93,8 @@ fn sky_wpn_xl_1_2_3_4_5_the_large_table() {
     use Size::Large as XL;
     assert_eq!(
         row(WeaponKind::MegaFlakArray),
-        (vec![XL], inches(15), 8, 45)
+        (vec![XL], inches(15), 8, 45),
+        "SKY-WPN-XL-1"
     );
     assert_eq!(row(WeaponKind::SiegeLance), (vec![XL], inches(30), 3, 60));
     assert_eq!(
@@ -93,12 +105,14 @@ fn sky_wpn_xl_1_2_3_4_5_the_large_table() {
         row(WeaponKind::SiegeMissileRack),
         (vec![XL], inches(36), 2, 60)
     );
-    // SKY-WPN-XL-5: the same Torpedo Launcher as the medium table.
-    assert!(WeaponKind::TorpedoLauncher.stats().sizes.contains(&XL));
-    // SKY-WPN-XL-1 Mega-Flak Array; SKY-WPN-XL-2 Siege Lance; SKY-WPN-XL-3 Dreadnought
-    // Battery; SKY-WPN-XL-4 Siege Missile Rack.
+    assert!(
+        WeaponKind::TorpedoLauncher.stats().sizes.contains(&XL),
+        "SKY-WPN-XL-5: the same Torpedo Launcher as the medium table"
+    );
+    // SKY-WPN-XL-2 Siege Lance; SKY-WPN-XL-3 Dreadnought Battery; SKY-WPN-XL-4 Siege Missile
+    // Rack.
     let mega = WeaponKind::MegaFlakArray.stats();
-    assert!(mega.flak && mega.turreted);
+    assert!(mega.flak && mega.turreted, "SKY-WPN-XL-1: Flak, Turreted");
     let siege = WeaponKind::SiegeLance.stats();
     assert!(siege.piercing == 5 && siege.fixed && siege.forward_only);
     let dreadnought = WeaponKind::DreadnoughtBattery.stats();
@@ -233,7 +247,6 @@ fn sky_stat_a_to_e_stat_blocks_and_slots_sky_gm_02() {
     // SKY-STAT-E: 1 forward, 2 port, 2 starboard, 1 aft, all Large.
     let capital = Class::Capital.stats();
     assert!(capital.weapon_slots.iter().all(|s| s.size == Size::Large));
-    // SKY-GM-02: the placeholder names.
     let names: Vec<&str> = Class::ALL.iter().map(|c| c.display()).collect();
     assert_eq!(
         names,
@@ -244,7 +257,8 @@ fn sky_stat_a_to_e_stat_blocks_and_slots_sky_gm_02() {
             "Command Ship",
             "Capital Ship",
             "Torpedo"
-        ]
+        ],
+        "SKY-GM-02: the neutral display names"
     );
 }
 
@@ -263,8 +277,16 @@ fn sky_torp_01_02_03_the_torpedo_unit() {
 #[test]
 fn sky_gm_29_heavy_movement_is_the_large_class() {
     assert_eq!(Class::Capital.stats().size, Some(Size::Large));
-    assert_eq!(Class::Capital.stats().movement, Length::inches(5));
-    assert_eq!(Class::Capital.stats().pivot, Turn(45));
+    assert_eq!(
+        Class::Capital.stats().movement,
+        Length::inches(5),
+        "SKY-GM-29: the Large class moves as the Heavy row"
+    );
+    assert_eq!(
+        Class::Capital.stats().pivot,
+        Turn(45),
+        "SKY-GM-29: and pivots 22.5°"
+    );
 }
 
 #[test]
@@ -274,4 +296,58 @@ fn sky_gm_09_default_bases() {
         .map(|c| c.stats().base_diameter.hundredths())
         .collect();
     assert_eq!(diameters, vec![100, 150, 200, 200, 300, 50]);
+}
+
+/// SKY-EX-12: the fittings (hull excluded) cost 350, 110 and 30; with SKY-GM-03's default hull
+/// costs (2 × Hull) 510, 180 and 50, and the Capital alone is over the default 500-point budget.
+#[test]
+fn sky_ex_12_fittings_costs_and_sky_gm_03_hull_defaults() {
+    let fleet = |hull_costs: serde_json::Value| -> skyfleet::Setup {
+        serde_json::from_value(serde_json::json!({
+            "hull_costs": hull_costs,
+            "sides": [
+                {"name": "A", "fleet": [
+                    {"name": "Leviathan", "class": "capital",
+                     "weapons": {"fwd": "Siege Lance", "port1": "Dreadnought Battery",
+                                 "port2": "Dreadnought Battery", "stbd1": "Dreadnought Battery",
+                                 "stbd2": "Dreadnought Battery", "aft": "Mega-Flak Array"},
+                     "utilities": ["Signal Array", "DC Center", "Armored Bridge"]},
+                    {"name": "Valiant", "class": "gunship",
+                     "weapons": {"fwd": "Heavy Lance", "port": "Naval Battery",
+                                 "stbd": "Naval Battery"},
+                     "utilities": ["Sonar", "Hangar"],
+                     "wings": [{"name": "Hawk", "weapons": ["MG", "Bombs", "Rockets"]}]}
+                ]},
+                {"name": "B", "fleet": []}
+            ]
+        }))
+        .unwrap()
+    };
+    let units = |setup: &skyfleet::Setup| setup.costs()[0].units.clone();
+    let free =
+        serde_json::json!({"wing": 0, "escort": 0, "gunship": 0, "command": 0, "capital": 0});
+    assert_eq!(
+        units(&fleet(free)),
+        [
+            ("Leviathan".to_string(), 350),
+            ("Valiant".to_string(), 110),
+            ("Hawk".to_string(), 30)
+        ],
+        "SKY-EX-12: the fittings, hull excluded"
+    );
+    let standard = fleet(serde_json::json!({}));
+    assert_eq!(
+        units(&standard),
+        [
+            ("Leviathan".to_string(), 510),
+            ("Valiant".to_string(), 180),
+            ("Hawk".to_string(), 50)
+        ],
+        "SKY-EX-12 with SKY-GM-03's hulls: Capital 160, Gunship 70, Wing 20"
+    );
+    assert_eq!(standard.budget, 500, "SKY-GM-03: the default budget");
+    assert!(
+        units(&standard)[0].1 > standard.budget,
+        "SKY-EX-12: the Capital alone is over the 500-point budget"
+    );
 }

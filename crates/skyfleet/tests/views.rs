@@ -63,7 +63,10 @@ fn sky_adm_09_the_public_report_tells_no_secrets() {
         "REROLL",
         "SECOND",
     ] {
-        assert!(!text.contains(secret), "report shows {secret:?}:\n{text}");
+        assert!(
+            !text.contains(secret),
+            "SKY-ADM-09: the report shows {secret:?}:\n{text}"
+        );
     }
 }
 
@@ -85,7 +88,7 @@ fn sky_adm_09_the_public_sees_no_standing_orders_and_no_wings_aboard() {
     ] {
         assert!(
             !public.contains(secret),
-            "public view shows {secret:?}:\n{public}"
+            "SKY-ADM-09: the public view shows {secret:?}:\n{public}"
         );
     }
     for visible in [
@@ -192,7 +195,10 @@ fn sky_adm_09_the_public_picture_holds_the_table_and_no_wing_aboard() {
     };
     let json = serde_json::to_string(&picture).unwrap();
     for secret in ["Hawk", "Falcon", "BRACE", "CHAFF", "aboard"] {
-        assert!(!json.contains(secret), "the picture shows {secret:?}");
+        assert!(
+            !json.contains(secret),
+            "SKY-ADM-09: the picture shows {secret:?}"
+        );
     }
     let units: Vec<&engine::MapShape> = picture
         .shapes

@@ -2,17 +2,18 @@
 //! what a turn records of them (excused players, a deadline that waited).
 
 use chrono::{DateTime, NaiveDate, Utc};
+use games::{AnyOrders, EngineKind};
 use sqlx::PgExecutor;
 
 use crate::StoreError;
-use crate::games::GameId;
-use crate::players::PlayerRowId;
-use crate::status::AbsencePolicy;
-use crate::subscribers::SubscriberId;
-use crate::turns::TurnId;
+use crate::ids::GameId;
+use crate::ids::PlayerRowId;
+use crate::status::{AbsencePolicy, PlayerStatus, TurnStatus};
+use crate::ids::SubscriberId;
+use crate::ids::TurnId;
 
 /// One declared absence: both days included.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Absence {
     pub first_day: NaiveDate,
     pub last_day: NaiveDate,
@@ -26,7 +27,7 @@ pub struct GamePolicy {
 }
 
 /// An active player of a game who is absent on a day.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AbsentPlayer {
     pub player_id: PlayerRowId,
     pub engine_player_id: i64,
@@ -40,13 +41,13 @@ pub async fn add<'e>(
     absence: Absence,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    sqlx::query(
+    sqlx::query!(
         "INSERT INTO absences (subscriber_id, first_day, last_day, created_at) VALUES ($1, $2, $3, $4)",
+        subscriber as SubscriberId,
+        absence.first_day,
+        absence.last_day,
+        now,
     )
-    .bind(subscriber.0)
-    .bind(absence.first_day)
-    .bind(absence.last_day)
-    .bind(now)
     .execute(db)
     .await?;
     Ok(())
@@ -58,14 +59,14 @@ pub async fn cancel_to_come<'e>(
     subscriber: SubscriberId,
     today: NaiveDate,
 ) -> Result<u64, StoreError> {
-    Ok(
-        sqlx::query("DELETE FROM absences WHERE subscriber_id = $1 AND last_day >= $2")
-            .bind(subscriber.0)
-            .bind(today)
-            .execute(db)
-            .await?
-            .rows_affected(),
+    Ok(sqlx::query!(
+        "DELETE FROM absences WHERE subscriber_id = $1 AND last_day >= $2",
+        subscriber as SubscriberId,
+        today,
     )
+    .execute(db)
+    .await?
+    .rows_affected())
 }
 
 /// The subscriber's absences that have not ended by `today`, earliest first.
@@ -74,25 +75,28 @@ pub async fn to_come<'e>(
     subscriber: SubscriberId,
     today: NaiveDate,
 ) -> Result<Vec<Absence>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT first_day, last_day FROM absences WHERE subscriber_id = $1 AND last_day >= $2 \
+    Ok(sqlx::query_as!(
+        Absence,
+        "SELECT first_day, last_day FROM absences WHERE subscriber_id = $1 AND last_day >= $2
          ORDER BY first_day, last_day, id",
+        subscriber as SubscriberId,
+        today,
     )
-    .bind(subscriber.0)
-    .bind(today)
     .fetch_all(db)
     .await?)
 }
 
 pub async fn policy<'e>(db: impl PgExecutor<'e>, game: GameId) -> Result<GamePolicy, StoreError> {
-    let (policy, days): (AbsencePolicy, i32) =
-        sqlx::query_as("SELECT absence_policy, absence_wait_days FROM games WHERE id = $1")
-            .bind(game)
-            .fetch_one(db)
-            .await?;
+    let row = sqlx::query!(
+        r#"SELECT absence_policy AS "policy: AbsencePolicy", absence_wait_days FROM games WHERE id = $1"#,
+        game as GameId,
+    )
+    .fetch_one(db)
+    .await?;
     Ok(GamePolicy {
-        policy,
-        wait_days: u32::try_from(days).unwrap_or(1),
+        policy: row.policy,
+        wait_days: u32::try_from(row.absence_wait_days)
+            .map_err(|e| StoreError::invalid_row("games.absence_wait_days", e))?,
     })
 }
 
@@ -101,12 +105,16 @@ pub async fn set_policy<'e>(
     game: GameId,
     policy: GamePolicy,
 ) -> Result<(), StoreError> {
-    sqlx::query("UPDATE games SET absence_policy = $2, absence_wait_days = $3 WHERE id = $1")
-        .bind(game)
-        .bind(policy.policy.as_str())
-        .bind(i32::try_from(policy.wait_days).unwrap_or(i32::MAX))
-        .execute(db)
-        .await?;
+    let wait_days = i32::try_from(policy.wait_days)
+        .map_err(|e| StoreError::invalid_row("games.absence_wait_days", e))?;
+    sqlx::query!(
+        "UPDATE games SET absence_policy = $2, absence_wait_days = $3 WHERE id = $1",
+        game as GameId,
+        policy.policy as AbsencePolicy,
+        wait_days,
+    )
+    .execute(db)
+    .await?;
     Ok(())
 }
 
@@ -116,34 +124,44 @@ pub async fn absent_players<'e>(
     game: GameId,
     day: NaiveDate,
 ) -> Result<Vec<AbsentPlayer>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT p.id AS player_id, p.engine_player_id, max(a.last_day) AS last_day \
-         FROM players p JOIN absences a ON a.subscriber_id = p.subscriber_id \
-         WHERE p.game_id = $1 AND p.status = 'active' AND a.first_day <= $2 AND a.last_day >= $2 \
-         GROUP BY p.id, p.engine_player_id ORDER BY p.engine_player_id",
+    Ok(sqlx::query_as!(
+        AbsentPlayer,
+        r#"SELECT p.id AS "player_id: PlayerRowId", p.engine_player_id, max(a.last_day) AS "last_day!"
+           FROM players p JOIN absences a ON a.subscriber_id = p.subscriber_id
+           WHERE p.game_id = $1 AND p.status = $3 AND a.first_day <= $2 AND a.last_day >= $2
+           GROUP BY p.id, p.engine_player_id ORDER BY p.engine_player_id"#,
+        game as GameId,
+        day,
+        PlayerStatus::Active as PlayerStatus,
     )
-    .bind(game)
-    .bind(day)
     .fetch_all(db)
     .await?)
 }
 
-/// A player's orders that counted in their latest earlier turn of the game: raw text, parsed
-/// JSON and whether they answered the turn.
+/// A player's orders that counted in their latest earlier turn of the game: raw text, the
+/// orders read as `engine`'s, and whether they answered the turn.
 pub async fn last_orders<'e>(
     db: impl PgExecutor<'e>,
     player: PlayerRowId,
     before_turn: i32,
-) -> Result<Option<(String, serde_json::Value, bool)>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT o.raw_text, o.parsed, o.answers_turn FROM orders o JOIN turns t ON t.id = o.turn_id \
-         WHERE o.player_id = $1 AND o.superseded_at IS NULL AND t.number < $2 \
+    engine: EngineKind,
+) -> Result<Option<(String, AnyOrders, bool)>, StoreError> {
+    let row = sqlx::query!(
+        "SELECT o.raw_text, o.parsed, o.answers_turn FROM orders o JOIN turns t ON t.id = o.turn_id
+         WHERE o.player_id = $1 AND o.superseded_at IS NULL AND t.number < $2
          ORDER BY t.number DESC LIMIT 1",
+        player as PlayerRowId,
+        before_turn,
     )
-    .bind(player)
-    .bind(before_turn)
     .fetch_optional(db)
-    .await?)
+    .await?;
+    row.map(|row| {
+        let orders = engine
+            .parse_stored_orders(&row.parsed)
+            .map_err(|e| StoreError::invalid_row("orders.parsed", e))?;
+        Ok((row.raw_text, orders, row.answers_turn))
+    })
+    .transpose()
 }
 
 /// Records the players excused from a missed-turn penalty this turn (part of its input).
@@ -152,18 +170,19 @@ pub async fn set_excused<'e>(
     turn: TurnId,
     excused: &[i64],
 ) -> Result<(), StoreError> {
-    sqlx::query("UPDATE turns SET excused = $2 WHERE id = $1")
-        .bind(turn)
-        .bind(excused)
-        .execute(db)
-        .await?;
+    sqlx::query!(
+        "UPDATE turns SET excused = $2 WHERE id = $1",
+        turn as TurnId,
+        excused,
+    )
+    .execute(db)
+    .await?;
     Ok(())
 }
 
 pub async fn excused<'e>(db: impl PgExecutor<'e>, turn: TurnId) -> Result<Vec<i64>, StoreError> {
     Ok(
-        sqlx::query_scalar("SELECT excused FROM turns WHERE id = $1")
-            .bind(turn)
+        sqlx::query_scalar!("SELECT excused FROM turns WHERE id = $1", turn as TurnId)
             .fetch_one(db)
             .await?,
     )
@@ -174,12 +193,12 @@ pub async fn deadline_before_absence<'e>(
     db: impl PgExecutor<'e>,
     turn: TurnId,
 ) -> Result<Option<DateTime<Utc>>, StoreError> {
-    Ok(
-        sqlx::query_scalar("SELECT deadline_before_absence FROM turns WHERE id = $1")
-            .bind(turn)
-            .fetch_one(db)
-            .await?,
+    Ok(sqlx::query_scalar!(
+        "SELECT deadline_before_absence FROM turns WHERE id = $1",
+        turn as TurnId,
     )
+    .fetch_one(db)
+    .await?)
 }
 
 /// Moves an open turn's deadline to wait for an absent player, keeping its first deadline.
@@ -189,13 +208,14 @@ pub async fn wait_for_absent<'e>(
     first_deadline: DateTime<Utc>,
     new_deadline: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    sqlx::query(
-        "UPDATE turns SET deadline = $3, deadline_before_absence = COALESCE(deadline_before_absence, $2) \
-         WHERE id = $1 AND status = 'open'",
+    sqlx::query!(
+        "UPDATE turns SET deadline = $3, deadline_before_absence = COALESCE(deadline_before_absence, $2)
+         WHERE id = $1 AND status = $4",
+        turn as TurnId,
+        first_deadline,
+        new_deadline,
+        TurnStatus::Open as TurnStatus,
     )
-    .bind(turn)
-    .bind(first_deadline)
-    .bind(new_deadline)
     .execute(db)
     .await?;
     Ok(())

@@ -8,9 +8,7 @@ use sqlx::PgExecutor;
 
 use crate::StoreError;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, sqlx::Type)]
-#[sqlx(transparent)]
-pub struct GmAccountId(pub i64);
+pub use crate::ids::GmAccountId;
 
 /// A GM's login name: 1 to 64 letters, digits, `_`, `.` and `-`, starting with a letter or
 /// digit. It is the actor named in the audit log, so it carries no spaces or markup.
@@ -48,7 +46,7 @@ impl std::fmt::Display for GmName {
 }
 
 /// A GM account with its password hash, for checking a login. Not for display.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct GmCredentials {
     pub id: GmAccountId,
     pub name: String,
@@ -63,16 +61,17 @@ pub async fn insert_gm<'e>(
     password_hash: &str,
     now: DateTime<Utc>,
 ) -> Result<GmAccountId, StoreError> {
-    let id = sqlx::query_scalar(
-        "INSERT INTO gm_accounts (name, password_hash, created_at) VALUES ($1, $2, $3) RETURNING id",
+    let id = sqlx::query_scalar!(
+        r#"INSERT INTO gm_accounts (name, password_hash, created_at) VALUES ($1, $2, $3)
+           RETURNING id AS "id: GmAccountId""#,
+        name.as_str(),
+        password_hash,
+        now,
     )
-    .bind(name.as_str())
-    .bind(password_hash)
-    .bind(now)
     .fetch_one(db)
     .await
     .map_err(StoreError::unique_as("a GM with this name"))?;
-    Ok(GmAccountId(id))
+    Ok(id)
 }
 
 /// The account a login names (in any letter case), with its hash.
@@ -80,10 +79,12 @@ pub async fn gm_credentials<'e>(
     db: impl PgExecutor<'e>,
     name: &str,
 ) -> Result<Option<GmCredentials>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT id, name, password_hash FROM gm_accounts WHERE lower(name) = lower($1)",
+    Ok(sqlx::query_as!(
+        GmCredentials,
+        r#"SELECT id AS "id: GmAccountId", name, password_hash FROM gm_accounts
+           WHERE lower(name) = lower($1)"#,
+        name.trim(),
     )
-    .bind(name.trim())
     .fetch_optional(db)
     .await?)
 }
@@ -95,12 +96,13 @@ pub async fn set_gm_password<'e>(
     name: &GmName,
     password_hash: &str,
 ) -> Result<bool, StoreError> {
-    let result =
-        sqlx::query("UPDATE gm_accounts SET password_hash = $2 WHERE lower(name) = lower($1)")
-            .bind(name.as_str())
-            .bind(password_hash)
-            .execute(db)
-            .await?;
+    let result = sqlx::query!(
+        "UPDATE gm_accounts SET password_hash = $2 WHERE lower(name) = lower($1)",
+        name.as_str(),
+        password_hash,
+    )
+    .execute(db)
+    .await?;
     Ok(result.rows_affected() == 1)
 }
 
@@ -131,20 +133,23 @@ pub async fn reserve_login_attempt(
     now: DateTime<Utc>,
 ) -> Result<Option<LoginAttempt>, StoreError> {
     let name = typed(name);
-    sqlx::query("SELECT pg_advisory_xact_lock($1, hashtext(lower($2)))")
-        .bind(LOGIN_NAME_LOCK)
-        .bind(&name)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!(
+        "SELECT pg_advisory_xact_lock($1, hashtext(lower($2)))",
+        LOGIN_NAME_LOCK,
+        &name,
+    )
+    .execute(&mut *tx)
+    .await?;
     if login_failures_since(&mut *tx, &name, since).await? >= max {
         return Ok(None);
     }
-    let id =
-        sqlx::query_scalar("INSERT INTO login_failures (name, at) VALUES ($1, $2) RETURNING id")
-            .bind(name)
-            .bind(now)
-            .fetch_one(&mut *tx)
-            .await?;
+    let id = sqlx::query_scalar!(
+        "INSERT INTO login_failures (name, at) VALUES ($1, $2) RETURNING id",
+        name,
+        now,
+    )
+    .fetch_one(&mut *tx)
+    .await?;
     Ok(Some(LoginAttempt(id)))
 }
 
@@ -153,8 +158,7 @@ pub async fn withdraw_login_attempt<'e>(
     db: impl PgExecutor<'e>,
     attempt: LoginAttempt,
 ) -> Result<(), StoreError> {
-    sqlx::query("DELETE FROM login_failures WHERE id = $1")
-        .bind(attempt.0)
+    sqlx::query!("DELETE FROM login_failures WHERE id = $1", attempt.0,)
         .execute(db)
         .await?;
     Ok(())
@@ -166,11 +170,11 @@ pub async fn login_failures_since<'e>(
     name: &str,
     since: DateTime<Utc>,
 ) -> Result<i64, StoreError> {
-    Ok(sqlx::query_scalar(
-        "SELECT count(*) FROM login_failures WHERE lower(name) = lower($1) AND at >= $2",
+    Ok(sqlx::query_scalar!(
+        r#"SELECT count(*) AS "failures!" FROM login_failures WHERE lower(name) = lower($1) AND at >= $2"#,
+        typed(name),
+        since,
     )
-    .bind(typed(name))
-    .bind(since)
     .fetch_one(db)
     .await?)
 }

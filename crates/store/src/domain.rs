@@ -221,6 +221,38 @@ impl From<ZineSlug> for String {
     }
 }
 
+/// Stored as `text`; read back through `parse`, so a row that holds what the type refuses is
+/// an error, never a value in hand.
+macro_rules! stored_as_text {
+    ($($name:ident),+) => {$(
+        impl sqlx::Type<sqlx::Postgres> for $name {
+            fn type_info() -> sqlx::postgres::PgTypeInfo {
+                <&str as sqlx::Type<sqlx::Postgres>>::type_info()
+            }
+            fn compatible(ty: &sqlx::postgres::PgTypeInfo) -> bool {
+                <&str as sqlx::Type<sqlx::Postgres>>::compatible(ty)
+            }
+        }
+
+        impl sqlx::Encode<'_, sqlx::Postgres> for $name {
+            fn encode_by_ref(
+                &self,
+                buf: &mut sqlx::postgres::PgArgumentBuffer,
+            ) -> Result<sqlx::encode::IsNull, sqlx::error::BoxDynError> {
+                <&str as sqlx::Encode<sqlx::Postgres>>::encode(self.as_str(), buf)
+            }
+        }
+
+        impl<'r> sqlx::Decode<'r, sqlx::Postgres> for $name {
+            fn decode(value: sqlx::postgres::PgValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
+                Ok($name::parse(<&str as sqlx::Decode<sqlx::Postgres>>::decode(value)?)?)
+            }
+        }
+    )+};
+}
+
+stored_as_text!(EmailAddress, DisplayName, ZineSlug);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,12 +6,9 @@ use sqlx::PgExecutor;
 
 use crate::StoreError;
 use crate::status::InboundStatus;
+use crate::ids::SubscriberId;
 
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, sqlx::Type,
-)]
-#[sqlx(transparent)]
-pub struct InboundId(pub i64);
+pub use crate::ids::InboundId;
 
 /// What storing a message did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,32 +49,33 @@ pub async fn store_raw<'e>(
     message: &NewInbound<'_>,
     via: &str,
 ) -> Result<Stored, StoreError> {
-    let inserted: Option<i64> = sqlx::query_scalar(
-        "INSERT INTO inbound_messages (message_id, body_sha256, raw, envelope_recipients, received_via, received_at) \
-         SELECT $1, $2, $3, string_to_array($4, E'\\n'), $5, $6 \
-         WHERE NOT EXISTS (SELECT 1 FROM inbound_messages o WHERE o.message_id = $1 AND o.body_sha256 IS NULL) \
-         ON CONFLICT (message_id, body_sha256) DO NOTHING RETURNING id",
+    let inserted = sqlx::query_scalar!(
+        r#"INSERT INTO inbound_messages (message_id, body_sha256, raw, envelope_recipients, received_via, received_at, status)
+           SELECT $1, $2, $3, string_to_array($4, E'\n'), $5, $6, $7
+           WHERE NOT EXISTS (SELECT 1 FROM inbound_messages o WHERE o.message_id = $1 AND o.body_sha256 IS NULL)
+           ON CONFLICT (message_id, body_sha256) DO NOTHING RETURNING id AS "id: InboundId""#,
+        message.message_id,
+        message.body_sha256,
+        message.raw,
+        joined_recipients(message.envelope_recipients),
+        via,
+        message.received_at,
+        InboundStatus::New as InboundStatus,
     )
-    .bind(message.message_id)
-    .bind(message.body_sha256)
-    .bind(message.raw)
-    .bind(joined_recipients(message.envelope_recipients))
-    .bind(via)
-    .bind(message.received_at)
     .fetch_optional(db)
     .await?;
     if let Some(id) = inserted {
-        return Ok(Stored::New(InboundId(id)));
+        return Ok(Stored::New(id));
     }
-    let id: i64 = sqlx::query_scalar(
-        "SELECT id FROM inbound_messages WHERE message_id = $1 \
-         AND (body_sha256 = $2 OR body_sha256 IS NULL) ORDER BY id LIMIT 1",
+    let id = sqlx::query_scalar!(
+        r#"SELECT id AS "id: InboundId" FROM inbound_messages WHERE message_id = $1
+           AND (body_sha256 = $2 OR body_sha256 IS NULL) ORDER BY id LIMIT 1"#,
+        message.message_id,
+        message.body_sha256,
     )
-    .bind(message.message_id)
-    .bind(message.body_sha256)
     .fetch_one(db)
     .await?;
-    Ok(Stored::Duplicate(InboundId(id)))
+    Ok(Stored::Duplicate(id))
 }
 
 /// Stores many messages in one statement (so one commit), each unless the same message (its
@@ -96,27 +94,28 @@ pub async fn store_many<'e>(
         .map(|m| joined_recipients(m.envelope_recipients))
         .collect();
     let times: Vec<DateTime<Utc>> = messages.iter().map(|m| m.received_at).collect();
-    sqlx::query(
-        "INSERT INTO inbound_messages (message_id, body_sha256, raw, envelope_recipients, received_via, received_at) \
-         SELECT m.message_id, m.digest, m.raw, string_to_array(m.recipients, E'\\n'), $6, m.received_at \
-         FROM unnest($1::text[], $2::bytea[], $3::bytea[], $4::text[], $5::timestamptz[]) \
-              WITH ORDINALITY AS m(message_id, digest, raw, recipients, received_at, n) \
-         WHERE NOT EXISTS (SELECT 1 FROM inbound_messages o WHERE o.message_id = m.message_id AND o.body_sha256 IS NULL) \
-         ORDER BY m.n ON CONFLICT (message_id, body_sha256) DO NOTHING",
+    sqlx::query!(
+        r#"INSERT INTO inbound_messages (message_id, body_sha256, raw, envelope_recipients, received_via, received_at, status)
+           SELECT m.message_id, m.digest, m.raw, string_to_array(m.recipients, E'\n'), $6, m.received_at, $7
+           FROM unnest($1::text[], $2::bytea[], $3::bytea[], $4::text[], $5::timestamptz[])
+                WITH ORDINALITY AS m(message_id, digest, raw, recipients, received_at, n)
+           WHERE NOT EXISTS (SELECT 1 FROM inbound_messages o WHERE o.message_id = m.message_id AND o.body_sha256 IS NULL)
+           ORDER BY m.n ON CONFLICT (message_id, body_sha256) DO NOTHING"#,
+        &ids as &[&str],
+        &digests as &[&[u8]],
+        &raws as &[&[u8]],
+        &recipients as &[String],
+        &times as &[DateTime<Utc>],
+        via,
+        InboundStatus::New as InboundStatus,
     )
-    .bind(ids)
-    .bind(digests)
-    .bind(raws)
-    .bind(recipients)
-    .bind(times)
-    .bind(via)
     .execute(db)
     .await?;
     Ok(())
 }
 
 /// A stored message waiting to be processed, locked for this transaction.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Claimed {
     pub id: InboundId,
     pub raw: Vec<u8>,
@@ -132,8 +131,8 @@ pub struct Claimed {
 /// the same effects. So it need not wait for its own disk flush, which is what bounds how many
 /// messages a second a worker gets through.
 pub async fn commit_without_flush(tx: &mut sqlx::PgConnection) -> Result<(), StoreError> {
-    sqlx::query("SET LOCAL synchronous_commit = off")
-        .execute(&mut *tx)
+    sqlx::query_scalar!("SELECT set_config('synchronous_commit', 'off', true)")
+        .fetch_one(&mut *tx)
         .await?;
     Ok(())
 }
@@ -144,11 +143,14 @@ pub async fn claim_batch(
     tx: &mut sqlx::PgConnection,
     limit: i64,
 ) -> Result<Vec<Claimed>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT id, raw, envelope_recipients, attempts, received_at FROM inbound_messages WHERE status = 'new' \
-         ORDER BY received_at, id LIMIT $1 FOR UPDATE SKIP LOCKED",
+    Ok(sqlx::query_as!(
+        Claimed,
+        r#"SELECT id AS "id: InboundId", raw, envelope_recipients, attempts, received_at
+           FROM inbound_messages WHERE status = $2
+           ORDER BY received_at, id LIMIT $1 FOR UPDATE SKIP LOCKED"#,
+        limit,
+        InboundStatus::New as InboundStatus,
     )
-    .bind(limit)
     .fetch_all(&mut *tx)
     .await?)
 }
@@ -160,7 +162,7 @@ pub struct Outcome {
     status: InboundStatus,
     error: Option<String>,
     /// Whose message it was and the SHA-256 of what they wrote, once acted on.
-    acted: Option<(i64, Vec<u8>)>,
+    acted: Option<(SubscriberId, Vec<u8>)>,
 }
 
 impl Outcome {
@@ -176,7 +178,7 @@ impl Outcome {
 
     /// Acted on for `subscriber`, who wrote the text with this SHA-256: a copy of it re-sent
     /// later is found by [`earlier_copy`].
-    pub fn acted(id: InboundId, subscriber: i64, text_sha256: &[u8]) -> Outcome {
+    pub fn acted(id: InboundId, subscriber: SubscriberId, text_sha256: &[u8]) -> Outcome {
         Outcome {
             acted: Some((subscriber, text_sha256.to_vec())),
             ..Outcome::processed(id)
@@ -212,10 +214,10 @@ pub async fn finish_many<'e>(
     outcomes: &[Outcome],
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    let ids: Vec<i64> = outcomes.iter().map(|o| o.id.0).collect();
-    let statuses: Vec<&str> = outcomes.iter().map(|o| o.status.as_str()).collect();
+    let ids: Vec<InboundId> = outcomes.iter().map(|o| o.id).collect();
+    let statuses: Vec<InboundStatus> = outcomes.iter().map(|o| o.status).collect();
     let errors: Vec<Option<&str>> = outcomes.iter().map(|o| o.error.as_deref()).collect();
-    let senders: Vec<Option<i64>> = outcomes
+    let senders: Vec<Option<SubscriberId>> = outcomes
         .iter()
         .map(|o| o.acted.as_ref().map(|a| a.0))
         .collect();
@@ -223,19 +225,19 @@ pub async fn finish_many<'e>(
         .iter()
         .map(|o| o.acted.as_ref().map(|a| a.1.as_slice()))
         .collect();
-    sqlx::query(
-        "UPDATE inbound_messages m SET status = o.status, error = o.error, \
-                attempts = m.attempts + 1, processed_at = $4, \
-                sender_subscriber_id = o.sender, text_sha256 = o.text \
-         FROM unnest($1::bigint[], $2::text[], $3::text[], $5::bigint[], $6::bytea[]) \
+    sqlx::query!(
+        "UPDATE inbound_messages m SET status = o.status, error = o.error,
+                attempts = m.attempts + 1, processed_at = $4,
+                sender_subscriber_id = o.sender, text_sha256 = o.text
+         FROM unnest($1::bigint[], $2::text[], $3::text[], $5::bigint[], $6::bytea[])
               AS o(id, status, error, sender, text) WHERE m.id = o.id",
+        &ids as &[InboundId],
+        &statuses as &[InboundStatus],
+        &errors as &[Option<&str>],
+        now,
+        &senders as &[Option<SubscriberId>],
+        &texts as &[Option<&[u8]>],
     )
-    .bind(ids)
-    .bind(statuses)
-    .bind(errors)
-    .bind(now)
-    .bind(senders)
-    .bind(texts)
     .execute(db)
     .await?;
     Ok(())
@@ -246,32 +248,35 @@ pub async fn finish_many<'e>(
 /// opened between the two. Its id and arrival, the latest if several.
 pub async fn earlier_copy(
     tx: &mut sqlx::PgConnection,
-    subscriber: i64,
+    subscriber: SubscriberId,
     text_sha256: &[u8],
     received_at: DateTime<Utc>,
     this: InboundId,
 ) -> Result<Option<(InboundId, DateTime<Utc>)>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT m.id, m.received_at FROM inbound_messages m \
-         WHERE m.sender_subscriber_id = $1 AND m.text_sha256 = $2 AND m.id <> $4 \
-           AND m.received_at <= $3 \
-           AND NOT EXISTS (SELECT 1 FROM turns t JOIN players p ON p.game_id = t.game_id \
-                           WHERE p.subscriber_id = $1 AND t.opened_at > m.received_at \
-                             AND t.opened_at <= $3) \
-         ORDER BY m.received_at DESC, m.id DESC LIMIT 1",
+    let row = sqlx::query!(
+        r#"SELECT m.id AS "id: InboundId", m.received_at FROM inbound_messages m
+           WHERE m.sender_subscriber_id = $1 AND m.text_sha256 = $2 AND m.id <> $4
+             AND m.received_at <= $3
+             AND NOT EXISTS (SELECT 1 FROM turns t JOIN players p ON p.game_id = t.game_id
+                             WHERE p.subscriber_id = $1 AND t.opened_at > m.received_at
+                               AND t.opened_at <= $3)
+           ORDER BY m.received_at DESC, m.id DESC LIMIT 1"#,
+        subscriber as SubscriberId,
+        text_sha256,
+        received_at,
+        this as InboundId,
     )
-    .bind(subscriber)
-    .bind(text_sha256)
-    .bind(received_at)
-    .bind(this)
     .fetch_optional(&mut *tx)
-    .await?)
+    .await?;
+    Ok(row.map(|row| (row.id, row.received_at)))
 }
 
 /// Puts every failed message back in the queue; returns how many.
 pub async fn retry_failed<'e>(db: impl PgExecutor<'e>) -> Result<u64, StoreError> {
-    Ok(sqlx::query(
-        "UPDATE inbound_messages SET status = 'new', processed_at = NULL WHERE status = 'failed'",
+    Ok(sqlx::query!(
+        "UPDATE inbound_messages SET status = $1, processed_at = NULL WHERE status = $2",
+        InboundStatus::New as InboundStatus,
+        InboundStatus::Failed as InboundStatus,
     )
     .execute(db)
     .await?
@@ -279,7 +284,7 @@ pub async fn retry_failed<'e>(db: impl PgExecutor<'e>) -> Result<u64, StoreError
 }
 
 /// A stored inbound message as the GM's console lists it (without the raw bytes).
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct InboundSummary {
     pub id: InboundId,
     pub message_id: String,
@@ -300,23 +305,14 @@ pub async fn list_by_status<'e>(
     status: InboundStatus,
     limit: i64,
 ) -> Result<Vec<InboundSummary>, StoreError> {
-    #[derive(sqlx::FromRow)]
-    struct Row {
-        id: InboundId,
-        message_id: String,
-        received_via: String,
-        received_at: DateTime<Utc>,
-        status: InboundStatus,
-        error: Option<String>,
-        attempts: i32,
-        head: Vec<u8>,
-    }
-    let rows: Vec<Row> = sqlx::query_as(
-        "SELECT id, message_id, received_via, received_at, status, error, attempts, \
-         substring(raw FROM 1 FOR 16384) AS head FROM inbound_messages WHERE status = $1 ORDER BY id DESC LIMIT $2",
+    let rows = sqlx::query!(
+        r#"SELECT id AS "id: InboundId", message_id, received_via, received_at,
+                  status AS "status: InboundStatus", error, attempts,
+                  substring(raw FROM 1 FOR 16384) AS "head!"
+           FROM inbound_messages WHERE status = $1 ORDER BY id DESC LIMIT $2"#,
+        status as InboundStatus,
+        limit.max(0),
     )
-    .bind(status)
-    .bind(limit.max(0))
     .fetch_all(db)
     .await?;
     Ok(rows
@@ -337,10 +333,12 @@ pub async fn list_by_status<'e>(
 
 /// Puts one failed message back in the queue. Returns whether it was failed.
 pub async fn retry_one<'e>(db: impl PgExecutor<'e>, id: InboundId) -> Result<bool, StoreError> {
-    Ok(sqlx::query(
-        "UPDATE inbound_messages SET status = 'new', processed_at = NULL WHERE id = $1 AND status = 'failed'",
+    Ok(sqlx::query!(
+        "UPDATE inbound_messages SET status = $2, processed_at = NULL WHERE id = $1 AND status = $3",
+        id as InboundId,
+        InboundStatus::New as InboundStatus,
+        InboundStatus::Failed as InboundStatus,
     )
-    .bind(id)
     .execute(db)
     .await?
     .rows_affected()

@@ -3,36 +3,46 @@
 //! Letters to the editor and what each subscriber chose to receive by mail live here too.
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
+use games::EngineKind;
+use schedule::Schedule;
 use sqlx::PgExecutor;
+use sqlx::types::Json;
 
 use crate::StoreError;
-use crate::games::GameId;
-use crate::status::{IssueStatus, LetterStatus, MailChoice, Source};
-use crate::subscribers::SubscriberId;
-use crate::zines::ZineId;
+use crate::games::{GameId, engine_of};
+use crate::status::{IssueStatus, LetterStatus, MailChoice, Source, SubscriberStatus, TurnStatus};
+use crate::ids::SubscriberId;
+use crate::ids::TurnId;
+use crate::ids::ZineId;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, sqlx::Type)]
-#[sqlx(transparent)]
-pub struct IssueId(pub i64);
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, sqlx::Type)]
-#[sqlx(transparent)]
-pub struct LetterId(pub i64);
+pub use crate::ids::IssueId;
+pub use crate::ids::LetterId;
 
 /// Whether and when a zine publishes issues.
-#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct IssueSettings {
     pub zine_id: ZineId,
-    /// The rhythm (`schedule::Schedule` as JSON); `None`: no issues, per-game reports.
-    pub issue_rhythm: Option<serde_json::Value>,
+    /// The rhythm; `None`: no issues, per-game reports.
+    pub issue_rhythm: Option<Schedule>,
     pub issues_since: Option<DateTime<Utc>>,
     pub next_issue_at: Option<DateTime<Utc>>,
 }
 
-macro_rules! settings_columns {
-    () => {
-        "SELECT id AS zine_id, issue_rhythm, issues_since, next_issue_at FROM zines"
+/// [`IssueSettings`]: the query with the given condition, its parameters from `$1` on.
+macro_rules! issue_settings {
+    ($condition:literal, $($param:expr),+ $(,)?) => {
+        sqlx::query!(
+            r#"SELECT id AS "zine_id: ZineId", issue_rhythm AS "issue_rhythm: Json<Schedule>",
+                      issues_since, next_issue_at FROM zines "#
+                + $condition,
+            $($param),+
+        )
+        .map(|row| IssueSettings {
+            zine_id: row.zine_id,
+            issue_rhythm: row.issue_rhythm.map(|rhythm| rhythm.0),
+            issues_since: row.issues_since,
+            next_issue_at: row.next_issue_at,
+        })
     };
 }
 
@@ -40,12 +50,9 @@ pub async fn settings<'e>(
     db: impl PgExecutor<'e>,
     zine: ZineId,
 ) -> Result<Option<IssueSettings>, StoreError> {
-    Ok(
-        sqlx::query_as(concat!(settings_columns!(), " WHERE id = $1"))
-            .bind(zine)
-            .fetch_optional(db)
-            .await?,
-    )
+    Ok(issue_settings!("WHERE id = $1", zine as ZineId)
+        .fetch_optional(db)
+        .await?)
 }
 
 /// The zine's settings, its row locked until the transaction ends: one publication at a time.
@@ -53,12 +60,9 @@ pub async fn lock_zine(
     tx: &mut sqlx::PgConnection,
     zine: ZineId,
 ) -> Result<Option<IssueSettings>, StoreError> {
-    Ok(
-        sqlx::query_as(concat!(settings_columns!(), " WHERE id = $1 FOR UPDATE"))
-            .bind(zine)
-            .fetch_optional(&mut *tx)
-            .await?,
-    )
+    Ok(issue_settings!("WHERE id = $1 FOR UPDATE", zine as ZineId)
+        .fetch_optional(&mut *tx)
+        .await?)
 }
 
 /// A zine whose rhythm says an issue is due at `now`, locked; another process skips it.
@@ -66,12 +70,11 @@ pub async fn claim_due_zine(
     tx: &mut sqlx::PgConnection,
     now: DateTime<Utc>,
 ) -> Result<Option<IssueSettings>, StoreError> {
-    Ok(sqlx::query_as(concat!(
-        settings_columns!(),
-        " WHERE next_issue_at <= $1 AND issue_rhythm IS NOT NULL \
-         ORDER BY next_issue_at, id LIMIT 1 FOR UPDATE SKIP LOCKED"
-    ))
-    .bind(now)
+    Ok(issue_settings!(
+        "WHERE next_issue_at <= $1 AND issue_rhythm IS NOT NULL
+         ORDER BY next_issue_at, id LIMIT 1 FOR UPDATE SKIP LOCKED",
+        now,
+    )
     .fetch_optional(&mut *tx)
     .await?)
 }
@@ -81,19 +84,19 @@ pub async fn claim_due_zine(
 pub async fn set_rhythm<'e>(
     db: impl PgExecutor<'e>,
     zine: ZineId,
-    rhythm: Option<&serde_json::Value>,
+    rhythm: Option<Schedule>,
     next_issue_at: Option<DateTime<Utc>>,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    sqlx::query(
-        "UPDATE zines SET issue_rhythm = $2, \
-         issues_since = CASE WHEN $2::jsonb IS NULL THEN NULL ELSE coalesce(issues_since, $4) END, \
+    sqlx::query!(
+        "UPDATE zines SET issue_rhythm = $2,
+         issues_since = CASE WHEN $2::jsonb IS NULL THEN NULL ELSE coalesce(issues_since, $4) END,
          next_issue_at = $3 WHERE id = $1",
+        zine as ZineId,
+        rhythm.map(Json) as _,
+        next_issue_at,
+        now,
     )
-    .bind(zine)
-    .bind(rhythm)
-    .bind(next_issue_at)
-    .bind(now)
     .execute(db)
     .await?;
     Ok(())
@@ -104,16 +107,18 @@ pub async fn set_next_issue_at<'e>(
     zine: ZineId,
     at: Option<DateTime<Utc>>,
 ) -> Result<(), StoreError> {
-    sqlx::query("UPDATE zines SET next_issue_at = $2 WHERE id = $1")
-        .bind(zine)
-        .bind(at)
-        .execute(db)
-        .await?;
+    sqlx::query!(
+        "UPDATE zines SET next_issue_at = $2 WHERE id = $1",
+        zine as ZineId,
+        at,
+    )
+    .execute(db)
+    .await?;
     Ok(())
 }
 
 /// An issue as stored: a draft has no text or HTML yet.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Issue {
     pub id: IssueId,
     pub zine_id: ZineId,
@@ -125,9 +130,17 @@ pub struct Issue {
     pub published_at: Option<DateTime<Utc>>,
 }
 
-macro_rules! issue_columns {
-    () => {
-        "SELECT id, zine_id, number, status, editorial, text, html, published_at FROM zine_issues"
+/// [`Issue`]s: the query with the given condition, its parameters from `$1` on.
+macro_rules! issues {
+    ($condition:literal, $($param:expr),+ $(,)?) => {
+        sqlx::query_as!(
+            Issue,
+            r#"SELECT id AS "id: IssueId", zine_id AS "zine_id: ZineId", number,
+                      status AS "status: IssueStatus", editorial, text, html, published_at
+               FROM zine_issues "#
+                + $condition,
+            $($param),+
+        )
     };
 }
 
@@ -137,20 +150,21 @@ pub async fn draft(
     zine: ZineId,
     now: DateTime<Utc>,
 ) -> Result<Issue, StoreError> {
-    sqlx::query(
-        "INSERT INTO zine_issues (zine_id, number, created_at) \
-         SELECT $1, coalesce(max(number), 0) + 1, $2 FROM zine_issues WHERE zine_id = $1 \
+    sqlx::query!(
+        "INSERT INTO zine_issues (zine_id, number, created_at, status)
+         SELECT $1, coalesce(max(number), 0) + 1, $2, $3 FROM zine_issues WHERE zine_id = $1
          ON CONFLICT DO NOTHING",
+        zine as ZineId,
+        now,
+        IssueStatus::Draft as IssueStatus,
     )
-    .bind(zine)
-    .bind(now)
     .execute(&mut *tx)
     .await?;
-    Ok(sqlx::query_as(concat!(
-        issue_columns!(),
-        " WHERE zine_id = $1 AND status = 'draft'"
-    ))
-    .bind(zine)
+    Ok(issues!(
+        "WHERE zine_id = $1 AND status = $2",
+        zine as ZineId,
+        IssueStatus::Draft as IssueStatus,
+    )
     .fetch_one(&mut *tx)
     .await?)
 }
@@ -160,11 +174,11 @@ pub async fn current_draft<'e>(
     db: impl PgExecutor<'e>,
     zine: ZineId,
 ) -> Result<Option<Issue>, StoreError> {
-    Ok(sqlx::query_as(concat!(
-        issue_columns!(),
-        " WHERE zine_id = $1 AND status = 'draft'"
-    ))
-    .bind(zine)
+    Ok(issues!(
+        "WHERE zine_id = $1 AND status = $2",
+        zine as ZineId,
+        IssueStatus::Draft as IssueStatus,
+    )
     .fetch_optional(db)
     .await?)
 }
@@ -175,14 +189,11 @@ pub async fn by_number<'e>(
     zine: ZineId,
     number: i32,
 ) -> Result<Option<Issue>, StoreError> {
-    Ok(sqlx::query_as(concat!(
-        issue_columns!(),
-        " WHERE zine_id = $1 AND number = $2"
-    ))
-    .bind(zine)
-    .bind(number)
-    .fetch_optional(db)
-    .await?)
+    Ok(
+        issues!("WHERE zine_id = $1 AND number = $2", zine as ZineId, number)
+            .fetch_optional(db)
+            .await?,
+    )
 }
 
 /// The zine's published issues, newest first.
@@ -190,11 +201,11 @@ pub async fn published<'e>(
     db: impl PgExecutor<'e>,
     zine: ZineId,
 ) -> Result<Vec<Issue>, StoreError> {
-    Ok(sqlx::query_as(concat!(
-        issue_columns!(),
-        " WHERE zine_id = $1 AND status = 'published' ORDER BY number DESC"
-    ))
-    .bind(zine)
+    Ok(issues!(
+        "WHERE zine_id = $1 AND status = $2 ORDER BY number DESC",
+        zine as ZineId,
+        IssueStatus::Published as IssueStatus,
+    )
     .fetch_all(db)
     .await?)
 }
@@ -204,11 +215,14 @@ pub async fn set_editorial<'e>(
     issue: IssueId,
     editorial: &str,
 ) -> Result<(), StoreError> {
-    sqlx::query("UPDATE zine_issues SET editorial = $2 WHERE id = $1 AND status = 'draft'")
-        .bind(issue)
-        .bind(editorial)
-        .execute(db)
-        .await?;
+    sqlx::query!(
+        "UPDATE zine_issues SET editorial = $2 WHERE id = $1 AND status = $3",
+        issue as IssueId,
+        editorial,
+        IssueStatus::Draft as IssueStatus,
+    )
+    .execute(db)
+    .await?;
     Ok(())
 }
 
@@ -218,44 +232,47 @@ pub async fn publish(
     issue: IssueId,
     text: &str,
     html: &str,
-    reports: &[i64],
+    reports: &[TurnId],
     letters: &[LetterId],
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    sqlx::query(
-        "UPDATE zine_issues SET status = 'published', text = $2, html = $3, published_at = $4 \
-         WHERE id = $1 AND status = 'draft'",
+    sqlx::query!(
+        "UPDATE zine_issues SET status = $5, text = $2, html = $3, published_at = $4
+         WHERE id = $1 AND status = $6",
+        issue as IssueId,
+        text,
+        html,
+        now,
+        IssueStatus::Published as IssueStatus,
+        IssueStatus::Draft as IssueStatus,
     )
-    .bind(issue)
-    .bind(text)
-    .bind(html)
-    .bind(now)
     .execute(&mut *tx)
     .await?;
-    sqlx::query(
+    sqlx::query!(
         "INSERT INTO zine_issue_reports (turn_id, issue_id) SELECT unnest($2::bigint[]), $1",
+        issue as IssueId,
+        reports as &[TurnId],
     )
-    .bind(issue)
-    .bind(reports)
     .execute(&mut *tx)
     .await?;
-    let letters: Vec<i64> = letters.iter().map(|l| l.0).collect();
-    sqlx::query("UPDATE zine_letters SET issue_id = $1 WHERE id = ANY($2)")
-        .bind(issue)
-        .bind(&letters)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!(
+        "UPDATE zine_letters SET issue_id = $1 WHERE id = ANY($2)",
+        issue as IssueId,
+        letters as &[LetterId],
+    )
+    .execute(&mut *tx)
+    .await?;
     Ok(())
 }
 
 /// A published report not yet printed in an issue: the public text and HTML as the turn's page
 /// shows them.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnprintedReport {
-    pub turn_id: i64,
+    pub turn_id: TurnId,
     pub game_id: GameId,
     pub game_name: String,
-    pub engine: String,
+    pub engine: EngineKind,
     pub number: i32,
     pub text: String,
     pub html: String,
@@ -269,23 +286,39 @@ pub async fn unprinted_reports<'e>(
     db: impl PgExecutor<'e>,
     zine: ZineId,
 ) -> Result<Vec<UnprintedReport>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT t.id AS turn_id, g.id AS game_id, g.name AS game_name, g.engine, t.number, \
-         r.text, r.html, t.revealed_seed, r.published_at \
-         FROM published_reports r JOIN turns t ON t.id = r.turn_id JOIN games g ON g.id = t.game_id \
-         JOIN zines z ON z.id = g.zine_id \
-         WHERE g.zine_id = $1 AND z.issues_since IS NOT NULL AND r.published_at >= z.issues_since \
-         AND t.status = 'published' \
-         AND NOT EXISTS (SELECT 1 FROM zine_issue_reports i WHERE i.turn_id = t.id) \
-         ORDER BY g.created_at, g.id, t.number",
+    let rows = sqlx::query!(
+        r#"SELECT t.id AS "turn_id: TurnId", g.id AS "game_id: GameId", g.name AS game_name,
+                  g.engine, t.number, r.text, r.html, t.revealed_seed, r.published_at
+           FROM published_reports r JOIN turns t ON t.id = r.turn_id JOIN games g ON g.id = t.game_id
+           JOIN zines z ON z.id = g.zine_id
+           WHERE g.zine_id = $1 AND z.issues_since IS NOT NULL AND r.published_at >= z.issues_since
+           AND t.status = $2
+           AND NOT EXISTS (SELECT 1 FROM zine_issue_reports i WHERE i.turn_id = t.id)
+           ORDER BY g.created_at, g.id, t.number"#,
+        zine as ZineId,
+        TurnStatus::Published as TurnStatus,
     )
-    .bind(zine)
     .fetch_all(db)
-    .await?)
+    .await?;
+    rows.into_iter()
+        .map(|row| {
+            Ok(UnprintedReport {
+                turn_id: row.turn_id,
+                game_id: row.game_id,
+                game_name: row.game_name,
+                engine: engine_of("games.engine", &row.engine)?,
+                number: row.number,
+                text: row.text,
+                html: row.html,
+                revealed_seed: row.revealed_seed,
+                published_at: row.published_at,
+            })
+        })
+        .collect()
 }
 
 /// A letter to the editor, with its writer's name as subscribed.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Letter {
     pub id: LetterId,
     pub subscriber_id: SubscriberId,
@@ -297,12 +330,20 @@ pub struct Letter {
     pub issue_number: Option<i32>,
 }
 
-macro_rules! letter_columns {
-    () => {
-        "SELECT l.id, l.subscriber_id, s.display_name AS writer, l.text, l.source, \
-         l.status, l.received_at, i.number AS issue_number \
-         FROM zine_letters l JOIN subscribers s ON s.id = l.subscriber_id \
-         LEFT JOIN zine_issues i ON i.id = l.issue_id"
+/// [`Letter`]s: the query with the given condition, its parameters from `$1` on.
+macro_rules! letters {
+    ($condition:literal, $($param:expr),+ $(,)?) => {
+        sqlx::query_as!(
+            Letter,
+            r#"SELECT l.id AS "id: LetterId", l.subscriber_id AS "subscriber_id: SubscriberId",
+                      s.display_name AS writer, l.text, l.source AS "source: Source",
+                      l.status AS "status: LetterStatus", l.received_at,
+                      i.number AS "issue_number?"
+               FROM zine_letters l JOIN subscribers s ON s.id = l.subscriber_id
+               LEFT JOIN zine_issues i ON i.id = l.issue_id "#
+                + $condition,
+            $($param),+
+        )
     };
 }
 
@@ -314,19 +355,18 @@ pub async fn insert_letter<'e>(
     source: Source,
     now: DateTime<Utc>,
 ) -> Result<LetterId, StoreError> {
-    Ok(LetterId(
-        sqlx::query_scalar(
-            "INSERT INTO zine_letters (zine_id, subscriber_id, text, source, received_at) \
-             VALUES ($1, $2, $3, $4, $5) RETURNING id",
-        )
-        .bind(zine)
-        .bind(subscriber)
-        .bind(text)
-        .bind(source)
-        .bind(now)
-        .fetch_one(db)
-        .await?,
-    ))
+    Ok(sqlx::query_scalar!(
+        r#"INSERT INTO zine_letters (zine_id, subscriber_id, text, source, received_at, status)
+           VALUES ($1, $2, $3, $4, $5, $6) RETURNING id AS "id: LetterId""#,
+        zine as ZineId,
+        subscriber as SubscriberId,
+        text,
+        source as Source,
+        now,
+        LetterStatus::Pending as LetterStatus,
+    )
+    .fetch_one(db)
+    .await?)
 }
 
 /// The zine's letters with this status, oldest first.
@@ -335,12 +375,11 @@ pub async fn letters<'e>(
     zine: ZineId,
     status: LetterStatus,
 ) -> Result<Vec<Letter>, StoreError> {
-    Ok(sqlx::query_as(concat!(
-        letter_columns!(),
-        " WHERE l.zine_id = $1 AND l.status = $2 ORDER BY l.received_at, l.id"
-    ))
-    .bind(zine)
-    .bind(status)
+    Ok(letters!(
+        "WHERE l.zine_id = $1 AND l.status = $2 ORDER BY l.received_at, l.id",
+        zine as ZineId,
+        status as LetterStatus,
+    )
     .fetch_all(db)
     .await?)
 }
@@ -350,12 +389,12 @@ pub async fn unprinted_letters<'e>(
     db: impl PgExecutor<'e>,
     zine: ZineId,
 ) -> Result<Vec<Letter>, StoreError> {
-    Ok(sqlx::query_as(concat!(
-        letter_columns!(),
-        " WHERE l.zine_id = $1 AND l.status = 'approved' AND l.issue_id IS NULL \
-         ORDER BY l.received_at, l.id"
-    ))
-    .bind(zine)
+    Ok(letters!(
+        "WHERE l.zine_id = $1 AND l.status = $2 AND l.issue_id IS NULL
+         ORDER BY l.received_at, l.id",
+        zine as ZineId,
+        LetterStatus::Approved as LetterStatus,
+    )
     .fetch_all(db)
     .await?)
 }
@@ -369,15 +408,15 @@ pub async fn moderate<'e>(
     by: &str,
     now: DateTime<Utc>,
 ) -> Result<bool, StoreError> {
-    let done = sqlx::query(
-        "UPDATE zine_letters SET status = $3, moderated_by = $4, moderated_at = $5 \
+    let done = sqlx::query!(
+        "UPDATE zine_letters SET status = $3, moderated_by = $4, moderated_at = $5
          WHERE id = $2 AND zine_id = $1 AND issue_id IS NULL",
+        zine as ZineId,
+        letter as LetterId,
+        status as LetterStatus,
+        by,
+        now,
     )
-    .bind(zine)
-    .bind(letter)
-    .bind(status)
-    .bind(by)
-    .bind(now)
     .execute(db)
     .await?;
     Ok(done.rows_affected() == 1)
@@ -388,12 +427,14 @@ pub async fn mail_choice<'e>(
     db: impl PgExecutor<'e>,
     subscriber: SubscriberId,
 ) -> Result<Option<(ZineId, Option<MailChoice>)>, StoreError> {
-    Ok(
-        sqlx::query_as("SELECT zine_id, mail_choice FROM subscribers WHERE id = $1")
-            .bind(subscriber)
-            .fetch_optional(db)
-            .await?,
+    let row = sqlx::query!(
+        r#"SELECT zine_id AS "zine_id: ZineId", mail_choice AS "mail_choice: MailChoice"
+           FROM subscribers WHERE id = $1"#,
+        subscriber as SubscriberId,
     )
+    .fetch_optional(db)
+    .await?;
+    Ok(row.map(|row| (row.zine_id, row.mail_choice)))
 }
 
 pub async fn set_mail_choice<'e>(
@@ -401,11 +442,13 @@ pub async fn set_mail_choice<'e>(
     subscriber: SubscriberId,
     choice: Option<MailChoice>,
 ) -> Result<(), StoreError> {
-    sqlx::query("UPDATE subscribers SET mail_choice = $2 WHERE id = $1")
-        .bind(subscriber)
-        .bind(choice)
-        .execute(db)
-        .await?;
+    sqlx::query!(
+        "UPDATE subscribers SET mail_choice = $2 WHERE id = $1",
+        subscriber as SubscriberId,
+        choice as Option<MailChoice>,
+    )
+    .execute(db)
+    .await?;
     Ok(())
 }
 
@@ -432,13 +475,17 @@ async fn readers<'e>(
     zine: ZineId,
     choice: MailChoice,
 ) -> Result<Vec<(SubscriberId, String)>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT s.id, s.email FROM subscribers s JOIN zines z ON z.id = s.zine_id \
-         WHERE s.zine_id = $1 AND s.status = 'active' AND coalesce(s.mail_choice, \
-         CASE WHEN z.issue_rhythm IS NULL THEN 'reports' ELSE 'issue' END) = $2 ORDER BY s.id",
+    let rows = sqlx::query!(
+        r#"SELECT s.id AS "id: SubscriberId", s.email FROM subscribers s JOIN zines z ON z.id = s.zine_id
+           WHERE s.zine_id = $1 AND s.status = $3 AND coalesce(s.mail_choice,
+           CASE WHEN z.issue_rhythm IS NULL THEN $4 ELSE $5 END) = $2 ORDER BY s.id"#,
+        zine as ZineId,
+        choice as MailChoice,
+        SubscriberStatus::Active as SubscriberStatus,
+        MailChoice::Reports as MailChoice,
+        MailChoice::Issue as MailChoice,
     )
-    .bind(zine)
-    .bind(choice)
     .fetch_all(db)
-    .await?)
+    .await?;
+    Ok(rows.into_iter().map(|row| (row.id, row.email)).collect())
 }

@@ -1,7 +1,13 @@
 //! Admiralty's storage: the PostgreSQL pool, the schema's migrations, and queries grouped per
-//! aggregate (one module each). Queries are runtime-checked (`sqlx::query` with binds), so the
-//! build needs no database and no offline cache; the integration tests check them against a
-//! real database.
+//! aggregate (one module each). Every query is checked against the schema at compile time
+//! (`sqlx::query!` and its kin): against the database in `DATABASE_URL` when building with
+//! one, else against the metadata committed in `.sqlx/` at the workspace root (`cargo sqlx
+//! prepare --workspace` writes it; `./scripts/test` checks it is current). Status values are
+//! bound from their enums, never written into the SQL text.
+//!
+//! Rows are read into the domain's types here, once: ids ([`ids`]), statuses ([`status`]),
+//! an engine's name, setup and roster (`games`), schedules (`schedule`), addresses and names.
+//! A value those types refuse is an error, never a default.
 //!
 //! Time is a parameter: functions that record a moment take `now` from the caller's clock.
 
@@ -12,6 +18,7 @@ pub mod audit;
 mod domain;
 mod error;
 pub mod games;
+pub mod ids;
 pub mod inbox;
 pub mod issues;
 pub mod login_links;
@@ -103,15 +110,15 @@ pub async fn pending_migrations(pool: &PgPool) -> Result<Vec<i64>, StoreError> {
 
 /// Versions recorded as successfully applied, oldest first.
 pub async fn applied_migrations(pool: &PgPool) -> Result<Vec<i64>, StoreError> {
-    let table_exists: bool =
-        sqlx::query_scalar("SELECT to_regclass('_sqlx_migrations') IS NOT NULL")
+    let table_exists =
+        sqlx::query_scalar!(r#"SELECT to_regclass('_sqlx_migrations') IS NOT NULL AS "exists!""#)
             .fetch_one(pool)
             .await?;
     if !table_exists {
         return Ok(Vec::new());
     }
     let versions =
-        sqlx::query_scalar("SELECT version FROM _sqlx_migrations WHERE success ORDER BY version")
+        sqlx::query_scalar!("SELECT version FROM _sqlx_migrations WHERE success ORDER BY version")
             .fetch_all(pool)
             .await?;
     Ok(versions)
@@ -119,6 +126,8 @@ pub async fn applied_migrations(pool: &PgPool) -> Result<Vec<i64>, StoreError> {
 
 /// Cheap liveness probe: one round trip to the database.
 pub async fn ping(pool: &PgPool) -> Result<(), StoreError> {
-    sqlx::query("SELECT 1").execute(pool).await?;
+    sqlx::query_scalar!(r#"SELECT 1 AS "one!""#)
+        .fetch_one(pool)
+        .await?;
     Ok(())
 }

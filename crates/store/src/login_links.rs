@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use sqlx::PgExecutor;
 
 use crate::StoreError;
-use crate::subscribers::SubscriberId;
+use crate::subscribers::{SubscriberId, SubscriberStatus};
 
 /// Records a link for `subscriber`; `token_hash` is the SHA-256 of the mailed token.
 pub async fn insert<'e>(
@@ -15,13 +15,13 @@ pub async fn insert<'e>(
     now: DateTime<Utc>,
     expires_at: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    sqlx::query(
+    sqlx::query!(
         "INSERT INTO login_links (token_hash, subscriber_id, created_at, expires_at) VALUES ($1, $2, $3, $4)",
+        token_hash.as_slice(),
+        subscriber as SubscriberId,
+        now,
+        expires_at,
     )
-    .bind(token_hash.as_slice())
-    .bind(subscriber)
-    .bind(now)
-    .bind(expires_at)
     .execute(db)
     .await?;
     Ok(())
@@ -34,12 +34,14 @@ pub async fn usable<'e>(
     token_hash: &[u8; 32],
     now: DateTime<Utc>,
 ) -> Result<Option<SubscriberId>, StoreError> {
-    Ok(sqlx::query_scalar(
-        "SELECT l.subscriber_id FROM login_links l JOIN subscribers s ON s.id = l.subscriber_id \
-         WHERE l.token_hash = $1 AND l.used_at IS NULL AND l.expires_at > $2 AND s.status = 'active'",
+    Ok(sqlx::query_scalar!(
+        r#"SELECT l.subscriber_id AS "id: SubscriberId" FROM login_links l
+           JOIN subscribers s ON s.id = l.subscriber_id
+           WHERE l.token_hash = $1 AND l.used_at IS NULL AND l.expires_at > $2 AND s.status = $3"#,
+        token_hash.as_slice(),
+        now,
+        SubscriberStatus::Active as SubscriberStatus,
     )
-    .bind(token_hash.as_slice())
-    .bind(now)
     .fetch_optional(db)
     .await?)
 }
@@ -51,13 +53,14 @@ pub async fn consume<'e>(
     token_hash: &[u8; 32],
     now: DateTime<Utc>,
 ) -> Result<Option<SubscriberId>, StoreError> {
-    Ok(sqlx::query_scalar(
-        "UPDATE login_links l SET used_at = $2 FROM subscribers s \
-         WHERE l.token_hash = $1 AND l.used_at IS NULL AND l.expires_at > $2 \
-         AND s.id = l.subscriber_id AND s.status = 'active' RETURNING l.subscriber_id",
+    Ok(sqlx::query_scalar!(
+        r#"UPDATE login_links l SET used_at = $2 FROM subscribers s
+           WHERE l.token_hash = $1 AND l.used_at IS NULL AND l.expires_at > $2
+           AND s.id = l.subscriber_id AND s.status = $3 RETURNING l.subscriber_id AS "id: SubscriberId""#,
+        token_hash.as_slice(),
+        now,
+        SubscriberStatus::Active as SubscriberStatus,
     )
-    .bind(token_hash.as_slice())
-    .bind(now)
     .fetch_optional(db)
     .await?)
 }
@@ -70,11 +73,13 @@ const LINK_ADDRESS_LOCK: i32 = 0x414C;
 /// hourly limit's count and the link mail it allows are then one step, however many requests
 /// for the address arrive at once.
 pub async fn lock_address(tx: &mut sqlx::PgConnection, email: &str) -> Result<(), StoreError> {
-    sqlx::query("SELECT pg_advisory_xact_lock($1, hashtext(lower($2)))")
-        .bind(LINK_ADDRESS_LOCK)
-        .bind(email)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!(
+        "SELECT pg_advisory_xact_lock($1, hashtext(lower($2)))",
+        LINK_ADDRESS_LOCK,
+        email,
+    )
+    .execute(&mut *tx)
+    .await?;
     Ok(())
 }
 
@@ -83,13 +88,13 @@ pub async fn delete_of_subscriber<'e>(
     db: impl PgExecutor<'e>,
     subscriber: SubscriberId,
 ) -> Result<u64, StoreError> {
-    Ok(
-        sqlx::query("DELETE FROM login_links WHERE subscriber_id = $1")
-            .bind(subscriber)
-            .execute(db)
-            .await?
-            .rows_affected(),
+    Ok(sqlx::query!(
+        "DELETE FROM login_links WHERE subscriber_id = $1",
+        subscriber as SubscriberId,
     )
+    .execute(db)
+    .await?
+    .rows_affected())
 }
 
 /// Forgets links that expired before `now`; returns how many.
@@ -98,8 +103,7 @@ pub async fn delete_expired<'e>(
     now: DateTime<Utc>,
 ) -> Result<u64, StoreError> {
     Ok(
-        sqlx::query("DELETE FROM login_links WHERE expires_at <= $1")
-            .bind(now)
+        sqlx::query!("DELETE FROM login_links WHERE expires_at <= $1", now,)
             .execute(db)
             .await?
             .rows_affected(),

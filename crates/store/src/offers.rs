@@ -5,14 +5,12 @@ use chrono::{DateTime, Utc};
 use sqlx::PgExecutor;
 
 use crate::StoreError;
-use crate::games::GameId;
-use crate::players::PlayerRowId;
-use crate::status::{OfferReason, OfferStatus, StandbyOffers};
-use crate::subscribers::SubscriberId;
+use crate::ids::GameId;
+use crate::ids::PlayerRowId;
+use crate::status::{GameStatus, OfferReason, OfferStatus, PlayerStatus, StandbyOffers};
+use crate::ids::SubscriberId;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, sqlx::Type)]
-#[sqlx(transparent)]
-pub struct OfferId(pub i64);
+pub use crate::ids::OfferId;
 
 /// A game's missed-turns limit (`None`: the engine's default), who offers seats, and how many
 /// days an offer stands.
@@ -40,16 +38,21 @@ impl Default for MissedPolicy {
 }
 
 pub async fn policy<'e>(db: impl PgExecutor<'e>, game: GameId) -> Result<MissedPolicy, StoreError> {
-    let (limit, offers, offer_days): (Option<i32>, StandbyOffers, i32) = sqlx::query_as(
-        "SELECT missed_turns_limit, standby_offers, offer_days FROM games WHERE id = $1",
+    let row = sqlx::query!(
+        r#"SELECT missed_turns_limit, standby_offers AS "offers: StandbyOffers", offer_days
+           FROM games WHERE id = $1"#,
+        game as GameId,
     )
-    .bind(game)
     .fetch_one(db)
     .await?;
     Ok(MissedPolicy {
-        limit: limit.and_then(|n| u32::try_from(n).ok()),
-        offers,
-        offer_days: u32::try_from(offer_days)
+        limit: row
+            .missed_turns_limit
+            .map(u32::try_from)
+            .transpose()
+            .map_err(|e| StoreError::invalid_row("games.missed_turns_limit", e))?,
+        offers: row.offers,
+        offer_days: u32::try_from(row.offer_days)
             .map_err(|e| StoreError::invalid_row("games.offer_days", e))?,
     })
 }
@@ -66,14 +69,14 @@ pub async fn set_policy<'e>(
         .map_err(|e| StoreError::invalid_row("games.missed_turns_limit", e))?;
     let offer_days = i32::try_from(policy.offer_days)
         .map_err(|e| StoreError::invalid_row("games.offer_days", e))?;
-    sqlx::query(
-        "UPDATE games SET missed_turns_limit = $2, standby_offers = $3, offer_days = $4 \
+    sqlx::query!(
+        "UPDATE games SET missed_turns_limit = $2, standby_offers = $3, offer_days = $4
          WHERE id = $1",
+        game as GameId,
+        limit,
+        policy.offers as StandbyOffers,
+        offer_days,
     )
-    .bind(game)
-    .bind(limit)
-    .bind(policy.offers)
-    .bind(offer_days)
     .execute(db)
     .await?;
     Ok(())
@@ -86,17 +89,23 @@ pub async fn count_turn(
     missed: &[PlayerRowId],
     ordered: &[PlayerRowId],
 ) -> Result<Vec<(PlayerRowId, i32)>, StoreError> {
-    sqlx::query("UPDATE players SET missed_turns = 0 WHERE id = ANY($1) AND missed_turns > 0")
-        .bind(ordered.iter().map(|p| p.0).collect::<Vec<_>>())
-        .execute(&mut *tx)
-        .await?;
-    Ok(sqlx::query_as(
-        "UPDATE players SET missed_turns = missed_turns + 1 WHERE id = ANY($1) \
-         RETURNING id, missed_turns",
+    sqlx::query!(
+        "UPDATE players SET missed_turns = 0 WHERE id = ANY($1) AND missed_turns > 0",
+        ordered as &[PlayerRowId],
     )
-    .bind(missed.iter().map(|p| p.0).collect::<Vec<_>>())
+    .execute(&mut *tx)
+    .await?;
+    let rows = sqlx::query!(
+        r#"UPDATE players SET missed_turns = missed_turns + 1 WHERE id = ANY($1)
+           RETURNING id AS "id: PlayerRowId", missed_turns"#,
+        missed as &[PlayerRowId],
+    )
     .fetch_all(&mut *tx)
-    .await?)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| (row.id, row.missed_turns))
+        .collect())
 }
 
 #[derive(Debug, Clone)]
@@ -117,25 +126,25 @@ pub async fn insert<'e>(
     new: &NewOffer<'_>,
     now: DateTime<Utc>,
 ) -> Result<Option<OfferId>, StoreError> {
-    Ok(sqlx::query_scalar(
-        "INSERT INTO seat_offers (game_id, player_id, subscriber_id, token, reason, offered_by, \
-           offered_at, expires_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING id",
+    Ok(sqlx::query_scalar!(
+        r#"INSERT INTO seat_offers (game_id, player_id, subscriber_id, token, reason, offered_by,
+             offered_at, expires_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING id AS "id: OfferId""#,
+        new.game_id as GameId,
+        new.player as PlayerRowId,
+        new.subscriber as SubscriberId,
+        new.token,
+        new.reason as OfferReason,
+        new.offered_by,
+        now,
+        new.expires_at,
     )
-    .bind(new.game_id)
-    .bind(new.player)
-    .bind(new.subscriber)
-    .bind(new.token)
-    .bind(new.reason)
-    .bind(new.offered_by)
-    .bind(now)
-    .bind(new.expires_at)
     .fetch_optional(db)
     .await?)
 }
 
 /// One offer, as its answer needs it.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Offer {
     pub id: OfferId,
     pub game_id: GameId,
@@ -151,27 +160,29 @@ pub struct Offer {
     pub expires_at: DateTime<Utc>,
 }
 
-/// `SELECT` of [`Offer`]s, then the given condition.
-macro_rules! select_offers {
-    ($condition:literal) => {
-        concat!(
-            "SELECT o.id, o.game_id, g.name AS game_name, o.player_id, \
-             p.display_name AS holder_name, o.subscriber_id, s.display_name AS subscriber_name, \
-             o.reason, o.status, o.offered_at, o.expires_at FROM seat_offers o JOIN games g ON g.id = o.game_id \
-             JOIN players p ON p.id = o.player_id JOIN subscribers s ON s.id = o.subscriber_id ",
-            $condition
+/// [`Offer`]s: the query with the given condition, its parameters from `$1` on.
+macro_rules! offers {
+    ($condition:literal, $($param:expr),+ $(,)?) => {
+        sqlx::query_as!(
+            Offer,
+            r#"SELECT o.id AS "id: OfferId", o.game_id AS "game_id: GameId", g.name AS game_name,
+                      o.player_id AS "player_id: PlayerRowId", p.display_name AS holder_name,
+                      o.subscriber_id AS "subscriber_id: SubscriberId",
+                      s.display_name AS subscriber_name, o.reason AS "reason: OfferReason",
+                      o.status AS "status: OfferStatus", o.offered_at, o.expires_at
+               FROM seat_offers o JOIN games g ON g.id = o.game_id
+               JOIN players p ON p.id = o.player_id JOIN subscribers s ON s.id = o.subscriber_id "#
+                + $condition,
+            $($param),+
         )
     };
 }
 
 /// The offer, locked for this transaction.
 pub async fn lock(tx: &mut sqlx::PgConnection, id: OfferId) -> Result<Option<Offer>, StoreError> {
-    Ok(
-        sqlx::query_as(select_offers!("WHERE o.id = $1 FOR UPDATE OF o"))
-            .bind(id)
-            .fetch_optional(&mut *tx)
-            .await?,
-    )
+    Ok(offers!("WHERE o.id = $1 FOR UPDATE OF o", id as OfferId)
+        .fetch_optional(&mut *tx)
+        .await?)
 }
 
 /// The offer a reply token belongs to, whatever its status.
@@ -179,8 +190,7 @@ pub async fn of_token<'e>(
     db: impl PgExecutor<'e>,
     token: &str,
 ) -> Result<Option<Offer>, StoreError> {
-    Ok(sqlx::query_as(select_offers!("WHERE o.token = $1"))
-        .bind(token)
+    Ok(offers!("WHERE o.token = $1", token)
         .fetch_optional(db)
         .await?)
 }
@@ -190,11 +200,13 @@ pub async fn open_to_subscriber<'e>(
     db: impl PgExecutor<'e>,
     subscriber: SubscriberId,
 ) -> Result<Vec<Offer>, StoreError> {
-    Ok(sqlx::query_as(select_offers!(
-        "WHERE o.subscriber_id = $1 AND o.status = 'open' AND g.status <> 'finished' \
-         ORDER BY o.offered_at, o.id"
-    ))
-    .bind(subscriber)
+    Ok(offers!(
+        "WHERE o.subscriber_id = $1 AND o.status = $2 AND g.status <> $3
+         ORDER BY o.offered_at, o.id",
+        subscriber as SubscriberId,
+        OfferStatus::Open as OfferStatus,
+        GameStatus::Finished as GameStatus,
+    )
     .fetch_all(db)
     .await?)
 }
@@ -204,10 +216,11 @@ pub async fn open_of_game<'e>(
     db: impl PgExecutor<'e>,
     game: GameId,
 ) -> Result<Vec<Offer>, StoreError> {
-    Ok(sqlx::query_as(select_offers!(
-        "WHERE o.game_id = $1 AND o.status = 'open' ORDER BY o.offered_at, o.id"
-    ))
-    .bind(game)
+    Ok(offers!(
+        "WHERE o.game_id = $1 AND o.status = $2 ORDER BY o.offered_at, o.id",
+        game as GameId,
+        OfferStatus::Open as OfferStatus,
+    )
     .fetch_all(db)
     .await?)
 }
@@ -219,12 +232,13 @@ pub async fn close<'e>(
     status: OfferStatus,
     now: DateTime<Utc>,
 ) -> Result<bool, StoreError> {
-    Ok(sqlx::query(
-        "UPDATE seat_offers SET status = $2, decided_at = $3 WHERE id = $1 AND status = 'open'",
+    Ok(sqlx::query!(
+        "UPDATE seat_offers SET status = $2, decided_at = $3 WHERE id = $1 AND status = $4",
+        id as OfferId,
+        status as OfferStatus,
+        now,
+        OfferStatus::Open as OfferStatus,
     )
-    .bind(id)
-    .bind(status)
-    .bind(now)
     .execute(db)
     .await?
     .rows_affected()
@@ -238,18 +252,21 @@ pub async fn lapse_open_of_player(
     player: PlayerRowId,
     now: DateTime<Utc>,
 ) -> Result<Vec<Offer>, StoreError> {
-    let offers: Vec<Offer> = sqlx::query_as(select_offers!(
-        "WHERE o.player_id = $1 AND o.status = 'open' FOR UPDATE OF o"
-    ))
-    .bind(player)
+    let offers: Vec<Offer> = offers!(
+        "WHERE o.player_id = $1 AND o.status = $2 FOR UPDATE OF o",
+        player as PlayerRowId,
+        OfferStatus::Open as OfferStatus,
+    )
     .fetch_all(&mut *tx)
     .await?;
-    sqlx::query(
-        "UPDATE seat_offers SET status = 'lapsed', decided_at = $2 \
-         WHERE player_id = $1 AND status = 'open'",
+    sqlx::query!(
+        "UPDATE seat_offers SET status = $3, decided_at = $2
+         WHERE player_id = $1 AND status = $4",
+        player as PlayerRowId,
+        now,
+        OfferStatus::Lapsed as OfferStatus,
+        OfferStatus::Open as OfferStatus,
     )
-    .bind(player)
-    .bind(now)
     .execute(&mut *tx)
     .await?;
     Ok(offers)
@@ -261,11 +278,14 @@ pub async fn asked_already<'e>(
     db: impl PgExecutor<'e>,
     player: PlayerRowId,
 ) -> Result<Vec<SubscriberId>, StoreError> {
-    Ok(sqlx::query_scalar(
-        "SELECT subscriber_id FROM seat_offers WHERE player_id = $1 \
-         AND status IN ('open', 'declined', 'expired')",
+    Ok(sqlx::query_scalar!(
+        r#"SELECT subscriber_id AS "id: SubscriberId" FROM seat_offers WHERE player_id = $1
+           AND status IN ($2, $3, $4)"#,
+        player as PlayerRowId,
+        OfferStatus::Open as OfferStatus,
+        OfferStatus::Declined as OfferStatus,
+        OfferStatus::Expired as OfferStatus,
     )
-    .bind(player)
     .fetch_all(db)
     .await?)
 }
@@ -275,10 +295,12 @@ pub async fn holders_of_open_offers<'e>(
     db: impl PgExecutor<'e>,
     game: GameId,
 ) -> Result<Vec<SubscriberId>, StoreError> {
-    Ok(sqlx::query_scalar(
-        "SELECT DISTINCT subscriber_id FROM seat_offers WHERE game_id = $1 AND status = 'open'",
+    Ok(sqlx::query_scalar!(
+        r#"SELECT DISTINCT subscriber_id AS "id: SubscriberId" FROM seat_offers
+           WHERE game_id = $1 AND status = $2"#,
+        game as GameId,
+        OfferStatus::Open as OfferStatus,
     )
-    .bind(game)
     .fetch_all(db)
     .await?)
 }
@@ -290,13 +312,15 @@ pub async fn lapse_open_to_subscriber<'e>(
     subscriber: SubscriberId,
     now: DateTime<Utc>,
 ) -> Result<u64, StoreError> {
-    Ok(sqlx::query(
-        "UPDATE seat_offers SET status = 'lapsed', decided_at = $3 \
-         WHERE game_id = $1 AND subscriber_id = $2 AND status = 'open'",
+    Ok(sqlx::query!(
+        "UPDATE seat_offers SET status = $4, decided_at = $3
+         WHERE game_id = $1 AND subscriber_id = $2 AND status = $5",
+        game as GameId,
+        subscriber as SubscriberId,
+        now,
+        OfferStatus::Lapsed as OfferStatus,
+        OfferStatus::Open as OfferStatus,
     )
-    .bind(game)
-    .bind(subscriber)
-    .bind(now)
     .execute(db)
     .await?
     .rows_affected())
@@ -307,19 +331,21 @@ pub async fn expire_due(
     tx: &mut sqlx::PgConnection,
     now: DateTime<Utc>,
 ) -> Result<Vec<Offer>, StoreError> {
-    let expired: Vec<OfferId> = sqlx::query_scalar(
-        "UPDATE seat_offers SET status = 'expired', decided_at = $1 \
-         WHERE id IN (SELECT id FROM seat_offers WHERE status = 'open' AND expires_at <= $1 \
-                      ORDER BY expires_at, id LIMIT 500 FOR UPDATE SKIP LOCKED) \
-         RETURNING id",
+    let expired = sqlx::query_scalar!(
+        r#"UPDATE seat_offers SET status = $2, decided_at = $1
+           WHERE id IN (SELECT id FROM seat_offers WHERE status = $3 AND expires_at <= $1
+                        ORDER BY expires_at, id LIMIT 500 FOR UPDATE SKIP LOCKED)
+           RETURNING id AS "id: OfferId""#,
+        now,
+        OfferStatus::Expired as OfferStatus,
+        OfferStatus::Open as OfferStatus,
     )
-    .bind(now)
     .fetch_all(&mut *tx)
     .await?;
-    Ok(sqlx::query_as(select_offers!(
-        "WHERE o.id = ANY($1) ORDER BY o.expires_at, o.id"
-    ))
-    .bind(expired.iter().map(|id| id.0).collect::<Vec<_>>())
+    Ok(offers!(
+        "WHERE o.id = ANY($1) ORDER BY o.expires_at, o.id",
+        &expired as &[OfferId]
+    )
     .fetch_all(&mut *tx)
     .await?)
 }
@@ -331,12 +357,15 @@ pub async fn lapse_missed_of_players<'e>(
     players: &[PlayerRowId],
     now: DateTime<Utc>,
 ) -> Result<u64, StoreError> {
-    Ok(sqlx::query(
-        "UPDATE seat_offers SET status = 'lapsed', decided_at = $2 \
-         WHERE player_id = ANY($1) AND status = 'open' AND reason = 'missed'",
+    Ok(sqlx::query!(
+        "UPDATE seat_offers SET status = $3, decided_at = $2
+         WHERE player_id = ANY($1) AND status = $4 AND reason = $5",
+        players as &[PlayerRowId],
+        now,
+        OfferStatus::Lapsed as OfferStatus,
+        OfferStatus::Open as OfferStatus,
+        OfferReason::Missed as OfferReason,
     )
-    .bind(players.iter().map(|p| p.0).collect::<Vec<_>>())
-    .bind(now)
     .execute(db)
     .await?
     .rows_affected())
@@ -349,10 +378,12 @@ pub async fn lapse_missed_of_player(
     player: PlayerRowId,
     now: DateTime<Utc>,
 ) -> Result<Vec<Offer>, StoreError> {
-    let offers: Vec<Offer> = sqlx::query_as(select_offers!(
-        "WHERE o.player_id = $1 AND o.status = 'open' AND o.reason = 'missed' FOR UPDATE OF o"
-    ))
-    .bind(player)
+    let offers: Vec<Offer> = offers!(
+        "WHERE o.player_id = $1 AND o.status = $2 AND o.reason = $3 FOR UPDATE OF o",
+        player as PlayerRowId,
+        OfferStatus::Open as OfferStatus,
+        OfferReason::Missed as OfferReason,
+    )
     .fetch_all(&mut *tx)
     .await?;
     if !offers.is_empty() {
@@ -368,12 +399,15 @@ pub async fn lapse_open_of_departed<'e>(
     game: GameId,
     now: DateTime<Utc>,
 ) -> Result<u64, StoreError> {
-    Ok(sqlx::query(
-        "UPDATE seat_offers o SET status = 'lapsed', decided_at = $2 FROM players p \
-         WHERE p.id = o.player_id AND o.game_id = $1 AND o.status = 'open' AND p.status <> 'active'",
+    Ok(sqlx::query!(
+        "UPDATE seat_offers o SET status = $3, decided_at = $2 FROM players p
+         WHERE p.id = o.player_id AND o.game_id = $1 AND o.status = $4 AND p.status <> $5",
+        game as GameId,
+        now,
+        OfferStatus::Lapsed as OfferStatus,
+        OfferStatus::Open as OfferStatus,
+        PlayerStatus::Active as PlayerStatus,
     )
-    .bind(game)
-    .bind(now)
     .execute(db)
     .await?
     .rows_affected())
@@ -385,11 +419,13 @@ pub async fn lapse_open_of_game<'e>(
     game: GameId,
     now: DateTime<Utc>,
 ) -> Result<u64, StoreError> {
-    Ok(sqlx::query(
-        "UPDATE seat_offers SET status = 'lapsed', decided_at = $2 WHERE game_id = $1 AND status = 'open'",
+    Ok(sqlx::query!(
+        "UPDATE seat_offers SET status = $3, decided_at = $2 WHERE game_id = $1 AND status = $4",
+        game as GameId,
+        now,
+        OfferStatus::Lapsed as OfferStatus,
+        OfferStatus::Open as OfferStatus,
     )
-    .bind(game)
-    .bind(now)
     .execute(db)
     .await?
     .rows_affected())

@@ -9,7 +9,10 @@ use std::collections::{HashMap, HashSet};
 
 use crate::StoreError;
 use crate::status::{Budget, OutboundStatus};
-use crate::subscribers::SubscriberId;
+use crate::ids::SubscriberId;
+
+pub use crate::ids::OutboundId;
+pub use crate::ids::SharedBodyId;
 
 /// The headers a queued message carries besides From, To, Subject, Date and Message-ID. Stored
 /// as JSON (`{"Reply-To": ...}`), read back into this type when the message is leased.
@@ -84,19 +87,19 @@ pub async fn enqueue<'e>(
     new: &NewOutbound<'_>,
     now: DateTime<Utc>,
 ) -> Result<bool, StoreError> {
-    let result = sqlx::query(
-        "INSERT INTO outbound_messages (message_id, idempotency_key, to_address, subject, body_text, body_html, headers, \
-         next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) \
+    let result = sqlx::query!(
+        "INSERT INTO outbound_messages (message_id, idempotency_key, to_address, subject, body_text, body_html, headers,
+         next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
          ON CONFLICT (idempotency_key) DO NOTHING",
+        new.message_id,
+        new.idempotency_key,
+        new.to_address,
+        new.subject,
+        new.body_text,
+        new.body_html,
+        sqlx::types::Json(new.headers) as _,
+        now,
     )
-    .bind(new.message_id)
-    .bind(new.idempotency_key)
-    .bind(new.to_address)
-    .bind(new.subject)
-    .bind(new.body_text)
-    .bind(new.body_html)
-    .bind(sqlx::types::Json(new.headers))
-    .bind(now)
     .execute(db)
     .await?;
     Ok(result.rows_affected() == 1)
@@ -110,13 +113,13 @@ pub async fn count_sent_to_since<'e>(
     address: &str,
     since: DateTime<Utc>,
 ) -> Result<i64, StoreError> {
-    Ok(sqlx::query_scalar(
-        "SELECT count(*) FROM outbound_messages \
-         WHERE lower(to_address) = lower($1) AND created_at >= $2 AND starts_with(idempotency_key, $3)",
+    Ok(sqlx::query_scalar!(
+        r#"SELECT count(*) AS "sent!" FROM outbound_messages
+           WHERE lower(to_address) = lower($1) AND created_at >= $2 AND starts_with(idempotency_key, $3)"#,
+        address,
+        since,
+        kind,
     )
-    .bind(address)
-    .bind(since)
-    .bind(kind)
     .fetch_one(db)
     .await?)
 }
@@ -133,8 +136,7 @@ const BUDGET_LOCK: i32 = 0x4d42;
 /// late as they can (a batch of mail takes it to queue its replies, after its messages were
 /// acted on), so it is held for a few statements.
 pub async fn lock_budgets(tx: &mut sqlx::PgConnection) -> Result<(), StoreError> {
-    sqlx::query("SELECT pg_advisory_xact_lock($1, 0)")
-        .bind(BUDGET_LOCK)
+    sqlx::query!("SELECT pg_advisory_xact_lock($1, 0)", BUDGET_LOCK)
         .execute(&mut *tx)
         .await?;
     Ok(())
@@ -195,28 +197,31 @@ pub async fn budget_counts(
     keys: &[&str],
     since: DateTime<Utc>,
 ) -> Result<BudgetCounts, StoreError> {
-    let senders: Vec<i64> = senders.iter().map(|s| s.0).collect();
-    let rows: Vec<(String, String, Option<Budget>, i64)> = sqlx::query_as(
-        "SELECT 'mailbox', to_mailbox, budget, count(*) FROM outbound_messages \
-         WHERE to_mailbox = ANY($1) AND budget IS NOT NULL AND created_at >= $5 GROUP BY to_mailbox, budget \
-         UNION ALL SELECT 'domain', to_domain, budget, count(*) FROM outbound_messages \
-         WHERE to_domain = ANY($2) AND budget IS NOT NULL AND created_at >= $5 GROUP BY to_domain, budget \
-         UNION ALL SELECT 'sender', from_subscriber::text, budget, count(*) FROM outbound_messages \
-         WHERE from_subscriber = ANY($3) AND budget = 'tell' AND created_at >= $5 GROUP BY from_subscriber, budget \
-         UNION ALL SELECT 'all', '', 'refusal', count(*) FROM outbound_messages \
-         WHERE budget = 'refusal' AND created_at >= $5 \
-         UNION ALL SELECT 'queued', idempotency_key, NULL, 0 FROM outbound_messages WHERE idempotency_key = ANY($4)",
+    let rows = sqlx::query!(
+        r#"SELECT 'mailbox' AS "scope!", to_mailbox AS "key!", budget AS "budget: Budget", count(*) AS "count!"
+           FROM outbound_messages
+           WHERE to_mailbox = ANY($1) AND budget IS NOT NULL AND created_at >= $5 GROUP BY to_mailbox, budget
+           UNION ALL SELECT 'domain', to_domain, budget, count(*) FROM outbound_messages
+           WHERE to_domain = ANY($2) AND budget IS NOT NULL AND created_at >= $5 GROUP BY to_domain, budget
+           UNION ALL SELECT 'sender', from_subscriber::text, budget, count(*) FROM outbound_messages
+           WHERE from_subscriber = ANY($3) AND budget = $6 AND created_at >= $5 GROUP BY from_subscriber, budget
+           UNION ALL SELECT 'all', '', $7, count(*) FROM outbound_messages
+           WHERE budget = $7 AND created_at >= $5
+           UNION ALL SELECT 'known', idempotency_key, NULL, 0 FROM outbound_messages WHERE idempotency_key = ANY($4)"#,
+        mailboxes as &[&str],
+        domains as &[&str],
+        senders as &[SubscriberId],
+        keys as &[&str],
+        since,
+        Budget::Tell as Budget,
+        Budget::Refusal as Budget,
     )
-    .bind(mailboxes)
-    .bind(domains)
-    .bind(&senders)
-    .bind(keys)
-    .bind(since)
     .fetch_all(&mut *db)
     .await?;
     let mut counts = BudgetCounts::default();
-    for (scope, key, budget, count) in rows {
-        match (scope.as_str(), budget) {
+    for row in rows {
+        let (key, count) = (row.key, row.count);
+        match (row.scope.as_str(), row.budget) {
             ("mailbox", Some(budget)) => {
                 counts.by_mailbox.insert((key, budget), count);
             }
@@ -227,7 +232,7 @@ pub async fn budget_counts(
                 let id = key
                     .parse()
                     .map_err(|e| StoreError::invalid_row("outbound_messages.from_subscriber", e))?;
-                counts.tells_by_sender.insert(SubscriberId(id), count);
+                counts.tells_by_sender.insert(id, count);
             }
             ("all", _) => counts.refusals = count,
             _ => {
@@ -261,31 +266,30 @@ pub async fn enqueue_budgeted(
         .map(|(m, _)| serde_json::to_string(m.headers))
         .collect::<Result<_, _>>()
         .map_err(|e| StoreError::invalid_row("outbound_messages.headers", e))?;
-    let senders: Vec<Option<i64>> = messages
-        .iter()
-        .map(|(_, t)| t.from_subscriber.map(|s| s.0))
-        .collect();
-    Ok(sqlx::query(
-        "INSERT INTO outbound_messages (message_id, idempotency_key, to_address, subject, body_text, \
-         body_html, headers, budget, to_mailbox, to_domain, from_subscriber, next_attempt_at, created_at) \
-         SELECT m, k, t, s, b, h, hd::jsonb, bu, mb, dm, fs, $12, $12 \
-         FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], \
-                     $8::text[], $9::text[], $10::text[], $11::bigint[]) \
-           AS x(m, k, t, s, b, h, hd, bu, mb, dm, fs) \
+    let senders: Vec<Option<SubscriberId>> =
+        messages.iter().map(|(_, t)| t.from_subscriber).collect();
+    let budgets: Vec<Budget> = messages.iter().map(|(_, t)| t.budget).collect();
+    Ok(sqlx::query!(
+        "INSERT INTO outbound_messages (message_id, idempotency_key, to_address, subject, body_text,
+         body_html, headers, budget, to_mailbox, to_domain, from_subscriber, next_attempt_at, created_at)
+         SELECT m, k, t, s, b, h, hd::jsonb, bu, mb, dm, fs, $12, $12
+         FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                     $8::text[], $9::text[], $10::text[], $11::bigint[])
+           AS x(m, k, t, s, b, h, hd, bu, mb, dm, fs)
          ON CONFLICT (idempotency_key) DO NOTHING",
+        &column(messages, |m, _| m.message_id) as &[&str],
+        &column(messages, |m, _| m.idempotency_key) as &[&str],
+        &column(messages, |m, _| m.to_address) as &[&str],
+        &column(messages, |m, _| m.subject) as &[&str],
+        &column(messages, |m, _| m.body_text) as &[&str],
+        &html as &[Option<&str>],
+        &headers as &[String],
+        &budgets as &[Budget],
+        &column(messages, |_, t| t.mailbox) as &[&str],
+        &column(messages, |_, t| t.domain) as &[&str],
+        &senders as &[Option<SubscriberId>],
+        now,
     )
-    .bind(column(messages, |m, _| m.message_id))
-    .bind(column(messages, |m, _| m.idempotency_key))
-    .bind(column(messages, |m, _| m.to_address))
-    .bind(column(messages, |m, _| m.subject))
-    .bind(column(messages, |m, _| m.body_text))
-    .bind(html)
-    .bind(headers)
-    .bind(column(messages, |_, t| t.budget.as_str()))
-    .bind(column(messages, |_, t| t.mailbox))
-    .bind(column(messages, |_, t| t.domain))
-    .bind(senders)
-    .bind(now)
     .execute(&mut *db)
     .await?
     .rows_affected())
@@ -297,13 +301,14 @@ pub async fn insert_shared_body<'e>(
     body_text: &str,
     body_html: Option<&str>,
     now: DateTime<Utc>,
-) -> Result<i64, StoreError> {
-    Ok(sqlx::query_scalar(
-        "INSERT INTO outbound_bodies (body_text, body_html, created_at) VALUES ($1, $2, $3) RETURNING id",
+) -> Result<SharedBodyId, StoreError> {
+    Ok(sqlx::query_scalar!(
+        r#"INSERT INTO outbound_bodies (body_text, body_html, created_at) VALUES ($1, $2, $3)
+           RETURNING id AS "id: SharedBodyId""#,
+        body_text,
+        body_html,
+        now,
     )
-    .bind(body_text)
-    .bind(body_html)
-    .bind(now)
     .fetch_one(db)
     .await?)
 }
@@ -314,7 +319,7 @@ pub async fn insert_shared_body<'e>(
 pub async fn enqueue_many(
     db: &mut sqlx::PgConnection,
     messages: &[NewOutbound<'_>],
-    shared_body: Option<i64>,
+    shared_body: Option<SharedBodyId>,
     now: DateTime<Utc>,
 ) -> Result<u64, StoreError> {
     let mut queued = 0;
@@ -331,23 +336,23 @@ pub async fn enqueue_many(
             .map(|m| serde_json::to_string(m.headers))
             .collect::<Result<_, _>>()
             .map_err(|e| StoreError::invalid_row("outbound_messages.headers", e))?;
-        queued += sqlx::query(
-            "INSERT INTO outbound_messages (message_id, idempotency_key, to_address, subject, body_text, \
-             body_html, headers, shared_body_id, next_attempt_at, created_at) \
-             SELECT m, k, t, s, b, h, hd::jsonb, $8, $9, $9 \
-             FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) \
-               AS x(m, k, t, s, b, h, hd) \
+        queued += sqlx::query!(
+            "INSERT INTO outbound_messages (message_id, idempotency_key, to_address, subject, body_text,
+             body_html, headers, shared_body_id, next_attempt_at, created_at)
+             SELECT m, k, t, s, b, h, hd::jsonb, $8, $9, $9
+             FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+               AS x(m, k, t, s, b, h, hd)
              ON CONFLICT (idempotency_key) DO NOTHING",
+            &column(chunk, |m| m.message_id) as &[&str],
+            &column(chunk, |m| m.idempotency_key) as &[&str],
+            &column(chunk, |m| m.to_address) as &[&str],
+            &column(chunk, |m| m.subject) as &[&str],
+            &column(chunk, |m| m.body_text) as &[&str],
+            &html as &[Option<&str>],
+            &headers as &[String],
+            shared_body as Option<SharedBodyId>,
+            now,
         )
-        .bind(column(chunk, |m| m.message_id))
-        .bind(column(chunk, |m| m.idempotency_key))
-        .bind(column(chunk, |m| m.to_address))
-        .bind(column(chunk, |m| m.subject))
-        .bind(column(chunk, |m| m.body_text))
-        .bind(html)
-        .bind(headers)
-        .bind(shared_body)
-        .bind(now)
         .execute(&mut *db)
         .await?
         .rows_affected();
@@ -356,40 +361,40 @@ pub async fn enqueue_many(
 }
 
 /// A body shared by many messages.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct SharedBody {
-    pub id: i64,
+    pub id: SharedBodyId,
     pub body_text: String,
     pub body_html: Option<String>,
 }
 
 pub async fn shared_bodies<'e>(
     db: impl PgExecutor<'e>,
-    ids: &[i64],
+    ids: &[SharedBodyId],
 ) -> Result<Vec<SharedBody>, StoreError> {
-    Ok(
-        sqlx::query_as("SELECT id, body_text, body_html FROM outbound_bodies WHERE id = ANY($1)")
-            .bind(ids)
-            .fetch_all(db)
-            .await?,
+    Ok(sqlx::query_as!(
+        SharedBody,
+        r#"SELECT id AS "id: SharedBodyId", body_text, body_html FROM outbound_bodies WHERE id = ANY($1)"#,
+        ids as &[SharedBodyId],
     )
+    .fetch_all(db)
+    .await?)
 }
 
 /// A queued message, leased to one worker for a while.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Leased {
-    pub id: i64,
+    pub id: OutboundId,
     pub message_id: String,
     pub to_address: String,
     pub subject: String,
     pub body_text: String,
     pub body_html: Option<String>,
-    #[sqlx(json)]
     pub headers: Headers,
     pub attempts: i32,
     pub created_at: DateTime<Utc>,
     /// Sent before `body_text`, when set.
-    pub shared_body_id: Option<i64>,
+    pub shared_body_id: Option<SharedBodyId>,
 }
 
 /// Takes up to `limit` queued messages that are due, and hides them from other workers until
@@ -402,31 +407,49 @@ pub async fn lease_due<'e>(
     lease_until: DateTime<Utc>,
     limit: i64,
 ) -> Result<Vec<Leased>, StoreError> {
-    Ok(sqlx::query_as(
-        "UPDATE outbound_messages SET next_attempt_at = $2 WHERE id IN ( \
-           SELECT id FROM outbound_messages WHERE status = 'queued' AND next_attempt_at <= $1 \
-           ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED) \
-         RETURNING id, message_id, to_address, subject, body_text, body_html, headers, attempts, created_at, \
-         shared_body_id",
+    let rows = sqlx::query!(
+        r#"UPDATE outbound_messages SET next_attempt_at = $2 WHERE id IN (
+             SELECT id FROM outbound_messages WHERE status = $4 AND next_attempt_at <= $1
+             ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+           RETURNING id AS "id: OutboundId", message_id, to_address, subject, body_text, body_html,
+                     headers AS "headers: sqlx::types::Json<Headers>", attempts, created_at,
+                     shared_body_id AS "shared_body_id: SharedBodyId""#,
+        now,
+        lease_until,
+        limit,
+        OutboundStatus::Queued as OutboundStatus,
     )
-    .bind(now)
-    .bind(lease_until)
-    .bind(limit)
     .fetch_all(db)
-    .await?)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| Leased {
+            id: row.id,
+            message_id: row.message_id,
+            to_address: row.to_address,
+            subject: row.subject,
+            body_text: row.body_text,
+            body_html: row.body_html,
+            headers: row.headers.0,
+            attempts: row.attempts,
+            created_at: row.created_at,
+            shared_body_id: row.shared_body_id,
+        })
+        .collect())
 }
 
 pub async fn mark_sent<'e>(
     db: impl PgExecutor<'e>,
-    id: i64,
+    id: OutboundId,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    sqlx::query(
-        "UPDATE outbound_messages SET status = 'sent', sent_at = $2, attempts = attempts + 1, last_error = NULL \
+    sqlx::query!(
+        "UPDATE outbound_messages SET status = $3, sent_at = $2, attempts = attempts + 1, last_error = NULL
          WHERE id = $1",
+        id as OutboundId,
+        now,
+        OutboundStatus::Sent as OutboundStatus,
     )
-    .bind(id)
-    .bind(now)
     .execute(db)
     .await?;
     Ok(())
@@ -435,15 +458,16 @@ pub async fn mark_sent<'e>(
 /// [`mark_sent`] for many messages in one statement.
 pub async fn mark_sent_many<'e>(
     db: impl PgExecutor<'e>,
-    ids: &[i64],
+    ids: &[OutboundId],
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    sqlx::query(
-        "UPDATE outbound_messages SET status = 'sent', sent_at = $2, attempts = attempts + 1, last_error = NULL \
+    sqlx::query!(
+        "UPDATE outbound_messages SET status = $3, sent_at = $2, attempts = attempts + 1, last_error = NULL
          WHERE id = ANY($1)",
+        ids as &[OutboundId],
+        now,
+        OutboundStatus::Sent as OutboundStatus,
     )
-    .bind(ids)
-    .bind(now)
     .execute(db)
     .await?;
     Ok(())
@@ -452,16 +476,16 @@ pub async fn mark_sent_many<'e>(
 /// A temporary failure: try again at `next_attempt_at`.
 pub async fn mark_retry<'e>(
     db: impl PgExecutor<'e>,
-    id: i64,
+    id: OutboundId,
     error: &str,
     next_attempt_at: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    sqlx::query(
+    sqlx::query!(
         "UPDATE outbound_messages SET attempts = attempts + 1, last_error = $2, next_attempt_at = $3 WHERE id = $1",
+        id as OutboundId,
+        error,
+        next_attempt_at,
     )
-    .bind(id)
-    .bind(error)
-    .bind(next_attempt_at)
     .execute(db)
     .await?;
     Ok(())
@@ -470,21 +494,24 @@ pub async fn mark_retry<'e>(
 /// A permanent failure, kept for the GM to see.
 pub async fn mark_failed<'e>(
     db: impl PgExecutor<'e>,
-    id: i64,
+    id: OutboundId,
     error: &str,
 ) -> Result<(), StoreError> {
-    sqlx::query("UPDATE outbound_messages SET status = 'failed', attempts = attempts + 1, last_error = $2 WHERE id = $1")
-        .bind(id)
-        .bind(error)
-        .execute(db)
-        .await?;
+    sqlx::query!(
+        "UPDATE outbound_messages SET status = $3, attempts = attempts + 1, last_error = $2 WHERE id = $1",
+        id as OutboundId,
+        error,
+        OutboundStatus::Failed as OutboundStatus,
+    )
+    .execute(db)
+    .await?;
     Ok(())
 }
 
 /// An outbound message as the GM's console lists it.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct OutboundSummary {
-    pub id: i64,
+    pub id: OutboundId,
     pub message_id: String,
     pub to_address: String,
     pub subject: String,
@@ -501,17 +528,20 @@ pub struct OutboundSummary {
 pub async fn list_by_status<'e>(
     db: impl PgExecutor<'e>,
     status: OutboundStatus,
-    before: Option<i64>,
+    before: Option<OutboundId>,
     limit: i64,
 ) -> Result<Vec<OutboundSummary>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT id, message_id, to_address, subject, body_text, status, attempts, next_attempt_at, last_error, \
-         created_at, sent_at FROM outbound_messages WHERE status = $1 AND ($3::bigint IS NULL OR id < $3) \
-         ORDER BY id DESC LIMIT $2",
+    Ok(sqlx::query_as!(
+        OutboundSummary,
+        r#"SELECT id AS "id: OutboundId", message_id, to_address, subject, body_text,
+                  status AS "status: OutboundStatus", attempts, next_attempt_at, last_error,
+                  created_at, sent_at
+           FROM outbound_messages WHERE status = $1 AND ($3::bigint IS NULL OR id < $3)
+           ORDER BY id DESC LIMIT $2"#,
+        status as OutboundStatus,
+        limit.max(0),
+        before as Option<OutboundId>,
     )
-    .bind(status)
-    .bind(limit.max(0))
-    .bind(before)
     .fetch_all(db)
     .await?)
 }
@@ -520,15 +550,18 @@ pub async fn list_by_status<'e>(
 /// the same mail). Returns whether there was such a message.
 pub async fn requeue<'e>(
     db: impl PgExecutor<'e>,
-    id: i64,
+    id: OutboundId,
     now: DateTime<Utc>,
 ) -> Result<bool, StoreError> {
-    Ok(sqlx::query(
-        "UPDATE outbound_messages SET status = 'queued', sent_at = NULL, attempts = 0, next_attempt_at = $2 \
-         WHERE id = $1 AND status IN ('failed', 'sent')",
+    Ok(sqlx::query!(
+        "UPDATE outbound_messages SET status = $3, sent_at = NULL, attempts = 0, next_attempt_at = $2
+         WHERE id = $1 AND status IN ($4, $5)",
+        id as OutboundId,
+        now,
+        OutboundStatus::Queued as OutboundStatus,
+        OutboundStatus::Failed as OutboundStatus,
+        OutboundStatus::Sent as OutboundStatus,
     )
-    .bind(id)
-    .bind(now)
     .execute(db)
     .await?
     .rows_affected()

@@ -3,21 +3,23 @@
 use sqlx::PgExecutor;
 
 use crate::StoreError;
-use crate::games::GameId;
-use crate::players::PlayerRowId;
-use crate::subscribers::SubscriberId;
-use crate::zines::ZineId;
+use crate::ids::GameId;
+use crate::ids::PlayerRowId;
+use crate::status::{PlayerStatus, SubscriberStatus, TurnStatus};
+use crate::ids::SubscriberId;
+use crate::ids::ZineId;
 
 /// Puts a subscriber on the standby list; `false` when they were on it already.
 pub async fn standby_on<'e>(
     db: impl PgExecutor<'e>,
     subscriber: SubscriberId,
 ) -> Result<bool, StoreError> {
-    let result =
-        sqlx::query("INSERT INTO standbys (subscriber_id) VALUES ($1) ON CONFLICT DO NOTHING")
-            .bind(subscriber)
-            .execute(db)
-            .await?;
+    let result = sqlx::query!(
+        "INSERT INTO standbys (subscriber_id) VALUES ($1) ON CONFLICT DO NOTHING",
+        subscriber as SubscriberId,
+    )
+    .execute(db)
+    .await?;
     Ok(result.rows_affected() == 1)
 }
 
@@ -26,10 +28,12 @@ pub async fn standby_off<'e>(
     db: impl PgExecutor<'e>,
     subscriber: SubscriberId,
 ) -> Result<bool, StoreError> {
-    let result = sqlx::query("DELETE FROM standbys WHERE subscriber_id = $1")
-        .bind(subscriber)
-        .execute(db)
-        .await?;
+    let result = sqlx::query!(
+        "DELETE FROM standbys WHERE subscriber_id = $1",
+        subscriber as SubscriberId,
+    )
+    .execute(db)
+    .await?;
     Ok(result.rows_affected() == 1)
 }
 
@@ -37,16 +41,16 @@ pub async fn is_standby<'e>(
     db: impl PgExecutor<'e>,
     subscriber: SubscriberId,
 ) -> Result<bool, StoreError> {
-    Ok(
-        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM standbys WHERE subscriber_id = $1)")
-            .bind(subscriber)
-            .fetch_one(db)
-            .await?,
+    Ok(sqlx::query_scalar!(
+        r#"SELECT EXISTS (SELECT 1 FROM standbys WHERE subscriber_id = $1) AS "standby!""#,
+        subscriber as SubscriberId,
     )
+    .fetch_one(db)
+    .await?)
 }
 
 /// A standby of a zine, as the GM sees them.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Standby {
     pub subscriber_id: SubscriberId,
     pub display_name: String,
@@ -59,15 +63,17 @@ pub async fn standbys_for_game<'e>(
     zine: ZineId,
     game: GameId,
 ) -> Result<Vec<Standby>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT s.id AS subscriber_id, s.display_name FROM standbys b \
-         JOIN subscribers s ON s.id = b.subscriber_id \
-         WHERE s.zine_id = $1 AND s.status = 'active' \
-         AND NOT EXISTS (SELECT 1 FROM players p WHERE p.game_id = $2 AND p.subscriber_id = s.id) \
-         ORDER BY b.since, s.id",
+    Ok(sqlx::query_as!(
+        Standby,
+        r#"SELECT s.id AS "subscriber_id: SubscriberId", s.display_name FROM standbys b
+           JOIN subscribers s ON s.id = b.subscriber_id
+           WHERE s.zine_id = $1 AND s.status = $3
+           AND NOT EXISTS (SELECT 1 FROM players p WHERE p.game_id = $2 AND p.subscriber_id = s.id)
+           ORDER BY b.since, s.id"#,
+        zine as ZineId,
+        game as GameId,
+        SubscriberStatus::Active as SubscriberStatus,
     )
-    .bind(zine)
-    .bind(game)
     .fetch_all(db)
     .await?)
 }
@@ -95,46 +101,50 @@ pub async fn replace(
 ) -> Result<Option<String>, StoreError> {
     let from_turn = i32::try_from(new.from_turn)
         .map_err(|e| StoreError::invalid_row("player_replacements.from_turn", e))?;
-    let old_name: Option<String> = sqlx::query_scalar(
+    let old_name = sqlx::query_scalar!(
         "INSERT INTO player_replacements (game_id, engine_player_id, from_turn, old_subscriber_id, \
            old_name, old_reply_token, new_subscriber_id, new_name) \
          SELECT p.game_id, p.engine_player_id, $3, p.subscriber_id, p.display_name, p.reply_token, $4, $5 \
          FROM players p WHERE p.id = $1 AND p.game_id = $2 RETURNING old_name",
+        new.player as PlayerRowId,
+        new.game_id as GameId,
+        from_turn,
+        new.new_subscriber as SubscriberId,
+        new.new_name,
     )
-    .bind(new.player)
-    .bind(new.game_id)
-    .bind(from_turn)
-    .bind(new.new_subscriber)
-    .bind(new.new_name)
     .fetch_optional(&mut *tx)
     .await?;
     if old_name.is_none() {
         return Ok(None);
     }
-    sqlx::query(
-        "UPDATE players SET subscriber_id = $2, display_name = $3, reply_token = $4, status = 'active', \
-         missed_turns = 0, joined_turn = $5 \
+    sqlx::query!(
+        "UPDATE players SET subscriber_id = $2, display_name = $3, reply_token = $4, status = $6,
+         missed_turns = 0, joined_turn = $5
          WHERE id = $1",
+        new.player as PlayerRowId,
+        new.new_subscriber as SubscriberId,
+        new.new_name,
+        new.new_reply_token,
+        from_turn,
+        PlayerStatus::Active as PlayerStatus,
     )
-    .bind(new.player)
-    .bind(new.new_subscriber)
-    .bind(new.new_name)
-    .bind(new.new_reply_token)
-    .bind(from_turn)
     .execute(&mut *tx)
     .await
     .map_err(StoreError::unique_as("that subscriber in this game"))?;
-    sqlx::query(
+    sqlx::query!(
         "UPDATE orders o SET superseded_at = greatest(now(), o.received_at) FROM turns t \
-         WHERE o.player_id = $1 AND o.superseded_at IS NULL AND t.id = o.turn_id AND t.status = 'open'",
+         WHERE o.player_id = $1 AND o.superseded_at IS NULL AND t.id = o.turn_id AND t.status = $2",
+        new.player as PlayerRowId,
+        TurnStatus::Open as TurnStatus,
     )
-    .bind(new.player)
     .execute(&mut *tx)
     .await?;
-    sqlx::query("DELETE FROM standbys WHERE subscriber_id = $1")
-        .bind(new.new_subscriber)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!(
+        "DELETE FROM standbys WHERE subscriber_id = $1",
+        new.new_subscriber as SubscriberId,
+    )
+    .execute(&mut *tx)
+    .await?;
     Ok(old_name)
 }
 
@@ -143,13 +153,14 @@ pub async fn replaced_token<'e>(
     db: impl PgExecutor<'e>,
     token: &str,
 ) -> Result<Option<(String, i32)>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT g.name, r.from_turn FROM player_replacements r JOIN games g ON g.id = r.game_id \
+    let row = sqlx::query!(
+        "SELECT g.name, r.from_turn FROM player_replacements r JOIN games g ON g.id = r.game_id
          WHERE r.old_reply_token = $1",
+        token,
     )
-    .bind(token)
     .fetch_optional(db)
-    .await?)
+    .await?;
+    Ok(row.map(|row| (row.name, row.from_turn)))
 }
 
 /// The seats whose replacement takes effect with `turn`: for each engine player id, the
@@ -160,15 +171,19 @@ pub async fn taking_effect<'e>(
     turn: u32,
 ) -> Result<Vec<(i64, String)>, StoreError> {
     let turn = i32::try_from(turn).map_err(|e| StoreError::invalid_row("turns.number", e))?;
-    Ok(sqlx::query_as(
-        "SELECT DISTINCT ON (engine_player_id) engine_player_id, new_name \
-         FROM player_replacements WHERE game_id = $1 AND from_turn = $2 \
+    let rows = sqlx::query!(
+        "SELECT DISTINCT ON (engine_player_id) engine_player_id, new_name
+         FROM player_replacements WHERE game_id = $1 AND from_turn = $2
          ORDER BY engine_player_id, id DESC",
+        game as GameId,
+        turn,
     )
-    .bind(game)
-    .bind(turn)
     .fetch_all(db)
-    .await?)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| (row.engine_player_id, row.new_name))
+        .collect())
 }
 
 /// The seats that changed hands by `turn`: for each engine player id, the latest replacement
@@ -179,13 +194,17 @@ pub async fn names_at_turn<'e>(
     turn: u32,
 ) -> Result<Vec<(i64, String, String)>, StoreError> {
     let turn = i32::try_from(turn).map_err(|e| StoreError::invalid_row("turns.number", e))?;
-    Ok(sqlx::query_as(
-        "SELECT DISTINCT ON (engine_player_id) engine_player_id, new_name, old_name \
-         FROM player_replacements WHERE game_id = $1 AND from_turn <= $2 \
+    let rows = sqlx::query!(
+        "SELECT DISTINCT ON (engine_player_id) engine_player_id, new_name, old_name
+         FROM player_replacements WHERE game_id = $1 AND from_turn <= $2
          ORDER BY engine_player_id, from_turn DESC, id DESC",
+        game as GameId,
+        turn,
     )
-    .bind(game)
-    .bind(turn)
     .fetch_all(db)
-    .await?)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| (row.engine_player_id, row.new_name, row.old_name))
+        .collect())
 }

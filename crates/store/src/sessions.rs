@@ -6,8 +6,8 @@ use chrono::{DateTime, Utc};
 use sqlx::PgExecutor;
 
 use crate::StoreError;
-use crate::accounts::GmAccountId;
-use crate::subscribers::SubscriberId;
+use crate::ids::GmAccountId;
+use crate::subscribers::{SubscriberId, SubscriberStatus};
 
 /// Whose session it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,28 +42,19 @@ pub async fn insert<'e>(
         Principal::Gm { id, .. } => (Some(*id), None),
         Principal::Subscriber(id) => (None, Some(*id)),
     };
-    sqlx::query(
+    sqlx::query!(
         "INSERT INTO web_sessions (token_hash, gm_account_id, subscriber_id, csrf_token, created_at, expires_at) \
          VALUES ($1, $2, $3, $4, $5, $6)",
+        new.token_hash.as_slice(),
+        gm as Option<GmAccountId>,
+        subscriber as Option<SubscriberId>,
+        new.csrf_token,
+        now,
+        new.expires_at,
     )
-    .bind(new.token_hash.as_slice())
-    .bind(gm)
-    .bind(subscriber)
-    .bind(new.csrf_token)
-    .bind(now)
-    .bind(new.expires_at)
     .execute(db)
     .await?;
     Ok(())
-}
-
-#[derive(sqlx::FromRow)]
-struct SessionRow {
-    gm_account_id: Option<GmAccountId>,
-    gm_name: Option<String>,
-    subscriber_id: Option<SubscriberId>,
-    csrf_token: String,
-    expires_at: DateTime<Utc>,
 }
 
 /// The session whose token hashes to `token_hash`, if it has not expired by `now`, and, for a
@@ -74,15 +65,17 @@ pub async fn find_live<'e>(
     token_hash: &[u8; 32],
     now: DateTime<Utc>,
 ) -> Result<Option<Session>, StoreError> {
-    let row: Option<SessionRow> = sqlx::query_as(
-        "SELECT s.gm_account_id, g.name AS gm_name, s.subscriber_id, s.csrf_token, s.expires_at \
-         FROM web_sessions s LEFT JOIN gm_accounts g ON g.id = s.gm_account_id \
-         LEFT JOIN subscribers sub ON sub.id = s.subscriber_id \
-         WHERE s.token_hash = $1 AND s.expires_at > $2 \
-         AND (s.subscriber_id IS NULL OR sub.status = 'active')",
+    let row = sqlx::query!(
+        r#"SELECT s.gm_account_id AS "gm_account_id: GmAccountId", g.name AS "gm_name?",
+                  s.subscriber_id AS "subscriber_id: SubscriberId", s.csrf_token, s.expires_at
+           FROM web_sessions s LEFT JOIN gm_accounts g ON g.id = s.gm_account_id
+           LEFT JOIN subscribers sub ON sub.id = s.subscriber_id
+           WHERE s.token_hash = $1 AND s.expires_at > $2
+           AND (s.subscriber_id IS NULL OR sub.status = $3)"#,
+        token_hash.as_slice(),
+        now,
+        SubscriberStatus::Active as SubscriberStatus,
     )
-    .bind(token_hash.as_slice())
-    .bind(now)
     .fetch_optional(db)
     .await?;
     let Some(row) = row else { return Ok(None) };
@@ -108,10 +101,12 @@ pub async fn delete<'e>(
     db: impl PgExecutor<'e>,
     token_hash: &[u8; 32],
 ) -> Result<bool, StoreError> {
-    let result = sqlx::query("DELETE FROM web_sessions WHERE token_hash = $1")
-        .bind(token_hash.as_slice())
-        .execute(db)
-        .await?;
+    let result = sqlx::query!(
+        "DELETE FROM web_sessions WHERE token_hash = $1",
+        token_hash.as_slice(),
+    )
+    .execute(db)
+    .await?;
     Ok(result.rows_affected() == 1)
 }
 
@@ -120,13 +115,13 @@ pub async fn delete_of_subscriber<'e>(
     db: impl PgExecutor<'e>,
     subscriber: SubscriberId,
 ) -> Result<u64, StoreError> {
-    Ok(
-        sqlx::query("DELETE FROM web_sessions WHERE subscriber_id = $1")
-            .bind(subscriber)
-            .execute(db)
-            .await?
-            .rows_affected(),
+    Ok(sqlx::query!(
+        "DELETE FROM web_sessions WHERE subscriber_id = $1",
+        subscriber as SubscriberId,
     )
+    .execute(db)
+    .await?
+    .rows_affected())
 }
 
 /// Forgets sessions that expired before `now`; returns how many.
@@ -135,8 +130,7 @@ pub async fn delete_expired<'e>(
     now: DateTime<Utc>,
 ) -> Result<u64, StoreError> {
     Ok(
-        sqlx::query("DELETE FROM web_sessions WHERE expires_at <= $1")
-            .bind(now)
+        sqlx::query!("DELETE FROM web_sessions WHERE expires_at <= $1", now,)
             .execute(db)
             .await?
             .rows_affected(),

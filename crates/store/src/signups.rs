@@ -1,31 +1,30 @@
 //! Games open for sign-up (`openings`) and the subscribers queued for them (`signups`).
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
+use games::{AnySetup, EngineKind};
+use schedule::{Schedule, Tz};
 use sqlx::PgExecutor;
+use sqlx::types::Json;
 
 use crate::StoreError;
-use crate::games::GameId;
+use crate::games::{GameId, engine_of, setup_of};
 use crate::status::{OpeningStatus, Seating};
-use crate::subscribers::SubscriberId;
-use crate::zines::ZineId;
+use crate::ids::SubscriberId;
+use crate::ids::ZineId;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, sqlx::Type)]
-#[sqlx(transparent)]
-pub struct OpeningId(pub i64);
+pub use crate::ids::OpeningId;
 
 #[derive(Debug, Clone)]
 pub struct NewOpening<'a> {
     pub zine_id: ZineId,
     pub name: &'a str,
-    pub engine: &'a str,
-    pub setup: &'a serde_json::Value,
-    pub schedule: &'a serde_json::Value,
+    pub setup: &'a AnySetup,
+    pub schedule: Schedule,
     pub seats: u32,
     pub seating: Seating,
     pub secret: &'a [u8; 32],
-    /// The game's time zone, an IANA name the service has checked.
-    pub time_zone: &'a str,
+    /// The game's time zone.
+    pub zone: Tz,
 }
 
 pub async fn insert_opening<'e>(
@@ -33,62 +32,103 @@ pub async fn insert_opening<'e>(
     new: &NewOpening<'_>,
     now: DateTime<Utc>,
 ) -> Result<OpeningId, StoreError> {
-    let id: i64 = sqlx::query_scalar(
-        "INSERT INTO openings (zine_id, name, engine, setup, schedule, seats, seating, secret_seed, created_at, time_zone) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+    sqlx::query_scalar!(
+        r#"INSERT INTO openings (zine_id, name, engine, setup, schedule, seats, seating, secret_seed, created_at, time_zone, status)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id AS "id: OpeningId""#,
+        new.zine_id as ZineId,
+        new.name,
+        new.setup.kind().name(),
+        Json(new.setup) as _,
+        Json(new.schedule) as _,
+        i32::try_from(new.seats).map_err(|e| StoreError::invalid_row("openings.seats", e))?,
+        new.seating as Seating,
+        &new.secret[..],
+        now,
+        new.zone.name(),
+        OpeningStatus::Open as OpeningStatus,
     )
-    .bind(new.zine_id)
-    .bind(new.name)
-    .bind(new.engine)
-    .bind(new.setup)
-    .bind(new.schedule)
-    .bind(i32::try_from(new.seats).map_err(|e| StoreError::invalid_row("openings.seats", e))?)
-    .bind(new.seating)
-    .bind(&new.secret[..])
-    .bind(now)
-    .bind(new.time_zone)
     .fetch_one(db)
     .await
-    .map_err(StoreError::unique_as("a game open for sign-up by that name"))?;
-    Ok(OpeningId(id))
+    .map_err(StoreError::unique_as("a game open for sign-up by that name"))
 }
 
 /// A game open for sign-up, as the GM and the service know it (the secret included).
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Opening {
     pub id: OpeningId,
     pub zine_id: ZineId,
     pub name: String,
-    pub engine: String,
-    pub setup: serde_json::Value,
-    pub schedule: serde_json::Value,
+    pub engine: EngineKind,
+    pub setup: AnySetup,
+    pub schedule: Schedule,
     pub seats: i32,
     pub seating: Seating,
-    pub secret_seed: Vec<u8>,
+    /// The game's dice secret, made when the sign-up opened: never shown to anyone.
+    pub secret_seed: [u8; 32],
     pub status: OpeningStatus,
     pub game_id: Option<GameId>,
     pub created_at: DateTime<Utc>,
-    /// The game's time zone (an IANA name).
-    pub time_zone: String,
+    /// The game's time zone.
+    pub zone: Tz,
     /// How many have signed up.
     pub signed: i64,
 }
 
-const OPENING: &str = "SELECT o.id, o.zine_id, o.name, o.engine, o.setup, o.schedule, o.seats, o.seating, \
-     o.secret_seed, o.status, o.game_id, o.created_at, o.time_zone, \
-     (SELECT count(*) FROM signups s WHERE s.opening_id = o.id) AS signed FROM openings o";
+/// [`Opening`]s: the query with the given condition, its parameters from `$1` on.
+macro_rules! openings {
+    ($db:expr, $condition:literal, $($param:expr),+ $(,)?) => {{
+        let rows = sqlx::query!(
+            r#"SELECT o.id AS "id: OpeningId", o.zine_id AS "zine_id: ZineId", o.name, o.engine,
+                      o.setup, o.schedule AS "schedule: Json<Schedule>", o.seats,
+                      o.seating AS "seating: Seating", o.secret_seed,
+                      o.status AS "status: OpeningStatus", o.game_id AS "game_id: GameId",
+                      o.created_at, o.time_zone,
+                      (SELECT count(*) FROM signups s WHERE s.opening_id = o.id) AS "signed!"
+               FROM openings o "#
+                + $condition,
+            $($param),+
+        )
+        .fetch_all($db)
+        .await?;
+        rows.into_iter()
+            .map(|row| {
+                let engine = engine_of("openings.engine", &row.engine)?;
+                Ok(Opening {
+                    id: row.id,
+                    zine_id: row.zine_id,
+                    name: row.name,
+                    engine,
+                    setup: setup_of("openings.setup", engine, &row.setup)?,
+                    schedule: row.schedule.0,
+                    seats: row.seats,
+                    seating: row.seating,
+                    secret_seed: row
+                        .secret_seed
+                        .as_slice()
+                        .try_into()
+                        .map_err(|_| StoreError::invalid_row("openings.secret_seed", "not 32 bytes"))?,
+                    status: row.status,
+                    game_id: row.game_id,
+                    created_at: row.created_at,
+                    zone: row
+                        .time_zone
+                        .parse()
+                        .map_err(|e| StoreError::invalid_row("openings.time_zone", e))?,
+                    signed: row.signed,
+                })
+            })
+            .collect::<Result<Vec<Opening>, StoreError>>()
+    }};
+}
 
 /// One opening, as it is now.
 pub async fn find<'e>(
     db: impl PgExecutor<'e>,
     opening: OpeningId,
 ) -> Result<Option<Opening>, StoreError> {
-    Ok(
-        sqlx::query_as(sqlx::AssertSqlSafe(format!("{OPENING} WHERE o.id = $1")))
-            .bind(opening)
-            .fetch_optional(db)
-            .await?,
-    )
+    Ok(openings!(db, "WHERE o.id = $1", opening as OpeningId)?
+        .into_iter()
+        .next())
 }
 
 /// One opening, locked for the caller's transaction (sign-ups and starts queue behind it).
@@ -96,12 +136,11 @@ pub async fn lock<'e>(
     db: impl PgExecutor<'e>,
     opening: OpeningId,
 ) -> Result<Option<Opening>, StoreError> {
-    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "{OPENING} WHERE o.id = $1 FOR UPDATE OF o"
-    )))
-    .bind(opening)
-    .fetch_optional(db)
-    .await?)
+    Ok(
+        openings!(db, "WHERE o.id = $1 FOR UPDATE OF o", opening as OpeningId)?
+            .into_iter()
+            .next(),
+    )
 }
 
 /// The zine's game open for sign-up called `name` (case and outer spaces ignored), locked.
@@ -110,14 +149,16 @@ pub async fn lock_open_by_name<'e>(
     zine: ZineId,
     name: &str,
 ) -> Result<Option<Opening>, StoreError> {
-    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "{OPENING} WHERE o.zine_id = $1 AND o.status = 'open' AND lower(btrim(o.name)) = lower(btrim($2)) \
-         FOR UPDATE OF o"
-    )))
-    .bind(zine)
-    .bind(name)
-    .fetch_optional(db)
-    .await?)
+    Ok(openings!(
+        db,
+        "WHERE o.zine_id = $1 AND o.status = $3 AND lower(btrim(o.name)) = lower(btrim($2))
+         FOR UPDATE OF o",
+        zine as ZineId,
+        name,
+        OpeningStatus::Open as OpeningStatus,
+    )?
+    .into_iter()
+    .next())
 }
 
 /// The zine's newest opening called `name` (case and outer spaces ignored), whatever its
@@ -127,14 +168,15 @@ pub async fn newest_by_name<'e>(
     zine: ZineId,
     name: &str,
 ) -> Result<Option<Opening>, StoreError> {
-    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "{OPENING} WHERE o.zine_id = $1 AND lower(btrim(o.name)) = lower(btrim($2)) \
-         ORDER BY o.id DESC LIMIT 1"
-    )))
-    .bind(zine)
-    .bind(name)
-    .fetch_optional(db)
-    .await?)
+    Ok(openings!(
+        db,
+        "WHERE o.zine_id = $1 AND lower(btrim(o.name)) = lower(btrim($2))
+         ORDER BY o.id DESC LIMIT 1",
+        zine as ZineId,
+        name,
+    )?
+    .into_iter()
+    .next())
 }
 
 /// The zine's games open for sign-up, oldest first, with how many have signed up: what `LIST`,
@@ -143,12 +185,12 @@ pub async fn open_for_signup<'e>(
     db: impl PgExecutor<'e>,
     zine: ZineId,
 ) -> Result<Vec<Opening>, StoreError> {
-    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "{OPENING} WHERE o.zine_id = $1 AND o.status = 'open' ORDER BY o.id"
-    )))
-    .bind(zine)
-    .fetch_all(db)
-    .await?)
+    openings!(
+        db,
+        "WHERE o.zine_id = $1 AND o.status = $2 ORDER BY o.id",
+        zine as ZineId,
+        OpeningStatus::Open as OpeningStatus,
+    )
 }
 
 /// What happened to a sign-up.
@@ -166,15 +208,13 @@ pub async fn place_of<'e>(
     opening: OpeningId,
     subscriber: SubscriberId,
 ) -> Result<Option<i32>, StoreError> {
-    Ok(
-        sqlx::query_scalar(
-            "SELECT place FROM signups WHERE opening_id = $1 AND subscriber_id = $2",
-        )
-        .bind(opening)
-        .bind(subscriber)
-        .fetch_optional(db)
-        .await?,
+    Ok(sqlx::query_scalar!(
+        "SELECT place FROM signups WHERE opening_id = $1 AND subscriber_id = $2",
+        opening as OpeningId,
+        subscriber as SubscriberId,
     )
+    .fetch_optional(db)
+    .await?)
 }
 
 /// Queues `subscriber` for the opening (locked by the caller) at the next place.
@@ -184,30 +224,24 @@ pub async fn sign_up(
     subscriber: SubscriberId,
     now: DateTime<Utc>,
 ) -> Result<SignedUp, StoreError> {
-    let existing: Option<i32> = sqlx::query_scalar(
-        "SELECT place FROM signups WHERE opening_id = $1 AND subscriber_id = $2",
-    )
-    .bind(opening)
-    .bind(subscriber)
-    .fetch_optional(&mut *db)
-    .await?;
+    let existing = place_of(&mut *db, opening, subscriber).await?;
     if let Some(place) = existing {
         return Ok(SignedUp::Already(place));
     }
-    let place: i32 = sqlx::query_scalar(
-        "INSERT INTO signups (opening_id, subscriber_id, signed_at, place) \
+    let place = sqlx::query_scalar!(
+        "INSERT INTO signups (opening_id, subscriber_id, signed_at, place)
          SELECT $1, $2, $3, COALESCE(max(place), 0) + 1 FROM signups WHERE opening_id = $1 RETURNING place",
+        opening as OpeningId,
+        subscriber as SubscriberId,
+        now,
     )
-    .bind(opening)
-    .bind(subscriber)
-    .bind(now)
     .fetch_one(&mut *db)
     .await?;
     Ok(SignedUp::Queued(place))
 }
 
 /// One subscriber in an opening's queue.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Signup {
     pub subscriber_id: SubscriberId,
     pub display_name: String,
@@ -220,11 +254,13 @@ pub async fn queue<'e>(
     db: impl PgExecutor<'e>,
     opening: OpeningId,
 ) -> Result<Vec<Signup>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT s.subscriber_id, b.display_name, s.place, s.signed_at FROM signups s \
-         JOIN subscribers b ON b.id = s.subscriber_id WHERE s.opening_id = $1 ORDER BY s.place",
+    Ok(sqlx::query_as!(
+        Signup,
+        r#"SELECT s.subscriber_id AS "subscriber_id: SubscriberId", b.display_name, s.place, s.signed_at
+           FROM signups s JOIN subscribers b ON b.id = s.subscriber_id
+           WHERE s.opening_id = $1 ORDER BY s.place"#,
+        opening as OpeningId,
     )
-    .bind(opening)
     .fetch_all(db)
     .await?)
 }
@@ -234,12 +270,11 @@ pub async fn of_zine<'e>(
     db: impl PgExecutor<'e>,
     zine: ZineId,
 ) -> Result<Vec<Opening>, StoreError> {
-    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "{OPENING} WHERE o.zine_id = $1 ORDER BY o.id DESC"
-    )))
-    .bind(zine)
-    .fetch_all(db)
-    .await?)
+    openings!(
+        db,
+        "WHERE o.zine_id = $1 ORDER BY o.id DESC",
+        zine as ZineId
+    )
 }
 
 /// Marks the opening started as `game`.
@@ -249,12 +284,13 @@ pub async fn mark_started<'e>(
     game: GameId,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    sqlx::query(
-        "UPDATE openings SET status = 'started', game_id = $2, started_at = $3 WHERE id = $1",
+    sqlx::query!(
+        "UPDATE openings SET status = $4, game_id = $2, started_at = $3 WHERE id = $1",
+        opening as OpeningId,
+        game as GameId,
+        now,
+        OpeningStatus::Started as OpeningStatus,
     )
-    .bind(opening)
-    .bind(game)
-    .bind(now)
     .execute(db)
     .await?;
     Ok(())
@@ -266,10 +302,12 @@ pub async fn random_seating_of_game<'e>(
     db: impl PgExecutor<'e>,
     game: GameId,
 ) -> Result<Option<Vec<u8>>, StoreError> {
-    Ok(sqlx::query_scalar(
-        "SELECT secret_seed FROM openings WHERE game_id = $1 AND seating = 'random' AND status = 'started'",
+    Ok(sqlx::query_scalar!(
+        "SELECT secret_seed FROM openings WHERE game_id = $1 AND seating = $2 AND status = $3",
+        game as GameId,
+        Seating::Random as Seating,
+        OpeningStatus::Started as OpeningStatus,
     )
-    .bind(game)
     .fetch_optional(db)
     .await?)
 }

@@ -69,6 +69,12 @@ macro_rules! status {
             }
         }
 
+        impl sqlx::postgres::PgHasArrayType for $name {
+            fn array_type_info() -> PgTypeInfo {
+                <&str as sqlx::postgres::PgHasArrayType>::array_type_info()
+            }
+        }
+
         impl Encode<'_, Postgres> for $name {
             fn encode_by_ref(&self, buf: &mut PgArgumentBuffer) -> Result<IsNull, BoxDynError> {
                 <&str as Encode<Postgres>>::encode(self.as_str(), buf)

@@ -4,12 +4,11 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sqlx::PgExecutor;
 
-use crate::zines::ZineId;
+use crate::ids::PlayerRowId;
+use crate::ids::ZineId;
 use crate::{DisplayName, EmailAddress, StoreError};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, sqlx::Type)]
-#[sqlx(transparent)]
-pub struct SubscriberId(pub i64);
+pub use crate::ids::SubscriberId;
 
 pub use crate::status::SubscriberStatus;
 
@@ -25,32 +24,19 @@ pub struct Subscriber {
     pub created_at: DateTime<Utc>,
 }
 
-#[derive(sqlx::FromRow)]
-struct SubscriberRow {
-    id: i64,
-    zine_id: i64,
-    email: String,
-    display_name: String,
-    status: SubscriberStatus,
-    has_password: bool,
-    created_at: DateTime<Utc>,
-}
-
-impl TryFrom<SubscriberRow> for Subscriber {
-    type Error = StoreError;
-    fn try_from(row: SubscriberRow) -> Result<Self, Self::Error> {
-        Ok(Subscriber {
-            id: SubscriberId(row.id),
-            zine_id: ZineId(row.zine_id),
-            email: EmailAddress::parse(&row.email)
-                .map_err(|e| StoreError::invalid_row("subscribers.email", e))?,
-            display_name: DisplayName::parse(&row.display_name)
-                .map_err(|e| StoreError::invalid_row("subscribers.display_name", e))?,
-            status: row.status,
-            has_password: row.has_password,
-            created_at: row.created_at,
-        })
-    }
+/// [`Subscriber`]s: the query with the given FROM/WHERE clause, its parameters from `$1` on.
+macro_rules! subscribers {
+    ($clause:literal $(, $param:expr)* $(,)?) => {
+        sqlx::query_as!(
+            Subscriber,
+            r#"SELECT id AS "id: SubscriberId", zine_id AS "zine_id: ZineId",
+                      email AS "email: EmailAddress", display_name AS "display_name: DisplayName",
+                      status AS "status: SubscriberStatus",
+                      password_hash IS NOT NULL AS "has_password!", created_at "#
+                + $clause,
+            $($param),*
+        )
+    };
 }
 
 /// A subscription to record; only valid values can be put in it.
@@ -68,19 +54,23 @@ pub async fn insert<'e>(
     new: &NewSubscriber,
     now: DateTime<Utc>,
 ) -> Result<Subscriber, StoreError> {
-    let row: SubscriberRow = sqlx::query_as(
-        "INSERT INTO subscribers (zine_id, email, display_name, status, created_at) \
-         VALUES ($1, $2, $3, 'active', $4) \
-         RETURNING id, zine_id, email, display_name, status, password_hash IS NOT NULL AS has_password, created_at",
+    sqlx::query_as!(
+        Subscriber,
+        r#"INSERT INTO subscribers (zine_id, email, display_name, status, created_at)
+           VALUES ($1, $2, $3, $4, $5)
+           RETURNING id AS "id: SubscriberId", zine_id AS "zine_id: ZineId",
+                     email AS "email: EmailAddress", display_name AS "display_name: DisplayName",
+                     status AS "status: SubscriberStatus",
+                     password_hash IS NOT NULL AS "has_password!", created_at"#,
+        new.zine_id as ZineId,
+        &new.email as &EmailAddress,
+        &new.display_name as &DisplayName,
+        SubscriberStatus::Active as SubscriberStatus,
+        now,
     )
-    .bind(new.zine_id)
-    .bind(new.email.as_str())
-    .bind(new.display_name.as_str())
-    .bind(now)
     .fetch_one(db)
     .await
-    .map_err(StoreError::unique_as("a subscriber with this address"))?;
-    row.try_into()
+    .map_err(StoreError::unique_as("a subscriber with this address"))
 }
 
 pub async fn find_by_email<'e>(
@@ -88,15 +78,13 @@ pub async fn find_by_email<'e>(
     zine_id: ZineId,
     email: &EmailAddress,
 ) -> Result<Option<Subscriber>, StoreError> {
-    let row: Option<SubscriberRow> = sqlx::query_as(
-        "SELECT id, zine_id, email, display_name, status, password_hash IS NOT NULL AS has_password, created_at \
-         FROM subscribers WHERE zine_id = $1 AND lower(email) = lower($2)",
+    Ok(subscribers!(
+        "FROM subscribers WHERE zine_id = $1 AND lower(email) = lower($2)",
+        zine_id as ZineId,
+        email as &EmailAddress,
     )
-    .bind(zine_id)
-    .bind(email.as_str())
     .fetch_optional(db)
-    .await?;
-    row.map(Subscriber::try_from).transpose()
+    .await?)
 }
 
 /// The active subscriptions of an address, in any zine and any letter case, oldest first.
@@ -104,14 +92,13 @@ pub async fn active_by_email<'e>(
     db: impl PgExecutor<'e>,
     email: &EmailAddress,
 ) -> Result<Vec<Subscriber>, StoreError> {
-    let rows: Vec<SubscriberRow> = sqlx::query_as(
-        "SELECT id, zine_id, email, display_name, status, password_hash IS NOT NULL AS has_password, created_at \
-         FROM subscribers WHERE lower(email) = lower($1) AND status = 'active' ORDER BY id",
+    Ok(subscribers!(
+        "FROM subscribers WHERE lower(email) = lower($1) AND status = $2 ORDER BY id",
+        email as &EmailAddress,
+        SubscriberStatus::Active as SubscriberStatus,
     )
-    .bind(email.as_str())
     .fetch_all(db)
-    .await?;
-    rows.into_iter().map(Subscriber::try_from).collect()
+    .await?)
 }
 
 /// A zine's subscribers in the order they joined.
@@ -119,14 +106,12 @@ pub async fn list_for_zine<'e>(
     db: impl PgExecutor<'e>,
     zine_id: ZineId,
 ) -> Result<Vec<Subscriber>, StoreError> {
-    let rows: Vec<SubscriberRow> = sqlx::query_as(
-        "SELECT id, zine_id, email, display_name, status, password_hash IS NOT NULL AS has_password, created_at \
-         FROM subscribers WHERE zine_id = $1 ORDER BY id",
+    Ok(subscribers!(
+        "FROM subscribers WHERE zine_id = $1 ORDER BY id",
+        zine_id as ZineId
     )
-    .bind(zine_id)
     .fetch_all(db)
-    .await?;
-    rows.into_iter().map(Subscriber::try_from).collect()
+    .await?)
 }
 
 pub async fn set_status<'e>(
@@ -134,11 +119,13 @@ pub async fn set_status<'e>(
     id: SubscriberId,
     status: SubscriberStatus,
 ) -> Result<bool, StoreError> {
-    let result = sqlx::query("UPDATE subscribers SET status = $2 WHERE id = $1")
-        .bind(id)
-        .bind(status)
-        .execute(db)
-        .await?;
+    let result = sqlx::query!(
+        "UPDATE subscribers SET status = $2 WHERE id = $1",
+        id as SubscriberId,
+        status as SubscriberStatus,
+    )
+    .execute(db)
+    .await?;
     Ok(result.rows_affected() == 1)
 }
 
@@ -147,13 +134,13 @@ pub async fn password_hash<'e>(
     db: impl PgExecutor<'e>,
     id: SubscriberId,
 ) -> Result<Option<String>, StoreError> {
-    Ok(
-        sqlx::query_scalar("SELECT password_hash FROM subscribers WHERE id = $1")
-            .bind(id)
-            .fetch_optional(db)
-            .await?
-            .flatten(),
+    Ok(sqlx::query_scalar!(
+        "SELECT password_hash FROM subscribers WHERE id = $1",
+        id as SubscriberId,
     )
+    .fetch_optional(db)
+    .await?
+    .flatten())
 }
 
 /// Subscriptions of an address (any zine, any letter case) that have a password, with it.
@@ -161,13 +148,18 @@ pub async fn with_password_by_email<'e>(
     db: impl PgExecutor<'e>,
     email: &str,
 ) -> Result<Vec<(SubscriberId, String)>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT id, password_hash FROM subscribers \
-         WHERE lower(email) = lower($1) AND status = 'active' AND password_hash IS NOT NULL ORDER BY id",
+    let rows = sqlx::query!(
+        r#"SELECT id AS "id: SubscriberId", password_hash AS "password_hash!" FROM subscribers
+           WHERE lower(email) = lower($1) AND status = $2 AND password_hash IS NOT NULL ORDER BY id"#,
+        email,
+        SubscriberStatus::Active as SubscriberStatus,
     )
-    .bind(email)
     .fetch_all(db)
-    .await?)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| (row.id, row.password_hash))
+        .collect())
 }
 
 /// Of `subscribers`, those with at least `max` failed mail passwords since `since`: their
@@ -178,14 +170,14 @@ pub async fn password_locked<'e>(
     since: DateTime<Utc>,
     max: i64,
 ) -> Result<Vec<SubscriberId>, StoreError> {
-    let ids: Vec<i64> = subscribers.iter().map(|s| s.0).collect();
-    Ok(sqlx::query_scalar(
-        "SELECT subscriber_id FROM password_failures WHERE subscriber_id = ANY($1) AND at >= $2 \
-         GROUP BY subscriber_id HAVING count(*) >= $3 ORDER BY subscriber_id",
+    Ok(sqlx::query_scalar!(
+        r#"SELECT subscriber_id AS "id: SubscriberId" FROM password_failures
+           WHERE subscriber_id = ANY($1) AND at >= $2
+           GROUP BY subscriber_id HAVING count(*) >= $3 ORDER BY subscriber_id"#,
+        subscribers as &[SubscriberId],
+        since,
+        max,
     )
-    .bind(ids)
-    .bind(since)
-    .bind(max)
     .fetch_all(db)
     .await?)
 }
@@ -198,27 +190,29 @@ pub async fn record_password_failures(
     since: DateTime<Utc>,
     now: DateTime<Utc>,
 ) -> Result<Vec<(SubscriberId, i64)>, StoreError> {
-    let ids: Vec<i64> = subscribers.iter().map(|s| s.0).collect();
-    sqlx::query("DELETE FROM password_failures WHERE subscriber_id = ANY($1) AND at < $2")
-        .bind(&ids)
-        .bind(since)
-        .execute(&mut *tx)
-        .await?;
-    sqlx::query(
-        "INSERT INTO password_failures (subscriber_id, at) SELECT unnest($1::bigint[]), $2",
+    sqlx::query!(
+        "DELETE FROM password_failures WHERE subscriber_id = ANY($1) AND at < $2",
+        subscribers as &[SubscriberId],
+        since,
     )
-    .bind(&ids)
-    .bind(now)
     .execute(&mut *tx)
     .await?;
-    Ok(sqlx::query_as(
-        "SELECT subscriber_id, count(*) FROM password_failures \
-         WHERE subscriber_id = ANY($1) AND at >= $2 GROUP BY subscriber_id ORDER BY subscriber_id",
+    sqlx::query!(
+        "INSERT INTO password_failures (subscriber_id, at) SELECT unnest($1::bigint[]), $2",
+        subscribers as &[SubscriberId],
+        now,
     )
-    .bind(&ids)
-    .bind(since)
+    .execute(&mut *tx)
+    .await?;
+    let rows = sqlx::query!(
+        r#"SELECT subscriber_id AS "id: SubscriberId", count(*) AS "failures!" FROM password_failures
+           WHERE subscriber_id = ANY($1) AND at >= $2 GROUP BY subscriber_id ORDER BY subscriber_id"#,
+        subscribers as &[SubscriberId],
+        since,
+    )
     .fetch_all(&mut *tx)
-    .await?)
+    .await?;
+    Ok(rows.into_iter().map(|row| (row.id, row.failures)).collect())
 }
 
 /// Stores a subscriber's new password hash (PHC string, never the password).
@@ -227,11 +221,13 @@ pub async fn set_password_hash<'e>(
     id: SubscriberId,
     hash: &str,
 ) -> Result<(), StoreError> {
-    sqlx::query("UPDATE subscribers SET password_hash = $2 WHERE id = $1")
-        .bind(id)
-        .bind(hash)
-        .execute(db)
-        .await?;
+    sqlx::query!(
+        "UPDATE subscribers SET password_hash = $2 WHERE id = $1",
+        id as SubscriberId,
+        hash,
+    )
+    .execute(db)
+    .await?;
     Ok(())
 }
 
@@ -240,14 +236,11 @@ pub async fn find<'e>(
     db: impl PgExecutor<'e>,
     id: SubscriberId,
 ) -> Result<Option<Subscriber>, StoreError> {
-    let row: Option<SubscriberRow> = sqlx::query_as(
-        "SELECT id, zine_id, email, display_name, status, password_hash IS NOT NULL AS has_password, created_at \
-         FROM subscribers WHERE id = $1",
+    Ok(
+        subscribers!("FROM subscribers WHERE id = $1", id as SubscriberId)
+            .fetch_optional(db)
+            .await?,
     )
-    .bind(id)
-    .fetch_optional(db)
-    .await?;
-    row.map(Subscriber::try_from).transpose()
 }
 
 /// Changes a subscriber's address and name. An address another subscriber of the zine has is
@@ -258,13 +251,15 @@ pub async fn update<'e>(
     email: &EmailAddress,
     display_name: &DisplayName,
 ) -> Result<bool, StoreError> {
-    let result = sqlx::query("UPDATE subscribers SET email = $2, display_name = $3 WHERE id = $1")
-        .bind(id)
-        .bind(email.as_str())
-        .bind(display_name.as_str())
-        .execute(db)
-        .await
-        .map_err(StoreError::unique_as("a subscriber with this address"))?;
+    let result = sqlx::query!(
+        "UPDATE subscribers SET email = $2, display_name = $3 WHERE id = $1",
+        id as SubscriberId,
+        email as &EmailAddress,
+        display_name as &DisplayName,
+    )
+    .execute(db)
+    .await
+    .map_err(StoreError::unique_as("a subscriber with this address"))?;
     Ok(result.rows_affected() == 1)
 }
 
@@ -278,12 +273,12 @@ const SUBSCRIBER_LOCK: i32 = 0x4144;
 /// `player`: what [`lock_player`] or [`SendersLock::player`] give.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PlayerLock {
-    player: i64,
+    player: PlayerRowId,
 }
 
 impl PlayerLock {
     /// The player row the lock is for.
-    pub fn player(&self) -> i64 {
+    pub fn player(&self) -> PlayerRowId {
         self.player
     }
 }
@@ -291,12 +286,12 @@ impl PlayerLock {
 /// The subscribers a transaction locked with [`lock_senders`].
 #[derive(Debug, Clone, Default)]
 pub struct SendersLock {
-    subscribers: Vec<i64>,
+    subscribers: Vec<SubscriberId>,
 }
 
 impl SendersLock {
     /// The lock for player row `player` of `subscriber`, if that subscriber is locked.
-    pub fn player(&self, player: i64, subscriber: i64) -> Option<PlayerLock> {
+    pub fn player(&self, player: PlayerRowId, subscriber: SubscriberId) -> Option<PlayerLock> {
         self.subscribers
             .binary_search(&subscriber)
             .is_ok()
@@ -313,16 +308,16 @@ pub async fn lock_senders(
     emails: &[String],
 ) -> Result<SendersLock, StoreError> {
     // The lock column is never read, but a volatile call is never planned away.
-    let mut subscribers: Vec<i64> = sqlx::query_scalar(
-        "SELECT id FROM ( \
-           SELECT id, pg_advisory_xact_lock($3, (id % 2147483647)::int) AS locked FROM ( \
-             SELECT subscriber_id AS id FROM players WHERE reply_token = ANY($1) \
-             UNION SELECT id FROM subscribers WHERE lower(email) = ANY($2) \
-             ORDER BY id) AS senders) AS locked_senders",
+    let mut subscribers = sqlx::query_scalar!(
+        r#"SELECT id AS "id!: SubscriberId" FROM (
+             SELECT id, pg_advisory_xact_lock($3, (id % 2147483647)::int) AS locked FROM (
+               SELECT subscriber_id AS id FROM players WHERE reply_token = ANY($1)
+               UNION SELECT id FROM subscribers WHERE lower(email) = ANY($2)
+               ORDER BY id) AS senders) AS locked_senders"#,
+        tokens,
+        emails,
+        SUBSCRIBER_LOCK,
     )
-    .bind(tokens)
-    .bind(emails)
-    .bind(SUBSCRIBER_LOCK)
     .fetch_all(&mut *tx)
     .await?;
     subscribers.sort_unstable();
@@ -333,13 +328,13 @@ pub async fn lock_senders(
 /// [`lock_senders`]; taking a lock this transaction already holds does not wait).
 pub async fn lock_player(
     tx: &mut sqlx::PgConnection,
-    player: i64,
+    player: PlayerRowId,
 ) -> Result<PlayerLock, StoreError> {
-    sqlx::query(
+    sqlx::query!(
         "SELECT pg_advisory_xact_lock($2, (subscriber_id % 2147483647)::int) FROM players WHERE id = $1",
+        player as PlayerRowId,
+        SUBSCRIBER_LOCK,
     )
-    .bind(player)
-    .bind(SUBSCRIBER_LOCK)
     .execute(&mut *tx)
     .await?;
     Ok(PlayerLock { player })
@@ -352,11 +347,13 @@ pub async fn set_postal<'e>(
     subscriber: SubscriberId,
     postal: bool,
 ) -> Result<bool, StoreError> {
-    let result = sqlx::query("UPDATE subscribers SET postal = $2 WHERE id = $1")
-        .bind(subscriber)
-        .bind(postal)
-        .execute(db)
-        .await?;
+    let result = sqlx::query!(
+        "UPDATE subscribers SET postal = $2 WHERE id = $1",
+        subscriber as SubscriberId,
+        postal,
+    )
+    .execute(db)
+    .await?;
     Ok(result.rows_affected() == 1)
 }
 
@@ -365,13 +362,13 @@ pub async fn is_postal<'e>(
     db: impl PgExecutor<'e>,
     subscriber: SubscriberId,
 ) -> Result<bool, StoreError> {
-    Ok(
-        sqlx::query_scalar("SELECT postal FROM subscribers WHERE id = $1")
-            .bind(subscriber)
-            .fetch_optional(db)
-            .await?
-            .unwrap_or(false),
+    Ok(sqlx::query_scalar!(
+        "SELECT postal FROM subscribers WHERE id = $1",
+        subscriber as SubscriberId,
     )
+    .fetch_optional(db)
+    .await?
+    .unwrap_or(false))
 }
 
 #[cfg(test)]

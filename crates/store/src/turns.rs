@@ -2,16 +2,20 @@
 //! published report, reminder rounds.
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
+use games::{AnyState, EngineKind};
+use schedule::ScheduleSettings;
 use sqlx::PgExecutor;
+use sqlx::types::Json;
 
 use crate::StoreError;
-use crate::games::GameId;
-use crate::status::TurnStatus;
+use crate::games::{GameId, engine_of};
+use crate::status::{GameStatus, PlayerStatus, SubscriberStatus, TurnStatus};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, sqlx::Type)]
-#[sqlx(transparent)]
-pub struct TurnId(pub i64);
+pub use crate::ids::TurnId;
+
+fn number(number: u32) -> Result<i32, StoreError> {
+    i32::try_from(number).map_err(|e| StoreError::invalid_row("turns.number", e))
+}
 
 /// A turn opening: its public commitments to both of its seeds.
 #[derive(Debug, Clone)]
@@ -22,7 +26,7 @@ pub struct NewTurn<'a> {
     pub seed_commitment: &'a str,
     pub sealed_commitment: &'a str,
     /// The engine's state as the turn opens.
-    pub state_before: &'a serde_json::Value,
+    pub state_before: &'a AnyState,
 }
 
 pub async fn open_turn<'e>(
@@ -30,33 +34,33 @@ pub async fn open_turn<'e>(
     new: &NewTurn<'_>,
     now: DateTime<Utc>,
 ) -> Result<TurnId, StoreError> {
-    let id: i64 = sqlx::query_scalar(
-        "INSERT INTO turns (game_id, number, deadline, status, seed_commitment, sealed_commitment, state_before, opened_at) \
-         VALUES ($1, $2, $3, 'open', $4, $5, $6, $7) RETURNING id",
+    sqlx::query_scalar!(
+        r#"INSERT INTO turns (game_id, number, deadline, status, seed_commitment, sealed_commitment, state_before, opened_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id AS "id: TurnId""#,
+        new.game_id as GameId,
+        number(new.number)?,
+        new.deadline,
+        TurnStatus::Open as TurnStatus,
+        new.seed_commitment,
+        new.sealed_commitment,
+        Json(new.state_before) as _,
+        now,
     )
-    .bind(new.game_id)
-    .bind(i32::try_from(new.number).map_err(|e| StoreError::invalid_row("turns.number", e))?)
-    .bind(new.deadline)
-    .bind(new.seed_commitment)
-    .bind(new.sealed_commitment)
-    .bind(new.state_before)
-    .bind(now)
     .fetch_one(db)
     .await
-    .map_err(StoreError::unique_as("that turn of this game"))?;
-    Ok(TurnId(id))
+    .map_err(StoreError::unique_as("that turn of this game"))
 }
 
 /// A game's open turn as orders are checked against it (its state is read apart, once per
-/// process: see `server::lifecycle::states`).
-#[derive(Debug, Clone, sqlx::FromRow)]
+/// process: see `server::turns::states`).
+#[derive(Debug, Clone)]
 pub struct OpenTurnRow {
     pub game_id: GameId,
     pub id: TurnId,
     pub number: i32,
-    pub engine: String,
+    pub engine: EngineKind,
     pub deadline: Option<DateTime<Utc>>,
-    pub schedule: serde_json::Value,
+    pub schedule: ScheduleSettings,
 }
 
 /// The open turns of `games`, share-locked for this transaction in ascending game order (as
@@ -64,16 +68,30 @@ pub struct OpenTurnRow {
 /// waits until this transaction ends, so the turn stays open and its state unchanged till then.
 pub async fn share_open_turns(
     tx: &mut sqlx::PgConnection,
-    games: &[i64],
+    games: &[GameId],
 ) -> Result<Vec<OpenTurnRow>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT t.game_id, t.id, t.number, g.engine, t.deadline, g.schedule FROM turns t \
-         JOIN games g ON g.id = t.game_id \
-         WHERE t.game_id = ANY($1) AND t.status = 'open' ORDER BY t.game_id FOR SHARE OF t",
+    let rows = sqlx::query!(
+        r#"SELECT t.game_id AS "game_id: GameId", t.id AS "id: TurnId", t.number, g.engine,
+                  t.deadline, g.schedule AS "schedule: Json<ScheduleSettings>"
+           FROM turns t JOIN games g ON g.id = t.game_id
+           WHERE t.game_id = ANY($1) AND t.status = $2 ORDER BY t.game_id FOR SHARE OF t"#,
+        games as &[GameId],
+        TurnStatus::Open as TurnStatus,
     )
-    .bind(games)
     .fetch_all(&mut *tx)
-    .await?)
+    .await?;
+    rows.into_iter()
+        .map(|row| {
+            Ok(OpenTurnRow {
+                game_id: row.game_id,
+                id: row.id,
+                number: row.number,
+                engine: engine_of("games.engine", &row.engine)?,
+                deadline: row.deadline,
+                schedule: row.schedule.0,
+            })
+        })
+        .collect()
 }
 
 /// The engine's state as the turn opened, as JSON text. It never changes once written, so a
@@ -82,17 +100,16 @@ pub async fn state_before<'e>(
     db: impl PgExecutor<'e>,
     turn: TurnId,
 ) -> Result<Option<String>, StoreError> {
-    Ok(
-        sqlx::query_scalar("SELECT state_before::text FROM turns WHERE id = $1")
-            .bind(turn)
-            .fetch_optional(db)
-            .await?
-            .flatten(),
+    Ok(sqlx::query_scalar!(
+        r#"SELECT state_before::text AS "state!" FROM turns WHERE id = $1"#,
+        turn as TurnId,
     )
+    .fetch_optional(db)
+    .await?)
 }
 
 /// A game's open turn: id, number and deadline.
-#[derive(Debug, Clone, Copy, sqlx::FromRow)]
+#[derive(Debug, Clone, Copy)]
 pub struct OpenTurnOfGame {
     pub id: TurnId,
     pub number: i32,
@@ -104,10 +121,13 @@ pub async fn lock_open_of_game(
     tx: &mut sqlx::PgConnection,
     game: GameId,
 ) -> Result<Option<OpenTurnOfGame>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT id, number, deadline FROM turns WHERE game_id = $1 AND status = 'open' FOR UPDATE",
+    Ok(sqlx::query_as!(
+        OpenTurnOfGame,
+        r#"SELECT id AS "id: TurnId", number, deadline FROM turns
+           WHERE game_id = $1 AND status = $2 FOR UPDATE"#,
+        game as GameId,
+        TurnStatus::Open as TurnStatus,
     )
-    .bind(game)
     .fetch_optional(&mut *tx)
     .await?)
 }
@@ -117,10 +137,12 @@ pub async fn open_of_game<'e>(
     db: impl PgExecutor<'e>,
     game: GameId,
 ) -> Result<Option<OpenTurnOfGame>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT id, number, deadline FROM turns WHERE game_id = $1 AND status = 'open'",
+    Ok(sqlx::query_as!(
+        OpenTurnOfGame,
+        r#"SELECT id AS "id: TurnId", number, deadline FROM turns WHERE game_id = $1 AND status = $2"#,
+        game as GameId,
+        TurnStatus::Open as TurnStatus,
     )
-    .bind(game)
     .fetch_optional(db)
     .await?)
 }
@@ -130,36 +152,41 @@ pub async fn set_deadline<'e>(
     turn: TurnId,
     deadline: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    sqlx::query("UPDATE turns SET deadline = $2 WHERE id = $1")
-        .bind(turn)
-        .bind(deadline)
-        .execute(db)
-        .await?;
+    sqlx::query!(
+        "UPDATE turns SET deadline = $2 WHERE id = $1",
+        turn as TurnId,
+        deadline,
+    )
+    .execute(db)
+    .await?;
     Ok(())
 }
 
 /// The open turn will never resolve: the GM ended the game.
 pub async fn abandon<'e>(db: impl PgExecutor<'e>, turn: TurnId) -> Result<(), StoreError> {
-    sqlx::query("UPDATE turns SET status = 'locked' WHERE id = $1")
-        .bind(turn)
-        .execute(db)
-        .await?;
+    sqlx::query!(
+        "UPDATE turns SET status = $2 WHERE id = $1",
+        turn as TurnId,
+        TurnStatus::Locked as TurnStatus,
+    )
+    .execute(db)
+    .await?;
     Ok(())
 }
 
 /// The number of the game's latest turn (0 when it has none).
 pub async fn last_number<'e>(db: impl PgExecutor<'e>, game: GameId) -> Result<i32, StoreError> {
-    Ok(
-        sqlx::query_scalar("SELECT COALESCE(max(number), 0) FROM turns WHERE game_id = $1")
-            .bind(game)
-            .fetch_one(db)
-            .await?,
+    Ok(sqlx::query_scalar!(
+        r#"SELECT COALESCE(max(number), 0) AS "number!" FROM turns WHERE game_id = $1"#,
+        game as GameId,
     )
+    .fetch_one(db)
+    .await?)
 }
 
 /// A published turn as `gm verify` replays it: the state before it, its seeds as committed and
 /// revealed, and the report's text as published.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct PublishedForReplay {
     pub id: TurnId,
     pub number: i32,
@@ -176,12 +203,15 @@ pub async fn published_for_replay<'e>(
     db: impl PgExecutor<'e>,
     game: GameId,
 ) -> Result<Vec<PublishedForReplay>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT t.id, t.number, t.state_before::text AS state_before, t.seed_commitment, t.revealed_seed, \
-         t.sealed_commitment, t.revealed_sealed_seed, r.text FROM turns t \
-         JOIN published_reports r ON r.turn_id = t.id WHERE t.game_id = $1 ORDER BY t.number",
+    Ok(sqlx::query_as!(
+        PublishedForReplay,
+        r#"SELECT t.id AS "id: TurnId", t.number, t.state_before::text AS "state_before!",
+                  t.seed_commitment, t.revealed_seed AS "revealed_seed!", t.sealed_commitment,
+                  t.revealed_sealed_seed, r.text
+           FROM turns t JOIN published_reports r ON r.turn_id = t.id
+           WHERE t.game_id = $1 ORDER BY t.number"#,
+        game as GameId,
     )
-    .bind(game)
     .fetch_all(db)
     .await?)
 }
@@ -193,12 +223,13 @@ pub async fn mark_resolved<'e>(
     revealed_seed: &str,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    sqlx::query(
-        "UPDATE turns SET status = 'resolved', revealed_seed = $2, resolved_at = $3 WHERE id = $1",
+    sqlx::query!(
+        "UPDATE turns SET status = $4, revealed_seed = $2, resolved_at = $3 WHERE id = $1",
+        turn as TurnId,
+        revealed_seed,
+        now,
+        TurnStatus::Resolved as TurnStatus,
     )
-    .bind(turn)
-    .bind(revealed_seed)
-    .bind(now)
     .execute(db)
     .await?;
     Ok(())
@@ -211,7 +242,7 @@ pub struct NewReport<'a> {
     pub text: &'a str,
     pub markdown: &'a str,
     pub html: &'a str,
-    pub report: &'a serde_json::Value,
+    pub report: &'a engine::Report,
 }
 
 pub async fn publish_report(
@@ -219,29 +250,32 @@ pub async fn publish_report(
     new: &NewReport<'_>,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    sqlx::query(
-        "INSERT INTO published_reports (turn_id, text, markdown, html, report, published_at) \
+    sqlx::query!(
+        "INSERT INTO published_reports (turn_id, text, markdown, html, report, published_at)
          VALUES ($1, $2, $3, $4, $5, $6)",
+        new.turn_id as TurnId,
+        new.text,
+        new.markdown,
+        new.html,
+        Json(new.report) as _,
+        now,
     )
-    .bind(new.turn_id)
-    .bind(new.text)
-    .bind(new.markdown)
-    .bind(new.html)
-    .bind(new.report)
-    .bind(now)
     .execute(&mut *tx)
     .await
     .map_err(StoreError::unique_as("a published report for that turn"))?;
-    sqlx::query("UPDATE turns SET status = 'published' WHERE id = $1")
-        .bind(new.turn_id)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!(
+        "UPDATE turns SET status = $2 WHERE id = $1",
+        new.turn_id as TurnId,
+        TurnStatus::Published as TurnStatus,
+    )
+    .execute(&mut *tx)
+    .await?;
     Ok(())
 }
 
 /// An open turn whose deadline has passed, locked for this transaction: another process
 /// looking for work skips it (`SKIP LOCKED`), so each turn is resolved by one process only.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct DueTurn {
     pub id: TurnId,
     pub game_id: GameId,
@@ -251,27 +285,33 @@ pub struct DueTurn {
 
 /// A turn is due when its deadline plus the game's grace period (`schedule.grace_minutes`) has
 /// passed, or, for a game that resolves early (`schedule.early_resolution`), as soon as every
-/// active player (of an active subscriber) has current orders that answer the turn. A turn whose resolution failed
-/// waits until its `resolve_retry_at` (see [`record_resolve_failure`]).
+/// active player (of an active subscriber) has current orders that answer the turn. A turn
+/// whose resolution failed waits until its `resolve_retry_at` (see [`record_resolve_failure`]).
 pub async fn claim_due_turn(
     tx: &mut sqlx::PgConnection,
     now: DateTime<Utc>,
 ) -> Result<Option<DueTurn>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT t.id, t.game_id, t.number, t.deadline FROM turns t JOIN games g ON g.id = t.game_id \
-         WHERE t.status = 'open' AND g.status = 'running' AND ( \
-           (t.deadline <= $1 AND t.deadline \
-              + make_interval(mins => COALESCE((g.schedule->>'grace_minutes')::int, 0)) <= $1) \
-           OR (COALESCE((g.schedule->>'early_resolution')::boolean, false) \
-              AND EXISTS (SELECT 1 FROM players p WHERE p.game_id = t.game_id AND p.status = 'active') \
-              AND NOT EXISTS (SELECT 1 FROM players p JOIN subscribers s ON s.id = p.subscriber_id \
-                WHERE p.game_id = t.game_id AND p.status = 'active' AND s.status = 'active' \
-                AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.turn_id = t.id AND o.player_id = p.id \
-                                AND o.superseded_at IS NULL AND o.answers_turn)))) \
-         AND (t.resolve_retry_at IS NULL OR t.resolve_retry_at <= $1) \
-         ORDER BY t.deadline NULLS LAST, t.id LIMIT 1 FOR UPDATE OF t SKIP LOCKED",
+    Ok(sqlx::query_as!(
+        DueTurn,
+        r#"SELECT t.id AS "id: TurnId", t.game_id AS "game_id: GameId", t.number, t.deadline
+           FROM turns t JOIN games g ON g.id = t.game_id
+           WHERE t.status = $2 AND g.status = $3 AND (
+             (t.deadline <= $1 AND t.deadline
+                + make_interval(mins => COALESCE((g.schedule->>'grace_minutes')::int, 0)) <= $1)
+             OR (COALESCE((g.schedule->>'early_resolution')::boolean, false)
+                AND EXISTS (SELECT 1 FROM players p WHERE p.game_id = t.game_id AND p.status = $4)
+                AND NOT EXISTS (SELECT 1 FROM players p JOIN subscribers s ON s.id = p.subscriber_id
+                  WHERE p.game_id = t.game_id AND p.status = $4 AND s.status = $5
+                  AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.turn_id = t.id AND o.player_id = p.id
+                                  AND o.superseded_at IS NULL AND o.answers_turn))))
+           AND (t.resolve_retry_at IS NULL OR t.resolve_retry_at <= $1)
+           ORDER BY t.deadline NULLS LAST, t.id LIMIT 1 FOR UPDATE OF t SKIP LOCKED"#,
+        now,
+        TurnStatus::Open as TurnStatus,
+        GameStatus::Running as GameStatus,
+        PlayerStatus::Active as PlayerStatus,
+        SubscriberStatus::Active as SubscriberStatus,
     )
-    .bind(now)
     .fetch_optional(&mut *tx)
     .await?)
 }
@@ -282,10 +322,11 @@ pub async fn lock_open_turn_failures(
     tx: &mut sqlx::PgConnection,
     turn: TurnId,
 ) -> Result<Option<i32>, StoreError> {
-    Ok(sqlx::query_scalar(
-        "SELECT resolve_failures FROM turns WHERE id = $1 AND status = 'open' FOR UPDATE",
+    Ok(sqlx::query_scalar!(
+        "SELECT resolve_failures FROM turns WHERE id = $1 AND status = $2 FOR UPDATE",
+        turn as TurnId,
+        TurnStatus::Open as TurnStatus,
     )
-    .bind(turn)
     .fetch_optional(&mut *tx)
     .await?)
 }
@@ -298,13 +339,13 @@ pub async fn record_resolve_failure<'e>(
     error: &str,
     retry_at: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    sqlx::query(
-        "UPDATE turns SET resolve_failures = resolve_failures + 1, resolve_error = $2, \
+    sqlx::query!(
+        "UPDATE turns SET resolve_failures = resolve_failures + 1, resolve_error = $2,
          resolve_retry_at = $3 WHERE id = $1",
+        turn as TurnId,
+        error,
+        retry_at,
     )
-    .bind(turn)
-    .bind(error)
-    .bind(retry_at)
     .execute(db)
     .await?;
     Ok(())
@@ -316,101 +357,113 @@ pub async fn claim_open_turn(
     tx: &mut sqlx::PgConnection,
     game: GameId,
 ) -> Result<Option<DueTurn>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT t.id, t.game_id, t.number, t.deadline FROM turns t JOIN games g ON g.id = t.game_id \
-         WHERE t.game_id = $1 AND t.status = 'open' AND g.status = 'running' FOR UPDATE OF t",
+    Ok(sqlx::query_as!(
+        DueTurn,
+        r#"SELECT t.id AS "id: TurnId", t.game_id AS "game_id: GameId", t.number, t.deadline
+           FROM turns t JOIN games g ON g.id = t.game_id
+           WHERE t.game_id = $1 AND t.status = $2 AND g.status = $3 FOR UPDATE OF t"#,
+        game as GameId,
+        TurnStatus::Open as TurnStatus,
+        GameStatus::Running as GameStatus,
     )
-    .bind(game)
     .fetch_optional(&mut *tx)
     .await?)
 }
 
-/// Records which players had left when the turn was resolved (part of the turn's input).
+/// Records which players had left when the turn was resolved (their engine ids): part of the
+/// turn's input.
 pub async fn set_leaving<'e>(
     db: impl PgExecutor<'e>,
     turn: TurnId,
     leaving: &[i64],
 ) -> Result<(), StoreError> {
-    sqlx::query("UPDATE turns SET leaving = $2 WHERE id = $1")
-        .bind(turn)
-        .bind(leaving)
-        .execute(db)
-        .await?;
+    sqlx::query!(
+        "UPDATE turns SET leaving = $2 WHERE id = $1",
+        turn as TurnId,
+        leaving,
+    )
+    .execute(db)
+    .await?;
     Ok(())
 }
 
 pub async fn leaving<'e>(db: impl PgExecutor<'e>, turn: TurnId) -> Result<Vec<i64>, StoreError> {
     Ok(
-        sqlx::query_scalar("SELECT leaving FROM turns WHERE id = $1")
-            .bind(turn)
+        sqlx::query_scalar!("SELECT leaving FROM turns WHERE id = $1", turn as TurnId)
             .fetch_one(db)
             .await?,
     )
 }
 
-/// Records which players joined with the turn (the engine's players, as JSON): part of the
-/// turn's input.
+/// Records which players joined with the turn (the engine's players): part of the turn's
+/// input.
 pub async fn set_joining<'e>(
     db: impl PgExecutor<'e>,
     turn: TurnId,
-    joining: &serde_json::Value,
+    joining: &[engine::Player],
 ) -> Result<(), StoreError> {
-    sqlx::query("UPDATE turns SET joining = $2 WHERE id = $1")
-        .bind(turn)
-        .bind(joining)
-        .execute(db)
-        .await?;
+    sqlx::query!(
+        "UPDATE turns SET joining = $2 WHERE id = $1",
+        turn as TurnId,
+        Json(joining) as _,
+    )
+    .execute(db)
+    .await?;
     Ok(())
 }
 
 pub async fn joining<'e>(
     db: impl PgExecutor<'e>,
     turn: TurnId,
-) -> Result<serde_json::Value, StoreError> {
-    Ok(
-        sqlx::query_scalar("SELECT joining FROM turns WHERE id = $1")
-            .bind(turn)
-            .fetch_one(db)
-            .await?,
+) -> Result<Vec<engine::Player>, StoreError> {
+    Ok(sqlx::query_scalar!(
+        r#"SELECT joining AS "joining: Json<Vec<engine::Player>>" FROM turns WHERE id = $1"#,
+        turn as TurnId,
     )
+    .fetch_one(db)
+    .await?
+    .0)
 }
 
-/// Records the seats that change hands with the turn (`turns.renaming`): a JSON list of
-/// players (engine id and new name), the engine's input as `joining` is.
+/// Records the seats that change hands with the turn (`turns.renaming`): the engine's players
+/// (engine id and new name), the engine's input as `joining` is.
 pub async fn set_renaming<'e>(
     db: impl PgExecutor<'e>,
     turn: TurnId,
-    renaming: &serde_json::Value,
+    renaming: &[engine::Player],
 ) -> Result<(), StoreError> {
-    sqlx::query("UPDATE turns SET renaming = $2 WHERE id = $1")
-        .bind(turn)
-        .bind(renaming)
-        .execute(db)
-        .await?;
+    sqlx::query!(
+        "UPDATE turns SET renaming = $2 WHERE id = $1",
+        turn as TurnId,
+        Json(renaming) as _,
+    )
+    .execute(db)
+    .await?;
     Ok(())
 }
 
 pub async fn renaming<'e>(
     db: impl PgExecutor<'e>,
     turn: TurnId,
-) -> Result<serde_json::Value, StoreError> {
-    Ok(
-        sqlx::query_scalar("SELECT renaming FROM turns WHERE id = $1")
-            .bind(turn)
-            .fetch_one(db)
-            .await?,
+) -> Result<Vec<engine::Player>, StoreError> {
+    Ok(sqlx::query_scalar!(
+        r#"SELECT renaming AS "renaming: Json<Vec<engine::Player>>" FROM turns WHERE id = $1"#,
+        turn as TurnId,
     )
+    .fetch_one(db)
+    .await?
+    .0)
 }
 
 /// An open turn of a running game with a deadline still ahead and reminders set.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct RemindableTurn {
     pub id: TurnId,
     pub game_id: GameId,
     pub number: i32,
     pub deadline: DateTime<Utc>,
     pub opened_at: DateTime<Utc>,
-    pub schedule: serde_json::Value,
+    pub schedule: ScheduleSettings,
     /// The offsets (minutes) whose round is done already.
     pub done_minutes: Vec<i32>,
 }
@@ -419,25 +472,42 @@ pub async fn remindable_turns<'e>(
     db: impl PgExecutor<'e>,
     now: DateTime<Utc>,
 ) -> Result<Vec<RemindableTurn>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT t.id, t.game_id, t.number, t.deadline, t.opened_at, g.schedule, \
-           ARRAY(SELECT r.offset_minutes FROM turn_reminders r WHERE r.turn_id = t.id) AS done_minutes \
-         FROM turns t JOIN games g ON g.id = t.game_id \
-         WHERE t.status = 'open' AND g.status = 'running' AND t.deadline > $1 \
-         AND jsonb_array_length(COALESCE(g.schedule->'reminder_minutes', '[]'::jsonb)) > 0 \
-         ORDER BY t.deadline, t.id",
+    let rows = sqlx::query!(
+        r#"SELECT t.id AS "id: TurnId", t.game_id AS "game_id: GameId", t.number,
+                  t.deadline AS "deadline!", t.opened_at,
+                  g.schedule AS "schedule: Json<ScheduleSettings>",
+                  ARRAY(SELECT r.offset_minutes FROM turn_reminders r WHERE r.turn_id = t.id) AS "done_minutes!"
+           FROM turns t JOIN games g ON g.id = t.game_id
+           WHERE t.status = $2 AND g.status = $3 AND t.deadline > $1
+           AND jsonb_array_length(COALESCE(g.schedule->'reminder_minutes', '[]'::jsonb)) > 0
+           ORDER BY t.deadline, t.id"#,
+        now,
+        TurnStatus::Open as TurnStatus,
+        GameStatus::Running as GameStatus,
     )
-    .bind(now)
     .fetch_all(db)
-    .await?)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| RemindableTurn {
+            id: row.id,
+            game_id: row.game_id,
+            number: row.number,
+            deadline: row.deadline,
+            opened_at: row.opened_at,
+            schedule: row.schedule.0,
+            done_minutes: row.done_minutes,
+        })
+        .collect())
 }
 
 /// Locks an open turn for a reminder round, skipping it if another process holds it.
 pub async fn lock_open_turn(tx: &mut sqlx::PgConnection, turn: TurnId) -> Result<bool, StoreError> {
-    Ok(sqlx::query_scalar::<_, i64>(
-        "SELECT id FROM turns WHERE id = $1 AND status = 'open' FOR UPDATE SKIP LOCKED",
+    Ok(sqlx::query_scalar!(
+        "SELECT id FROM turns WHERE id = $1 AND status = $2 FOR UPDATE SKIP LOCKED",
+        turn as TurnId,
+        TurnStatus::Open as TurnStatus,
     )
-    .bind(turn)
     .fetch_optional(&mut *tx)
     .await?
     .is_some())
@@ -450,13 +520,13 @@ pub async fn claim_reminder_round<'e>(
     offset_minutes: i32,
     now: DateTime<Utc>,
 ) -> Result<bool, StoreError> {
-    Ok(sqlx::query(
-        "INSERT INTO turn_reminders (turn_id, offset_minutes, sent_at, mails) VALUES ($1, $2, $3, 0) \
+    Ok(sqlx::query!(
+        "INSERT INTO turn_reminders (turn_id, offset_minutes, sent_at, mails) VALUES ($1, $2, $3, 0)
          ON CONFLICT DO NOTHING",
+        turn as TurnId,
+        offset_minutes,
+        now,
     )
-    .bind(turn)
-    .bind(offset_minutes)
-    .bind(now)
     .execute(db)
     .await?
     .rows_affected()
@@ -470,17 +540,19 @@ pub async fn count_reminder_round<'e>(
     offset_minutes: i32,
     mails: i32,
 ) -> Result<(), StoreError> {
-    sqlx::query("UPDATE turn_reminders SET mails = $3 WHERE turn_id = $1 AND offset_minutes = $2")
-        .bind(turn)
-        .bind(offset_minutes)
-        .bind(mails)
-        .execute(db)
-        .await?;
+    sqlx::query!(
+        "UPDATE turn_reminders SET mails = $3 WHERE turn_id = $1 AND offset_minutes = $2",
+        turn as TurnId,
+        offset_minutes,
+        mails,
+    )
+    .execute(db)
+    .await?;
     Ok(())
 }
 
 /// A turn of a game, for the GM.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct TurnSummary {
     pub id: TurnId,
     pub number: i32,
@@ -497,12 +569,14 @@ pub async fn turn_summaries<'e>(
     db: impl PgExecutor<'e>,
     game: GameId,
 ) -> Result<Vec<TurnSummary>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT t.id, t.number, t.status, t.deadline, t.opened_at, t.resolved_at, t.seed_commitment, \
-         r.text AS report_text FROM turns t LEFT JOIN published_reports r ON r.turn_id = t.id \
-         WHERE t.game_id = $1 AND t.number > 0 ORDER BY t.number DESC",
+    Ok(sqlx::query_as!(
+        TurnSummary,
+        r#"SELECT t.id AS "id: TurnId", t.number, t.status AS "status: TurnStatus", t.deadline,
+                  t.opened_at, t.resolved_at, t.seed_commitment, r.text AS "report_text?"
+           FROM turns t LEFT JOIN published_reports r ON r.turn_id = t.id
+           WHERE t.game_id = $1 AND t.number > 0 ORDER BY t.number DESC"#,
+        game as GameId,
     )
-    .bind(game)
     .fetch_all(db)
     .await?)
 }

@@ -283,7 +283,7 @@ async fn a_nul_byte_in_a_players_orders_press_or_login_is_refused_with_a_4xx() {
         response.status()
     );
     let mut nelson = logged_in(app, NELSON).await;
-    let game = format!("/me/games/{}", fleet.barmy.0);
+    let game = format!("/me/games/{}", fleet.barmy);
     let csrf = hidden_csrf(&nelson.get_text(&game).await);
     for (path, field, value) in [
         (format!("{game}/orders"), "orders", "A1\0, B2"),
@@ -306,7 +306,7 @@ async fn a_nul_byte_in_a_players_orders_press_or_login_is_refused_with_a_4xx() {
     .await
     .unwrap();
     assert_eq!(written, 0);
-    let response = nelson.get(&format!("/me/games/{}%00", fleet.barmy.0)).await;
+    let response = nelson.get(&format!("/me/games/{}%00", fleet.barmy)).await;
     assert!(response.status().is_client_error(), "{}", response.status());
     fleet.app.stop().await;
 }

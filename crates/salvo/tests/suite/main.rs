@@ -1,5 +1,6 @@
-//! Everything besides the case table, in one test binary: the text's worked examples, the
-//! property tests, the parser, the views, and the catalogue's coverage.
+//! Everything besides the rule tests (`tests/rules.rs`: the case table and the catalogue's
+//! coverage), in one test binary: the text's worked examples, the property tests, the parser
+//! and the views.
 
 // clippy's in-test allowances cover `#[test]` functions, not this crate's helpers.
 #![allow(
@@ -9,7 +10,6 @@
     clippy::indexing_slicing
 )]
 
-mod catalogue;
 mod common;
 mod examples;
 mod parser;

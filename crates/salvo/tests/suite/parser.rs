@@ -163,7 +163,11 @@ fn press_lines_are_collected_not_parsed() {
 fn numbered_and_bulleted_orders_are_read() {
     for text in ["1. FIRE B7", "2) fire b7", "• FIRE B7", "- 1. FIRE B7"] {
         let parsed = Salvo::parse_orders(&new_game(&Setup::default(), 2, 5), ANN, text);
-        assert!(parsed.errors.is_empty(), "{text}: {:?}", parsed.errors);
+        assert!(
+            parsed.errors.is_empty(),
+            "SALVO-ADM-14: {text}: {:?}",
+            parsed.errors
+        );
         match parsed.orders.attack {
             Attack::Fire { shots } => assert_eq!(shots[0].square, square("B7"), "{text}"),
             other => panic!("{text}: {other:?}"),
@@ -171,7 +175,10 @@ fn numbered_and_bulleted_orders_are_read() {
     }
     // A refused line is quoted as written, marker and all.
     let refused = Salvo::parse_orders(&new_game(&Setup::default(), 2, 5), ANN, "1. FIRE K4");
-    assert_eq!(refused.errors[0].text, "1. FIRE K4");
+    assert_eq!(
+        refused.errors[0].text, "1. FIRE K4",
+        "SALVO-ADM-14: a refused line is quoted as written"
+    );
 }
 
 #[test]

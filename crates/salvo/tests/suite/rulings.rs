@@ -29,7 +29,8 @@ fn stored_orders_that_became_illegal_are_void() {
     assert_eq!(rows[0].coord, "NUKE D4");
     assert_eq!(
         rows[0].result,
-        "order void (you have no tactical nuke left: 1 per game, and failures count (SALVO-GM-14)): pass"
+        "order void (you have no tactical nuke left: 1 per game, and failures count (SALVO-GM-14)): pass",
+        "SALVO-ADM-12: a stored order checked again at the deadline is void"
     );
     assert!(
         rows[1]
@@ -37,7 +38,11 @@ fn stored_orders_that_became_illegal_are_void() {
             .starts_with("order void (there is no opponent called 'player 9'")
     );
     let bob = resolution.state.admiral(BOB).unwrap();
-    assert_eq!(bob.uses_left().scuba, 2);
+    assert_eq!(
+        bob.uses_left().scuba,
+        2,
+        "SALVO-ADM-12: a void order spends no use"
+    );
 }
 
 /// SALVO-ADM-02, SALVO-GM-18: a new game already has every fleet, placed at random, shown to
@@ -54,7 +59,7 @@ fn a_new_game_shows_each_player_their_random_fleet() {
         .iter()
         .filter(|l| l.starts_with("  ") && l.contains(": afloat"))
         .count();
-    assert_eq!(ships, 5);
+    assert_eq!(ships, 5, "SALVO-ADM-02: a new game already has every fleet");
     let parsed = Salvo::parse_orders(&state, ANN, "FIRE A1");
     assert!(
         parsed
@@ -70,7 +75,7 @@ fn a_new_game_shows_each_player_their_random_fleet() {
 fn the_board_and_the_fleet_are_fixed() {
     for setting in [r#"{"board": 12}"#, r#"{"fleet": ["Carrier"]}"#] {
         let refused = serde_json::from_str::<Setup>(setting);
-        assert!(refused.is_err(), "{setting} was accepted");
+        assert!(refused.is_err(), "SALVO-ADM-10: {setting} was accepted");
     }
     let state = new_game(&Setup::default(), 2, 32);
     for player in [ANN, BOB] {

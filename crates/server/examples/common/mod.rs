@@ -56,11 +56,11 @@ pub async fn barmy_game(
     now: DateTime<Utc>,
     deadline: DateTime<Utc>,
 ) -> anyhow::Result<GameId> {
-    let setup = json!({ "width": side.min(702), "height": side.min(999) });
+    let setup = EngineKind::Barmy
+        .parse_setup(&json!({ "width": side.min(702), "height": side.min(999) }))?;
     let spec = GameSpec {
         zine,
         name,
-        engine: EngineKind::Barmy,
         setup: &setup,
         first_deadline: Some(deadline),
         schedule: Schedule::EveryDays(7),

@@ -26,7 +26,7 @@ pub(super) fn run_adjudicate(args: &AdjudicateArgs) -> anyhow::Result<()> {
 
 pub(super) async fn run_verify(database: &DatabaseArgs, args: VerifyArgs) -> anyhow::Result<()> {
     let pool = connect(database).await?;
-    let checks = crate::turns::verify_game(&pool, store::games::GameId(args.game))
+    let checks = crate::turns::verify_game(&pool, args.game)
         .await
         .with_context(|| format!("verifying game {}", args.game))?;
     pool.close().await;
@@ -85,11 +85,11 @@ pub(super) async fn run_ingest(database: &DatabaseArgs, args: PipeArgs) -> anyho
     .await
     .map_err(TryAgainLater)?;
     match outcome {
-        crate::inbox::Ingested::Stored(id) => println!("stored as inbound message {}", id.0),
+        crate::inbox::Ingested::Stored(id) => println!("stored as inbound message {}", id),
         crate::inbox::Ingested::Duplicate(id) => {
             println!(
                 "already stored as inbound message {}: this delivery has no effect",
-                id.0
+                id
             )
         }
     }
@@ -130,7 +130,7 @@ pub(super) async fn run_inbox_list(database: &DatabaseArgs, args: ListArgs) -> a
     for e in &entries {
         println!(
             "{:>6}  {}  {:<9} {:<8} {}{}",
-            e.id.0,
+            e.id,
             e.received_at.format("%Y-%m-%d %H:%M"),
             e.status,
             e.received_via,
@@ -187,7 +187,7 @@ pub(super) async fn run_outbox(
 
 pub(super) async fn run_game_action(database: &DatabaseArgs, args: GameArgs) -> anyhow::Result<()> {
     use crate::turns::GmAction;
-    let game = store::games::GameId(args.game);
+    let game = args.game;
     let action = match args.action {
         GameCommand::Schedule {
             deadlines,
@@ -195,15 +195,14 @@ pub(super) async fn run_game_action(database: &DatabaseArgs, args: GameArgs) -> 
             grace,
             early,
         } => {
-            let deadlines: crate::schedule::Schedule = deadlines.join(" ").parse()?;
+            let deadlines: schedule::Schedule = deadlines.join(" ").parse()?;
             let pool = connect(database).await?;
             // The game keeps its time zone (a weekly rule brings its own).
             let zone = crate::turns::schedule_of(&pool, game)
                 .await
                 .map_or(chrono_tz::Tz::UTC, |current| current.zone());
             let settings =
-                crate::schedule::ScheduleSettings::new(deadlines, &remind, grace, early)?
-                    .with_zone(zone);
+                schedule::ScheduleSettings::new(deadlines, &remind, grace, early)?.with_zone(zone);
             crate::turns::set_schedule(&pool, clock()?.now(), game, &settings, "gm")
                 .await
                 .with_context(|| format!("game {}", args.game))?;
@@ -226,12 +225,12 @@ pub(super) async fn run_game_action(database: &DatabaseArgs, args: GameArgs) -> 
                 );
             }
             println!("game {}: {} player(s)", args.game, roster.len());
-            for seat in crate::rosters::offers::wanted_seats(&pool, game).await? {
+            for seat in crate::offers::wanted_seats(&pool, game).await? {
                 println!("wants a player: {}", super::standbys::wanted_line(&seat));
                 for offer in &seat.offers {
                     println!(
                         "  offer {}: to {} since {}",
-                        offer.id.0,
+                        offer.id,
                         offer.subscriber_name,
                         offer.offered_at.format("%Y-%m-%d %H:%M UTC")
                     );
@@ -268,16 +267,9 @@ pub(super) async fn run_game_action(database: &DatabaseArgs, args: GameArgs) -> 
         }
         GameCommand::Withdraw { offer } => {
             let pool = connect(database).await?;
-            crate::rosters::offers::withdraw(
-                &pool,
-                clock()?.now(),
-                game,
-                store::offers::OfferId(offer),
-                "gm",
-                &args.mail_domain,
-            )
-            .await
-            .with_context(|| format!("game {}", args.game))?;
+            crate::offers::withdraw(&pool, clock()?.now(), game, offer, "gm", &args.mail_domain)
+                .await
+                .with_context(|| format!("game {}", args.game))?;
             pool.close().await;
             println!(
                 "game {}: offer {offer} withdrawn; the subscriber is told",
@@ -291,7 +283,7 @@ pub(super) async fn run_game_action(database: &DatabaseArgs, args: GameArgs) -> 
             offer_days,
         } => {
             let pool = connect(database).await?;
-            crate::rosters::offers::set_policy(
+            crate::offers::set_policy(
                 &pool,
                 clock()?.now(),
                 game,
@@ -320,7 +312,7 @@ pub(super) async fn run_game_action(database: &DatabaseArgs, args: GameArgs) -> 
                 &crate::rosters::replace::Replacement {
                     game,
                     player: &player,
-                    subscriber: store::subscribers::SubscriberId(subscriber),
+                    subscriber,
                 },
                 "gm",
                 &args.mail_domain,

@@ -117,7 +117,7 @@ pub enum AdminCommand {
 #[derive(Debug, Clone, Args)]
 pub struct GameArgs {
     /// The game's id.
-    pub game: i64,
+    pub game: store::games::GameId,
     #[command(subcommand)]
     pub action: GameCommand,
     /// Domain of Admiralty's addresses, for the mail a resolution queues.
@@ -150,7 +150,7 @@ pub enum GameCommand {
         /// The seat: its player's name or the engine's player id.
         player: String,
         /// The subscriber id of the one offered the seat.
-        subscriber: i64,
+        subscriber: store::subscribers::SubscriberId,
     },
     /// Take back a player's resignation before the turn resolves (their fleet leaves then):
     /// they play on with the same reply address, and are told by mail.
@@ -161,7 +161,7 @@ pub enum GameCommand {
     /// Take back an open offer of a seat (its id, as `roster` prints it); the subscriber is told.
     Withdraw {
         /// The offer's id.
-        offer: i64,
+        offer: store::offers::OfferId,
     },
     /// Set the missed-turns limit and who offers seats to standbys (docs/rosters.md).
     ///
@@ -186,7 +186,7 @@ pub enum GameCommand {
         /// The player to replace: their name or the engine's player id.
         player: String,
         /// The subscriber id of the newcomer.
-        subscriber: i64,
+        subscriber: store::subscribers::SubscriberId,
     },
     /// Stop the clock: no turn resolves until the game is resumed.
     Pause,
@@ -220,7 +220,7 @@ pub enum GameCommand {
 }
 
 fn duration_arg(text: &str) -> Result<chrono::Duration, String> {
-    crate::schedule::parse_duration(text).map_err(|e| e.to_string())
+    schedule::parse_duration(text).map_err(|e| e.to_string())
 }
 
 #[derive(Debug, Clone, Args)]
@@ -296,7 +296,7 @@ pub enum OutboxCommand {
     /// Queue a failed (or sent) message again, same Message-ID; the worker of `gm serve` sends it.
     Resend {
         /// The message's id, as `gm outbox list` shows it.
-        id: i64,
+        id: store::outbox::OutboundId,
     },
 }
 
@@ -314,7 +314,7 @@ pub struct ListArgs {
 #[derive(Debug, Clone, Args)]
 pub struct VerifyArgs {
     /// The game's id (as shown in the web UI and the audit log).
-    pub game: i64,
+    pub game: store::games::GameId,
 }
 
 #[derive(Debug, Clone, Args)]

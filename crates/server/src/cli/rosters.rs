@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::{Context, anyhow};
 use clap::{Args, Subcommand};
 use engine::SeatPlan;
-use games::EngineKind;
+use games::{AnySetup, EngineKind};
 use serde_json::Value;
 use store::StoreError;
 use store::signups::OpeningId;
@@ -19,8 +19,8 @@ use super::{clock, connect};
 use crate::config::{BaseUrl, DEFAULT_BASE_URL, DatabaseArgs};
 use crate::letters::MailSite;
 use crate::rosters::signups::{self, OpeningSpec};
-use crate::schedule::Schedule;
 use crate::turns::{self, Creation, GameSpec, LifecycleError, Roster, RosterPick};
+use schedule::Schedule;
 
 /// The actor these commands write in the audit log.
 const ACTOR: &str = "cli";
@@ -98,7 +98,7 @@ pub enum SignupCommand {
     /// Start a game open for sign-up now, with whoever signed up.
     Start {
         /// The sign-up's id, as `gm signup list` shows it.
-        opening: i64,
+        opening: OpeningId,
         /// Where the GM seats the players: `SUBSCRIBER=SEAT` for each (repeat).
         #[arg(long = "seat", value_parser = seat_arg)]
         seats: Vec<SeatArg>,
@@ -124,7 +124,7 @@ pub struct SignupOpenArgs {
 /// One `--seat` as typed: the subscriber's id and the seat's name, if given.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeatArg {
-    pub subscriber: i64,
+    pub subscriber: SubscriberId,
     pub seat: Option<String>,
 }
 
@@ -133,7 +133,7 @@ fn seat_arg(text: &str) -> Result<SeatArg, String> {
         Some((subscriber, seat)) => (subscriber, Some(seat.trim().to_owned())),
         None => (text, None),
     };
-    let subscriber = subscriber.trim().parse::<i64>().map_err(|_| {
+    let subscriber = subscriber.trim().parse::<SubscriberId>().map_err(|_| {
         format!("{text:?}: write SUBSCRIBER=SEAT, the subscriber's id and the seat's name")
     })?;
     Ok(SeatArg { subscriber, seat })
@@ -147,7 +147,7 @@ fn zone_arg(text: &str) -> Result<chrono_tz::Tz, String> {
 
 fn schedule_arg(text: &str) -> Result<Schedule, String> {
     text.parse()
-        .map_err(|e: crate::schedule::ScheduleError| e.to_string())
+        .map_err(|e: schedule::ScheduleError| e.to_string())
 }
 
 fn seating_arg(text: &str) -> Result<Seating, String> {
@@ -197,20 +197,25 @@ fn picks(plan: &SeatPlan, seats: &[SeatArg]) -> anyhow::Result<Vec<RosterPick>> 
                 }
             };
             Ok(RosterPick {
-                subscriber: SubscriberId(arg.subscriber),
+                subscriber: arg.subscriber,
                 seat,
             })
         })
         .collect()
 }
 
-fn read_setup(engine: EngineKind, file: Option<&PathBuf>) -> anyhow::Result<Value> {
+/// The game's settings: the file's, else the engine's standard ones.
+fn read_setup(engine: EngineKind, file: Option<&PathBuf>) -> anyhow::Result<AnySetup> {
     let Some(file) = file else {
         return Ok(engine.default_setup());
     };
     let text = std::fs::read_to_string(file)
         .with_context(|| format!("reading the setup {}", file.display()))?;
-    serde_json::from_str(&text).with_context(|| format!("the setup {} is not JSON", file.display()))
+    let json: Value = serde_json::from_str(&text)
+        .with_context(|| format!("the setup {} is not JSON", file.display()))?;
+    engine
+        .parse_setup(&json)
+        .map_err(|e| refusal("The game could not be created", e.into()))
 }
 
 fn game_name(name: &str) -> anyhow::Result<&str> {
@@ -245,7 +250,7 @@ pub(super) async fn run_game_new(database: &DatabaseArgs, args: GameNewArgs) -> 
     let deadline = args
         .deadline
         .as_deref()
-        .map(|text| crate::schedule::local_deadline(text, fields.zone))
+        .map(|text| schedule::local_deadline(text, fields.zone))
         .transpose()
         .map_err(|e| anyhow!(e.replace("Deadline:", "First deadline:")))?;
     let now = clock()?.now();
@@ -255,16 +260,7 @@ pub(super) async fn run_game_new(database: &DatabaseArgs, args: GameNewArgs) -> 
     let roster = if args.seats.is_empty() {
         Roster::EveryActiveSubscriber
     } else {
-        let plan = fields
-            .engine
-            .seat_plan(
-                &fields
-                    .engine
-                    .parse_setup(&setup)
-                    .map_err(|e| refusal("The game could not be created", e.into()))?,
-            )
-            .map_err(|e| refusal("The game could not be created", e.into()))?;
-        Roster::Chosen(picks(&plan, &args.seats)?)
+        Roster::Chosen(picks(&setup.seat_plan(), &args.seats)?)
     };
     let pool = connect(database).await?;
     let zine = crate::issues::find_zine(&pool, &fields.zine).await?;
@@ -274,7 +270,6 @@ pub(super) async fn run_game_new(database: &DatabaseArgs, args: GameNewArgs) -> 
         &GameSpec {
             zine: zine.id,
             name,
-            engine: fields.engine,
             setup: &setup,
             first_deadline: deadline,
             schedule: fields.schedule,
@@ -290,7 +285,7 @@ pub(super) async fn run_game_new(database: &DatabaseArgs, args: GameNewArgs) -> 
     .await
     .map_err(|e| refusal("The game could not be created", e))?;
     pool.close().await;
-    println!("{}", game.0);
+    println!("{}", game);
     Ok(())
 }
 
@@ -311,7 +306,6 @@ pub(super) async fn run_signup(
                 &OpeningSpec {
                     zine: zine.id,
                     name,
-                    engine: fields.engine,
                     setup: &setup,
                     schedule: fields.schedule,
                     seats: args.seats,
@@ -323,7 +317,7 @@ pub(super) async fn run_signup(
             )
             .await
             .map_err(|e| refusal("The game could not be opened for sign-up", e))?;
-            println!("{}", opening.0);
+            println!("{}", opening);
         }
         SignupCommand::List { zine } => {
             let zine = crate::issues::find_zine(&pool, &zine).await?;
@@ -331,7 +325,7 @@ pub(super) async fn run_signup(
             for opening in &openings {
                 println!(
                     "{}\t{}\t{}\t{} seats\t{} signed up\t{}{}",
-                    opening.id.0,
+                    opening.id,
                     opening.name,
                     opening.engine,
                     opening.seats,
@@ -339,7 +333,7 @@ pub(super) async fn run_signup(
                     opening.status,
                     opening
                         .game_id
-                        .map(|game| format!(" (game {})", game.0))
+                        .map(|game| format!(" (game {})", game))
                         .unwrap_or_default()
                 );
             }
@@ -350,18 +344,14 @@ pub(super) async fn run_signup(
             seats,
             mail,
         } => {
-            let found = store::signups::find(&pool, OpeningId(opening))
+            let found = store::signups::find(&pool, opening)
                 .await?
                 .with_context(|| format!("Not started: there is no sign-up {opening}."))?;
             // As on the console: seats are the GM's to give only where the GM gives them; a
             // draw in order or at random (committed in advance) is never overridden.
             let gm_seats = match (found.seating, seats.is_empty()) {
                 (_, true) => None,
-                (Seating::Gm, false) => {
-                    let engine: EngineKind = found.engine.parse()?;
-                    let plan = engine.seat_plan(&found.setup)?;
-                    Some(picks(&plan, &seats)?)
-                }
+                (Seating::Gm, false) => Some(picks(&found.setup.seat_plan(), &seats)?),
                 (seating, false) => {
                     return Err(anyhow!(
                         "Not started: the seats of {} are given {}, not by the GM: start it without --seat.",
@@ -376,7 +366,7 @@ pub(super) async fn run_signup(
             let game = signups::start(
                 &pool,
                 clock()?.now(),
-                OpeningId(opening),
+                opening,
                 gm_seats.as_deref(),
                 ACTOR,
                 mail.site(),
@@ -388,7 +378,7 @@ pub(super) async fn run_signup(
                 }
                 e => refusal("Not started", e),
             })?;
-            println!("{}", game.0);
+            println!("{}", game);
         }
     }
     pool.close().await;

@@ -158,7 +158,7 @@ async fn deadline_worker(
             Ok(rounds) => {
                 for round in rounds {
                     tracing::info!(
-                        game = round.game.0,
+                        game = %round.game,
                         turn = round.turn,
                         minutes_before = round.before_deadline.num_minutes(),
                         mails = round.mails_queued,
@@ -172,7 +172,7 @@ async fn deadline_worker(
             Ok(done) => {
                 for turn in done {
                     tracing::info!(
-                        game = turn.game.0,
+                        game = %turn.game,
                         turn = turn.turn,
                         finished = turn.finished,
                         mails = turn.mails_queued,
@@ -182,7 +182,7 @@ async fn deadline_worker(
             }
             Err(error) => tracing::error!(error = %error, "resolving due turns failed; will retry"),
         }
-        match crate::turns::missed::expire_offers(&pool, clock.now(), &mail_domain).await {
+        match crate::offers::expire_offers(&pool, clock.now(), &mail_domain).await {
             Ok(0) => {}
             Ok(expired) => tracing::info!(expired, "offers of seats expired"),
             Err(error) => tracing::error!(error = %error, "expiring offers failed; will retry"),
@@ -192,7 +192,7 @@ async fn deadline_worker(
             Ok(done) => {
                 for issue in done {
                     tracing::info!(
-                        zine = issue.zine.0,
+                        zine = %issue.zine,
                         issue = issue.number,
                         mails = issue.mails_queued,
                         "issue published"

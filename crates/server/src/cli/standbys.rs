@@ -1,10 +1,10 @@
-//! The command line's side of missed turns and offers (`crate::rosters::offers`).
+//! The command line's side of missed turns and offers (`crate::offers`).
 
 use store::PgPool;
 use store::games::GameId;
 use store::subscribers::SubscriberId;
 
-use crate::rosters::offers::{self, Want, WantedSeat};
+use crate::offers::{self, Want, WantedSeat};
 
 /// A seat that wants a player, in a line.
 pub(super) fn wanted_line(seat: &WantedSeat) -> String {
@@ -47,11 +47,11 @@ pub(super) async fn offer(
     now: chrono::DateTime<chrono::Utc>,
     game: GameId,
     player: &str,
-    subscriber: i64,
+    subscriber: SubscriberId,
     domain: &str,
 ) -> anyhow::Result<String> {
     let row = seat_named(pool, game, player).await?;
-    Ok(offers::offer_seat(pool, now, game, row, SubscriberId(subscriber), "gm", domain).await?)
+    Ok(offers::offer_seat(pool, now, game, row, subscriber, "gm", domain).await?)
 }
 
 /// `gm game GAME reinstate PLAYER`: takes back a resignation while the fleet is in the battle.

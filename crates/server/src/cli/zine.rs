@@ -9,7 +9,7 @@ use store::status::LetterStatus;
 use super::{clock, connect};
 use crate::config::{BaseUrl, DatabaseArgs};
 use crate::issues;
-use crate::schedule::Schedule;
+use schedule::Schedule;
 
 /// The actor these commands write in the audit log.
 const ACTOR: &str = "cli";
@@ -71,9 +71,9 @@ pub enum ZineCommand {
         out: std::path::PathBuf,
     },
     /// Approve a letter: it is printed in the next issue.
-    Approve { letter: i64 },
+    Approve { letter: store::issues::LetterId },
     /// Turn a letter down: it is never printed.
-    Reject { letter: i64 },
+    Reject { letter: store::issues::LetterId },
 }
 
 pub(super) async fn run_zine(database: &DatabaseArgs, args: ZineArgs) -> anyhow::Result<()> {
@@ -129,7 +129,7 @@ pub(super) async fn run_zine(database: &DatabaseArgs, args: ZineArgs) -> anyhow:
             for letter in store::issues::letters(&pool, zine.id, status).await? {
                 println!(
                     "#{} {} from {} ({}){}:\n{}\n",
-                    letter.id.0,
+                    letter.id,
                     letter.received_at.format("%Y-%m-%d %H:%M UTC"),
                     letter.writer,
                     letter.source,

@@ -11,7 +11,7 @@ use store::status::Source;
 use super::commands::{self, Context};
 use super::identify::Sender;
 use super::{Batch, Settings};
-use crate::letters::replies;
+use crate::letters::{Letter, replies};
 use crate::turns::{self, LifecycleError};
 
 /// When a message arrived, and when the message it is a re-sent copy of did.
@@ -21,7 +21,7 @@ pub(super) struct Arrival {
 }
 
 /// Carries out the commands and orders of an authenticated message; returns the
-/// confirmation's subject and text.
+/// confirmation.
 pub(super) async fn act(
     tx: &mut sqlx::PgConnection,
     batch: &mut Batch,
@@ -30,7 +30,7 @@ pub(super) async fn act(
     arrival: Arrival,
     now: DateTime<Utc>,
     settings: &Settings,
-) -> Result<(String, String), LifecycleError> {
+) -> Result<Letter, LifecycleError> {
     let Arrival { received, copy_of } = arrival;
     let commands = &reading.commands;
     let mut out = Vec::new();
@@ -74,19 +74,16 @@ pub(super) async fn act(
         }
     }
     if !reading.mail.attachments.is_empty() {
-        out.push(format!(
-            "{} attachment(s) were ignored: write orders in the message itself.",
-            reading.mail.attachments.len()
-        ));
+        out.push(replies::attachments_ignored(reading.mail.attachments.len()));
     }
     if commands.commands.is_empty() && commands.orders.is_empty() && commands.problems.is_empty() {
         out.push(replies::NOTHING_TO_DO.to_owned());
     }
-    let subject = replies::subject(
+    Ok(replies::confirmation(
         &ordered_games,
         sender.default.as_ref().map(|d| d.game_name.as_str()),
-    );
-    Ok((subject, out.join("\n\n") + "\n"))
+        &out,
+    ))
 }
 
 /// Takes the message's orders, game by game; returns the names of the games whose orders were
@@ -110,26 +107,18 @@ async fn take_orders(
         let holder = match sender.game(game) {
             Ok(holder) => holder,
             Err(why) => {
-                out.push(format!(
-                    "The order lines from line {first_line} were NOT accepted: {why}"
-                ));
+                out.push(replies::orders_not_for_you(first_line, &why));
                 continue;
             }
         };
         if let Err(why) = turns::may_play(holder) {
-            out.push(format!(
-                "Your orders for {} were NOT accepted: {why}",
-                holder.game_name
-            ));
+            out.push(replies::orders_not_accepted(&holder.game_name, &why));
             continue;
         }
-        let lock = match batch
-            .senders
-            .player(holder.player_id.0, holder.subscriber_id.0)
-        {
+        let lock = match batch.senders.player(holder.player_id, holder.subscriber_id) {
             Some(lock) => lock,
             // Not among the batch's senders (a row added since): lock it now.
-            None => store::subscribers::lock_player(&mut *tx, holder.player_id.0).await?,
+            None => store::subscribers::lock_player(&mut *tx, holder.player_id).await?,
         };
         let submission = turns::Submission {
             game: holder.game_id,
@@ -165,10 +154,7 @@ async fn take_orders(
                 | LifecycleError::NoOpenTurn(_)
                 | LifecycleError::LaterOrdersStand),
             ) => {
-                out.push(format!(
-                    "Your orders for {} were NOT accepted: {error}",
-                    holder.game_name
-                ));
+                out.push(replies::orders_not_accepted(&holder.game_name, &error));
             }
             Err(error) => return Err(error),
         }

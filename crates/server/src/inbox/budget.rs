@@ -8,13 +8,16 @@
 
 use chrono::{DateTime, Utc};
 use mail::address::MailboxKey;
-use serde_json::json;
-use store::outbox::{BudgetTag, NewOutbound};
+use store::audit::AuditAction;
+use store::games::GameId;
+use store::outbox::BudgetTag;
+use store::players::{PlayerRowId, TokenHolder};
 use store::status::Budget;
 use store::subscribers::SubscriberId;
 
 use super::{PendingReply, Settings, audit};
 use crate::limits::{Budgets, Over};
+use crate::outbox::post::{Posting, post_budgeted};
 use crate::turns::LifecycleError;
 
 /// How far back the budgets count.
@@ -45,11 +48,14 @@ pub(super) async fn queue_replies(
     let never = settings.unanswerable();
     let keys: Vec<Option<MailboxKey>> = replies
         .iter()
-        .map(|reply| MailboxKey::parse(&reply.to).filter(|key| !never.contains(key)))
+        .map(|reply| MailboxKey::parse(&reply.posting.to).filter(|key| !never.contains(key)))
         .collect();
     let mailboxes: Vec<&str> = keys.iter().flatten().map(MailboxKey::as_str).collect();
     let domains: Vec<&str> = keys.iter().flatten().map(MailboxKey::domain).collect();
-    let queued: Vec<&str> = replies.iter().map(|reply| reply.key.as_str()).collect();
+    let queued: Vec<&str> = replies
+        .iter()
+        .map(|reply| reply.posting.key.as_str())
+        .collect();
     store::outbox::lock_budgets(tx).await?;
     let counts =
         store::outbox::budget_counts(tx, &mailboxes, &domains, &[], &queued, hour_before(now))
@@ -62,20 +68,12 @@ pub(super) async fn queue_replies(
             stopped.push((reply, None, Stopped::Unanswerable));
             continue;
         };
-        if budgets.queued(&reply.key) {
+        if budgets.queued(&reply.posting.key) {
             continue;
         }
         match budgets.take_answer(reply.budget, key) {
             Ok(()) => to_queue.push((
-                NewOutbound {
-                    message_id: &reply.message_id,
-                    idempotency_key: &reply.key,
-                    to_address: &reply.to,
-                    subject: &reply.subject,
-                    body_text: &reply.body,
-                    body_html: None,
-                    headers: &reply.headers,
-                },
+                reply.posting.clone(),
                 BudgetTag {
                     budget: reply.budget,
                     mailbox: key.as_str(),
@@ -86,57 +84,63 @@ pub(super) async fn queue_replies(
             Err(over) => stopped.push((reply, Some(key), Stopped::Over(over))),
         }
     }
-    store::outbox::enqueue_budgeted(tx, &to_queue, now).await?;
+    post_budgeted(tx, &to_queue, now).await?;
     for (reply, key, why) in stopped {
-        let mut details = json!({
-            "message_id": reply.inbound_id,
-            "to": reply.to,
-            "mailbox": key.map(MailboxKey::as_str),
-            "kind": reply.budget.as_str(),
-        });
-        describe(&mut details, &why);
-        audit(tx, "inbound.reply_suppressed", reply.game, details, now).await?;
+        let action = AuditAction::ReplySuppressed {
+            message_id: reply.inbound_id.clone(),
+            to: reply.posting.to.clone(),
+            mailbox: key.map(|key| key.as_str().to_owned()),
+            kind: reply.budget,
+            stopped: why.described(),
+        };
+        audit(tx, reply.game, action, now).await?;
     }
     Ok(())
 }
 
-/// Adds to an audit entry's details which limit stopped a mail.
-fn describe(details: &mut serde_json::Value, why: &Stopped) {
-    let (limit, allowed, sent) = match why {
-        Stopped::Unanswerable => ("never answered".to_owned(), None, None),
-        Stopped::Over(over) => (
-            over.budget.setting().to_owned(),
-            Some(over.allowed),
-            Some(over.sent),
-        ),
-    };
-    if let Some(object) = details.as_object_mut() {
-        object.insert("limit".into(), json!(limit));
-        object.insert("allowed".into(), json!(allowed));
-        object.insert("sent_last_hour".into(), json!(sent));
+impl Stopped {
+    /// Which limit stopped a mail, for its audit entry.
+    fn described(&self) -> store::audit::Stopped {
+        match self {
+            Stopped::Unanswerable => store::audit::Stopped {
+                limit: "never answered".to_owned(),
+                allowed: None,
+                sent_last_hour: None,
+            },
+            Stopped::Over(over) => store::audit::Stopped {
+                limit: over.budget.setting().to_owned(),
+                allowed: Some(over.allowed),
+                sent_last_hour: Some(over.sent),
+            },
+        }
     }
 }
 
-/// Audits a TELL that a budget stopped (`tell.suppressed`), with which budget.
+/// Audits a TELL from `from` to `to` that a budget stopped (`tell.suppressed`), with which
+/// budget.
 pub(super) async fn audit_tell_over(
     tx: &mut sqlx::PgConnection,
-    game: i64,
-    mut details: serde_json::Value,
+    from: &TokenHolder,
+    to: &str,
     over: &Over,
     now: DateTime<Utc>,
 ) -> Result<(), LifecycleError> {
-    describe(&mut details, &Stopped::Over(*over));
-    audit(tx, "tell.suppressed", Some(game), details, now).await
+    let action = AuditAction::TellSuppressed {
+        from_player: from.player_id,
+        to: to.to_owned(),
+        stopped: Stopped::Over(*over).described(),
+    };
+    audit(tx, Some(from.game_id), action, now).await
 }
 
 /// A TELL to relay: the mail, who asked for it, and what the audit entry names if it is
 /// stopped.
-pub(super) struct Relay<'a> {
-    pub mail: NewOutbound<'a>,
+pub(super) struct Relay {
+    pub mail: Posting,
     pub sender: SubscriberId,
-    pub game: i64,
-    pub from_player: i64,
-    pub to_player: i64,
+    pub game: GameId,
+    pub from_player: PlayerRowId,
+    pub to_player: PlayerRowId,
 }
 
 /// What became of a TELL.
@@ -153,12 +157,12 @@ pub(super) enum Relayed {
 /// they stop it.
 pub(super) async fn relay_tell(
     tx: &mut sqlx::PgConnection,
-    relay: &Relay<'_>,
+    relay: &Relay,
     settings: &Settings,
     now: DateTime<Utc>,
 ) -> Result<Relayed, LifecycleError> {
-    let Some(to) = MailboxKey::parse(relay.mail.to_address)
-        .filter(|key| !settings.unanswerable().contains(key))
+    let Some(to) =
+        MailboxKey::parse(&relay.mail.to).filter(|key| !settings.unanswerable().contains(key))
     else {
         return Ok(Relayed::Unanswerable);
     };
@@ -168,17 +172,21 @@ pub(super) async fn relay_tell(
         &[to.as_str()],
         &[],
         &[relay.sender],
-        &[relay.mail.idempotency_key],
+        &[relay.mail.key.as_str()],
         hour_before(now),
     )
     .await?;
     let mut budgets = Budgets::new(settings.limits, counts);
-    if budgets.queued(relay.mail.idempotency_key) {
+    if budgets.queued(&relay.mail.key) {
         return Ok(Relayed::Queued);
     }
     if let Err(over) = budgets.take_tell(relay.sender, &to) {
-        let details = json!({ "from_player": relay.from_player, "to_player": relay.to_player });
-        audit_tell_over(tx, relay.game, details, &over, now).await?;
+        let action = AuditAction::TellOverBudget {
+            from_player: relay.from_player,
+            to_player: relay.to_player,
+            stopped: Stopped::Over(over).described(),
+        };
+        audit(tx, Some(relay.game), action, now).await?;
         return Ok(Relayed::Over(over));
     }
     let tag = BudgetTag {
@@ -187,6 +195,6 @@ pub(super) async fn relay_tell(
         domain: to.domain(),
         from_subscriber: Some(relay.sender),
     };
-    store::outbox::enqueue_budgeted(tx, &[(relay.mail.clone(), tag)], now).await?;
+    post_budgeted(tx, &[(relay.mail.clone(), tag)], now).await?;
     Ok(Relayed::Queued)
 }

@@ -5,8 +5,8 @@ use chrono::{DateTime, Utc};
 use engine::Viewer;
 use mail::Reading;
 use mail::commands::{Command, CommandLine};
-use serde_json::json;
-use store::outbox::{Headers, NewOutbound};
+use store::audit::{AuditAction, Via};
+use store::outbox::Headers;
 use store::players::TokenHolder;
 use store::status::{MailChoice, OfferReason, PlayerStatus, Source, SubscriberStatus};
 use store::zines::ZineId;
@@ -19,7 +19,8 @@ use crate::entropy::OsEntropy;
 use crate::issues;
 use crate::letters::{self, replies};
 use crate::limits::{Budgeted, Over};
-use crate::rosters::offers::Answer;
+use crate::offers::Answer;
+use crate::outbox::post::Posting;
 use crate::secrets::{self, PasswordError, Wait};
 use crate::turns::{self, LifecycleError};
 
@@ -67,15 +68,15 @@ pub(super) async fn carry_out(
         }
         Command::Press { text } => match target.and_then(playing) {
             Ok(holder) => press(cx, line, holder, text).await?,
-            Err(why) => format!("Line {line}: press not accepted: {why}"),
+            Err(why) => replies::line_refused(line, Some("press not accepted"), &why),
         },
         Command::PressWithdraw => match target.and_then(playing) {
             Ok(holder) => withdraw_press(cx, line, holder).await?,
-            Err(why) => format!("Line {line}: press not withdrawn: {why}"),
+            Err(why) => replies::line_refused(line, Some("press not withdrawn"), &why),
         },
         Command::Position => match target {
             Ok(holder) => position(cx, holder).await?,
-            Err(why) => format!("Line {line}: {why}"),
+            Err(why) => replies::line_refused(line, None, &why),
         },
         Command::Status => match target {
             Ok(holder) => {
@@ -87,11 +88,11 @@ pub(super) async fn carry_out(
                 .await?;
                 replies::status(holder, current.as_deref())
             }
-            Err(why) => format!("Line {line}: {why}"),
+            Err(why) => replies::line_refused(line, None, &why),
         },
         Command::Tell { to, text } => match target.and_then(playing) {
             Ok(holder) => tell(cx, holder, line, to, text).await?,
-            Err(why) => format!("Line {line}: your message was not relayed: {why}"),
+            Err(why) => replies::line_refused(line, Some("your message was not relayed"), &why),
         },
         Command::Join { game } => match cx.sender.game(Some(game)) {
             Ok(holder) => replies::join(holder),
@@ -114,11 +115,8 @@ pub(super) async fn carry_out(
         }
         Command::Resign => match target {
             Ok(holder) if holder.status == PlayerStatus::Active => resign(cx, holder).await?,
-            Ok(holder) => format!(
-                "Line {line}: you are already {} in {}.",
-                holder.status, holder.game_name
-            ),
-            Err(why) => format!("Line {line}: {why}"),
+            Ok(holder) => replies::already_left(line, holder.status, &holder.game_name),
+            Err(why) => replies::line_refused(line, None, &why),
         },
         Command::Standby { on } => standby(cx, *on).await?,
         Command::Accept | Command::Decline => {
@@ -218,18 +216,17 @@ async fn password(
             return Ok(Some(letters::passwords::too_short(line, min)));
         }
         Err(error) => {
-            return Err(LifecycleError::Inconsistent {
-                game: 0,
-                reason: error.to_string(),
-            });
+            return Err(LifecycleError::Internal(error.to_string()));
         }
     };
     store::subscribers::set_password_hash(&mut *cx.tx, cx.sender.subscriber, &hash).await?;
     audit(
         cx.tx,
-        "subscriber.password_set",
         None,
-        json!({ "subscriber": cx.sender.subscriber.0, "via": "mail" }),
+        AuditAction::PasswordSet {
+            subscriber: cx.sender.subscriber,
+            via: Via::Mail,
+        },
         cx.now,
     )
     .await?;
@@ -245,10 +242,10 @@ async fn withdraw_press(
     let lock = match cx
         .batch
         .senders
-        .player(holder.player_id.0, holder.subscriber_id.0)
+        .player(holder.player_id, holder.subscriber_id)
     {
         Some(lock) => lock,
-        None => store::subscribers::lock_player(&mut *cx.tx, holder.player_id.0).await?,
+        None => store::subscribers::lock_player(&mut *cx.tx, holder.player_id).await?,
     };
     match turns::withdraw_press_in(
         cx.tx,
@@ -263,9 +260,9 @@ async fn withdraw_press(
             turns::audit_withdrawal(cx.tx, cx.now, holder, withdrawn).await?;
             Ok(replies::press_withdrawn(line, &holder.game_name, withdrawn))
         }
-        Err(error @ (LifecycleError::NoOpenTurn(_) | LifecycleError::DeadlinePassed(_))) => {
-            Ok(format!("Line {line}: press not withdrawn: {error}"))
-        }
+        Err(error @ (LifecycleError::NoOpenTurn(_) | LifecycleError::DeadlinePassed(_))) => Ok(
+            replies::line_refused(line, Some("press not withdrawn"), &error),
+        ),
         Err(error) => Err(error),
     }
 }
@@ -279,10 +276,10 @@ async fn press(
     let lock = match cx
         .batch
         .senders
-        .player(holder.player_id.0, holder.subscriber_id.0)
+        .player(holder.player_id, holder.subscriber_id)
     {
         Some(lock) => lock,
-        None => store::subscribers::lock_player(&mut *cx.tx, holder.player_id.0).await?,
+        None => store::subscribers::lock_player(&mut *cx.tx, holder.player_id).await?,
     };
     let limits = cx.settings.limits.press;
     match turns::press_for_open_turn(
@@ -306,9 +303,11 @@ async fn press(
                 &limits,
             ))
         }
-        Err(error @ LifecycleError::NoOpenTurn(_)) => {
-            Ok(format!("Line {line}: press not accepted: {error}"))
-        }
+        Err(error @ LifecycleError::NoOpenTurn(_)) => Ok(replies::line_refused(
+            line,
+            Some("press not accepted"),
+            &error,
+        )),
         Err(error) => Err(error),
     }
 }
@@ -320,10 +319,9 @@ async fn position(
 ) -> Result<String, LifecycleError> {
     let state = turns::game_state(&mut *cx.tx, holder.game_id).await?;
     let me = turns::player_id(holder.engine_player_id);
-    Ok(format!(
-        "Your position in {}:\n{}",
-        holder.game_name,
-        state.view(Viewer::Player(me)).lines.join("\n")
+    Ok(replies::position(
+        &holder.game_name,
+        &state.view(Viewer::Player(me)).lines,
     ))
 }
 
@@ -351,14 +349,13 @@ async fn standby(cx: &mut Context<'_, '_>, on: bool) -> Result<String, Lifecycle
         store::replacements::standby_off(&mut *cx.tx, subscriber).await?
     };
     if changed {
-        audit(
-            cx.tx,
-            if on { "standby.on" } else { "standby.off" },
-            None,
-            json!({ "subscriber": subscriber.0, "via": "mail" }),
-            cx.now,
-        )
-        .await?;
+        let via = Via::Mail;
+        let action = if on {
+            AuditAction::StandbyOn { subscriber, via }
+        } else {
+            AuditAction::StandbyOff { subscriber, via }
+        };
+        audit(cx.tx, None, action, cx.now).await?;
     }
     Ok(if on {
         crate::letters::replacements::standby_on(changed)
@@ -383,7 +380,7 @@ async fn unsubscribe(cx: &mut Context<'_, '_>) -> Result<String, LifecycleError>
         .filter(|g| g.status == PlayerStatus::Active)
     {
         store::players::set_status(&mut *cx.tx, holder.player_id, PlayerStatus::Resigned).await?;
-        crate::turns::missed::seat_left(
+        crate::offers::seat_left(
             &mut *cx.tx,
             holder.game_id,
             holder.player_id,
@@ -397,9 +394,13 @@ async fn unsubscribe(cx: &mut Context<'_, '_>) -> Result<String, LifecycleError>
     let revoked = secrets::revoke_subscriber(cx.tx, sender.subscriber, &mut OsEntropy).await?;
     audit(
         cx.tx,
-        "subscriber.unsubscribe",
         None,
-        json!({ "subscriber": sender.subscriber.0, "resigned_from": left, "via": "mail", "revoked": revoked }),
+        AuditAction::SubscriberUnsubscribeByMail {
+            subscriber: sender.subscriber,
+            resigned_from: left.clone(),
+            via: Via::Mail,
+            revoked,
+        },
         cx.now,
     )
     .await?;
@@ -421,18 +422,21 @@ async fn tell(
     if length > usize::try_from(max).unwrap_or(usize::MAX) {
         audit(
             cx.tx,
-            "tell.suppressed",
-            Some(from.game_id.0),
-            json!({ "from_player": from.player_id.0, "to": wanted, "limit": "ADMIRALTY_TELL_MAX_CHARS",
-                    "allowed": max, "characters": length }),
+            Some(from.game_id),
+            AuditAction::TellTooLong {
+                from_player: from.player_id,
+                to: wanted.to_owned(),
+                limit: "ADMIRALTY_TELL_MAX_CHARS",
+                allowed: max,
+                characters: length,
+            },
             cx.now,
         )
         .await?;
         return Ok(replies::tell_too_long(line, wanted, length, max));
     }
     if let Some(over) = cx.tells_spent {
-        let details = json!({ "from_player": from.player_id.0, "to": wanted });
-        budget::audit_tell_over(cx.tx, from.game_id.0, details, &over, cx.now).await?;
+        budget::audit_tell_over(cx.tx, from, wanted, &over, cx.now).await?;
         return Ok(replies::tell_not_relayed(line, wanted, &over));
     }
     let players = store::players::player_rows_of_game(&mut *cx.tx, from.game_id).await?;
@@ -446,56 +450,46 @@ async fn tell(
             .filter(|p| p.status == PlayerStatus::Active && p.player_id != from.player_id)
             .map(|p| format!("{} ({})", p.display_name, p.engine_player_id))
             .collect();
-        return Ok(format!(
-            "Line {line}: your message was not relayed: no active player \"{wanted}\" in {}. \
-             Players: {}.",
-            from.game_name,
-            names.join(", ")
+        return Ok(replies::tell_no_such_player(
+            line,
+            wanted,
+            &from.game_name,
+            &names,
         ));
     };
     if recipient.player_id == from.player_id {
-        return Ok(format!(
-            "Line {line}: your message was not relayed: it was addressed to yourself."
-        ));
+        return Ok(replies::tell_to_yourself(line));
     }
     let inbound_id = cx.batch.message_key(cx.reading);
     let domain = cx.settings.domain.as_str();
-    let (key, message_id) =
-        letters::queued_ids("tell", &format!("{inbound_id}|tell|{line}"), domain);
     let letter = replies::relayed_tell(&from.display_name, &from.game_name, text);
-    let headers = Headers::reply_to(letters::reply_address(&recipient.reply_token, domain));
     let relay = Relay {
-        mail: NewOutbound {
-            message_id: &message_id,
-            idempotency_key: &key,
-            to_address: &recipient.email,
-            subject: &letter.subject,
-            body_text: &letter.body,
-            body_html: None,
-            headers: &headers,
-        },
+        mail: Posting::once(
+            "tell",
+            &format!("{inbound_id}|tell|{line}"),
+            domain,
+            &recipient.email,
+            letter,
+        )
+        .with_headers(Headers::reply_to(letters::reply_address(
+            &recipient.reply_token,
+            domain,
+        ))),
         sender: from.subscriber_id,
-        game: from.game_id.0,
-        from_player: from.player_id.0,
-        to_player: recipient.player_id.0,
+        game: from.game_id,
+        from_player: from.player_id,
+        to_player: recipient.player_id,
     };
     Ok(
         match budget::relay_tell(cx.tx, &relay, cx.settings, cx.now).await? {
-            Relayed::Queued => format!(
-                "Line {line}: your private message was relayed to {} (your address is not shown).",
-                recipient.display_name
-            ),
+            Relayed::Queued => replies::tell_relayed(line, &recipient.display_name),
             Relayed::Over(over) => {
                 if over.budget == Budgeted::TellsSent {
                     cx.tells_spent = Some(over);
                 }
                 replies::tell_not_relayed(line, &recipient.display_name, &over)
             }
-            Relayed::Unanswerable => format!(
-                "Line {line}: your message was not relayed: Admiralty cannot write to {}'s \
-                 address. Tell the GM.",
-                recipient.display_name
-            ),
+            Relayed::Unanswerable => replies::tell_unanswerable(line, &recipient.display_name),
         },
     )
 }
@@ -515,16 +509,13 @@ async fn letter(
     )
     .await
     {
-        Ok(_) => Ok(format!(
-            "Line {line}: your letter to the editor is received. The GM reads every letter \
-             before it is printed; if approved, it appears in the zine's next issue."
-        )),
+        Ok(_) => Ok(replies::letter_received(line)),
         Err(why @ (issues::IssueError::EmptyLetter | issues::IssueError::LetterTooLong(_))) => {
-            Ok(format!("Line {line}: your letter was not taken: {why}."))
+            Ok(replies::letter_refused(line, &why))
         }
         Err(issues::IssueError::Store(error)) => Err(error.into()),
         Err(issues::IssueError::Database(error)) => Err(error.into()),
-        Err(other) => Ok(format!("Line {line}: your letter was not taken: {other}.")),
+        Err(other) => Ok(replies::letter_refused(line, &other)),
     }
 }
 
@@ -536,15 +527,7 @@ async fn receive(cx: &mut Context<'_, '_>, issue: bool) -> Result<String, Lifecy
         MailChoice::Reports
     };
     match issues::choose_mail(cx.tx, cx.sender.subscriber, choice, cx.now).await {
-        Ok(()) => Ok(if issue {
-            "From now on you get the zine's issue by mail (every game in one mail), and no \
-             longer each game's report. Your own position still comes after each turn."
-                .to_owned()
-        } else {
-            "From now on you get each game's report by mail as its turn resolves, and no \
-             longer the zine's issue."
-                .to_owned()
-        }),
+        Ok(()) => Ok(replies::receiving(issue)),
         Err(issues::IssueError::Database(error)) => Err(error.into()),
         Err(issues::IssueError::Store(error)) => Err(error.into()),
         Err(other) => Err(LifecycleError::Store(store::StoreError::InvalidRow {

@@ -110,7 +110,7 @@ pub(super) async fn earlier_copy(
     {
         return Ok(Some((acted.id, acted.received_at)));
     }
-    Ok(store::inbox::earlier_copy(&mut *tx, subscriber.0, text, received_at, this).await?)
+    Ok(store::inbox::earlier_copy(&mut *tx, subscriber, text, received_at, this).await?)
 }
 
 #[cfg(test)]

@@ -17,9 +17,10 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use mail::{Delivery, Reading};
-use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use store::PgPool;
+use store::audit::AuditAction;
+use store::games::GameId;
 use store::inbox::{self, Claimed, Stored};
 use store::orders::NewPress;
 use store::outbox::{AutoSubmitted, Headers};
@@ -30,8 +31,9 @@ use tokio::sync::Notify;
 
 use crate::clock::Clock;
 use crate::config::{BaseUrl, Limits};
-use crate::letters::{self, REPLY_LOCAL_PART};
+use crate::letters::{self, Letter, REPLY_LOCAL_PART};
 use crate::limits::Unanswerable;
+use crate::outbox::post::Posting;
 use crate::turns::{LifecycleError, OpenTurns, StateCache};
 
 pub use copies::body_sha256;
@@ -247,7 +249,7 @@ pub async fn process_pending(
                         text,
                         received_at: message.received_at,
                     });
-                    inbox::Outcome::acted(message.id, subscriber.0, &text)
+                    inbox::Outcome::acted(message.id, subscriber, &text)
                 }
                 Err(_) if !careful => break,
                 Err(error) => inbox::Outcome::failed(message.id, error.to_string()),
@@ -311,13 +313,8 @@ struct PendingReply {
     /// A confirmation, or a refusal (whose budget is tighter).
     budget: Budget,
     inbound_id: String,
-    game: Option<i64>,
-    message_id: String,
-    key: String,
-    to: String,
-    subject: String,
-    body: String,
-    headers: Headers,
+    game: Option<GameId>,
+    posting: Posting,
 }
 
 /// An answer to a message, for [`Batch::queue_reply`].
@@ -328,8 +325,7 @@ struct Reply<'a> {
     to: &'a str,
     /// The player whose personal address goes in Reply-To.
     holder: Option<&'a TokenHolder>,
-    subject: &'a str,
-    body: &'a str,
+    letter: Letter,
 }
 
 impl Batch {
@@ -373,13 +369,8 @@ impl Batch {
     /// Puts the answer to a message with the batch's replies (see [`Batch::write_put_off`]):
     /// queued once however often the message is processed, and within its recipient's hourly
     /// budgets.
-    fn queue_reply(&mut self, reading: &Reading, reply: &Reply<'_>, domain: &str) {
+    fn queue_reply(&mut self, reading: &Reading, reply: Reply<'_>, domain: &str) {
         let inbound_id = reading.mail.message_id.clone().unwrap_or_default();
-        let (key, message_id) = letters::queued_ids(
-            "reply",
-            &format!("{}|{}", self.message_key(reading), reply.to),
-            domain,
-        );
         let headers = Headers {
             reply_to: reply
                 .holder
@@ -387,16 +378,19 @@ impl Batch {
             in_reply_to: Some(inbound_id.clone()),
             auto_submitted: Some(AutoSubmitted::AutoReplied),
         };
+        let posting = Posting::once(
+            "reply",
+            &format!("{}|{}", self.message_key(reading), reply.to),
+            domain,
+            reply.to,
+            reply.letter,
+        )
+        .with_headers(headers);
         self.replies.push(PendingReply {
             budget: reply.budget,
             inbound_id,
-            game: reply.holder.map(|h| h.game_id.0),
-            message_id,
-            key,
-            to: reply.to.to_owned(),
-            subject: reply.subject.to_owned(),
-            body: reply.body.to_owned(),
-            headers,
+            game: reply.holder.map(|h| h.game_id),
+            posting,
         });
     }
 
@@ -405,7 +399,7 @@ impl Batch {
     pub(super) fn message_key(&self, reading: &Reading) -> String {
         let message_id = reading.mail.message_id.as_deref().unwrap_or_default();
         match self.current {
-            Some(id) => format!("{message_id}#{}", id.0),
+            Some(id) => format!("{message_id}#{}", id),
             None => message_id.to_owned(),
         }
     }
@@ -474,9 +468,11 @@ async fn process(
     if let Delivery::Automated(reason) = &reading.delivery {
         audit(
             tx,
-            "inbound.drop",
             None,
-            json!({ "message_id": reading.mail.message_id, "reason": reason.to_string() }),
+            AuditAction::InboundDrop {
+                message_id: reading.mail.message_id.clone(),
+                reason: reason.to_string(),
+            },
             now,
         )
         .await?;
@@ -496,24 +492,24 @@ async fn process(
                 let reason = format!("proves no sender, and {from} is never answered");
                 audit(
                     tx,
-                    "inbound.drop",
                     None,
-                    json!({ "message_id": reading.mail.message_id, "reason": reason }),
+                    AuditAction::InboundDrop {
+                        message_id: reading.mail.message_id.clone(),
+                        reason: reason.clone(),
+                    },
                     now,
                 )
                 .await?;
                 return Ok(Outcome::Dropped(reason));
             }
             // A From: header alone authorises nothing: say briefly how to authenticate.
-            let body = letters::replies::refusal(&why, domain);
             let reply = Reply {
                 budget: Budget::Refusal,
                 to: &from,
                 holder: None,
-                subject: letters::replies::REFUSAL_SUBJECT,
-                body: &body,
+                letter: letters::replies::refusal(&why, domain),
             };
-            batch.queue_reply(reading, &reply, domain);
+            batch.queue_reply(reading, reply, domain);
             return Ok(Outcome::Answered);
         }
     };
@@ -534,18 +530,17 @@ async fn process(
     if let Some((earlier, _)) = copy_of {
         audit(
             tx,
-            "inbound.copy",
-            sender.default.as_ref().map(|h| h.game_id.0),
-            json!({
-                "message_id": reading.mail.message_id,
-                "copy_of": earlier.0,
-                "subscriber": sender.subscriber.0,
-            }),
+            sender.default.as_ref().map(|h| h.game_id),
+            AuditAction::InboundCopy {
+                message_id: reading.mail.message_id.clone(),
+                copy_of: earlier,
+                subscriber: sender.subscriber,
+            },
             now,
         )
         .await?;
     }
-    let (subject, body) = act::act(
+    let letter = act::act(
         tx,
         batch,
         reading,
@@ -568,30 +563,28 @@ async fn process(
         holder: (!unsubscribed)
             .then(|| sender.default.as_ref().or(sender.games.first()))
             .flatten(),
-        subject: &subject,
-        body: &body,
+        letter,
     };
-    batch.queue_reply(reading, &reply, domain);
+    batch.queue_reply(reading, reply, domain);
     Ok(Outcome::Acted {
         subscriber: sender.subscriber,
         text,
     })
 }
 
+/// Audits what mail did, as the actor `mail`.
 async fn audit(
     tx: &mut sqlx::PgConnection,
-    action: &str,
-    game_id: Option<i64>,
-    details: Value,
+    game: Option<GameId>,
+    action: AuditAction,
     now: DateTime<Utc>,
 ) -> Result<(), LifecycleError> {
     store::audit::append(
         &mut *tx,
         &store::audit::NewAuditEntry {
             actor: "mail",
+            game,
             action,
-            game_id,
-            details,
         },
         now,
     )

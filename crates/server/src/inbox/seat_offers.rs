@@ -3,7 +3,8 @@
 use chrono::{DateTime, Utc};
 
 use super::identify::Sender;
-use crate::rosters::offers::{self, Answer};
+use crate::letters::offers as words;
+use crate::offers::{self, Answer};
 use crate::turns::LifecycleError;
 
 /// Where an answer is given: the message's transaction, its proven sender, the time, and the
@@ -40,29 +41,12 @@ pub(super) async fn answer(
                 .collect();
             match candidates.as_slice() {
                 [only] => only.id,
-                [] => {
-                    let in_game = game.map(|g| format!(" in {g}")).unwrap_or_default();
-                    return Ok(format!(
-                        "Line {line}: {word}: no seat{in_game} is offered to you; nothing was changed."
-                    ));
-                }
+                [] => return Ok(words::none_offered(line, word, game)),
                 several => {
                     let mut names: Vec<&str> =
                         several.iter().map(|o| o.game_name.as_str()).collect();
                     names.dedup();
-                    return Ok(match names.as_slice() {
-                        [game] => format!(
-                            "Line {line}: {word}: {} seats in {game} are offered to you; answer \
-                             in a reply to the offer of the seat you want (each has its own \
-                             address), or on your player page. Nothing was changed.",
-                            several.len()
-                        ),
-                        _ => format!(
-                            "Line {line}: {word}: seats in {} are offered to you; put GAME \
-                             <name> on the line before {word} to say which. Nothing was changed.",
-                            names.join(", ")
-                        ),
-                    });
+                    return Ok(words::which_offer(line, word, several.len(), &names));
                 }
             }
         }
@@ -73,7 +57,7 @@ pub(super) async fn answer(
         offer,
         cx.sender.subscriber,
         answer,
-        "mail",
+        store::audit::Via::Mail,
         cx.domain,
     )
     .await?

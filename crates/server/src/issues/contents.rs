@@ -5,7 +5,6 @@
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
-use games::EngineKind;
 use store::archive::PublicGame;
 use store::issues::{Issue, LetterId, UnprintedReport};
 use store::status::GameStatus;
@@ -17,7 +16,7 @@ use super::sign_ups::games_open_for_sign_up;
 /// An issue's contents, and the rows it prints (so publishing marks exactly these).
 pub struct Gathered {
     pub contents: IssueContents,
-    pub report_turns: Vec<i64>,
+    pub report_turns: Vec<store::turns::TurnId>,
     pub letters: Vec<LetterId>,
 }
 
@@ -40,16 +39,13 @@ pub async fn gather(
         if own.is_empty() && !live {
             continue;
         }
-        let schedule = store::games::schedule(&mut *db, game.id).await?;
-        let zone = schedule.as_ref().map_or(Tz::UTC, crate::schedule::zone_of);
-        let game_url = format!("{base}/zines/{}/games/{}", zine.slug, game.id.0);
+        let zone = store::games::schedule(&mut *db, game.id)
+            .await?
+            .map_or(Tz::UTC, |schedule| schedule.zone());
+        let game_url = format!("{base}/zines/{}/games/{}", zine.slug, game.id);
         sections.push(GameSection {
             name: game.name.clone(),
-            rules: game
-                .engine
-                .parse::<EngineKind>()
-                .map(|kind| kind.title().to_owned())
-                .unwrap_or_else(|_| game.engine.clone()),
+            rules: game.engine.title().to_owned(),
             reports: own
                 .iter()
                 .map(|report| ReportSection {

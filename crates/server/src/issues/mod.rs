@@ -9,17 +9,18 @@ pub mod pdf;
 pub mod render;
 pub mod sign_ups;
 
+use crate::letters;
+use crate::outbox::post::{Circular, post_circular};
 use chrono::{DateTime, Utc};
-use serde_json::json;
+use store::audit::AuditAction;
 use store::issues::{Issue, IssueSettings, LetterId};
-use store::outbox::{Headers, NewOutbound};
 use store::status::{LetterStatus, MailChoice, Source};
 use store::subscribers::SubscriberId;
 use store::zines::{Zine, ZineId};
 use store::{PgPool, StoreError};
 
-use crate::schedule::{Schedule, ScheduleError};
 pub use render::IssueContents;
+use schedule::{Schedule, ScheduleError};
 
 /// The print style sheet of the issue (A4 and US letter alike, a page break before each game,
 /// boards in black and white): the web page's, the printable page's and the PDF's.
@@ -52,7 +53,7 @@ pub enum IssueError {
     #[error("the letter is {0} characters long; at most {MAX_LETTER_CHARS} are printed")]
     LetterTooLong(usize),
     #[error("no letter {0} waits for moderation in this zine")]
-    LetterNotFound(i64),
+    LetterNotFound(LetterId),
 }
 
 /// A published issue: its number and how many mails it queued.
@@ -89,8 +90,7 @@ pub async fn set_rhythm(
     let mut tx = pool.begin().await?;
     let before = store::issues::lock_zine(&mut tx, zine.id).await?;
     let next = rhythm.and_then(|r| r.next_deadline(None, now));
-    let json = rhythm.map(Schedule::to_json);
-    store::issues::set_rhythm(&mut *tx, zine.id, json.as_ref(), next, now).await?;
+    store::issues::set_rhythm(&mut *tx, zine.id, rhythm, next, now).await?;
     if rhythm.is_some() {
         store::issues::draft(&mut tx, zine.id, now).await?;
     }
@@ -98,14 +98,13 @@ pub async fn set_rhythm(
         &mut *tx,
         &store::audit::NewAuditEntry {
             actor,
-            action: "zine.issue_rhythm",
-            game_id: None,
-            details: json!({
-                "zine": zine.id.0,
-                "before": before.and_then(|b| b.issue_rhythm),
-                "after": json,
-                "next_issue_at": next,
-            }),
+            game: None,
+            action: AuditAction::IssueRhythm {
+                zine: zine.id,
+                before: before.and_then(|b| b.issue_rhythm),
+                after: rhythm,
+                next_issue_at: next,
+            },
         },
         now,
     )
@@ -118,15 +117,12 @@ pub async fn set_rhythm(
 pub async fn settings(pool: &PgPool, zine: ZineId) -> Result<IssueSettings, IssueError> {
     store::issues::settings(pool, zine)
         .await?
-        .ok_or_else(|| IssueError::ZineNotFound(zine.0.to_string()))
+        .ok_or_else(|| IssueError::ZineNotFound(zine.to_string()))
 }
 
 /// The zine's rhythm, read back.
 pub fn rhythm_of(settings: &IssueSettings) -> Option<Schedule> {
-    settings
-        .issue_rhythm
-        .as_ref()
-        .and_then(|r| Schedule::from_json(r).ok())
+    settings.issue_rhythm
 }
 
 /// The draft issue of a zine that publishes issues.
@@ -162,9 +158,12 @@ pub async fn set_editorial(
         &mut *tx,
         &store::audit::NewAuditEntry {
             actor,
-            action: "zine.issue_editorial",
-            game_id: None,
-            details: json!({ "zine": zine.id.0, "issue": draft.number, "chars": length }),
+            game: None,
+            action: AuditAction::IssueEditorial {
+                zine: zine.id,
+                issue: draft.number,
+                chars: length,
+            },
         },
         now,
     )
@@ -227,7 +226,7 @@ pub async fn publish_due(
         store::issues::set_next_issue_at(&mut *tx, due.zine_id, next).await?;
         let zine = store::zines::find(&mut *tx, due.zine_id)
             .await?
-            .ok_or_else(|| IssueError::ZineNotFound(due.zine_id.0.to_string()))?;
+            .ok_or_else(|| IssueError::ZineNotFound(due.zine_id.to_string()))?;
         let draft = store::issues::draft(&mut tx, zine.id, now).await?;
         let nothing_new = store::issues::unprinted_reports(&mut *tx, zine.id)
             .await?
@@ -288,15 +287,14 @@ async fn publish_draft(
         &mut *tx,
         &store::audit::NewAuditEntry {
             actor,
-            action: "zine.issue_publish",
-            game_id: None,
-            details: json!({
-                "zine": zine.id.0,
-                "issue": draft.number,
-                "reports": gathered.report_turns.len(),
-                "letters": gathered.letters.len(),
-                "mails": mails,
-            }),
+            game: None,
+            action: AuditAction::IssuePublish {
+                zine: zine.id,
+                issue: draft.number,
+                reports: gathered.report_turns.len(),
+                letters: gathered.letters.len(),
+                mails,
+            },
         },
         now,
     )
@@ -308,12 +306,7 @@ async fn publish_draft(
     })
 }
 
-/// The Message-ID every copy of an issue shares: one message, many envelope recipients, as a
-/// turn's report (docs/delivery.md).
-pub fn issue_message_id(zine: ZineId, number: i32, domain: &str) -> String {
-    format!("<issue.{}.{number}@{domain}>", zine.0)
-}
-
+/// Queues the issue to every subscriber who gets it by mail: one message, its body stored once.
 #[allow(
     clippy::too_many_arguments,
     reason = "one publication's parts, all needed"
@@ -332,51 +325,17 @@ async fn queue_issue(
     if readers.is_empty() {
         return Ok(0);
     }
-    let document = mail_document(contents, html);
-    let body = store::outbox::insert_shared_body(&mut *tx, text, Some(&document), now).await?;
-    let message_id = issue_message_id(zine.id, draft.number, domain);
-    let subject = contents.title();
-    let no_headers = Headers::default();
-    let keys: Vec<String> = readers
-        .iter()
-        .map(|(id, _)| format!("issue:{}:{}", draft.id.0, id.0))
-        .collect();
-    let rows: Vec<NewOutbound> = readers
-        .iter()
-        .zip(&keys)
-        .map(|((_, to), key)| NewOutbound {
-            message_id: &message_id,
-            idempotency_key: key,
-            to_address: to,
-            subject: &subject,
-            body_text: "",
-            body_html: None,
-            headers: &no_headers,
-        })
-        .collect();
-    Ok(store::outbox::enqueue_many(&mut *tx, &rows, Some(body), now).await?)
-}
-
-/// The HTML part of the issue's mail: a whole document with the print style sheet's rules that
-/// matter in a mail reader inlined in a `<style>`.
-fn mail_document(contents: &IssueContents, fragment: &str) -> String {
-    format!(
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title>\
-         <style>{}</style></head><body>\n{fragment}\n</body></html>\n",
-        escape(&contents.title()),
-        ISSUE_MAIL_STYLE
-    )
-}
-
-const ISSUE_MAIL_STYLE: &str = "body{font-family:Georgia,serif;max-width:48em;margin:auto;padding:1em}\
-table{border-collapse:collapse}th,td{border:1px solid #999;padding:.2em .4em;text-align:left}\
-.issue-masthead{font-size:2em;font-weight:bold;margin:0}.issue-board{display:none}";
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+    let (letter, document) = letters::issues::issue(&contents.title(), text, html);
+    let circular = Circular {
+        message_id: letters::issues::message_id(zine.id, draft.number, domain),
+        letter: &letter,
+        html: Some(&document),
+        copies: readers
+            .into_iter()
+            .map(|(id, to)| (format!("issue:{}:{}", draft.id, id), to))
+            .collect(),
+    };
+    Ok(post_circular(&mut *tx, &circular, now).await?)
 }
 
 /// A letter to the editor from a subscriber (by mail or on the web), waiting for the GM.
@@ -404,9 +363,13 @@ pub async fn submit_letter(
         &mut *tx,
         &store::audit::NewAuditEntry {
             actor: "subscriber",
-            action: "zine.letter",
-            game_id: None,
-            details: json!({ "zine": zine.0, "letter": id.0, "subscriber": subscriber.0, "source": source.as_str() }),
+            game: None,
+            action: store::audit::AuditAction::Letter {
+                zine,
+                letter: id,
+                subscriber,
+                source,
+            },
         },
         now,
     )
@@ -419,7 +382,7 @@ pub async fn moderate_letter(
     pool: &PgPool,
     now: DateTime<Utc>,
     zine: &Zine,
-    letter: i64,
+    letter: LetterId,
     approve: bool,
     actor: &str,
 ) -> Result<(), IssueError> {
@@ -429,16 +392,19 @@ pub async fn moderate_letter(
         LetterStatus::Rejected
     };
     let mut tx = pool.begin().await?;
-    if !store::issues::moderate(&mut *tx, zine.id, LetterId(letter), status, actor, now).await? {
+    if !store::issues::moderate(&mut *tx, zine.id, letter, status, actor, now).await? {
         return Err(IssueError::LetterNotFound(letter));
     }
     store::audit::append(
         &mut *tx,
         &store::audit::NewAuditEntry {
             actor,
-            action: "zine.letter_moderate",
-            game_id: None,
-            details: json!({ "zine": zine.id.0, "letter": letter, "status": status.as_str() }),
+            game: None,
+            action: AuditAction::LetterModerate {
+                zine: zine.id,
+                letter,
+                status,
+            },
         },
         now,
     )
@@ -459,9 +425,8 @@ pub async fn choose_mail(
         &mut *db,
         &store::audit::NewAuditEntry {
             actor: "subscriber",
-            action: "subscriber.mail_choice",
-            game_id: None,
-            details: json!({ "subscriber": subscriber.0, "choice": choice.as_str() }),
+            game: None,
+            action: store::audit::AuditAction::MailChoice { subscriber, choice },
         },
         now,
     )

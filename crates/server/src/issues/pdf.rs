@@ -62,8 +62,8 @@ pub fn printable_document(title: &str, body: &str, paper: Paper, base: &str) -> 
          <title>{title}</title><style>body {{ font-family: Georgia, serif; }} \
          table {{ border-collapse: collapse; }} th, td {{ border: 1px solid #666; padding: .15em .4em; text-align: left; }}\n\
          {style}\n@page {{ size: {size}; }}</style></head><body>\n{body}\n</body></html>\n",
-        title = super::escape(title),
-        base = super::escape(base.trim_end_matches('/')),
+        title = crate::letters::issues::escape(title),
+        base = crate::letters::issues::escape(base.trim_end_matches('/')),
         style = super::PRINT_STYLE,
         size = paper.css(),
     )

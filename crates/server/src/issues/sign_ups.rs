@@ -19,10 +19,7 @@ pub async fn games_open_for_sign_up(
         .filter_map(|opening| {
             let free = i64::from(opening.seats).saturating_sub(opening.signed);
             (free > 0).then(|| SignUp {
-                rules: opening
-                    .engine
-                    .parse::<EngineKind>()
-                    .map_or_else(|_| opening.engine.clone(), |kind| kind.title().to_owned()),
+                rules: opening.engine.title().to_owned(),
                 how: format!(
                     "{free} of {} seats free: send \"JOIN {}\" by mail, or use Sign up on your \
                      player page.",
@@ -37,7 +34,7 @@ pub async fn games_open_for_sign_up(
         games
             .into_iter()
             .filter(|game| game.status == GameStatus::Running)
-            .filter(|game| matches!(game.engine.parse::<EngineKind>(), Ok(EngineKind::Barmy)))
+            .filter(|game| game.engine == EngineKind::Barmy)
             .map(|game| SignUp {
                 name: game.name,
                 rules: EngineKind::Barmy.title().to_owned(),

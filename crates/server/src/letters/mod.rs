@@ -5,6 +5,7 @@
 //! decide when a mail is due and queue it; here is only what it says and how it is addressed.
 
 pub mod copies;
+pub mod issues;
 pub mod offers;
 pub mod passwords;
 pub mod postal;

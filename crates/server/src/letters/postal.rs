@@ -5,8 +5,56 @@ use chrono::NaiveDate;
 use engine::ParsedOrders;
 use games::AnyOrders;
 
-/// The confirmation of orders the GM entered from the post.
-pub fn confirmation(
+use super::{Letter, replies};
+use crate::config::PressLimits;
+use crate::limits::AdmittedPress;
+
+/// Who entered what from the post, and when it was received.
+pub struct Posted<'a> {
+    pub game: &'a str,
+    pub player: &'a str,
+    pub received_on: NaiveDate,
+    /// The GM's name.
+    pub gm: &'a str,
+}
+
+/// What the orders the GM entered did: as read, the player's earlier press they withdrew, and
+/// each line of press they carried with what became of it.
+pub struct Entered<'a> {
+    pub parsed: &'a ParsedOrders<AnyOrders>,
+    pub press_withdrawn: u64,
+    pub press: Vec<(&'a str, &'a AdmittedPress)>,
+    pub limits: &'a PressLimits,
+}
+
+/// The confirmation of orders the GM entered from the post, with what became of their press
+/// (said as a mailed set's confirmation says it).
+pub fn confirmation(posted: &Posted<'_>, entered: &Entered<'_>) -> Letter {
+    let mut body = orders_as_understood(
+        posted.game,
+        posted.player,
+        posted.received_on,
+        posted.gm,
+        entered.parsed,
+    );
+    if entered.press_withdrawn > 0 {
+        body.push_str("\n\n");
+        body.push_str(&replies::press_replaced(
+            posted.game,
+            entered.press_withdrawn,
+        ));
+    }
+    for (sent, admitted) in &entered.press {
+        body.push_str("\n\n");
+        body.push_str(&replies::press(posted.game, sent, admitted, entered.limits));
+    }
+    Letter {
+        subject: format!("{}: your orders received by post", posted.game),
+        body,
+    }
+}
+
+fn orders_as_understood(
     game: &str,
     player: &str,
     received_on: NaiveDate,
@@ -36,17 +84,26 @@ pub fn confirmation(
 }
 
 /// The confirmation of press the GM entered from the post, on its own: the player's orders
-/// stay as they were. `press` is what became of it (`replies::press`).
+/// stay as they were. `sent` is the press, `admitted` what became of it.
 pub fn press_confirmation(
-    game: &str,
-    player: &str,
-    received_on: NaiveDate,
-    gm: &str,
-    press: &str,
-) -> String {
-    format!(
-        "{player}'s press for {game}, received by post on {}, entered by the GM ({gm}).\n{press}\n\n\
-         Your orders for the turn are as they were: press alone changes none of them.",
-        received_on.format("%A %-d %B %Y")
-    )
+    posted: &Posted<'_>,
+    sent: &str,
+    admitted: &AdmittedPress,
+    limits: &PressLimits,
+) -> Letter {
+    let Posted {
+        game,
+        player,
+        received_on,
+        gm,
+    } = posted;
+    let press = replies::press(game, sent, admitted, limits);
+    Letter {
+        subject: format!("{game}: your press received by post"),
+        body: format!(
+            "{player}'s press for {game}, received by post on {}, entered by the GM ({gm}).\n{press}\n\n\
+             Your orders for the turn are as they were: press alone changes none of them.",
+            received_on.format("%A %-d %B %Y")
+        ),
+    }
 }

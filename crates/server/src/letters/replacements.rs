@@ -1,5 +1,7 @@
 //! Letters of standbys and replacements (docs/rosters.md).
 
+use super::Letter;
+
 /// To the newcomer: the seat they take, from which turn, their position and how to order.
 pub fn position(
     game: &str,
@@ -8,13 +10,16 @@ pub fn position(
     from_turn: u32,
     lines: &[String],
     order_help: &str,
-) -> String {
-    format!(
-        "Dear {new_name},\n\nYou take {old_name}'s place in {game}: you play it from \
-         turn {from_turn}, which is open now. Reply to this message (its reply address is yours \
-         alone) with your orders.\n\nYour position in {game}:\n{}\n\n{order_help}\n",
-        lines.join("\n")
-    )
+) -> Letter {
+    Letter {
+        subject: format!("{game}: you take over from {old_name}"),
+        body: format!(
+            "Dear {new_name},\n\nYou take {old_name}'s place in {game}: you play it from \
+             turn {from_turn}, which is open now. Reply to this message (its reply address is \
+             yours alone) with your orders.\n\nYour position in {game}:\n{}\n\n{order_help}\n",
+            lines.join("\n")
+        ),
+    }
 }
 
 /// The answer to a mail sent to a reply address given up in a replacement.
@@ -26,16 +31,20 @@ pub fn replaced(game: &str, from_turn: i32) -> String {
 }
 
 /// To a player whose resignation the GM took back.
-pub fn reinstated(name: &str, game: &str, deadline: Option<&str>) -> String {
+pub fn reinstated(name: &str, game: &str, deadline: Option<&str>) -> Letter {
     let due = deadline.map_or_else(
         || "The GM sets the open turn's deadline.".to_owned(),
         |at| format!("Orders for the open turn are due {at}."),
     );
-    format!(
-        "Dear {name},\n\nThe GM has taken back your resignation from {game}: you play on, with \
-         your fleet as it stands. {due} Reply to this message with your orders (its reply \
-         address is yours, as before); orders you sent before you resigned still stand.\n"
-    )
+    Letter {
+        subject: format!("{game}: you are back in the game"),
+        body: format!(
+            "Dear {name},\n\nThe GM has taken back your resignation from {game}: you play on, \
+             with your fleet as it stands. {due} Reply to this message with your orders (its \
+             reply address is yours, as before); orders you sent before you resigned still \
+             stand.\n"
+        ),
+    }
 }
 
 /// STANDBY, done.

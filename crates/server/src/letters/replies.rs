@@ -14,29 +14,141 @@ use crate::limits::{AdmittedPress, Budgeted, Over, PressVerdict};
 /// The body of the answer to mail that proved no sender: why, and how to authenticate, in a
 /// few lines. Its From: may be forged, so the answer is kept short (no HELP) and says so: it
 /// may reach someone who never wrote.
-pub fn refusal(why: &str, domain: &str) -> String {
-    format!(
-        "Admiralty changed nothing: {why}\n\n\
-         To play, reply to a mail from Admiralty keeping its personal reply address \
-         ({REPLY_LOCAL_PART}+...@{domain}), or write from your subscribed address with a \
-         line PASSWORD <your password>.\n\
-         If you did not write to Admiralty, someone else used your address: ignore this.\n"
-    )
+pub fn refusal(why: &str, domain: &str) -> Letter {
+    Letter {
+        subject: "Your message was not accepted".to_owned(),
+        body: format!(
+            "Admiralty changed nothing: {why}\n\n\
+             To play, reply to a mail from Admiralty keeping its personal reply address \
+             ({REPLY_LOCAL_PART}+...@{domain}), or write from your subscribed address with a \
+             line PASSWORD <your password>.\n\
+             If you did not write to Admiralty, someone else used your address: ignore this.\n"
+        ),
+    }
 }
 
-/// The subject of unauthenticated mail's answer.
-pub const REFUSAL_SUBJECT: &str = "Your message was not accepted";
-
-/// The confirmation's subject: the games whose orders were taken, or the default game.
-pub fn subject(ordered_games: &[String], default_game: Option<&str>) -> String {
-    if ordered_games.is_empty() {
+/// The confirmation of an authenticated message: its paragraphs, one for each thing done or
+/// refused, under a subject naming the games whose orders were taken (or the default game).
+pub fn confirmation(
+    ordered_games: &[String],
+    default_game: Option<&str>,
+    paragraphs: &[String],
+) -> Letter {
+    let subject = if ordered_games.is_empty() {
         format!(
             "{}: your message was received",
             default_game.unwrap_or("Admiralty")
         )
     } else {
         format!("{}: your orders were received", ordered_games.join(", "))
+    };
+    Letter {
+        subject,
+        body: paragraphs.join("\n\n") + "\n",
     }
+}
+
+/// A command line that was not carried out, and why: `what` says what was not done ("press
+/// not accepted"), or none when `why` says it all.
+pub fn line_refused(line: usize, what: Option<&str>, why: &dyn std::fmt::Display) -> String {
+    match what {
+        Some(what) => format!("Line {line}: {what}: {why}"),
+        None => format!("Line {line}: {why}"),
+    }
+}
+
+/// RESIGN from a game the sender no longer plays.
+pub fn already_left(line: usize, status: PlayerStatus, game: &str) -> String {
+    format!("Line {line}: you are already {status} in {game}.")
+}
+
+/// POSITION: what the player may see of the game now.
+pub fn position(game: &str, lines: &[String]) -> String {
+    format!("Your position in {game}:\n{}", lines.join("\n"))
+}
+
+/// TELL to a name no active player of the game has.
+pub fn tell_no_such_player(line: usize, wanted: &str, game: &str, players: &[String]) -> String {
+    format!(
+        "Line {line}: your message was not relayed: no active player \"{wanted}\" in {game}. \
+         Players: {}.",
+        players.join(", ")
+    )
+}
+
+/// TELL to oneself.
+pub fn tell_to_yourself(line: usize) -> String {
+    format!("Line {line}: your message was not relayed: it was addressed to yourself.")
+}
+
+/// TELL, relayed.
+pub fn tell_relayed(line: usize, recipient: &str) -> String {
+    format!(
+        "Line {line}: your private message was relayed to {recipient} (your address is not shown)."
+    )
+}
+
+/// TELL to a player whose address Admiralty never writes to.
+pub fn tell_unanswerable(line: usize, recipient: &str) -> String {
+    format!(
+        "Line {line}: your message was not relayed: Admiralty cannot write to {recipient}'s \
+         address. Tell the GM."
+    )
+}
+
+/// LETTER, received for the GM.
+pub fn letter_received(line: usize) -> String {
+    format!(
+        "Line {line}: your letter to the editor is received. The GM reads every letter \
+         before it is printed; if approved, it appears in the zine's next issue."
+    )
+}
+
+/// LETTER, not taken.
+pub fn letter_refused(line: usize, why: &dyn std::fmt::Display) -> String {
+    format!("Line {line}: your letter was not taken: {why}.")
+}
+
+/// RECEIVE ISSUE or RECEIVE REPORTS, done.
+pub fn receiving(issue: bool) -> String {
+    if issue {
+        "From now on you get the zine's issue by mail (every game in one mail), and no \
+         longer each game's report. Your own position still comes after each turn."
+            .to_owned()
+    } else {
+        "From now on you get each game's report by mail as its turn resolves, and no \
+         longer the zine's issue."
+            .to_owned()
+    }
+}
+
+/// Lines for a game the sender cannot be read for: `named` when a GAME line named one they do
+/// not play, none when they play several and named none; `games` are the ones they play.
+pub fn which_game(named: Option<&str>, games: &[&str]) -> String {
+    let yours = if games.is_empty() {
+        "you play in no game yet".to_owned()
+    } else {
+        format!("your games: {}", games.join(", "))
+    };
+    match named {
+        None => format!("which game is this for? Put a line GAME <name> before it ({yours})."),
+        Some(name) => format!("you play in no game called \"{name}\" ({yours})."),
+    }
+}
+
+/// A message's attachments, which carry no orders.
+pub fn attachments_ignored(count: usize) -> String {
+    format!("{count} attachment(s) were ignored: write orders in the message itself.")
+}
+
+/// Order lines for a game the sender does not play, from line `first_line`.
+pub fn orders_not_for_you(first_line: usize, why: &str) -> String {
+    format!("The order lines from line {first_line} were NOT accepted: {why}")
+}
+
+/// Orders for `game` that the game did not take, and why.
+pub fn orders_not_accepted(game: &str, why: &dyn std::fmt::Display) -> String {
+    format!("Your orders for {game} were NOT accepted: {why}")
 }
 
 /// The confirmation's first line: which game and player the mail was read for.
@@ -52,13 +164,9 @@ pub fn heading(holder: &TokenHolder) -> String {
 /// Where the game's turn stands, as a sentence starting with a space.
 pub fn turn_and_deadline(holder: &TokenHolder) -> String {
     match (holder.turn_number, holder.deadline) {
-        (Some(turn), Some(due)) => format!(
-            " Turn {turn}, deadline {}.",
-            deadline(
-                due,
-                crate::schedule::zone_named(holder.time_zone.as_deref())
-            )
-        ),
+        (Some(turn), Some(due)) => {
+            format!(" Turn {turn}, deadline {}.", deadline(due, holder.zone))
+        }
         (Some(turn), None) => format!(" Turn {turn}; the GM sets the deadline."),
         (None, _) => " No turn is open.".to_owned(),
     }

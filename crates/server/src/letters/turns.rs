@@ -4,7 +4,7 @@
 use chrono::{DateTime, Duration, Utc};
 
 use super::{Letter, deadline, reply_address};
-use crate::schedule::format_duration;
+use schedule::format_duration;
 
 /// The report, as every subscriber of the zine gets it (readers too): the table and press as
 /// published, then the turn's revealed dice seed, then when the next turn's orders are due
@@ -30,23 +30,28 @@ pub fn report(
 }
 
 /// The Message-ID every copy of a turn's report shares (see docs/delivery.md).
-pub fn report_message_id(turn: i64, domain: &str) -> String {
+pub fn report_message_id(turn: store::turns::TurnId, domain: &str) -> String {
     format!("<report.{turn}@{domain}>")
 }
 
-/// The subject of the position mails after turn `number`.
-pub fn position_subject(game: &str, number: u32) -> String {
-    format!("{game}: your position after turn {number}")
-}
-
-/// A player's own position after a turn (what only they may see), with their reply address.
-pub fn position_body(lines: &[String], reply_token: &str, domain: &str) -> String {
+/// A player's own position after turn `number` (what only they may see), with their reply
+/// address.
+pub fn position(
+    game: &str,
+    number: u32,
+    lines: &[String],
+    reply_token: &str,
+    domain: &str,
+) -> Letter {
     let reply_to = reply_address(reply_token, domain);
-    format!(
-        "{}\n\nThe standings and every shot are in the turn's report.\n\
-         Your orders for the next turn: reply to this message (it goes to {reply_to}).\n",
-        lines.join("\n")
-    )
+    Letter {
+        subject: format!("{game}: your position after turn {number}"),
+        body: format!(
+            "{}\n\nThe standings and every shot are in the turn's report.\n\
+             Your orders for the next turn: reply to this message (it goes to {reply_to}).\n",
+            lines.join("\n")
+        ),
+    }
 }
 
 /// A reminder to a player who has no orders in yet.

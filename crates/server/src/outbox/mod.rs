@@ -8,6 +8,7 @@
 //! until the relay's delayed ACK (~40 ms per message). Ours set TCP_NODELAY and otherwise do
 //! what lettre's transport does (STARTTLS, implicit TLS, AUTH), through lettre's connection.
 
+pub mod post;
 mod relay;
 #[cfg(test)]
 mod tests;
@@ -21,7 +22,7 @@ use lettre::Address;
 use lettre::transport::smtp::client::AsyncSmtpConnection;
 use mail::outbound::EncodedText;
 use store::PgPool;
-use store::outbox::{self, Leased};
+use store::outbox::{self, Leased, SharedBodyId};
 
 use relay::SEND_TIMEOUT;
 pub use relay::{Relay, RelayError};
@@ -63,13 +64,13 @@ pub async fn deliver_due(
 ) -> Result<Delivered, store::StoreError> {
     relay.server.close_stale().await;
     let mut done = Delivered::default();
-    let mut bodies: HashMap<i64, Arc<Shared>> = HashMap::new();
+    let mut bodies: HashMap<SharedBodyId, Arc<Shared>> = HashMap::new();
     loop {
         let batch = outbox::lease_due(pool, now, now + LEASE, BATCH).await?;
         if batch.is_empty() {
             return Ok(done);
         }
-        let mut missing: Vec<i64> = batch
+        let mut missing: Vec<SharedBodyId> = batch
             .iter()
             .filter_map(|m| m.shared_body_id)
             .filter(|id| !bodies.contains_key(id))
@@ -173,10 +174,10 @@ struct Transaction {
 }
 
 impl Transaction {
-    fn group(batch: Vec<Leased>, bodies: &HashMap<i64, Arc<Shared>>) -> Vec<Transaction> {
+    fn group(batch: Vec<Leased>, bodies: &HashMap<SharedBodyId, Arc<Shared>>) -> Vec<Transaction> {
         let mut transactions: Vec<Transaction> = Vec::new();
         // The open transaction of each circular: (body, Message-ID, subject) -> index.
-        let mut open: HashMap<(i64, String, String), usize> = HashMap::new();
+        let mut open: HashMap<(SharedBodyId, String, String), usize> = HashMap::new();
         for message in batch {
             let shared = message
                 .shared_body_id

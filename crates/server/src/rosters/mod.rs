@@ -1,35 +1,14 @@
 //! Who plays a game: its roster as the GM and the public see it (names, seats, who left), and
-//! (by capability) the ways players come and go.
+//! (by capability) the ways players come and go: sign-ups, resignations, replacements and the
+//! standby list (seats offered to standbys are `crate::offers`).
 
-pub mod offers;
 pub mod replace;
 pub mod resign;
 pub mod signups;
 
-use games::EngineKind;
-use store::games::{GameId, GameSummary};
-use store::status::{GameStatus, PlayerStatus};
+use store::games::GameId;
+use store::status::PlayerStatus;
 use store::{PgPool, StoreError};
-
-use crate::turns::LifecycleError;
-
-/// The game, refused unless it goes on with a turn open: a seat changes hands (or comes back)
-/// only then.
-pub(crate) async fn open_game(
-    tx: &mut sqlx::PgConnection,
-    game: GameId,
-) -> Result<GameSummary, LifecycleError> {
-    let summary = store::games::summary(&mut *tx, game)
-        .await?
-        .ok_or(LifecycleError::GameNotFound(game.0))?;
-    if summary.status == GameStatus::Finished {
-        return Err(LifecycleError::GameOver(game.0));
-    }
-    if summary.open_turn.is_none() {
-        return Err(LifecycleError::NoOpenTurn(game.0));
-    }
-    Ok(summary)
-}
 
 /// One player of a game as anyone may see them: no address, no token, no orders.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,11 +27,7 @@ pub async fn roster(pool: &PgPool, game: GameId) -> Result<Option<Vec<RosterEntr
         return Ok(None);
     };
     // Seat names come from the setup, which is public as far as its seats go.
-    let plan = game
-        .engine
-        .parse::<EngineKind>()
-        .ok()
-        .and_then(|engine| engine.seat_plan(&game.setup).ok());
+    let plan = game.setup.seat_plan();
     Ok(Some(
         store::players::roster(pool, game.id)
             .await?
@@ -61,7 +36,7 @@ pub async fn roster(pool: &PgPool, game: GameId) -> Result<Option<Vec<RosterEntr
                 seat: row
                     .seat
                     .and_then(|seat| usize::try_from(seat).ok())
-                    .and_then(|seat| plan.as_ref()?.seat_name(seat).map(str::to_owned)),
+                    .and_then(|seat| plan.seat_name(seat).map(str::to_owned)),
                 name: row.display_name,
                 status: row.status,
                 joined_turn: row.joined_turn,

@@ -6,31 +6,19 @@
 //! can ask.
 
 use chrono::{DateTime, Utc};
-use serde_json::json;
 use store::PgPool;
+use store::audit::{AuditAction, NewAuditEntry};
 use store::games::GameId;
-use store::outbox::{Headers, NewOutbound};
+use store::outbox::Headers;
 use store::players::{PlayerRowId, TokenHolder};
 use store::status::{GameStatus, OfferReason, PlayerStatus};
 
 use crate::letters;
+use crate::offers::handover::open_game;
+use crate::outbox::post::{Posting, post_letter};
 use crate::turns::{self, LifecycleError};
 
-/// Where a resignation came from, for the audit log.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Via {
-    Mail,
-    Web,
-}
-
-impl Via {
-    fn as_str(self) -> &'static str {
-        match self {
-            Self::Mail => "mail",
-            Self::Web => "web",
-        }
-    }
-}
+pub use store::audit::Via;
 
 /// Resigns the player in the caller's transaction, audited `player.resign`; where Admiralty
 /// makes the offers, the seat goes to a standby. `false` when the player was no longer active
@@ -57,14 +45,13 @@ pub(crate) async fn resign_in(
         &mut *tx,
         &store::audit::NewAuditEntry {
             actor: via.as_str(),
-            action: "player.resign",
-            game_id: Some(game.0),
-            details: json!({ "player": player.0, "via": via.as_str() }),
+            game: Some(game),
+            action: store::audit::AuditAction::Resign { player, via },
         },
         now,
     )
     .await?;
-    turns::missed::seat_left(tx, game, player, OfferReason::Resigned, now, domain).await?;
+    crate::offers::seat_left(tx, game, player, OfferReason::Resigned, now, domain).await?;
     Ok(true)
 }
 
@@ -77,7 +64,7 @@ pub async fn resign_from_web(
     domain: &str,
 ) -> Result<(), LifecycleError> {
     if holder.game_status == GameStatus::Finished {
-        return Err(LifecycleError::GameOver(holder.game_id.0));
+        return Err(LifecycleError::GameOver(holder.game_id));
     }
     let mut tx = pool.begin().await?;
     if !resign_in(
@@ -112,7 +99,7 @@ pub async fn reinstate(
 ) -> Result<String, LifecycleError> {
     let refused = |why: String| LifecycleError::Roster(why);
     let mut tx = pool.begin().await?;
-    let summary = super::open_game(&mut tx, game).await?;
+    let summary = open_game(&mut tx, game).await?;
     let seat = store::players::of_game(&mut *tx, game)
         .await?
         .into_iter()
@@ -157,50 +144,38 @@ pub async fn reinstate(
         )));
     }
     let lapsed = store::offers::lapse_open_of_player(&mut tx, player, now).await?;
-    turns::missed::tell_offers_lapsed(
+    crate::offers::tell_offers_lapsed(
         &mut tx,
         &lapsed,
-        turns::missed::SeatKept::Reinstated,
+        crate::offers::SeatKept::Reinstated,
         now,
         domain,
     )
     .await?;
-    let zone = crate::schedule::zone_of(&summary.schedule);
+    let zone = summary.schedule.zone();
     let deadline = summary.deadline.map(|at| letters::deadline(at, zone));
-    let (key, message_id) = letters::queued_ids(
+    let letter =
+        letters::replacements::reinstated(&seat.display_name, &summary.name, deadline.as_deref());
+    let told = Posting::once(
         "reinstated",
-        &format!("{}|{}|{}", game.0, player.0, now.timestamp()),
+        &format!("{game}|{player}|{}", now.timestamp()),
         domain,
-    );
-    store::outbox::enqueue(
-        &mut *tx,
-        &NewOutbound {
-            message_id: &message_id,
-            idempotency_key: &key,
-            to_address: &seat.email,
-            subject: &format!("{}: you are back in the game", summary.name),
-            body_text: &letters::replacements::reinstated(
-                &seat.display_name,
-                &summary.name,
-                deadline.as_deref(),
-            ),
-            body_html: None,
-            headers: &Headers::reply_to(letters::reply_address(&seat.reply_token, domain)),
-        },
-        now,
+        &seat.email,
+        letter,
     )
-    .await?;
-    store::audit::append(
-        &mut *tx,
-        &store::audit::NewAuditEntry {
-            actor,
-            action: "player.reinstate",
-            game_id: Some(game.0),
-            details: json!({ "player": player.0, "offers_lapsed": lapsed.len() }),
+    .with_headers(Headers::reply_to(letters::reply_address(
+        &seat.reply_token,
+        domain,
+    )));
+    let reinstated = NewAuditEntry {
+        actor,
+        game: Some(game),
+        action: AuditAction::Reinstate {
+            player,
+            offers_lapsed: lapsed.len(),
         },
-        now,
-    )
-    .await?;
+    };
+    post_letter(&mut tx, &told, Some(&reinstated), now).await?;
     tx.commit().await?;
     Ok(format!(
         "{} is back in {}, with the same reply address; they are told by mail",

@@ -5,9 +5,9 @@
 
 use chrono::{DateTime, Utc};
 use engine::{Dice, GameSecret, SeatPlan};
-use games::EngineKind;
-use serde_json::json;
+use games::{AnySetup, EngineKind};
 use store::PgPool;
+use store::audit::{AuditAction, NewAuditEntry};
 use store::games::GameId;
 use store::signups::{NewOpening, Opening, OpeningId, SignedUp};
 use store::status::{OpeningStatus, Seating, SubscriberStatus};
@@ -16,17 +16,17 @@ use store::zines::ZineId;
 
 use crate::entropy::{Entropy, OsEntropy};
 use crate::letters::MailSite;
-use crate::schedule::Schedule;
 use crate::turns::LifecycleError;
 use crate::turns::create::{Creation, GameSpec, Roster, RosterPick, create_game_in};
+use schedule::Schedule;
 
 /// A game the GM opens for sign-up.
 #[derive(Debug, Clone)]
 pub struct OpeningSpec<'a> {
     pub zine: ZineId,
     pub name: &'a str,
-    pub engine: EngineKind,
-    pub setup: &'a serde_json::Value,
+    /// The GM's settings, which say the engine.
+    pub setup: &'a AnySetup,
     pub schedule: Schedule,
     pub seats: u32,
     pub seating: Seating,
@@ -43,13 +43,13 @@ pub async fn open_signup(
     entropy: &mut impl Entropy,
     actor: &str,
 ) -> Result<OpeningId, LifecycleError> {
-    if spec.engine == EngineKind::Barmy {
+    let engine = spec.setup.kind();
+    if engine == EngineKind::Barmy {
         return Err(LifecycleError::Roster(
             "in Barmy every subscriber plays (BARMY-02): it takes no sign-ups".into(),
         ));
     }
-    let setup = spec.engine.parse_setup(spec.setup)?;
-    let plan = spec.engine.seat_plan(&setup)?;
+    let plan = spec.setup.seat_plan();
     let seats = usize::try_from(spec.seats).unwrap_or(usize::MAX);
     if seats < plan.fewest_players().max(1) {
         return Err(LifecycleError::Roster(format!(
@@ -72,25 +72,29 @@ pub async fn open_signup(
         &NewOpening {
             zine_id: spec.zine,
             name: spec.name,
-            engine: spec.engine.name(),
-            setup: &setup,
-            schedule: &spec.schedule.to_json(),
+            setup: spec.setup,
+            schedule: spec.schedule,
             seats: spec.seats,
             seating: spec.seating,
             secret: &secret,
-            time_zone: spec.zone.name(),
+            zone: spec.zone,
         },
         now,
     )
     .await?;
     store::audit::append(
         &mut *tx,
-        &store::audit::NewAuditEntry {
+        &NewAuditEntry {
             actor,
-            action: "game.signup_open",
-            game_id: None,
-            details: json!({ "opening": opening.0, "name": spec.name, "engine": spec.engine.name(),
-                "seats": spec.seats, "seating": spec.seating.as_str(), "zone": spec.zone.name() }),
+            game: None,
+            action: AuditAction::SignupOpen {
+                opening,
+                name: spec.name.to_owned(),
+                engine,
+                seats: spec.seats,
+                seating: spec.seating,
+                zone: spec.zone.name().to_owned(),
+            },
         },
         now,
     )
@@ -101,10 +105,7 @@ pub async fn open_signup(
 
 /// The public commitment to a sign-up's seating seed, while seats are given at random.
 pub fn seating_commitment(opening: &Opening) -> Option<String> {
-    (opening.seating == Seating::Random)
-        .then(|| secret_of(opening).ok())
-        .flatten()
-        .map(|secret| secret.seating_seed().commitment())
+    (opening.seating == Seating::Random).then(|| secret_of(opening).seating_seed().commitment())
 }
 
 /// The seating seed of a game whose sign-ups were seated at random, revealed once it started,
@@ -119,17 +120,8 @@ pub async fn revealed_seating_seed(
         .map(|secret| GameSecret::from_bytes(secret).seating_seed().to_hex()))
 }
 
-fn secret_of(opening: &Opening) -> Result<GameSecret, LifecycleError> {
-    let bytes: [u8; 32] =
-        opening
-            .secret_seed
-            .as_slice()
-            .try_into()
-            .map_err(|_| LifecycleError::Inconsistent {
-                game: 0,
-                reason: format!("opening {}: the secret is not 32 bytes", opening.id.0),
-            })?;
-    Ok(GameSecret::from_bytes(bytes))
+fn secret_of(opening: &Opening) -> GameSecret {
+    GameSecret::from_bytes(opening.secret_seed)
 }
 
 /// What a JOIN did.
@@ -249,7 +241,7 @@ pub async fn start(
     let Some(found) = store::signups::lock(&mut *tx, opening).await? else {
         return Err(LifecycleError::Roster(format!(
             "there is no sign-up {}",
-            opening.0
+            opening
         )));
     };
     if found.status != OpeningStatus::Open {
@@ -272,9 +264,8 @@ async fn start_in(
     actor: &str,
     site: MailSite<'_>,
 ) -> Result<GameId, LifecycleError> {
-    let engine: EngineKind = opening.engine.parse()?;
-    let plan = engine.seat_plan(&opening.setup)?;
-    let secret = secret_of(opening)?;
+    let plan = opening.setup.seat_plan();
+    let secret = secret_of(opening);
     let active: Vec<SubscriberId> = store::signups::queue(&mut *tx, opening.id)
         .await?
         .into_iter()
@@ -296,7 +287,7 @@ async fn start_in(
             {
                 return Err(LifecycleError::Roster(format!(
                     "subscriber {} has not signed up for {}",
-                    stranger.subscriber.0, opening.name
+                    stranger.subscriber, opening.name
                 )));
             }
             chosen.to_vec()
@@ -318,25 +309,12 @@ async fn start_in(
             dealt(&plan, &shuffled)
         }
     };
-    let schedule = Schedule::from_json(&opening.schedule)?;
-    let zone: chrono_tz::Tz =
-        opening
-            .time_zone
-            .parse()
-            .map_err(|_| LifecycleError::Inconsistent {
-                game: 0,
-                reason: format!(
-                    "opening {}: {:?} is not a time zone",
-                    opening.id.0, opening.time_zone
-                ),
-            })?;
     let spec = GameSpec {
         zine: opening.zine_id,
         name: &opening.name,
-        engine,
         setup: &opening.setup,
         first_deadline: None,
-        schedule,
+        schedule: opening.schedule,
     };
     let game = create_game_in(
         &mut *tx,
@@ -347,7 +325,7 @@ async fn start_in(
         &mut OsEntropy,
         &Creation {
             actor,
-            zone,
+            zone: opening.zone,
             mail: Some(site),
         },
     )

@@ -109,13 +109,7 @@ pub(crate) async fn find_zine(state: &AppState, slug: &str) -> Result<Zine, AppE
 
 /// A game id from a URL segment: digits only, no sign, no leading `+`.
 fn parse_id(segment: &str) -> Result<GameId, AppError> {
-    if segment.is_empty() || !segment.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(AppError::NotFound);
-    }
-    segment
-        .parse::<i64>()
-        .map(GameId)
-        .map_err(|_| AppError::NotFound)
+    segment.parse().map_err(|_| AppError::NotFound)
 }
 
 fn parse_turn(segment: &str) -> Result<i32, AppError> {
@@ -139,30 +133,19 @@ pub(crate) async fn find_game(
     Ok((zine, game))
 }
 
-/// The switches the game's setup chose (none for a setup the engine cannot read: an old row
-/// is still shown, without them).
+/// The switches the game's setup chose.
 async fn rulings_of(
     state: &AppState,
     game: &store::archive::PublicGame,
 ) -> Result<Vec<engine::Ruling>, AppError> {
-    let Ok(engine) = game.engine.parse::<EngineKind>() else {
-        return Ok(Vec::new());
-    };
-    let Some(setup) = store::games::setup(&state.pool, game.id).await? else {
-        return Ok(Vec::new());
-    };
-    Ok(engine.rulings(&setup).unwrap_or_default())
-}
-
-fn engine_title(engine: &str) -> String {
-    engine
-        .parse::<EngineKind>()
-        .map(|kind| kind.title().to_owned())
-        .unwrap_or_else(|_| engine.to_owned())
+    Ok(store::games::setup(&state.pool, game.id)
+        .await?
+        .map(|setup| setup.rulings())
+        .unwrap_or_default())
 }
 
 pub(crate) fn game_path(zine: &Zine, game: GameId) -> String {
-    format!("/zines/{}/games/{}", zine.slug, game.0)
+    format!("/zines/{}/games/{}", zine.slug, game)
 }
 
 pub(crate) fn turn_path(zine: &Zine, game: GameId, number: i32) -> String {
@@ -187,10 +170,9 @@ impl GameSummary {
             (GameStatus::Finished, _, _) => "over".to_owned(),
             (GameStatus::Paused, Some(turn), _) => format!("turn {turn}, paused by the GM"),
             (_, Some(turn), Some(deadline)) => {
-                let zone = crate::schedule::zone_named(game.time_zone.as_deref());
                 format!(
                     "turn {turn}, orders due {}",
-                    crate::schedule::local_time(deadline, zone)
+                    schedule::local_time(deadline, game.zone)
                 )
             }
             (_, Some(turn), None) => format!("turn {turn}, deadline not set yet"),
@@ -199,7 +181,7 @@ impl GameSummary {
         GameSummary {
             name: game.name.clone(),
             url: game_path(zine, game.id),
-            engine: engine_title(&game.engine),
+            engine: game.engine.title().to_owned(),
             status: game.status.to_string(),
             now,
             last_turn_url: game.last_published.map(|n| turn_path(zine, game.id, n)),
@@ -274,7 +256,7 @@ pub(crate) async fn get_zine(
             .iter()
             .map(|o| SignupView {
                 name: o.name.clone(),
-                engine: o.engine.clone(),
+                engine: o.engine.name().to_owned(),
                 free: i64::from(o.seats).saturating_sub(o.signed).max(0),
                 seats: o.seats,
                 seating_commitment: crate::rosters::signups::seating_commitment(o),
@@ -296,10 +278,7 @@ fn report_view(heading: String, url: String, turn: &PublishedTurn) -> ReportView
     ReportView {
         heading,
         url,
-        report: turn
-            .report
-            .as_ref()
-            .and_then(|json| serde_json::from_value(json.clone()).ok()),
+        report: turn.report.clone(),
         text: turn.text.clone(),
         revealed_seed: turn.revealed_seed.clone(),
     }
@@ -360,7 +339,7 @@ pub(crate) async fn get_game(
         let turns = store::archive::published_turns(&state.pool, game.id).await?;
         let base = game_path(&zine, game.id);
         let rulings = rulings_of(&state, &game).await?;
-        let every_subscriber_plays = game.engine == EngineKind::Barmy.name();
+        let every_subscriber_plays = game.engine == EngineKind::Barmy;
         let roster = if every_subscriber_plays {
             Vec::new()
         } else {
@@ -411,14 +390,16 @@ struct TurnPage {
     finished: bool,
 }
 
-/// The public picture of the board right after `turn`: the engine's public view of that state.
-fn public_board(engine: &str, turn: &PublishedTurn) -> Option<engine::Board> {
-    let engine: EngineKind = engine.parse().ok()?;
-    engine
-        .parse_state(&turn.state_after)
-        .ok()?
+/// The public picture of the board right after `turn`: the engine's public view of that state
+/// (none where the engine draws no board).
+fn public_board(
+    engine: EngineKind,
+    turn: &PublishedTurn,
+) -> Result<Option<engine::Board>, AppError> {
+    Ok(engine
+        .parse_state_text(&turn.state_after)?
         .view(Viewer::Public)
-        .board
+        .board)
 }
 
 /// `/turns/{n}` (the page) and `/turns/{n}.txt` (the plain text report).
@@ -449,7 +430,7 @@ pub(crate) async fn get_turn(
             .ok_or(AppError::NotFound)?;
         let title = format!("{}, turn {number}", game.name);
         let board_svg =
-            public_board(&game.engine, &published).map(|board| boards::svg(&board, &title));
+            public_board(game.engine, &published)?.map(|board| boards::svg(&board, &title));
         let path = turn_path(&zine, game.id, number);
         let seeds = PublicTurn {
             number,
@@ -490,7 +471,7 @@ pub(crate) async fn get_board(
         let published = store::archive::published_turn(&state.pool, game.id, number)
             .await?
             .ok_or(AppError::NotFound)?;
-        let board = public_board(&game.engine, &published).ok_or(AppError::NotFound)?;
+        let board = public_board(game.engine, &published)?.ok_or(AppError::NotFound)?;
         Ok(boards::svg(
             &board,
             &format!("{}, turn {number}", game.name),

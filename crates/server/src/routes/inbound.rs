@@ -89,7 +89,7 @@ pub(crate) async fn post_inbound_mail(
             };
             (
                 StatusCode::ACCEPTED,
-                axum::Json(json!({ "stored": id.0, "duplicate": duplicate })),
+                axum::Json(json!({ "stored": id, "duplicate": duplicate })),
             )
                 .into_response()
         }

@@ -158,13 +158,7 @@ pub async fn verify(
     .await
 }
 
-/// What ending a subscription revoked.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
-pub struct Revoked {
-    pub web_sessions: u64,
-    pub login_links: u64,
-    pub reply_tokens: u64,
-}
+pub use store::audit::Revoked;
 
 /// Revokes what a subscriber holds, within `tx`, when their subscription ends (UNSUBSCRIBE by
 /// mail, the GM's unsubscribe or exclude) or starts again (the GM's resubscribe): their web

@@ -8,7 +8,6 @@
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use chrono_tz::Tz;
 use games::EngineKind;
-use serde_json::json;
 use store::absences::{Absence, GamePolicy};
 use store::orders::NewOrders;
 use store::players::TokenHolder;
@@ -18,7 +17,8 @@ use store::turns::DueTurn;
 
 use super::LifecycleError;
 use crate::letters;
-use crate::schedule::ScheduleSettings;
+use crate::outbox::post::{Posting, post_each};
+use schedule::ScheduleSettings;
 
 /// The day an absence is judged on: the turn's deadline (or, without one, now) in the game's
 /// time zone.
@@ -60,9 +60,11 @@ pub async fn set_policy(
         &mut *tx,
         &store::audit::NewAuditEntry {
             actor,
-            action: "game.absence_policy",
-            game_id: Some(game.0),
-            details: json!({ "policy": policy.policy.as_str(), "wait_days": policy.wait_days }),
+            game: Some(game),
+            action: store::audit::AuditAction::AbsencePolicy {
+                policy: policy.policy,
+                wait_days: policy.wait_days,
+            },
         },
         now,
     )
@@ -240,15 +242,17 @@ pub async fn wait_if_absent(
         &mut *tx,
         &store::audit::NewAuditEntry {
             actor: "system",
-            action: "turn.waits_for_absent",
-            game_id: Some(due.game_id.0),
-            details: json!({
-                "turn_id": due.id.0,
-                "deadline": deadline,
-                "new_deadline": new_deadline,
-                "first_deadline": first,
-                "players": without.iter().map(|p| p.engine_player_id).collect::<Vec<_>>(),
-            }),
+            game: Some(due.game_id),
+            action: store::audit::AuditAction::WaitsForAbsent {
+                turn_id: due.id,
+                deadline,
+                new_deadline,
+                first_deadline: first,
+                players: without
+                    .iter()
+                    .map(|p| p.engine_player_id)
+                    .collect::<Vec<_>>(),
+            },
         },
         now,
     )
@@ -277,35 +281,24 @@ async fn tell_players_the_deadline_waits(
         &crate::letters::deadline(before, zone),
         &crate::letters::deadline(after, zone),
     );
-    for player in store::players::of_game(&mut *tx, due.game_id)
+    let told: Vec<Posting> = store::players::of_game(&mut *tx, due.game_id)
         .await?
         .into_iter()
         .filter(|p| p.status == store::status::PlayerStatus::Active)
-    {
-        let (key, message_id) = crate::letters::queued_ids(
-            "deadline-waits",
-            &format!("{}|{}|{}", due.id.0, after.to_rfc3339(), player.id.0),
-            domain,
-        );
-        let headers = store::outbox::Headers::reply_to(crate::letters::reply_address(
-            &player.reply_token,
-            domain,
-        ));
-        store::outbox::enqueue(
-            &mut *tx,
-            &store::outbox::NewOutbound {
-                message_id: &message_id,
-                idempotency_key: &key,
-                to_address: &player.email,
-                subject: &letter.subject,
-                body_text: &letter.body,
-                body_html: None,
-                headers: &headers,
-            },
-            now,
-        )
-        .await?;
-    }
+        .map(|player| {
+            Posting::once(
+                "deadline-waits",
+                &format!("{}|{}|{}", due.id, after.to_rfc3339(), player.id),
+                domain,
+                &player.email,
+                letter.clone(),
+            )
+            .with_headers(store::outbox::Headers::reply_to(
+                crate::letters::reply_address(&player.reply_token, domain),
+            ))
+        })
+        .collect();
+    post_each(tx, &told, now).await?;
     Ok(())
 }
 
@@ -314,11 +307,7 @@ async fn without_orders(
     due: &DueTurn,
     absent: &[store::absences::AbsentPlayer],
 ) -> Result<Vec<store::absences::AbsentPlayer>, LifecycleError> {
-    let ordered: Vec<i64> = store::orders::current_orders(&mut *tx, due.id)
-        .await?
-        .into_iter()
-        .map(|(player, _)| player)
-        .collect();
+    let ordered = store::orders::players_with_orders(&mut *tx, due.id).await?;
     Ok(absent
         .iter()
         .filter(|p| !ordered.contains(&p.engine_player_id))
@@ -351,12 +340,11 @@ pub async fn apply_at_resolution(
         AbsencePolicy::Standing => {
             for player in &without {
                 let Some((raw, parsed, answers_turn)) =
-                    store::absences::last_orders(&mut *tx, player.player_id, due.number).await?
+                    store::absences::last_orders(&mut *tx, player.player_id, due.number, engine)
+                        .await?
                 else {
                     continue;
                 };
-                // Orders stored for an earlier turn must still read as this engine's orders.
-                engine.parse_stored_orders(&parsed)?;
                 store::orders::save_orders(
                     &mut *tx,
                     &NewOrders {
@@ -376,9 +364,11 @@ pub async fn apply_at_resolution(
                     &mut *tx,
                     &store::audit::NewAuditEntry {
                         actor: "system",
-                        action: "orders.standing",
-                        game_id: Some(due.game_id.0),
-                        details: json!({ "turn_id": due.id.0, "player": player.engine_player_id }),
+                        game: Some(due.game_id),
+                        action: store::audit::AuditAction::OrdersStanding {
+                            turn_id: due.id,
+                            player: player.engine_player_id,
+                        },
                     },
                     now,
                 )

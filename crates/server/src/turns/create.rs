@@ -3,8 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use engine::{GameSecret, Player, PlayerId, SeatPlan, Seated};
-use games::EngineKind;
-use serde_json::{Value, json};
+use games::{AnySetup, EngineKind};
 use store::PgPool;
 use store::games::{GameId, NewGame};
 use store::players::NewPlayer;
@@ -16,15 +15,15 @@ use store::zines::ZineId;
 use super::{LifecycleError, ScheduleSettings};
 use crate::entropy::{Entropy, new_reply_token};
 use crate::letters::{self, MailSite};
-use crate::schedule::Schedule;
+use schedule::Schedule;
 
 /// A game the GM starts.
 #[derive(Debug, Clone)]
 pub struct GameSpec<'a> {
     pub zine: ZineId,
     pub name: &'a str,
-    pub engine: EngineKind,
-    pub setup: &'a Value,
+    /// The GM's settings, which say the engine.
+    pub setup: &'a AnySetup,
     pub first_deadline: Option<DateTime<Utc>>,
     pub schedule: Schedule,
 }
@@ -145,7 +144,7 @@ async fn seat_subscribers(
                 .map(|(s, i)| (s, i % seat_count))
                 .collect()
         }
-        Roster::Chosen(_) if spec.engine == EngineKind::Barmy => {
+        Roster::Chosen(_) if spec.setup.kind() == EngineKind::Barmy => {
             return Err(LifecycleError::Roster(
                 "in Barmy every subscriber plays (BARMY-02): there is no roster to choose".into(),
             ));
@@ -165,7 +164,7 @@ async fn seat_subscribers(
                         .ok_or_else(|| {
                             LifecycleError::Roster(format!(
                                 "subscriber {} is not an active subscriber of this zine",
-                                pick.subscriber.0
+                                pick.subscriber
                             ))
                         })?;
                 chosen.push((subscriber, pick.seat));
@@ -204,8 +203,9 @@ pub(crate) async fn create_game_in(
     entropy: &mut impl Entropy,
     creation: &Creation<'_>,
 ) -> Result<GameId, LifecycleError> {
-    let setup = spec.engine.parse_setup(spec.setup)?;
-    let plan = spec.engine.seat_plan(&setup)?;
+    let setup = spec.setup;
+    let engine = setup.kind();
+    let plan = setup.seat_plan();
     let seated = seat_subscribers(&mut *tx, spec, &plan, roster_choice).await?;
     let roster: Vec<Player> = seated.subscribers.iter().map(|(_, p)| p.clone()).collect();
     // A game filled by sign-up has had its secret since the sign-up opened (the seating seed's
@@ -219,7 +219,7 @@ pub(crate) async fn create_game_in(
     let mut dice = game_secret.turn_dice(0);
     let state = match roster_choice {
         // The engine's own dealing, as before rosters: the same game from the same players.
-        Roster::EveryActiveSubscriber => spec.engine.new_game(&setup, &roster, &mut dice)?,
+        Roster::EveryActiveSubscriber => setup.new_game(&roster, &mut dice)?,
         Roster::Chosen(_) => {
             let places: Vec<Seated> = roster
                 .iter()
@@ -229,28 +229,26 @@ pub(crate) async fn create_game_in(
                     seat: seat.map_or(0, |s| usize::try_from(s).unwrap_or(usize::MAX)),
                 })
                 .collect();
-            spec.engine.new_game_seated(&setup, &places, &mut dice)?
+            setup.new_game_seated(&places, &mut dice)?
         }
     };
-    let state_json = state.to_json()?;
+    let mut settings = ScheduleSettings::from(spec.schedule);
+    if creation.zone != chrono_tz::Tz::UTC {
+        settings = settings.with_zone(creation.zone);
+    }
     let game = store::games::insert_game(
         &mut *tx,
         &NewGame {
             zine_id: spec.zine,
             name: spec.name,
-            engine: spec.engine.name(),
-            setup: &setup,
-            state: &state_json,
+            setup,
+            state: &state,
+            schedule: &settings,
             secret: &secret,
         },
         now,
     )
     .await?;
-    let mut settings = ScheduleSettings::from(spec.schedule);
-    if creation.zone != chrono_tz::Tz::UTC {
-        settings = settings.with_zone(creation.zone);
-    }
-    store::games::set_schedule(&mut *tx, game, &settings.to_json()).await?;
     let tokens: Vec<String> = roster.iter().map(|_| new_reply_token(entropy)).collect();
     let players: Vec<NewPlayer<'_>> = seated
         .subscribers
@@ -280,7 +278,7 @@ pub(crate) async fn create_game_in(
             deadline,
             seed_commitment: &game_secret.turn_seed(first).commitment(),
             sealed_commitment: &game_secret.sealed_seed(first).commitment(),
-            state_before: &state_json,
+            state_before: &state,
         },
         now,
     )
@@ -289,9 +287,12 @@ pub(crate) async fn create_game_in(
         &mut *tx,
         &store::audit::NewAuditEntry {
             actor: creation.actor,
-            action: "game.create",
-            game_id: Some(game.0),
-            details: json!({ "name": spec.name, "engine": spec.engine.name(), "players": roster.len() }),
+            game: Some(game),
+            action: store::audit::AuditAction::GameCreate {
+                name: spec.name.to_owned(),
+                engine,
+                players: roster.len(),
+            },
         },
         now,
     )
@@ -300,7 +301,7 @@ pub(crate) async fn create_game_in(
         let started = super::started::Started {
             game,
             name: spec.name,
-            engine: spec.engine,
+            engine,
             plan: &plan,
             state: &state,
             turn: first,

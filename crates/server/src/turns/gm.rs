@@ -1,8 +1,8 @@
 //! The GM's actions on a running game and its deadline settings, each written to the audit log.
 
 use chrono::{DateTime, Duration, Utc};
-use serde_json::json;
 use store::PgPool;
+use store::audit::{AuditAction, ClockChange};
 use store::games::GameId;
 use store::status::GameStatus;
 
@@ -29,14 +29,15 @@ pub enum GmAction {
 }
 
 impl GmAction {
-    fn name(self) -> &'static str {
+    /// The audit log's entry for this action, with what it changed.
+    fn audited(self, change: ClockChange) -> AuditAction {
         match self {
-            GmAction::ResolveNow => "game.resolve_now",
-            GmAction::Extend(_) => "game.extend",
-            GmAction::SetDeadline(_) => "game.set_deadline",
-            GmAction::Pause => "game.pause",
-            GmAction::Resume => "game.resume",
-            GmAction::End => "game.end",
+            GmAction::ResolveNow => AuditAction::ResolveNow(change),
+            GmAction::Extend(_) => AuditAction::Extend(change),
+            GmAction::SetDeadline(_) => AuditAction::SetDeadline(change),
+            GmAction::Pause => AuditAction::Pause(change),
+            GmAction::Resume => AuditAction::Resume(change),
+            GmAction::End => AuditAction::End(change),
         }
     }
 }
@@ -53,29 +54,35 @@ pub async fn gm_action(
     let mut tx = pool.begin().await?;
     let stored = store::games::lock_for_gm(&mut tx, game)
         .await?
-        .ok_or(LifecycleError::GameNotFound(game.0))?;
+        .ok_or(LifecycleError::GameNotFound(game))?;
     match stored.status {
-        GameStatus::Finished => return Err(LifecycleError::GameOver(game.0)),
+        GameStatus::Finished => return Err(LifecycleError::GameOver(game)),
         GameStatus::Paused if action == GmAction::ResolveNow => {
-            return Err(LifecycleError::Paused(game.0));
+            return Err(LifecycleError::Paused(game));
         }
         _ => {}
     }
     let open = store::turns::lock_open_of_game(&mut tx, game).await?;
-    let mut details = json!({ "status_before": stored.status });
+    let mut change = ClockChange::Status {
+        status_before: stored.status,
+    };
     match action {
         GmAction::ResolveNow | GmAction::Extend(_) | GmAction::SetDeadline(_) => {
-            let turn = open.ok_or(LifecycleError::NoOpenTurn(game.0))?;
+            let turn = open.ok_or(LifecycleError::NoOpenTurn(game))?;
             let new_deadline = match action {
                 GmAction::Extend(by) => turn.deadline.unwrap_or(now) + by,
                 GmAction::SetDeadline(at) if at <= now => {
-                    return Err(LifecycleError::DeadlineInPast(game.0));
+                    return Err(LifecycleError::DeadlineInPast(game));
                 }
                 GmAction::SetDeadline(at) => at,
                 _ => now,
             };
             store::turns::set_deadline(&mut *tx, turn.id, new_deadline).await?;
-            details = json!({ "turn": turn.number, "deadline_before": turn.deadline, "deadline": new_deadline });
+            change = ClockChange::Deadline {
+                turn: turn.number,
+                deadline_before: turn.deadline,
+                deadline: new_deadline,
+            };
         }
         GmAction::Pause => {
             // Keep the time left, so that resuming gives it back.
@@ -84,7 +91,10 @@ pub async fn gm_action(
                 .map(|deadline| (deadline - now).num_seconds().max(0));
             store::games::pause(&mut *tx, game, left).await?;
             if let (Some(turn), Some(left)) = (open, left) {
-                details = json!({ "turn": turn.number, "time_left_seconds": left });
+                change = ClockChange::Paused {
+                    turn: turn.number,
+                    time_left_seconds: left,
+                };
             }
         }
         GmAction::Resume => {
@@ -95,7 +105,11 @@ pub async fn gm_action(
             {
                 let new_deadline = now + Duration::seconds(left);
                 store::turns::set_deadline(&mut *tx, turn.id, new_deadline).await?;
-                details = json!({ "turn": turn.number, "deadline_before": deadline, "deadline": new_deadline });
+                change = ClockChange::Deadline {
+                    turn: turn.number,
+                    deadline_before: Some(deadline),
+                    deadline: new_deadline,
+                };
             }
         }
         GmAction::End => {
@@ -114,9 +128,8 @@ pub async fn gm_action(
         &mut *tx,
         &store::audit::NewAuditEntry {
             actor,
-            action: action.name(),
-            game_id: Some(game.0),
-            details,
+            game: Some(game),
+            action: action.audited(change),
         },
         now,
     )
@@ -140,9 +153,9 @@ pub async fn delete_game(
     let mut tx = pool.begin().await?;
     store::games::lock_for_gm(&mut tx, game)
         .await?
-        .ok_or(LifecycleError::GameNotFound(game.0))?;
+        .ok_or(LifecycleError::GameNotFound(game))?;
     if store::games::has_published_turn(&mut tx, game).await? {
-        return Err(LifecycleError::AlreadyPublished(game.0));
+        return Err(LifecycleError::AlreadyPublished(game));
     }
     let name = store::games::name(&mut *tx, game)
         .await?
@@ -152,9 +165,8 @@ pub async fn delete_game(
         &mut *tx,
         &store::audit::NewAuditEntry {
             actor,
-            action: "game.delete",
-            game_id: Some(game.0),
-            details: json!({ "name": name }),
+            game: Some(game),
+            action: AuditAction::GameDelete { name },
         },
         now,
     )
@@ -165,10 +177,9 @@ pub async fn delete_game(
 
 /// A game's deadline settings.
 pub async fn schedule_of(pool: &PgPool, game: GameId) -> Result<ScheduleSettings, LifecycleError> {
-    let stored = store::games::schedule(pool, game)
+    store::games::schedule(pool, game)
         .await?
-        .ok_or(LifecycleError::GameNotFound(game.0))?;
-    Ok(ScheduleSettings::from_json(&stored)?)
+        .ok_or(LifecycleError::GameNotFound(game))
 }
 
 /// The game's deadline settings, read in a transaction.
@@ -176,10 +187,9 @@ pub(crate) async fn schedule_of_in(
     db: &mut sqlx::PgConnection,
     game: GameId,
 ) -> Result<ScheduleSettings, LifecycleError> {
-    let stored = store::games::schedule(&mut *db, game)
+    store::games::schedule(&mut *db, game)
         .await?
-        .ok_or(LifecycleError::GameNotFound(game.0))?;
-    Ok(ScheduleSettings::from_json(&stored)?)
+        .ok_or(LifecycleError::GameNotFound(game))
 }
 
 /// Replaces a game's deadline settings, audited as done by `actor`. When the deadline rule
@@ -198,16 +208,13 @@ pub async fn set_schedule(
     let mut tx = pool.begin().await?;
     let stored = store::games::lock_for_gm(&mut tx, game)
         .await?
-        .ok_or(LifecycleError::GameNotFound(game.0))?;
+        .ok_or(LifecycleError::GameNotFound(game))?;
     if stored.status == GameStatus::Finished {
-        return Err(LifecycleError::GameOver(game.0));
+        return Err(LifecycleError::GameOver(game));
     }
-    store::games::set_schedule(&mut *tx, game, &settings.to_json()).await?;
+    store::games::set_schedule(&mut *tx, game, settings).await?;
     let open = store::turns::lock_open_of_game(&mut tx, game).await?;
-    let rule_before = ScheduleSettings::from_json(&stored.schedule)
-        .ok()
-        .map(|before| before.deadlines());
-    let rule_changed = rule_before != Some(settings.deadlines());
+    let rule_changed = stored.schedule.deadlines() != settings.deadlines();
     let mut deadline_set = None;
     if let Some(turn) = open
         && (turn.deadline.is_none() || rule_changed)
@@ -220,14 +227,13 @@ pub async fn set_schedule(
         &mut *tx,
         &store::audit::NewAuditEntry {
             actor,
-            action: "game.schedule",
-            game_id: Some(game.0),
-            details: json!({
-                "schedule": settings.to_json(),
-                "described": settings.to_string(),
-                "before": stored.schedule,
-                "open_turn_deadline_set": deadline_set,
-            }),
+            game: Some(game),
+            action: AuditAction::GameSchedule {
+                schedule: settings.clone(),
+                described: settings.to_string(),
+                before: stored.schedule,
+                open_turn_deadline_set: deadline_set,
+            },
         },
         now,
     )

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use engine::ParsedOrders;
-use games::{AnyOrders, AnyState, EngineKind};
+use games::{AnyOrders, AnyState};
 use store::PgPool;
 use store::games::GameId;
 use store::orders::{NewOrders, NewPress, SavedOrders};
@@ -14,7 +14,7 @@ use store::status::{GameStatus, PlayerStatus, Source};
 use store::subscribers::PlayerLock;
 use store::turns::TurnId;
 
-use super::{LifecycleError, ScheduleSettings, StateCache, player_id};
+use super::{LifecycleError, StateCache, player_id};
 use crate::config::PressLimits;
 use crate::limits::{self, AdmittedPress, PressUsed};
 
@@ -31,12 +31,12 @@ pub async fn submit_orders(
     source: Source,
 ) -> Result<ParsedOrders<AnyOrders>, LifecycleError> {
     let mut tx = pool.begin().await?;
-    let lock = store::subscribers::lock_player(&mut tx, player.0).await?;
+    let lock = store::subscribers::lock_player(&mut tx, player).await?;
     let Some(engine_player) = store::players::engine_player_id(&mut *tx, player, game).await?
     else {
         return Err(LifecycleError::inconsistent(
             game,
-            format!("player row {} is not in this game", player.0),
+            format!("player row {} is not in this game", player),
         ));
     };
     let orders = Submission {
@@ -86,7 +86,7 @@ pub async fn submit_checked_orders(
     mail_domain: &str,
 ) -> Result<Checked, LifecycleError> {
     let mut tx = pool.begin().await?;
-    let lock = store::subscribers::lock_player(&mut tx, holder.player_id.0).await?;
+    let lock = store::subscribers::lock_player(&mut tx, holder.player_id).await?;
     let submission = Submission {
         game: holder.game_id,
         engine_player: holder.engine_player_id,
@@ -125,7 +125,7 @@ pub async fn send_press(
     limits: PressLimits,
 ) -> Result<AdmittedPress, LifecycleError> {
     let mut tx = pool.begin().await?;
-    let lock = store::subscribers::lock_player(&mut tx, holder.player_id.0).await?;
+    let lock = store::subscribers::lock_player(&mut tx, holder.player_id).await?;
     let mut open_turns = OpenTurns::new(states.clone());
     let taken = press_for_open_turn(
         &mut tx,
@@ -216,10 +216,10 @@ impl OpenTurns {
         tx: &mut sqlx::PgConnection,
         games: &[GameId],
     ) -> Result<(), LifecycleError> {
-        let mut wanted: Vec<i64> = games
+        let mut wanted: Vec<GameId> = games
             .iter()
             .filter(|game| !self.by_game.contains_key(game))
-            .map(|game| game.0)
+            .copied()
             .collect();
         wanted.sort_unstable();
         wanted.dedup();
@@ -228,7 +228,7 @@ impl OpenTurns {
         }
         let rows = store::turns::share_open_turns(&mut *tx, &wanted).await?;
         for game in wanted {
-            self.by_game.insert(GameId(game), LookedUp::NoOpenTurn);
+            self.by_game.insert(game, LookedUp::NoOpenTurn);
         }
         for row in rows {
             let game = row.game_id;
@@ -250,10 +250,10 @@ impl OpenTurns {
         row: store::turns::OpenTurnRow,
     ) -> Result<OpenTurn, LifecycleError> {
         let closes = match row.deadline {
-            Some(deadline) => Some(ScheduleSettings::from_json(&row.schedule)?.closes_at(deadline)),
+            Some(deadline) => Some(row.schedule.closes_at(deadline)),
             None => None,
         };
-        let engine: EngineKind = row.engine.parse()?;
+        let engine = row.engine;
         let mut state = self
             .states
             .open_turn_state(&mut *tx, row.game_id, row.id, engine)
@@ -288,7 +288,7 @@ impl OpenTurns {
         turn: TurnId,
         player: &PlayerLock,
     ) -> Result<PressUsed, LifecycleError> {
-        let key = (turn, PlayerRowId(player.player()));
+        let key = (turn, player.player());
         if let Some(used) = self.press_used.get(&key) {
             return Ok(*used);
         }
@@ -325,7 +325,7 @@ impl OpenTurns {
         stored_before: DateTime<Utc>,
         before: DateTime<Utc>,
     ) -> Result<u64, LifecycleError> {
-        let player = PlayerRowId(lock.player());
+        let player = lock.player();
         let withdrawn =
             store::orders::withdraw_press(&mut *tx, turn, player, stored_before).await?;
         let latest = self
@@ -377,14 +377,14 @@ pub async fn submit_orders_in(
     now: DateTime<Utc>,
     orders: &Submission<'_>,
 ) -> Result<Taken, LifecycleError> {
-    let player = PlayerRowId(lock.player());
+    let player = lock.player();
     let game = orders.game;
     // The turn row is only share-locked, so that other players' orders go in parallel while
     // resolution, which locks it for update, waits.
     let turn = open_turns
         .get(&mut *tx, game)
         .await?
-        .ok_or(LifecycleError::NoOpenTurn(game.0))?;
+        .ok_or(LifecycleError::NoOpenTurn(game))?;
     // Once the deadline and its grace period are over, orders are locked, even before the
     // worker has resolved the turn.
     if let Some(closes) = turn.closes
@@ -395,7 +395,6 @@ pub async fn submit_orders_in(
     let parsed = turn
         .state
         .parse_orders(player_id(orders.engine_player), orders.text);
-    let stored = parsed.orders.to_json()?;
     // New orders replace everything sent before them for the turn, press included (a re-sent
     // copy of a message puts its orders back and leaves the press as it is). Checked first:
     // a set that a later one outranks changes nothing.
@@ -437,7 +436,7 @@ pub async fn submit_orders_in(
             turn_id: turn.id,
             player_id: player,
             raw_text: orders.text,
-            parsed: &stored,
+            parsed: &parsed.orders,
             source: orders.source,
             answers_turn,
         },
@@ -453,10 +452,10 @@ pub async fn submit_orders_in(
     if answers_turn {
         let lapsed = store::offers::lapse_missed_of_player(&mut *tx, player, now).await?;
         if let Some(domain) = orders.mail_domain {
-            super::missed::tell_offers_lapsed(
+            crate::offers::tell_offers_lapsed(
                 &mut *tx,
                 &lapsed,
-                super::missed::SeatKept::CameBack,
+                crate::offers::SeatKept::CameBack,
                 now,
                 domain,
             )
@@ -487,35 +486,6 @@ pub fn may_play(holder: &TokenHolder) -> Result<(), String> {
     }
 }
 
-/// The game's current state (after its last resolved turn, with the open turn's replacements'
-/// names), from which each viewer's view is drawn: the POSITION mail and the player pages read
-/// it here.
-pub async fn game_state<'e>(
-    db: impl sqlx::PgExecutor<'e>,
-    game: GameId,
-) -> Result<AnyState, LifecycleError> {
-    let (engine, state, renames) = store::games::engine_and_state(db, game)
-        .await?
-        .ok_or(LifecycleError::GameNotFound(game.0))?;
-    let engine: EngineKind = engine.parse()?;
-    let mut state = engine.parse_state_text(&state)?;
-    // A seat taken over in the open turn goes by its new holder's name from now on.
-    for player in renames_of(game, renames)? {
-        state.rename(&player);
-    }
-    Ok(state)
-}
-
-/// The `{id, name}` list of seats renamed with a turn, as stored.
-fn renames_of(
-    game: GameId,
-    renames: serde_json::Value,
-) -> Result<Vec<engine::Player>, LifecycleError> {
-    serde_json::from_value(renames).map_err(|e| {
-        LifecycleError::inconsistent(game, format!("renames are not a player list: {e}"))
-    })
-}
-
 /// Press sent on its own (a PRESS command, the web form) for the game's open turn,
 /// share-locked through `open_turns`, as the press limits let it be printed: the row to save
 /// (with the transaction's other press, by [`store::orders::save_press_many`] before it
@@ -537,10 +507,10 @@ pub async fn press_for_open_turn(
     let turn = open_turns
         .get(tx, game)
         .await?
-        .ok_or(LifecycleError::NoOpenTurn(game.0))?;
+        .ok_or(LifecycleError::NoOpenTurn(game))?;
     let mut used = open_turns.press_used(&mut *tx, turn.id, lock).await?;
     let admitted = limits::admit_press(&mut used, &limits, text);
-    let player = PlayerRowId(lock.player());
+    let player = lock.player();
     open_turns.press_used.insert((turn.id, player), used);
     let press = admitted.text.clone().map(|text| NewPress {
         game_id: game,

@@ -28,7 +28,7 @@ pub async fn withdraw_press_in(
     let turn = open_turns
         .get(&mut *tx, game)
         .await?
-        .ok_or(LifecycleError::NoOpenTurn(game.0))?;
+        .ok_or(LifecycleError::NoOpenTurn(game))?;
     if let Some(closes) = turn.closes
         && closes <= now
     {
@@ -77,7 +77,7 @@ async fn withdraw_then(
     limits: PressLimits,
 ) -> Result<(u64, Option<AdmittedPress>), LifecycleError> {
     let mut tx = pool.begin().await?;
-    let lock = store::subscribers::lock_player(&mut tx, holder.player_id.0).await?;
+    let lock = store::subscribers::lock_player(&mut tx, holder.player_id).await?;
     let mut open_turns = OpenTurns::new(states.clone());
     // A web form is no message with press of its own: everything sent up to this moment goes
     // (the database keeps microseconds, so one more takes in press sent at `now` itself).
@@ -117,10 +117,12 @@ pub async fn audit_withdrawal(
     store::audit::append(
         &mut *tx,
         &store::audit::NewAuditEntry {
-            actor: &format!("subscriber:{}", holder.subscriber_id.0),
-            action: "press.withdraw",
-            game_id: Some(holder.game_id.0),
-            details: serde_json::json!({ "player": holder.player_id.0, "entries": withdrawn }),
+            actor: &format!("subscriber:{}", holder.subscriber_id),
+            game: Some(holder.game_id),
+            action: store::audit::AuditAction::PressWithdraw {
+                player: holder.player_id,
+                entries: withdrawn,
+            },
         },
         now,
     )

@@ -3,11 +3,12 @@
 use chrono::{DateTime, Duration, Utc};
 use store::PgPool;
 use store::games::GameId;
-use store::outbox::{Headers, NewOutbound};
+use store::outbox::Headers;
 use store::turns::RemindableTurn;
 
-use super::{LifecycleError, ScheduleSettings};
+use super::LifecycleError;
 use crate::letters;
+use crate::outbox::post::{Posting, post_each};
 
 /// One reminder round: the mails queued for one offset of one turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,7 +31,7 @@ pub async fn send_due_reminders(
 ) -> Result<Vec<ReminderRound>, LifecycleError> {
     let mut rounds = Vec::new();
     for turn in store::turns::remindable_turns(pool, now).await? {
-        let settings = ScheduleSettings::from_json(&turn.schedule)?;
+        let settings = &turn.schedule;
         for offset in settings.reminders() {
             let moment = turn.deadline - *offset;
             let minutes = i32::try_from(offset.num_minutes()).unwrap_or(i32::MAX);
@@ -62,17 +63,17 @@ async fn remind(
     }
     let game_name = store::games::name(&mut *tx, turn.game_id)
         .await?
-        .ok_or(LifecycleError::GameNotFound(turn.game_id.0))?;
+        .ok_or(LifecycleError::GameNotFound(turn.game_id))?;
     let number = u32::try_from(turn.number).unwrap_or_default();
-    let mut queued = 0;
     // A player absent on the deadline's day gets no reminder (docs/rosters.md, "Absences").
-    let zone = crate::schedule::zone_of(&turn.schedule);
+    let zone = turn.schedule.zone();
     let day = crate::turns::absences::day_of(Some(turn.deadline), now, zone);
     let absent: Vec<_> = store::absences::absent_players(&mut *tx, turn.game_id, day)
         .await?
         .into_iter()
         .map(|p| p.player_id)
         .collect();
+    let mut reminders = Vec::new();
     for player in store::players::players_without_orders(&mut *tx, turn.game_id, turn.id).await? {
         if absent.contains(&player.id) {
             continue;
@@ -81,27 +82,24 @@ async fn remind(
             &player.display_name,
             &game_name,
             number,
-            turn.deadline
-                .with_timezone(&crate::schedule::zone_of(&turn.schedule)),
+            turn.deadline.with_timezone(&turn.schedule.zone()),
             turn.deadline - now,
             &player.reply_token,
             mail_domain,
         );
-        let headers = Headers::reply_to(letters::reply_address(&player.reply_token, mail_domain));
-        let new = NewOutbound {
-            message_id: &format!(
+        reminders.push(Posting {
+            to: player.email,
+            letter,
+            html: None,
+            headers: Headers::reply_to(letters::reply_address(&player.reply_token, mail_domain)),
+            key: format!("reminder:{}:{minutes}:{}", turn.id, player.id),
+            message_id: format!(
                 "<reminder.{}.{minutes}.{}@{mail_domain}>",
-                turn.id.0, player.id.0
+                turn.id, player.id
             ),
-            idempotency_key: &format!("reminder:{}:{minutes}:{}", turn.id.0, player.id.0),
-            to_address: &player.email,
-            subject: &letter.subject,
-            body_text: &letter.body,
-            body_html: None,
-            headers: &headers,
-        };
-        queued += usize::from(store::outbox::enqueue(&mut *tx, &new, now).await?);
+        });
     }
+    let queued = usize::try_from(post_each(&mut tx, &reminders, now).await?).unwrap_or(usize::MAX);
     store::turns::count_reminder_round(
         &mut *tx,
         turn.id,

@@ -4,16 +4,16 @@
 use chrono::{DateTime, Utc};
 use engine::{Player, PlayerId};
 use games::{AnyState, EngineKind};
-use serde_json::json;
 use store::PgPool;
 use store::games::{GameForTurn, GameId};
-use store::outbox::{Headers, NewOutbound};
+use store::outbox::Headers;
 use store::players::NewPlayer;
 use store::status::PlayerStatus;
 use store::turns::{DueTurn, NewReport, NewTurn, TurnId};
 
-use super::{LifecycleError, ScheduleSettings, game_secret, player_id, recorded_input};
+use super::{LifecycleError, game_secret, player_id, recorded_input};
 use crate::entropy::{Entropy, OsEntropy, new_reply_token};
+use crate::outbox::post::{Circular, Posting, post_circular, post_each};
 use crate::{fault, letters};
 
 /// Whether a resolution mails what it publishes.
@@ -126,22 +126,21 @@ async fn put_off_failed_turn(
         &mut *tx,
         &store::audit::NewAuditEntry {
             actor: "system",
-            action: "turn.resolve_failed",
-            game_id: Some(game.0),
-            details: json!({
-                "turn_id": turn.0,
-                "error": error,
-                "failures": failures_before + 1,
-                "retry_at": retry_at,
-            }),
+            game: Some(game),
+            action: store::audit::AuditAction::TurnResolveFailed {
+                turn_id: turn,
+                error: error.clone(),
+                failures: failures_before + 1,
+                retry_at,
+            },
         },
         now,
     )
     .await?;
     tx.commit().await?;
     tracing::error!(
-        game = game.0,
-        turn = turn.0,
+        %game,
+        %turn,
         failures = failures_before + 1,
         %retry_at,
         error = %error,
@@ -158,7 +157,7 @@ pub(crate) async fn resolve_claimed(
     mailing: Mailing<'_>,
 ) -> Result<ResolvedTurn, LifecycleError> {
     let game = store::games::game_for_turn(&mut *tx, due.game_id).await?;
-    let engine: EngineKind = game.engine.parse()?;
+    let engine = game.engine;
     let state = engine.parse_state_text(&game.state)?;
     let secret = game_secret(&game.secret_seed, game.id)?;
     let number = super::turn_number(due.number, game.id)?;
@@ -170,7 +169,7 @@ pub(crate) async fn resolve_claimed(
     }
 
     fault::point("after_claim").await;
-    let settings = ScheduleSettings::from_json(&game.schedule)?;
+    let settings = &game.schedule;
 
     // Who plays this turn: a subscriber who is no longer active leaves; in an engine where
     // every subscriber plays, a new subscriber joins (BARMY-02, BARMY-GM-11). Both are recorded
@@ -193,18 +192,14 @@ pub(crate) async fn resolve_claimed(
                 name,
             })
             .collect();
-    let renaming = serde_json::to_value(&renaming)
-        .map_err(|e| LifecycleError::inconsistent(game.id, e.to_string()))?;
     store::turns::set_renaming(&mut *tx, due.id, &renaming).await?;
     if enrols_every_subscriber(engine) {
         let joining = enrol_new_subscribers(&mut *tx, game.id, number + 1, &mut OsEntropy).await?;
-        let joining = serde_json::to_value(&joining)
-            .map_err(|e| LifecycleError::inconsistent(game.id, e.to_string()))?;
         store::turns::set_joining(&mut *tx, due.id, &joining).await?;
     }
     crate::turns::absences::apply_at_resolution(&mut *tx, due, engine, settings.zone(), now)
         .await?;
-    let (input, press) = recorded_input(&mut *tx, engine, game.id, due.id).await?;
+    let (input, press) = recorded_input(&mut *tx, engine, due.id).await?;
 
     let joining = input.joining.len();
     let players = store::players::of_game(&mut *tx, game.id).await?;
@@ -222,8 +217,6 @@ pub(crate) async fn resolve_claimed(
     let seed = secret.turn_seed(number);
     store::turns::mark_resolved(&mut *tx, due.id, &seed.to_hex(), now).await?;
     let text = resolved.report.to_text();
-    let report_json = serde_json::to_value(&resolved.report)
-        .map_err(|e| LifecycleError::inconsistent(game.id, e.to_string()))?;
     store::turns::publish_report(
         &mut *tx,
         &NewReport {
@@ -231,14 +224,13 @@ pub(crate) async fn resolve_claimed(
             text: &text,
             markdown: &resolved.report.to_markdown(),
             html: &resolved.report.to_html(),
-            report: &report_json,
+            report: &resolved.report,
         },
         now,
     )
     .await?;
     fault::point("after_publish").await;
-    let new_state = resolved.state.to_json()?;
-    store::games::set_state(&mut *tx, game.id, &new_state).await?;
+    store::games::set_state(&mut *tx, game.id, &resolved.state).await?;
 
     let outcome = resolved.state.outcome();
     // The next turn and its deadline, for the report's mail.
@@ -264,7 +256,7 @@ pub(crate) async fn resolve_claimed(
                 deadline: next_deadline,
                 seed_commitment: &secret.turn_seed(next).commitment(),
                 sealed_commitment: &secret.sealed_seed(next).commitment(),
-                state_before: &new_state,
+                state_before: &resolved.state,
             },
             now,
         )
@@ -300,16 +292,15 @@ pub(crate) async fn resolve_claimed(
         &mut *tx,
         &store::audit::NewAuditEntry {
             actor: "system",
-            action: "turn.resolve",
-            game_id: Some(game.id.0),
-            details: json!({
-                "turn": number,
-                "seed": seed.to_hex(),
-                "finished": outcome.finished,
-                "mails": queued,
-                "joining": joining,
-                "leaving": leaving.len(),
-            }),
+            game: Some(game.id),
+            action: store::audit::AuditAction::TurnResolve {
+                turn: number,
+                seed: seed.to_hex(),
+                finished: outcome.finished,
+                mails: queued,
+                joining,
+                leaving: leaving.len(),
+            },
         },
         now,
     )
@@ -345,29 +336,19 @@ async fn queue_publication(
     // The report's body is stored once and shared by every copy; the copies are one message,
     // with one Message-ID, which the outbox sends to many subscribers at a time.
     let report = letters::turns::report(&game.name, number, text, seed_hex, next_turn);
-    let report_body = store::outbox::insert_shared_body(&mut *tx, &report.body, None, now).await?;
-    let no_headers = Headers::default();
-    let report_id = letters::turns::report_message_id(due.id.0, domain);
     // Subscribers who chose the zine's issue get this report there instead (docs/issues.md).
-    let readers: Vec<(String, String)> = store::issues::report_readers(&mut *tx, game.zine_id)
+    let copies: Vec<(String, String)> = store::issues::report_readers(&mut *tx, game.zine_id)
         .await?
         .into_iter()
-        .map(|(id, email)| (format!("report:{}:{}", due.id.0, id.0), email))
+        .map(|(id, email)| (format!("report:{}:{}", due.id, id), email))
         .collect();
-    let reports: Vec<NewOutbound> = readers
-        .iter()
-        .map(|(key, to)| NewOutbound {
-            message_id: &report_id,
-            idempotency_key: key,
-            to_address: to,
-            subject: &report.subject,
-            body_text: "",
-            body_html: None,
-            headers: &no_headers,
-        })
-        .collect();
-    let mut queued =
-        store::outbox::enqueue_many(&mut *tx, &reports, Some(report_body), now).await?;
+    let circular = Circular {
+        message_id: letters::turns::report_message_id(due.id, domain),
+        letter: &report,
+        html: None,
+        copies,
+    };
+    let mut queued = post_circular(&mut *tx, &circular, now).await?;
 
     // Read again: this turn's joiners get their position too.
     let players = store::players::of_game(&mut *tx, game.id).await?;
@@ -380,33 +361,25 @@ async fn queue_publication(
         .map(|p| player_id(p.engine_player_id))
         .collect();
     let views = state.private_lines(&ids);
-    let position_subject = letters::turns::position_subject(&game.name, number);
-    let positions: Vec<(String, String, String, Headers)> = active
+    let positions: Vec<Posting> = active
         .iter()
         .zip(views)
-        .map(|(player, lines)| {
-            (
-                format!("<position.{}.{}@{domain}>", due.id.0, player.id.0),
-                format!("position:{}:{}", due.id.0, player.id.0),
-                letters::turns::position_body(&lines, &player.reply_token, domain),
-                Headers::reply_to(letters::reply_address(&player.reply_token, domain)),
-            )
+        .map(|(player, lines)| Posting {
+            to: player.email.clone(),
+            letter: letters::turns::position(
+                &game.name,
+                number,
+                &lines,
+                &player.reply_token,
+                domain,
+            ),
+            html: None,
+            headers: Headers::reply_to(letters::reply_address(&player.reply_token, domain)),
+            key: format!("position:{}:{}", due.id, player.id),
+            message_id: format!("<position.{}.{}@{domain}>", due.id, player.id),
         })
         .collect();
-    let positions: Vec<NewOutbound> = active
-        .iter()
-        .zip(&positions)
-        .map(|(player, (message_id, key, body, headers))| NewOutbound {
-            message_id,
-            idempotency_key: key,
-            to_address: &player.email,
-            subject: &position_subject,
-            body_text: body,
-            body_html: None,
-            headers,
-        })
-        .collect();
-    queued += store::outbox::enqueue_many(&mut *tx, &positions, None, now).await?;
+    queued += post_each(&mut *tx, &positions, now).await?;
     Ok(queued)
 }
 

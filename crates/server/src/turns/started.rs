@@ -9,11 +9,12 @@ use chrono::{DateTime, Utc};
 use engine::{SeatPlan, Viewer};
 use games::{AnyState, EngineKind};
 use store::games::GameId;
-use store::outbox::{Headers, NewOutbound};
+use store::outbox::Headers;
 
 use super::{LifecycleError, player_id};
 use crate::letters::started::GameStarted;
 use crate::letters::{self, MailSite};
+use crate::outbox::post::{Posting, post_each};
 
 /// A game just made, as its start mails need it.
 pub(crate) struct Started<'a> {
@@ -89,29 +90,14 @@ pub(crate) async fn queue_start_mails(
             position: &position,
             order_help: &order_help,
         });
-        mails.push((
-            format!("started:{}:{}", started.game.0, player.id.0),
-            format!(
-                "<started.{}.{}@{}>",
-                started.game.0, player.id.0, site.domain
-            ),
-            Headers::reply_to(letters::reply_address(&player.reply_token, site.domain)),
+        mails.push(Posting {
+            to: player.email.clone(),
             letter,
-            player.email.as_str(),
-        ));
+            html: None,
+            headers: Headers::reply_to(letters::reply_address(&player.reply_token, site.domain)),
+            key: format!("started:{}:{}", started.game, player.id),
+            message_id: format!("<started.{}.{}@{}>", started.game, player.id, site.domain),
+        });
     }
-    let outbound: Vec<NewOutbound<'_>> = mails
-        .iter()
-        .map(|(key, message_id, headers, letter, to)| NewOutbound {
-            message_id,
-            idempotency_key: key,
-            to_address: to,
-            subject: &letter.subject,
-            body_text: &letter.body,
-            body_html: None,
-            headers,
-        })
-        .collect();
-    let queued = store::outbox::enqueue_many(&mut *tx, &outbound, None, now).await?;
-    Ok(queued)
+    Ok(post_each(tx, &mails, now).await?)
 }

@@ -44,7 +44,7 @@ impl StateCache {
         let text = store::turns::state_before(&mut *db, turn)
             .await?
             .ok_or_else(|| {
-                LifecycleError::inconsistent(game, format!("turn {} has no state", turn.0))
+                LifecycleError::inconsistent(game, format!("turn {} has no state", turn))
             })?;
         let state = Arc::new(engine.parse_state_text(&text)?);
         self.insert(turn, state.clone());

@@ -1,6 +1,5 @@
 //! Replaying published turns (`gm verify`), and the GM's preview of the open turn.
 
-use games::EngineKind;
 use store::PgPool;
 use store::games::GameId;
 use store::status::PlayerStatus;
@@ -23,8 +22,8 @@ pub struct TurnCheck {
 pub async fn verify_game(pool: &PgPool, game: GameId) -> Result<Vec<TurnCheck>, LifecycleError> {
     let stored = store::games::for_replay(pool, game)
         .await?
-        .ok_or(LifecycleError::GameNotFound(game.0))?;
-    let engine: EngineKind = stored.engine.parse()?;
+        .ok_or(LifecycleError::GameNotFound(game))?;
+    let engine = stored.engine;
     let secret = game_secret(&stored.secret_seed, game)?;
     let inconsistent = |reason: String| LifecycleError::inconsistent(game, reason);
     let mut db = pool.acquire().await?;
@@ -45,7 +44,7 @@ pub async fn verify_game(pool: &PgPool, game: GameId) -> Result<Vec<TurnCheck>, 
                 .sealed_commitment
                 .as_deref()
                 .is_none_or(|c| sealed.matches(c));
-        let (input, press) = recorded_input(&mut db, engine, game, turn.id).await?;
+        let (input, press) = recorded_input(&mut db, engine, turn.id).await?;
         let state = engine.parse_state_text(&turn.state_before)?;
         let renames = store::replacements::names_at_turn(&mut *db, game, number).await?;
         let roster = state.roster();
@@ -84,14 +83,14 @@ pub async fn preview_turn(
     let mut db = pool.acquire().await?;
     let stored = store::games::for_replay(&mut *db, game)
         .await?
-        .ok_or(LifecycleError::GameNotFound(game.0))?;
+        .ok_or(LifecycleError::GameNotFound(game))?;
     let turn = store::turns::open_of_game(&mut *db, game)
         .await?
-        .ok_or(LifecycleError::NoOpenTurn(game.0))?;
-    let engine: EngineKind = stored.engine.parse()?;
+        .ok_or(LifecycleError::NoOpenTurn(game))?;
+    let engine = stored.engine;
     let secret = game_secret(&stored.secret_seed, game)?;
     let number = turn_number(turn.number, game)?;
-    let (mut input, press) = recorded_input(&mut db, engine, game, turn.id).await?;
+    let (mut input, press) = recorded_input(&mut db, engine, turn.id).await?;
     // As the resolution will: whoever is not active by then has left.
     input.leaving = store::players::of_game(&mut *db, game)
         .await?

@@ -6,6 +6,7 @@ use axum::extract::{Query, State};
 use axum::response::Html;
 use serde::Deserialize;
 use store::audit::{AuditFilter, AuditId};
+use store::games::GameId;
 
 use super::{Chrome, Gm};
 use crate::{AppError, AppState};
@@ -14,7 +15,7 @@ const PAGE: i64 = 50;
 
 #[derive(Debug, Deserialize)]
 pub(crate) struct PageQuery {
-    before: Option<i64>,
+    before: Option<AuditId>,
     /// Filters; empty is none. `game` is a game's number.
     #[serde(default)]
     game: String,
@@ -25,12 +26,12 @@ pub(crate) struct PageQuery {
 }
 
 struct EntryRow {
-    id: i64,
+    id: AuditId,
     at: String,
     actor: String,
     action: String,
     /// The game's number and name (none when the game was deleted).
-    game: Option<(i64, Option<String>)>,
+    game: Option<(GameId, Option<String>)>,
     details: String,
 }
 
@@ -39,7 +40,7 @@ struct EntryRow {
 struct AuditPage {
     chrome: Chrome,
     entries: Vec<EntryRow>,
-    older: Option<i64>,
+    older: Option<AuditId>,
     first_page: bool,
     game: String,
     actor: String,
@@ -60,7 +61,7 @@ pub(crate) async fn get_audit(
 ) -> Result<Html<String>, AppError> {
     let game_id = match nonempty(&query.game) {
         None => None,
-        Some(text) => Some(text.parse::<i64>().map_err(|_| {
+        Some(text) => Some(text.parse::<GameId>().map_err(|_| {
             AppError::BadRequest(format!(
                 "the game filter must be a game's number, not {text:?}"
             ))
@@ -72,11 +73,10 @@ pub(crate) async fn get_audit(
         action: nonempty(&query.action),
     };
     // One more than shown tells whether there is an older page.
-    let mut entries =
-        store::audit::list_page(&state.pool, query.before.map(AuditId), &filter, PAGE + 1).await?;
+    let mut entries = store::audit::list_page(&state.pool, query.before, &filter, PAGE + 1).await?;
     let more = entries.len() > usize::try_from(PAGE).unwrap_or(usize::MAX);
     entries.truncate(usize::try_from(PAGE).unwrap_or(usize::MAX));
-    let older = more.then(|| entries.last().map(|e| e.entry.id.0)).flatten();
+    let older = more.then(|| entries.last().map(|e| e.entry.id)).flatten();
     let filters: String = [
         ("game", filter.game_id.map(|g| g.to_string())),
         ("actor", filter.actor.clone()),
@@ -92,7 +92,7 @@ pub(crate) async fn get_audit(
             .map(|listed| {
                 let e = listed.entry;
                 EntryRow {
-                    id: e.id.0,
+                    id: e.id,
                     at: super::when(&e.at),
                     actor: e.actor,
                     action: e.action,

@@ -135,9 +135,8 @@ pub(crate) async fn post_logout(
         &state.pool,
         &store::audit::NewAuditEntry {
             actor: &gm.actor(),
-            action: "gm.logout",
-            game_id: None,
-            details: serde_json::json!({}),
+            game: None,
+            action: store::audit::AuditAction::GmLogout {},
         },
         state.clock.now(),
     )

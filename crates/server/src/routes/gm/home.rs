@@ -3,7 +3,9 @@
 use askama::Template;
 use axum::extract::{Query, State};
 use axum::response::Html;
+use games::EngineKind;
 use serde::Deserialize;
+use store::games::GameId;
 use store::status::{InboundStatus, OutboundStatus};
 
 use super::{Chrome, Gm};
@@ -15,10 +17,10 @@ pub(crate) struct DoneQuery {
 }
 
 pub(crate) struct GameRow {
-    pub id: i64,
+    pub id: GameId,
     pub name: String,
     pub zine_slug: String,
-    pub engine: String,
+    pub engine: EngineKind,
     pub status: String,
     pub turn: String,
     pub deadline: String,
@@ -39,7 +41,7 @@ pub(crate) fn game_rows(games: Vec<store::games::GameSummary>) -> Vec<GameRow> {
     games
         .into_iter()
         .map(|g| GameRow {
-            id: g.id.0,
+            id: g.id,
             name: g.name,
             zine_slug: g.zine_slug,
             engine: g.engine,
@@ -49,7 +51,7 @@ pub(crate) fn game_rows(games: Vec<store::games::GameSummary>) -> Vec<GameRow> {
                 .map_or_else(|| "none open".to_owned(), |n| n.to_string()),
             deadline: g.deadline.map_or_else(
                 || "none".to_owned(),
-                |at| crate::schedule::local_time(at, crate::schedule::zone_of(&g.schedule)),
+                |at| schedule::local_time(at, g.schedule.zone()),
             ),
         })
         .collect()

@@ -7,6 +7,7 @@ use askama::Template;
 use axum::extract::{Query, State};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde::Deserialize;
+use store::issues::LetterId;
 use store::status::LetterStatus;
 use store::zines::Zine;
 
@@ -15,9 +16,9 @@ use super::home::DoneQuery;
 use crate::issues::{self, IssueError};
 use crate::routes::archive::find_zine;
 use crate::routes::issues::IssuePage;
-use crate::schedule::Schedule;
 use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
+use schedule::Schedule;
 
 fn issue_error(error: IssueError) -> AppError {
     match error {
@@ -176,7 +177,7 @@ pub(crate) struct LetterForm {
 pub(crate) async fn post_letter(
     State(state): State<AppState>,
     gm: Gm,
-    Path((slug, letter)): Path<(String, i64)>,
+    Path((slug, letter)): Path<(String, LetterId)>,
     CsrfForm(form): CsrfForm<LetterForm>,
 ) -> Result<Response, AppError> {
     let zine = find_zine(&state, &slug).await?;

@@ -8,6 +8,7 @@ use serde::Deserialize;
 use std::str::FromStr;
 
 use store::inbox::InboundId;
+use store::outbox::OutboundId;
 use store::status::{InboundStatus, OutboundStatus};
 
 use super::{Chrome, Gm};
@@ -25,7 +26,7 @@ pub(crate) struct ListQuery {
     status: Option<String>,
     done: Option<String>,
     /// The outbox's paging: messages older (a lower id) than this.
-    before: Option<i64>,
+    before: Option<OutboundId>,
 }
 
 /// Outbound messages shown per page.
@@ -42,7 +43,7 @@ fn pick<S: Copy + FromStr>(wanted: Option<&str>, shown: &[S]) -> Result<S, AppEr
 }
 
 struct InboundRow {
-    id: i64,
+    id: InboundId,
     message_id: String,
     from: String,
     subject: String,
@@ -87,7 +88,7 @@ pub(crate) async fn get_inbox(
         .map(|m| {
             let (from, subject) = mail::sender_and_subject(&m.head);
             InboundRow {
-                id: m.id.0,
+                id: m.id,
                 from: from.unwrap_or_else(|| "(no From:)".to_owned()),
                 subject: subject.unwrap_or_else(|| "(no subject)".to_owned()),
                 message_id: m.message_id,
@@ -111,14 +112,14 @@ pub(crate) async fn get_inbox(
 pub(crate) async fn post_inbox_retry(
     State(state): State<AppState>,
     gm: Gm,
-    Path(id): Path<i64>,
+    Path(id): Path<InboundId>,
     CsrfForm(_): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, AppError> {
     let retried = crate::mailroom::retry_inbound(
         &state.pool,
         &state.states,
         state.clock.now(),
-        Retry::One(InboundId(id)),
+        Retry::One(id),
         &gm.actor(),
         state.inbox_settings(),
     )
@@ -136,7 +137,7 @@ pub(crate) async fn post_inbox_retry(
 }
 
 struct OutboundRow {
-    id: i64,
+    id: OutboundId,
     to: String,
     subject: String,
     body: String,
@@ -155,7 +156,7 @@ struct OutboxPage {
     statuses: &'static [OutboundStatus],
     messages: Vec<OutboundRow>,
     /// The next page's `before`, when there are older messages.
-    older: Option<i64>,
+    older: Option<OutboundId>,
     first_page: bool,
     /// Whether this server sends mail (an SMTP relay is configured).
     relay: bool,
@@ -203,7 +204,7 @@ pub(crate) async fn get_outbox(
 pub(crate) async fn post_outbox_resend(
     State(state): State<AppState>,
     gm: Gm,
-    Path(id): Path<i64>,
+    Path(id): Path<OutboundId>,
     CsrfForm(_): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, AppError> {
     let resent = crate::mailroom::resend_outbound(&state.pool, state.clock.now(), id, &gm.actor())

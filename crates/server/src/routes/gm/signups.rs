@@ -7,7 +7,6 @@ use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use engine::SeatPlan;
-use games::EngineKind;
 use store::signups::{Opening, OpeningId, Signup};
 use store::status::{OpeningStatus, Seating};
 use store::subscribers::SubscriberId;
@@ -53,11 +52,11 @@ impl SignupPage {
 async fn signup_page(
     state: &AppState,
     gm: &Gm,
-    id: i64,
+    id: OpeningId,
     notice: Option<&str>,
     errors: Vec<String>,
 ) -> Result<String, AppError> {
-    let opening = store::signups::find(&state.pool, OpeningId(id))
+    let opening = store::signups::find(&state.pool, id)
         .await?
         .ok_or(AppError::NotFound)?;
     let queue = store::signups::queue(&state.pool, opening.id).await?;
@@ -65,13 +64,8 @@ async fn signup_page(
         .await?
         .map(|z| z.slug.as_str().to_owned())
         .unwrap_or_default();
-    let seats = match opening
-        .engine
-        .parse::<EngineKind>()
-        .ok()
-        .and_then(|e| e.seat_plan(&opening.setup).ok())
-    {
-        Some(SeatPlan::Named { seats }) => seats
+    let seats = match opening.setup.seat_plan() {
+        SeatPlan::Named { seats } => seats
             .iter()
             .enumerate()
             .map(|(i, s)| (i.to_string(), s.name.clone()))
@@ -93,7 +87,7 @@ async fn signup_page(
 pub(crate) async fn get_signup(
     State(state): State<AppState>,
     gm: Gm,
-    Path(id): Path<i64>,
+    Path(id): Path<OpeningId>,
     Query(query): Query<DoneQuery>,
 ) -> Result<Html<String>, AppError> {
     let notice = super::notice(query.done.as_deref());
@@ -106,7 +100,7 @@ pub(crate) async fn get_signup(
 pub(crate) async fn post_start(
     State(state): State<AppState>,
     gm: Gm,
-    Path(id): Path<i64>,
+    Path(id): Path<OpeningId>,
     CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, AppError> {
     let mut picks = Vec::new();
@@ -118,11 +112,8 @@ pub(crate) async fn post_start(
         if value.is_empty() {
             continue;
         }
-        match (subscriber.parse::<i64>(), value.parse::<u32>()) {
-            (Ok(subscriber), Ok(seat)) => picks.push(RosterPick {
-                subscriber: SubscriberId(subscriber),
-                seat,
-            }),
+        match (subscriber.parse::<SubscriberId>(), value.parse::<u32>()) {
+            (Ok(subscriber), Ok(seat)) => picks.push(RosterPick { subscriber, seat }),
             _ => errors.push(format!("Seat {value:?} for {subscriber:?} is not a seat.")),
         }
     }
@@ -131,7 +122,7 @@ pub(crate) async fn post_start(
         let started = signups::start(
             &state.pool,
             state.clock.now(),
-            OpeningId(id),
+            id,
             gm_seats,
             &gm.actor(),
             state.mail_site(),
@@ -140,8 +131,7 @@ pub(crate) async fn post_start(
         match started {
             Ok(game) => {
                 return Ok(
-                    Redirect::to(&format!("/gm/games/{}?done=game-created", game.0))
-                        .into_response(),
+                    Redirect::to(&format!("/gm/games/{}?done=game-created", game)).into_response(),
                 );
             }
             Err(error @ (LifecycleError::Roster(_) | LifecycleError::Game(_))) => {

@@ -261,8 +261,11 @@ struct SubscriberPage {
     name: String,
 }
 
-async fn find_subscriber(state: &AppState, id: i64) -> Result<(Subscriber, Zine), AppError> {
-    let subscriber = subscribers::find(&state.pool, SubscriberId(id))
+async fn find_subscriber(
+    state: &AppState,
+    id: SubscriberId,
+) -> Result<(Subscriber, Zine), AppError> {
+    let subscriber = subscribers::find(&state.pool, id)
         .await?
         .ok_or(AppError::NotFound)?;
     let zine = store::zines::find(&state.pool, subscriber.zine_id)
@@ -275,19 +278,14 @@ async fn find_subscriber(state: &AppState, id: i64) -> Result<(Subscriber, Zine)
 pub(crate) async fn post_subscriber_postal(
     State(state): State<AppState>,
     gm: Gm,
-    Path(id): Path<i64>,
+    Path(id): Path<SubscriberId>,
     CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, AppError> {
     let postal = super::field(&pairs, "postal") == "on";
-    let changed = crate::postal::set_postal(
-        &state.pool,
-        state.clock.now(),
-        SubscriberId(id),
-        postal,
-        &gm.actor(),
-    )
-    .await
-    .map_err(|error| AppError::Conflict(format!("{error}.")))?;
+    let changed =
+        crate::postal::set_postal(&state.pool, state.clock.now(), id, postal, &gm.actor())
+            .await
+            .map_err(|error| AppError::Conflict(format!("{error}.")))?;
     if !changed {
         return Err(AppError::NotFound);
     }
@@ -297,7 +295,7 @@ pub(crate) async fn post_subscriber_postal(
 pub(crate) async fn get_subscriber(
     State(state): State<AppState>,
     gm: Gm,
-    Path(id): Path<i64>,
+    Path(id): Path<SubscriberId>,
 ) -> Result<Html<String>, AppError> {
     let (subscriber, zine) = find_subscriber(&state, id).await?;
     let page = SubscriberPage {
@@ -315,7 +313,7 @@ pub(crate) async fn get_subscriber(
 pub(crate) async fn post_subscriber_edit(
     State(state): State<AppState>,
     gm: Gm,
-    Path(id): Path<i64>,
+    Path(id): Path<SubscriberId>,
     CsrfForm(form): CsrfForm<SubscriberForm>,
 ) -> Result<Response, AppError> {
     let (subscriber, zine) = find_subscriber(&state, id).await?;
@@ -367,7 +365,7 @@ pub(crate) struct StatusForm {
 pub(crate) async fn post_subscriber_status(
     State(state): State<AppState>,
     gm: Gm,
-    Path(id): Path<i64>,
+    Path(id): Path<SubscriberId>,
     CsrfForm(form): CsrfForm<StatusForm>,
 ) -> Result<Response, AppError> {
     let (subscriber, zine) = find_subscriber(&state, id).await?;

@@ -9,7 +9,6 @@ use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use engine::Viewer;
-use games::EngineKind;
 use serde::Deserialize;
 use store::games::GameId;
 use store::players::TokenHolder;
@@ -40,13 +39,7 @@ fn internal(error: LifecycleError) -> AppError {
 
 /// A game id from a URL segment: digits only.
 fn parse_game(segment: &str) -> Result<GameId, AppError> {
-    if segment.is_empty() || segment.len() > 18 || !segment.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(AppError::NotFound);
-    }
-    segment
-        .parse::<i64>()
-        .map(GameId)
-        .map_err(|_| AppError::NotFound)
+    segment.parse().map_err(|_| AppError::NotFound)
 }
 
 /// The player's own row in game `segment`. A game they do not play in is not found, whether
@@ -75,10 +68,7 @@ fn turn_line(holder: &TokenHolder) -> String {
         (status, Some(turn), deadline) => {
             let due = deadline.map_or_else(
                 || "the GM sets the deadline".to_owned(),
-                |d| {
-                    let zone = crate::schedule::zone_named(holder.time_zone.as_deref());
-                    format!("orders due {}", crate::letters::deadline(d, zone))
-                },
+                |d| format!("orders due {}", crate::letters::deadline(d, holder.zone)),
             );
             let paused = if status == "paused" {
                 " (paused by the GM)"
@@ -91,15 +81,8 @@ fn turn_line(holder: &TokenHolder) -> String {
     }
 }
 
-fn engine_title(engine: &str) -> String {
-    engine
-        .parse::<EngineKind>()
-        .map(|kind| kind.title().to_owned())
-        .unwrap_or_else(|_| engine.to_owned())
-}
-
 pub(super) fn game_url(game: GameId) -> String {
-    format!("/me/games/{}", game.0)
+    format!("/me/games/{}", game)
 }
 
 struct GameRow {
@@ -154,7 +137,7 @@ pub(crate) async fn get_me(
             zine: holder.zine_name.clone(),
             name: holder.game_name.clone(),
             url: game_url(holder.game_id),
-            rules: engine_title(&holder.engine),
+            rules: holder.engine.title().to_owned(),
             you: holder.display_name.clone(),
             status: holder.status.to_string(),
             now: turn_line(holder),
@@ -262,10 +245,7 @@ async fn game_page(
     notice: Option<&'static str>,
     form: FormState,
 ) -> Result<GamePage, AppError> {
-    let engine: EngineKind = holder
-        .engine
-        .parse()
-        .map_err(|e: games::GameError| internal(e.into()))?;
+    let engine = holder.engine;
     let game_state = turns::game_state(&state.pool, holder.game_id)
         .await
         .map_err(internal)?;
@@ -303,7 +283,7 @@ async fn game_page(
         .collect();
     let public_url = store::zines::find(&state.pool, holder.zine_id)
         .await?
-        .map(|zine| format!("/zines/{}/games/{}", zine.slug, holder.game_id.0));
+        .map(|zine| format!("/zines/{}/games/{}", zine.slug, holder.game_id));
     let title = format!("{}: your view", holder.game_name);
     Ok(GamePage {
         csrf: player.csrf.clone(),

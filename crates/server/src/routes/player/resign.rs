@@ -37,10 +37,7 @@ pub(crate) async fn get_resign(
         csrf: player.csrf,
         name: holder.game_name.clone(),
         url: game_url(holder.game_id),
-        handed_on: holder
-            .engine
-            .parse::<games::EngineKind>()
-            .is_ok_and(|engine| engine.missed_turns_limit().is_some()),
+        handed_on: holder.engine.missed_turns_limit().is_some(),
         refusal: turns::may_play(&holder).err(),
     };
     Ok(Html(page.render()?).into_response())

@@ -4,6 +4,8 @@
 use crate::web::Path;
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
+use games::EngineKind;
+use store::offers::OfferId;
 use store::signups::OpeningId;
 use store::status::{OpeningStatus, SubscriberStatus};
 use store::subscribers::SubscriberId;
@@ -15,9 +17,9 @@ use crate::{AppError, AppState};
 
 /// A game open for sign-up, as the player sees it on `/me`.
 pub(crate) struct SignupRow {
-    pub id: i64,
+    pub id: OpeningId,
     pub name: String,
-    pub engine: String,
+    pub engine: EngineKind,
     pub free: i64,
     pub seats: i32,
     /// The player's place in the queue, once signed up.
@@ -39,7 +41,7 @@ pub(crate) async fn rows(
     for opening in store::signups::open_for_signup(&state.pool, found.zine_id).await? {
         rows.push(SignupRow {
             place: store::signups::place_of(&state.pool, opening.id, subscriber).await?,
-            id: opening.id.0,
+            id: opening.id,
             free: i64::from(opening.seats)
                 .saturating_sub(opening.signed)
                 .max(0),
@@ -56,14 +58,14 @@ pub(crate) async fn rows(
 pub(crate) async fn post_join(
     State(state): State<AppState>,
     player: Player,
-    Path(id): Path<i64>,
+    Path(id): Path<OpeningId>,
     CsrfForm(_form): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, AppError> {
     let subscriber = store::subscribers::find(&state.pool, player.subscriber)
         .await?
         .filter(|s| s.status == SubscriberStatus::Active)
         .ok_or(AppError::Forbidden)?;
-    let opening = store::signups::find(&state.pool, OpeningId(id))
+    let opening = store::signups::find(&state.pool, id)
         .await?
         .filter(|o| o.zine_id == subscriber.zine_id && o.status == OpeningStatus::Open)
         .ok_or(AppError::NotFound)?;
@@ -104,7 +106,7 @@ pub(crate) async fn post_standby(
         state.clock.now(),
         player.subscriber,
         on,
-        "web",
+        store::audit::Via::Web,
     )
     .await
     .map_err(|error| AppError::Conflict(format!("{error}.")))?;
@@ -113,7 +115,7 @@ pub(crate) async fn post_standby(
 
 /// A seat offered to the player, as `/me` shows it: nothing of the position.
 pub(crate) struct OfferRow {
-    pub id: i64,
+    pub id: OfferId,
     pub game: String,
     pub why: String,
     /// When it expires unanswered.
@@ -128,7 +130,7 @@ pub(crate) async fn offers(
         .await?
         .into_iter()
         .map(|offer| OfferRow {
-            id: offer.id.0,
+            id: offer.id,
             why: crate::letters::offers::why_free(offer.reason, &offer.holder_name, None),
             answer_by: offer
                 .expires_at
@@ -144,10 +146,10 @@ pub(crate) async fn offers(
 pub(crate) async fn post_offer(
     State(state): State<AppState>,
     player: Player,
-    Path(id): Path<i64>,
+    Path(id): Path<OfferId>,
     CsrfForm(form): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, AppError> {
-    use crate::rosters::offers::{Answer, Answered, answer};
+    use crate::offers::{Answer, Answered, answer};
     let answer_given = match form
         .iter()
         .find(|(k, _)| k == "answer")
@@ -165,7 +167,7 @@ pub(crate) async fn post_offer(
     let Some(offer) = store::offers::open_to_subscriber(&state.pool, player.subscriber)
         .await?
         .into_iter()
-        .find(|offer| offer.id.0 == id)
+        .find(|offer| offer.id == id)
     else {
         return Ok(Redirect::to("/me?offer=closed").into_response());
     };

@@ -49,7 +49,7 @@ pub(crate) fn ask_first(path: &str) -> Response {
 pub(crate) async fn get_confirm_game(
     State(state): State<AppState>,
     gm: Gm,
-    Path((id, action)): Path<(i64, String)>,
+    Path((id, action)): Path<(GameId, String)>,
 ) -> Result<Response, AppError> {
     let game = find_game(&state, id).await?;
     let turns_of_game = store::turns::turn_summaries(&state.pool, game.id).await?;
@@ -182,14 +182,14 @@ pub(crate) async fn get_confirm_game(
 pub(crate) async fn post_delete(
     State(state): State<AppState>,
     gm: Gm,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, AppError> {
     let game = find_game(&state, id).await?;
     if !confirmed(&pairs) {
         return Ok(ask_first(&format!("/gm/games/{id}/confirm/delete")));
     }
-    turns::delete_game(&state.pool, state.clock.now(), GameId(id), &gm.actor())
+    turns::delete_game(&state.pool, state.clock.now(), id, &gm.actor())
         .await
         .map_err(lifecycle_error)?;
     Ok(Redirect::to(&format!("/gm/zines/{}?done=game-deleted", game.zine_slug)).into_response())
@@ -199,9 +199,9 @@ pub(crate) async fn post_delete(
 pub(crate) async fn get_confirm_unsubscribe(
     State(state): State<AppState>,
     gm: Gm,
-    Path(id): Path<i64>,
+    Path(id): Path<SubscriberId>,
 ) -> Result<Html<String>, AppError> {
-    let subscriber = store::subscribers::find(&state.pool, SubscriberId(id))
+    let subscriber = store::subscribers::find(&state.pool, id)
         .await?
         .ok_or(AppError::NotFound)?;
     let zine = store::zines::find(&state.pool, subscriber.zine_id)

@@ -5,12 +5,12 @@ use std::collections::BTreeSet;
 
 use chrono::{DateTime, Utc};
 use engine::settings::{Setting, SettingKind};
-use games::EngineKind;
+use games::{AnySetup, EngineKind};
 use serde_json::{Map, Value};
 
 use super::field;
-use crate::schedule::ScheduleSettings;
 use crate::turns::Schedule;
+use schedule::ScheduleSettings;
 
 use super::MAX_SCHEDULE_DAYS;
 
@@ -69,7 +69,7 @@ pub(super) fn setup_fields(
         .map(|f| f.key.split('.').next().unwrap_or_default())
         .collect::<BTreeSet<_>>();
     let described: BTreeSet<String> = described.into_iter().map(str::to_owned).collect();
-    if let Value::Object(defaults) = engine.default_setup() {
+    if let Some(Value::Object(defaults)) = standard_setup(engine) {
         for (key, default) in &defaults {
             if described.contains(key) {
                 continue;
@@ -201,15 +201,20 @@ fn whole_number(label: &str, text: &str, min: i64, max: i64) -> Result<i64, Stri
     }
 }
 
-/// The setup the form describes, as JSON for the engine: the standard setup with each field
+/// The engine's standard setup as JSON, the form's starting point.
+fn standard_setup(engine: EngineKind) -> Option<Value> {
+    engine.default_setup().to_json().ok()
+}
+
+/// The setup the form describes, read by the engine: the standard setup with each field
 /// of the form put in. Every field that cannot be read is named, all at once; the engine's
 /// own checks come after (`parse_setup`, then `new_game` when the game is made).
 pub(super) fn setup_from_form(
     engine: EngineKind,
     pairs: &[(String, String)],
-) -> Result<Value, Vec<String>> {
-    let mut setup = match engine.default_setup() {
-        Value::Object(map) => Value::Object(map),
+) -> Result<AnySetup, Vec<String>> {
+    let mut setup = match standard_setup(engine) {
+        Some(Value::Object(map)) => Value::Object(map),
         _ => Value::Object(Map::new()),
     };
     let mut errors = Vec::new();
@@ -297,7 +302,7 @@ pub(super) fn schedule_from_form(pairs: &[(String, String)]) -> Result<Schedule,
             let zone = zone_from_form(pairs)?.ok_or_else(|| {
                 "Schedule: a weekly schedule needs a time zone, e.g. Europe/London.".to_owned()
             })?;
-            crate::schedule::Weekly::new(
+            schedule::Weekly::new(
                 weekday,
                 chrono::Timelike::hour(&time),
                 chrono::Timelike::minute(&time),
@@ -317,11 +322,11 @@ pub(super) fn settings_from_form(pairs: &[(String, String)]) -> Result<ScheduleS
     let reminders = field(pairs, "reminders")
         .split([',', ' '])
         .filter(|r| !r.trim().is_empty())
-        .map(|r| crate::schedule::parse_duration(r.trim()).map_err(|e| format!("Reminders: {e}.")))
+        .map(|r| schedule::parse_duration(r.trim()).map_err(|e| format!("Reminders: {e}.")))
         .collect::<Result<Vec<_>, _>>()?;
     let grace = match field(pairs, "grace").trim() {
         "" | "0" => chrono::Duration::zero(),
-        text => crate::schedule::parse_duration(text).map_err(|e| format!("Grace: {e}."))?,
+        text => schedule::parse_duration(text).map_err(|e| format!("Grace: {e}."))?,
     };
     let early = field(pairs, "early") == "on";
     let zone = zone_from_form(pairs)?.unwrap_or(chrono_tz::Tz::UTC);
@@ -388,10 +393,10 @@ impl ScheduleForm {
             reminders: settings
                 .reminders()
                 .iter()
-                .map(|r| crate::schedule::format_duration(*r))
+                .map(|r| schedule::format_duration(*r))
                 .collect::<Vec<_>>()
                 .join(", "),
-            grace: crate::schedule::format_duration(settings.grace()),
+            grace: schedule::format_duration(settings.grace()),
             early: settings.early_resolution(),
         }
     }
@@ -403,7 +408,7 @@ pub(super) fn local_deadline_from_form(
     text: &str,
     zone: chrono_tz::Tz,
 ) -> Result<DateTime<Utc>, String> {
-    crate::schedule::local_deadline(text, zone)
+    schedule::local_deadline(text, zone)
 }
 
 pub(super) fn schedule_text(settings: &ScheduleSettings) -> String {
@@ -421,7 +426,7 @@ pub(super) fn schedule_text(settings: &ScheduleSettings) -> String {
     let reminders: Vec<String> = settings
         .reminders()
         .iter()
-        .map(|r| crate::schedule::format_duration(*r))
+        .map(|r| schedule::format_duration(*r))
         .collect();
     format!(
         "{rule}; reminders {}; grace {}; early resolution {}",
@@ -430,7 +435,7 @@ pub(super) fn schedule_text(settings: &ScheduleSettings) -> String {
         } else {
             format!("{} before", reminders.join(", "))
         },
-        crate::schedule::format_duration(settings.grace()),
+        schedule::format_duration(settings.grace()),
         if settings.early_resolution() {
             "on"
         } else {
@@ -471,8 +476,8 @@ mod tests {
             }
             let read = setup_from_form(engine, &form).unwrap();
             assert_eq!(
-                read,
-                engine.parse_setup(&engine.default_setup()).unwrap(),
+                read.to_json().unwrap(),
+                engine.default_setup().to_json().unwrap(),
                 "{engine}"
             );
         }

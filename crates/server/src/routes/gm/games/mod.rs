@@ -21,11 +21,12 @@ use axum::extract::{Query, State};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use chrono::Duration;
 use store::games::GameId;
+use store::players::PlayerRowId;
 use store::status::{GameStatus, TurnStatus};
+use store::subscribers::SubscriberId;
 
 use super::{Chrome, Gm, field};
-use crate::schedule::ScheduleSettings;
-use crate::turns::{self, GmAction, LifecycleError, Schedule};
+use crate::turns::{self, GmAction, LifecycleError};
 use crate::web::Path;
 use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
@@ -48,7 +49,7 @@ pub(crate) fn lifecycle_error(error: LifecycleError) -> AppError {
 }
 
 struct PlayerRow {
-    id: i64,
+    id: PlayerRowId,
     /// Resigned, with the fleet still in the battle: the GM can take the resignation back.
     reinstatable: bool,
     name: String,
@@ -100,13 +101,13 @@ struct GamePage {
     /// Every player the game has had, with their seats (`crate::rosters`).
     roster: Vec<crate::rosters::RosterEntry>,
     /// The open turn's active players, for orders received by post: row id and name.
-    post_to: Vec<(i64, String)>,
+    post_to: Vec<(PlayerRowId, String)>,
     /// Seats of players still playing that the GM may offer to a standby: row id and name.
-    offerable: Vec<(i64, String)>,
+    offerable: Vec<(PlayerRowId, String)>,
     /// For replacements: the seats (engine id, player) and who may take one (subscriber id,
     /// name, standbys first); empty without an open turn.
     seats: Vec<(i64, String)>,
-    candidates: Vec<(i64, String)>,
+    candidates: Vec<(SubscriberId, String)>,
     today: String,
     /// The absence policy: its stored name, the waiting limit in days, and in words.
     absence: (&'static str, u32, String),
@@ -114,8 +115,8 @@ struct GamePage {
     standbys: Option<standbys::StandbyPanel>,
 }
 
-async fn find_game(state: &AppState, id: i64) -> Result<store::games::GameSummary, AppError> {
-    store::games::summary(&state.pool, GameId(id))
+async fn find_game(state: &AppState, id: GameId) -> Result<store::games::GameSummary, AppError> {
+    store::games::summary(&state.pool, id)
         .await?
         .ok_or(AppError::NotFound)
 }
@@ -123,7 +124,7 @@ async fn find_game(state: &AppState, id: i64) -> Result<store::games::GameSummar
 pub(crate) async fn get_game(
     State(state): State<AppState>,
     gm: Gm,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Query(query): Query<super::home::DoneQuery>,
 ) -> Result<Html<String>, AppError> {
     let game = find_game(&state, id).await?;
@@ -136,14 +137,10 @@ pub(crate) async fn get_game(
         ),
         None => (Vec::new(), Vec::new()),
     };
-    let settings = ScheduleSettings::from_json(&game.schedule)
-        .unwrap_or_else(|_| ScheduleSettings::from(Schedule::Manual));
+    let settings = &game.schedule;
     let zone = settings.zone();
     let shown = |at: &Option<chrono::DateTime<chrono::Utc>>| {
-        at.map_or_else(
-            || "none".to_owned(),
-            |at| crate::schedule::local_time(at, zone),
-        )
+        at.map_or_else(|| "none".to_owned(), |at| schedule::local_time(at, zone))
     };
     let roster = crate::rosters::roster(&state.pool, game.id)
         .await?
@@ -162,7 +159,7 @@ pub(crate) async fn get_game(
             .as_ref()
             .is_some_and(|c| c.expects_orders(crate::turns::player_id(engine_player_id)))
     };
-    let (seats, candidates) = if open.is_some() && game.engine != games::EngineKind::Barmy.name() {
+    let (seats, candidates) = if open.is_some() && game.engine != games::EngineKind::Barmy {
         let seats = store::players::roster(&state.pool, game.id)
             .await?
             .into_iter()
@@ -178,10 +175,10 @@ pub(crate) async fn get_game(
     } else {
         (Vec::new(), Vec::new())
     };
-    let post_to: Vec<(i64, String)> = players
+    let post_to: Vec<(PlayerRowId, String)> = players
         .iter()
         .filter(|p| p.status == store::status::PlayerStatus::Active)
-        .map(|p| (p.player_id.0, p.display_name.clone()))
+        .map(|p| (p.player_id, p.display_name.clone()))
         .collect();
     // Seats the GM may offer while their players still play: active, with a fleet in battle.
     let offerable = players
@@ -189,12 +186,12 @@ pub(crate) async fn get_game(
         .filter(|p| {
             p.status == store::status::PlayerStatus::Active && in_battle(p.engine_player_id)
         })
-        .map(|p| (p.player_id.0, p.display_name.clone()))
+        .map(|p| (p.player_id, p.display_name.clone()))
         .collect();
     let players: Vec<PlayerRow> = players
         .into_iter()
         .map(|p| PlayerRow {
-            id: p.player_id.0,
+            id: p.player_id,
             reinstatable: p.status == store::status::PlayerStatus::Resigned
                 && in_battle(p.engine_player_id),
             name: p.display_name,
@@ -210,8 +207,8 @@ pub(crate) async fn get_game(
     let page = GamePage {
         chrome: gm.chrome(super::notice(query.done.as_deref())),
         setup: serde_json::to_string_pretty(&game.setup).unwrap_or_default(),
-        schedule: schedule_text(&settings),
-        form: ScheduleForm::of(&settings),
+        schedule: schedule_text(settings),
+        form: ScheduleForm::of(settings),
         weekdays: WEEKDAYS,
         zone: zone.name().to_owned(),
         open_turn: open.map(|t| {
@@ -278,7 +275,7 @@ struct PreviewPage {
 pub(crate) async fn get_preview(
     State(state): State<AppState>,
     gm: Gm,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
 ) -> Result<Html<String>, AppError> {
     let game = find_game(&state, id).await?;
     let (turn, resolved) = turns::preview_turn(&state.pool, game.id)
@@ -308,7 +305,7 @@ struct PositionsPage {
 pub(crate) async fn get_positions(
     State(state): State<AppState>,
     gm: Gm,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
 ) -> Result<Html<String>, AppError> {
     let game = find_game(&state, id).await?;
     let game_state = turns::game_state(&state.pool, game.id)
@@ -331,7 +328,7 @@ pub(crate) async fn get_positions(
 pub(crate) async fn post_schedule(
     State(state): State<AppState>,
     gm: Gm,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, AppError> {
     let game = find_game(&state, id).await?;
@@ -352,7 +349,7 @@ pub(crate) async fn post_schedule(
 pub(crate) async fn post_absence(
     State(state): State<AppState>,
     gm: Gm,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, AppError> {
     use crate::turns::absences::MAX_WAIT_DAYS;
@@ -384,7 +381,7 @@ pub(crate) async fn post_absence(
 pub(crate) async fn post_action(
     State(state): State<AppState>,
     gm: Gm,
-    Path((id, action)): Path<(i64, String)>,
+    Path((id, action)): Path<(GameId, String)>,
     CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, AppError> {
     let game = find_game(&state, id).await?;

@@ -74,7 +74,7 @@ async fn new_game_page(
         let setup = entered
             .and_then(|pairs| setup_from_form(engine, pairs).ok())
             .unwrap_or_else(|| engine.default_setup());
-        roster_form(engine, &setup, &subscribers, entered)
+        roster_form(&setup, &subscribers, entered)
     });
     let default_deadline = (state.clock.now() + Duration::days(7))
         .format("%Y-%m-%dT%H:%M")
@@ -92,7 +92,7 @@ async fn new_game_page(
         engine: engine.map(|e| (e.name().to_owned(), e.title().to_owned())),
         fields: engine.map_or_else(Vec::new, |e| setup_fields(e, entered)),
         default_rulings: engine
-            .and_then(|e| e.rulings(&e.default_setup()).ok())
+            .map(|e| e.default_setup().rulings())
             .unwrap_or_default(),
         errors,
         name: typed("name", ""),
@@ -208,7 +208,6 @@ pub(crate) async fn post_new_game(
         let spec = GameSpec {
             zine: zine.id,
             name,
-            engine,
             setup,
             first_deadline: deadline,
             schedule,
@@ -217,7 +216,6 @@ pub(crate) async fn post_new_game(
             let opening = OpeningSpec {
                 zine: zine.id,
                 name,
-                engine,
                 setup,
                 schedule,
                 seats,
@@ -234,7 +232,7 @@ pub(crate) async fn post_new_game(
             .await;
             match opened {
                 Ok(id) => {
-                    let to = format!("/gm/signups/{}?done=signup-opened", id.0);
+                    let to = format!("/gm/signups/{}?done=signup-opened", id);
                     return Ok(Redirect::to(&to).into_response());
                 }
                 Err(LifecycleError::Store(StoreError::AlreadyExists { what })) => {
@@ -265,7 +263,7 @@ pub(crate) async fn post_new_game(
         .await;
         match created {
             Ok(game) => {
-                let to = format!("/gm/games/{}?done=game-created", game.0);
+                let to = format!("/gm/games/{}?done=game-created", game);
                 return Ok(Redirect::to(&to).into_response());
             }
             Err(LifecycleError::Store(StoreError::AlreadyExists { what })) => {

@@ -29,19 +29,19 @@ struct PostedPage {
 pub(crate) async fn post_orders(
     State(state): State<AppState>,
     gm: Gm,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, AppError> {
     let game = find_game(&state, id).await?;
     let player = field(&pairs, "player")
-        .parse::<i64>()
+        .parse::<PlayerRowId>()
         .map_err(|_| AppError::BadRequest("choose the player".into()))?;
     let received_on = NaiveDate::parse_from_str(field(&pairs, "received_on"), "%Y-%m-%d")
         .map_err(|_| AppError::BadRequest("the day received must be a date (YYYY-MM-DD)".into()))?;
     let text = field(&pairs, "orders");
     let posted = PostedOrders {
-        game: GameId(id),
-        player: PlayerRowId(player),
+        game: id,
+        player,
         text,
         received_on,
     };
@@ -129,7 +129,7 @@ async fn print_page(
         sheets,
         deadline: game
             .deadline
-            .map(|at| crate::letters::deadline(at, crate::schedule::zone_of(&game.schedule))),
+            .map(|at| crate::letters::deadline(at, game.schedule.zone())),
         report: turns
             .iter()
             .find_map(|t| t.report_text.clone().map(|text| (t.number, text))),
@@ -142,16 +142,16 @@ async fn print_page(
 pub(crate) async fn get_print(
     State(state): State<AppState>,
     _gm: Gm,
-    Path((id, player)): Path<(i64, i64)>,
+    Path((id, player)): Path<(GameId, PlayerRowId)>,
 ) -> Result<Html<String>, AppError> {
     let game = find_game(&state, id).await?;
     let name = store::players::of_game(&state.pool, game.id)
         .await?
         .into_iter()
-        .find(|p| p.id == PlayerRowId(player))
+        .find(|p| p.id == player)
         .ok_or(AppError::NotFound)?
         .display_name;
-    print_page(&state, &game, &[PlayerRowId(player)], name).await
+    print_page(&state, &game, &[player], name).await
 }
 
 /// Every postal player's sheet of the game on one page, one sheet a printed page: the GM
@@ -159,7 +159,7 @@ pub(crate) async fn get_print(
 pub(crate) async fn get_print_postal(
     State(state): State<AppState>,
     _gm: Gm,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
 ) -> Result<Html<String>, AppError> {
     let game = find_game(&state, id).await?;
     let postal = store::players::postal_players(&state.pool, game.id).await?;

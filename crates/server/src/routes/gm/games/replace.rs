@@ -16,19 +16,19 @@ use crate::{AppError, AppState};
 pub(super) async fn candidates(
     state: &AppState,
     game: &store::games::GameSummary,
-) -> Result<Vec<(i64, String)>, AppError> {
+) -> Result<Vec<(SubscriberId, String)>, AppError> {
     let standbys =
         store::replacements::standbys_for_game(&state.pool, game.zine_id, game.id).await?;
-    let mut out: Vec<(i64, String)> = standbys
+    let mut out: Vec<(SubscriberId, String)> = standbys
         .iter()
-        .map(|s| (s.subscriber_id.0, format!("{} (standby)", s.display_name)))
+        .map(|s| (s.subscriber_id, format!("{} (standby)", s.display_name)))
         .collect();
     for other in store::players::unenrolled_subscribers(&state.pool, game.id).await? {
         if !standbys
             .iter()
             .any(|s| s.subscriber_id == other.subscriber_id)
         {
-            out.push((other.subscriber_id.0, other.display_name));
+            out.push((other.subscriber_id, other.display_name));
         }
     }
     Ok(out)
@@ -37,20 +37,20 @@ pub(super) async fn candidates(
 pub(crate) async fn post_replace(
     State(state): State<AppState>,
     gm: Gm,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Redirect, AppError> {
     let game = find_game(&state, id).await?;
     let subscriber = field(&pairs, "subscriber")
-        .parse::<i64>()
+        .parse::<SubscriberId>()
         .map_err(|_| AppError::BadRequest("choose who takes the seat".into()))?;
     replace_player(
         &state.pool,
         state.clock.now(),
         &Replacement {
-            game: GameId(id),
+            game: id,
             player: field(&pairs, "player"),
-            subscriber: SubscriberId(subscriber),
+            subscriber,
         },
         &gm.actor(),
         &state.mail_domain,
@@ -60,6 +60,6 @@ pub(crate) async fn post_replace(
     .map_err(super::lifecycle_error)?;
     Ok(Redirect::to(&format!(
         "/gm/games/{}?done=replaced",
-        game.id.0
+        game.id
     )))
 }

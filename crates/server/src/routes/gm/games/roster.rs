@@ -2,8 +2,7 @@
 //! none (every subscriber plays, BARMY-02); the other engines' seats come from their setup.
 
 use engine::SeatPlan;
-use games::EngineKind;
-use serde_json::Value;
+use games::{AnySetup, EngineKind};
 use store::status::{Seating, SubscriberStatus};
 use store::subscribers::{Subscriber, SubscriberId};
 
@@ -21,7 +20,7 @@ pub(super) struct SeatOption {
 
 /// One active subscriber's line in the roster form.
 pub(super) struct RosterLine {
-    pub subscriber: i64,
+    pub subscriber: SubscriberId,
     pub name: String,
     /// The option chosen: [`NOT_PLAYING`] or a seat's index.
     pub chosen: String,
@@ -41,15 +40,14 @@ pub(super) struct RosterForm {
 /// The roster form for `engine` with `setup`'s seats; the GM's entries when the form comes
 /// back with errors, else a first suggestion ([`SeatPlan::deal`]).
 pub(super) fn roster_form(
-    engine: EngineKind,
-    setup: &Value,
+    setup: &AnySetup,
     subscribers: &[Subscriber],
     entered: Option<&[(String, String)]>,
 ) -> Option<RosterForm> {
-    if engine == EngineKind::Barmy {
+    if setup.kind() == EngineKind::Barmy {
         return None;
     }
-    let plan = engine.seat_plan(setup).ok()?;
+    let plan = setup.seat_plan();
     let options: Vec<SeatOption> = match &plan {
         SeatPlan::OnePerPlayer { .. } => vec![SeatOption {
             value: "0".into(),
@@ -74,10 +72,10 @@ pub(super) fn roster_form(
         .iter()
         .zip(dealt)
         .map(|(s, dealt)| RosterLine {
-            subscriber: s.id.0,
+            subscriber: s.id,
             name: s.display_name.as_str().to_owned(),
             chosen: match entered {
-                Some(pairs) => field(pairs, &format!("roster.{}", s.id.0)).to_owned(),
+                Some(pairs) => field(pairs, &format!("roster.{}", s.id)).to_owned(),
                 None => dealt.map_or_else(|| NOT_PLAYING.to_owned(), |seat| seat.to_string()),
             },
         })
@@ -153,15 +151,12 @@ pub(super) fn roster_from_form(pairs: &[(String, String)]) -> Result<Roster, Str
             continue;
         }
         let subscriber = id
-            .parse::<i64>()
+            .parse::<SubscriberId>()
             .map_err(|_| format!("Players: {id:?} is not a subscriber."))?;
         let seat = value
             .parse::<u32>()
             .map_err(|_| format!("Players: {value:?} is not a seat."))?;
-        picks.push(RosterPick {
-            subscriber: SubscriberId(subscriber),
-            seat,
-        });
+        picks.push(RosterPick { subscriber, seat });
     }
     if picks.is_empty() {
         return Err("Players: choose who plays (at least one seat each).".into());

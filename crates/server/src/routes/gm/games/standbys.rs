@@ -1,9 +1,8 @@
-//! Missed turns and offers of seats to standbys on the game's page (`crate::rosters::offers`):
+//! Missed turns and offers of seats to standbys on the game's page (`crate::offers`):
 //! the game's limit and who makes offers, the seats that want a player, the open offers.
 
 use axum::extract::State;
 use axum::response::Redirect;
-use games::EngineKind;
 use store::games::{GameId, GameSummary};
 use store::offers::{MissedPolicy, OfferId};
 use store::players::PlayerRowId;
@@ -11,14 +10,14 @@ use store::status::StandbyOffers;
 use store::subscribers::SubscriberId;
 
 use super::{Gm, field, find_game, lifecycle_error};
-use crate::rosters::offers::{self, Want};
+use crate::offers::{self, Want};
 use crate::web::Path;
 use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
 
 /// One open offer as the GM sees it: its id, to whom, when and by whom.
 pub(super) struct OfferRow {
-    pub id: i64,
+    pub id: OfferId,
     pub to: String,
     pub when: String,
     pub by: String,
@@ -28,7 +27,7 @@ pub(super) struct OfferRow {
 
 /// A seat that wants a player.
 pub(super) struct WantedRow {
-    pub player: i64,
+    pub player: PlayerRowId,
     pub name: String,
     pub why: String,
     pub offers: Vec<OfferRow>,
@@ -52,10 +51,7 @@ pub(super) async fn panel(
     state: &AppState,
     game: &GameSummary,
 ) -> Result<Option<StandbyPanel>, AppError> {
-    let Ok(engine) = game.engine.parse::<EngineKind>() else {
-        return Ok(None);
-    };
-    let Some(engine_default) = engine.missed_turns_limit() else {
+    let Some(engine_default) = game.engine.missed_turns_limit() else {
         return Ok(None);
     };
     let policy = store::offers::policy(&state.pool, game.id).await?;
@@ -64,7 +60,7 @@ pub(super) async fn panel(
         .map_err(lifecycle_error)?
         .into_iter()
         .map(|seat| WantedRow {
-            player: seat.player.0,
+            player: seat.player,
             why: match seat.want {
                 Want::Resigned => "resigned".to_owned(),
                 Want::OfferedByGm => {
@@ -83,7 +79,7 @@ pub(super) async fn panel(
                 .offers
                 .into_iter()
                 .map(|offer| OfferRow {
-                    id: offer.id.0,
+                    id: offer.id,
                     by: offer_reason(offer.reason).to_owned(),
                     when: super::super::when(&offer.offered_at),
                     until: super::super::when(&offer.expires_at),
@@ -93,7 +89,7 @@ pub(super) async fn panel(
         })
         .collect();
     Ok(Some(StandbyPanel {
-        limit: crate::turns::missed::limit(engine, policy).unwrap_or(engine_default),
+        limit: crate::offers::limit(game.engine, policy).unwrap_or(engine_default),
         engine_default,
         custom: policy.limit.map(|n| n.to_string()).unwrap_or_default(),
         automatic: policy.offers == StandbyOffers::Automatic,
@@ -116,7 +112,7 @@ fn offer_reason(reason: store::status::OfferReason) -> &'static str {
 pub(crate) async fn post_missed(
     State(state): State<AppState>,
     gm: Gm,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Redirect, AppError> {
     let game = find_game(&state, id).await?;
@@ -172,23 +168,23 @@ pub(crate) async fn post_missed(
 pub(crate) async fn post_offer(
     State(state): State<AppState>,
     gm: Gm,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Redirect, AppError> {
     let game = find_game(&state, id).await?;
-    let number = |name: &str, what: &str| {
-        field(&pairs, name)
-            .parse::<i64>()
-            .map_err(|_| AppError::BadRequest(format!("choose {what}")))
-    };
-    let player = number("player", "the seat")?;
-    let subscriber = number("subscriber", "who is offered the seat")?;
+    let choose = |what: &str| AppError::BadRequest(format!("choose {what}"));
+    let player = field(&pairs, "player")
+        .parse::<PlayerRowId>()
+        .map_err(|_| choose("the seat"))?;
+    let subscriber = field(&pairs, "subscriber")
+        .parse::<SubscriberId>()
+        .map_err(|_| choose("who is offered the seat"))?;
     offers::offer_seat(
         &state.pool,
         state.clock.now(),
         game.id,
-        PlayerRowId(player),
-        SubscriberId(subscriber),
+        player,
+        subscriber,
         &gm.actor(),
         &state.mail_domain,
     )
@@ -201,15 +197,15 @@ pub(crate) async fn post_offer(
 pub(crate) async fn post_withdraw(
     State(state): State<AppState>,
     gm: Gm,
-    Path((id, offer)): Path<(i64, i64)>,
+    Path((id, offer)): Path<(GameId, OfferId)>,
     CsrfForm(_): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Redirect, AppError> {
     let game = find_game(&state, id).await?;
     offers::withdraw(
         &state.pool,
         state.clock.now(),
-        GameId(game.id.0),
-        OfferId(offer),
+        game.id,
+        offer,
         &gm.actor(),
         &state.mail_domain,
     )
@@ -224,7 +220,7 @@ pub(crate) async fn post_withdraw(
 pub(crate) async fn post_reinstate(
     State(state): State<AppState>,
     gm: Gm,
-    Path((id, player)): Path<(i64, i64)>,
+    Path((id, player)): Path<(GameId, PlayerRowId)>,
     CsrfForm(_): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Redirect, AppError> {
     let game = find_game(&state, id).await?;
@@ -232,7 +228,7 @@ pub(crate) async fn post_reinstate(
         &state.pool,
         state.clock.now(),
         game.id,
-        PlayerRowId(player),
+        player,
         &gm.actor(),
         &state.mail_domain,
     )
