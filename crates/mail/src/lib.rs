@@ -103,8 +103,8 @@
 //! assert_eq!(bytes, build(&mail)?); // a retry sends the very same message
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
-//! The outbox stores these bytes; the worker sends them as they are (lettre's
-//! `Transport::send_raw` with an `Envelope`). Every message carries `X-Loop: admiralty`
+//! The outbox stores each message's parts as a row, and its worker builds the message from
+//! them at send time, with the same Message-ID for every attempt. Every message carries `X-Loop: admiralty`
 //! ([`loops::LOOP_MARK`]), `Auto-Submitted` and `X-Auto-Response-Suppress: All`, so our own
 //! mail coming back through a robot is recognised and well-behaved robots do not answer.
 //!

@@ -1,5 +1,5 @@
-//! The `gm` service: configuration, the command line, the HTTP routes and (later) the mail
-//! listener and workers. Domain logic lives in the pure crates and queries in `store`; this
+//! The `gm` service: configuration, the command line, the HTTP routes, the mail doors and the
+//! workers (inbox, deadlines, outbox). Domain logic lives in the pure crates and queries in `store`; this
 //! crate is the thin shell around them.
 
 pub mod accounts;

@@ -6,7 +6,7 @@
 use chrono::{DateTime, Duration, Utc};
 use store::audit::{AuditAction, NewAuditEntry};
 use store::outbox::{AutoSubmitted, Headers};
-use store::subscribers::SubscriberId;
+use store::subscribers::{Subscriber, SubscriberId};
 use store::{EmailAddress, PgPool, StoreError};
 
 use crate::letters;
@@ -60,26 +60,7 @@ pub async fn mail_links(
         return Ok(());
     }
     store::login_links::delete_expired(&mut *tx, now).await?;
-    let mut links = Vec::new();
-    for subscription in &subscriptions {
-        let token = random_hex(32);
-        store::login_links::insert(
-            &mut *tx,
-            &token_hash(&token),
-            subscription.id,
-            now,
-            now + LINK_LIFETIME,
-        )
-        .await?;
-        let zine = store::zines::find(&mut *tx, subscription.zine_id)
-            .await?
-            .map_or_else(|| "Admiralty".to_owned(), |z| z.name);
-        links.push(letters::replies::LoginLink {
-            zine,
-            name: subscription.display_name.as_str().to_owned(),
-            url: format!("{base_url}/login/{token}"),
-        });
-    }
+    let links = new_links(&mut tx, now, &subscriptions, base_url).await?;
     let letter = letters::replies::login_links(email.as_str(), &links, LINK_LIFETIME);
     // Each request is its own mail: a fresh name, never one queued before.
     let id = random_hex(16);
@@ -102,6 +83,36 @@ pub async fn mail_links(
     post_letter(&mut tx, &mail, Some(&sent), now).await?;
     tx.commit().await?;
     Ok(())
+}
+
+/// A fresh login link for each subscription, stored by its hash.
+async fn new_links(
+    tx: &mut sqlx::PgConnection,
+    now: DateTime<Utc>,
+    subscriptions: &[Subscriber],
+    base_url: &str,
+) -> Result<Vec<letters::replies::LoginLink>, StoreError> {
+    let mut links = Vec::new();
+    for subscription in subscriptions {
+        let token = random_hex(32);
+        store::login_links::insert(
+            &mut *tx,
+            &token_hash(&token),
+            subscription.id,
+            now,
+            now + LINK_LIFETIME,
+        )
+        .await?;
+        let zine = store::zines::find(&mut *tx, subscription.zine_id)
+            .await?
+            .map_or_else(|| "Admiralty".to_owned(), |z| z.name);
+        links.push(letters::replies::LoginLink {
+            zine,
+            name: subscription.display_name.as_str().to_owned(),
+            url: format!("{base_url}/login/{token}"),
+        });
+    }
+    Ok(links)
 }
 
 /// Uses a mailed link: the subscriber it logs in, audited; `None` for a link that is unknown,

@@ -211,68 +211,25 @@ pub async fn import(
     let mut tx = pool.begin().await?;
     let mut seen = BTreeSet::new();
     for (index, record) in reader.records().enumerate() {
-        let record = match record {
-            Ok(record) => record,
-            Err(error) => {
-                let line = error.position().map_or(0, csv::Position::line);
-                report.problems.push(RowProblem {
-                    line,
-                    row: String::new(),
-                    problem: format!("not readable as CSV: {error}"),
-                });
+        let (email, display_name, at) = match read_row(index, record, &mut seen) {
+            ImportRow::Skip => continue,
+            ImportRow::Refused(problem) => {
+                report.problems.push(problem);
                 continue;
             }
-        };
-        let line = record.position().map_or(0, csv::Position::line);
-        let row = record.iter().collect::<Vec<_>>().join(",");
-        let problem = |problem: String| RowProblem {
-            line,
-            row: row.clone(),
-            problem,
-        };
-        if index == 0
-            && record
-                .get(0)
-                .is_some_and(|cell| cell.eq_ignore_ascii_case("email"))
-        {
-            continue;
-        }
-        if record.iter().all(str::is_empty) {
-            continue;
-        }
-        if index >= MAX_IMPORT_ROWS {
-            report.problems.push(problem(format!(
-                "not read: an import takes at most {MAX_IMPORT_ROWS} rows"
-            )));
-            break;
-        }
-        let (Some(email), Some(name), None) = (record.get(0), record.get(1), record.get(2)) else {
-            report.problems.push(problem(format!(
-                "expected 2 columns (email,name), found {}",
-                record.len()
-            )));
-            continue;
-        };
-        let (email, display_name) = match parse_subscriber(csv_cell_in(email), csv_cell_in(name)) {
-            Ok(parsed) => parsed,
-            Err(errors) => {
-                report.problems.push(problem(errors.join(" ")));
-                continue;
+            ImportRow::Beyond(problem) => {
+                report.problems.push(problem);
+                break;
             }
+            ImportRow::Subscriber(email, display_name, at) => (email, display_name, at),
         };
-        if !seen.insert(email.as_str().to_lowercase()) {
-            report.problems.push(problem(
-                "this address is on an earlier row of the file".into(),
-            ));
-            continue;
-        }
         if store::subscribers::find_by_email(&mut *tx, zine.id, &email)
             .await?
             .is_some()
         {
             report
                 .problems
-                .push(problem("already a subscriber of this zine".into()));
+                .push(at.problem("already a subscriber of this zine".into()));
             continue;
         }
         let new = NewSubscriber {
@@ -291,6 +248,83 @@ pub async fn import(
     audit(&mut tx, actor, action, now).await?;
     tx.commit().await?;
     Ok(report)
+}
+
+/// Where a row of an import file is, for its problem.
+struct RowAt {
+    line: u64,
+    row: String,
+}
+
+impl RowAt {
+    fn problem(&self, problem: String) -> RowProblem {
+        RowProblem {
+            line: self.line,
+            row: self.row.clone(),
+            problem,
+        }
+    }
+}
+
+/// One row of an import file as read, before the zine's subscribers are looked at.
+enum ImportRow {
+    /// The header, or an empty row.
+    Skip,
+    Refused(RowProblem),
+    /// Past the rows an import takes: this row and the rest are not read.
+    Beyond(RowProblem),
+    Subscriber(EmailAddress, DisplayName, RowAt),
+}
+
+/// Reads the `index`th row; `seen` holds the addresses of the file's earlier rows.
+fn read_row(
+    index: usize,
+    record: Result<csv::StringRecord, csv::Error>,
+    seen: &mut BTreeSet<String>,
+) -> ImportRow {
+    let record = match record {
+        Ok(record) => record,
+        Err(error) => {
+            let line = error.position().map_or(0, csv::Position::line);
+            return ImportRow::Refused(RowProblem {
+                line,
+                row: String::new(),
+                problem: format!("not readable as CSV: {error}"),
+            });
+        }
+    };
+    let at = RowAt {
+        line: record.position().map_or(0, csv::Position::line),
+        row: record.iter().collect::<Vec<_>>().join(","),
+    };
+    let header = index == 0
+        && record
+            .get(0)
+            .is_some_and(|cell| cell.eq_ignore_ascii_case("email"));
+    if header || record.iter().all(str::is_empty) {
+        return ImportRow::Skip;
+    }
+    if index >= MAX_IMPORT_ROWS {
+        return ImportRow::Beyond(at.problem(format!(
+            "not read: an import takes at most {MAX_IMPORT_ROWS} rows"
+        )));
+    }
+    let (Some(email), Some(name), None) = (record.get(0), record.get(1), record.get(2)) else {
+        return ImportRow::Refused(at.problem(format!(
+            "expected 2 columns (email,name), found {}",
+            record.len()
+        )));
+    };
+    let (email, display_name) = match parse_subscriber(csv_cell_in(email), csv_cell_in(name)) {
+        Ok(parsed) => parsed,
+        Err(errors) => return ImportRow::Refused(at.problem(errors.join(" "))),
+    };
+    if !seen.insert(email.as_str().to_lowercase()) {
+        return ImportRow::Refused(
+            at.problem("this address is on an earlier row of the file".into()),
+        );
+    }
+    ImportRow::Subscriber(email, display_name, at)
 }
 
 #[cfg(test)]

@@ -1,8 +1,9 @@
 //! Admiralty's storage: the PostgreSQL pool, the schema's migrations, and queries grouped per
 //! aggregate (one module each). Every query is checked against the schema at compile time
-//! (`sqlx::query!` and its kin): against the database in `DATABASE_URL` when building with
-//! one, else against the metadata committed in `.sqlx/` at the workspace root (`cargo sqlx
-//! prepare --workspace` writes it; `./scripts/test` checks it is current). Status values are
+//! (`sqlx::query!` and its kin) against the metadata committed in `.sqlx/` at the workspace
+//! root: `.cargo/config.toml` sets `SQLX_OFFLINE=true`, so a build needs no database. `cargo
+//! sqlx prepare --workspace` (with `DATABASE_URL` a migrated database) writes it after a query
+//! or a migration changes; `./scripts/test` checks it is current. Status values are
 //! bound from their enums, never written into the SQL text.
 //!
 //! Rows are read into the domain's types here, once: ids ([`ids`]), statuses ([`status`]),

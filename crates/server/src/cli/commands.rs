@@ -1,11 +1,11 @@
 //! The one-shot commands: adjudicate offline, verify a game, take one message from an MTA,
-//! tend the mail queues, act on a game, add a GM, migrate (and seed the demo).
+//! tend the mail queues, add a GM, migrate (and seed the demo).
 
 use anyhow::{Context, bail};
 
 use super::{
-    AdjudicateAction, AdjudicateArgs, DEMO_GM, GameArgs, GameCommand, IngestArgs, ListArgs,
-    MigrateArgs, OutboxCommand, PipeArgs, TryAgainLater, VerifyArgs, clock, connect,
+    AdjudicateAction, AdjudicateArgs, DEMO_GM, IngestArgs, ListArgs, MigrateArgs, OutboxCommand,
+    PipeArgs, TryAgainLater, VerifyArgs, clock, connect,
 };
 use crate::config::DatabaseArgs;
 
@@ -182,165 +182,6 @@ pub(super) async fn run_outbox(
         }
     }
     pool.close().await;
-    Ok(())
-}
-
-pub(super) async fn run_game_action(database: &DatabaseArgs, args: GameArgs) -> anyhow::Result<()> {
-    use crate::turns::GmAction;
-    let game = args.game;
-    let action = match args.action {
-        GameCommand::Schedule {
-            deadlines,
-            remind,
-            grace,
-            early,
-        } => {
-            let deadlines: schedule::Schedule = deadlines.join(" ").parse()?;
-            let pool = connect(database).await?;
-            // The game keeps its time zone (a weekly rule brings its own).
-            let zone = crate::turns::schedule_of(&pool, game)
-                .await
-                .map_or(chrono_tz::Tz::UTC, |current| current.zone());
-            let settings =
-                schedule::ScheduleSettings::new(deadlines, &remind, grace, early)?.with_zone(zone);
-            crate::turns::set_schedule(&pool, clock()?.now(), game, &settings, "gm")
-                .await
-                .with_context(|| format!("game {}", args.game))?;
-            pool.close().await;
-            println!("game {}: schedule set: {settings}", args.game);
-            return Ok(());
-        }
-        GameCommand::Roster => {
-            let pool = connect(database).await?;
-            let roster = crate::rosters::roster(&pool, game)
-                .await?
-                .with_context(|| format!("there is no game {}", args.game))?;
-            for entry in &roster {
-                println!(
-                    "{}\t{}\tfrom turn {}\t{}",
-                    entry.name,
-                    entry.seat.as_deref().unwrap_or("own fleet"),
-                    entry.joined_turn,
-                    entry.status
-                );
-            }
-            println!("game {}: {} player(s)", args.game, roster.len());
-            for seat in crate::offers::wanted_seats(&pool, game).await? {
-                println!("wants a player: {}", super::standbys::wanted_line(&seat));
-                for offer in &seat.offers {
-                    println!(
-                        "  offer {}: to {} since {}",
-                        offer.id,
-                        offer.subscriber_name,
-                        offer.offered_at.format("%Y-%m-%d %H:%M UTC")
-                    );
-                }
-            }
-            pool.close().await;
-            return Ok(());
-        }
-        GameCommand::Offer { player, subscriber } => {
-            let pool = connect(database).await?;
-            let said = super::standbys::offer(
-                &pool,
-                clock()?.now(),
-                game,
-                &player,
-                subscriber,
-                &args.mail_domain,
-            )
-            .await
-            .with_context(|| format!("game {}", args.game))?;
-            pool.close().await;
-            println!("game {}: {said}", args.game);
-            return Ok(());
-        }
-        GameCommand::Reinstate { player } => {
-            let pool = connect(database).await?;
-            let said =
-                super::standbys::reinstate(&pool, clock()?.now(), game, &player, &args.mail_domain)
-                    .await
-                    .with_context(|| format!("game {}", args.game))?;
-            pool.close().await;
-            println!("game {}: {said}", args.game);
-            return Ok(());
-        }
-        GameCommand::Withdraw { offer } => {
-            let pool = connect(database).await?;
-            crate::offers::withdraw(&pool, clock()?.now(), game, offer, "gm", &args.mail_domain)
-                .await
-                .with_context(|| format!("game {}", args.game))?;
-            pool.close().await;
-            println!(
-                "game {}: offer {offer} withdrawn; the subscriber is told",
-                args.game
-            );
-            return Ok(());
-        }
-        GameCommand::Missed {
-            limit,
-            offers,
-            offer_days,
-        } => {
-            let pool = connect(database).await?;
-            crate::offers::set_policy(
-                &pool,
-                clock()?.now(),
-                game,
-                store::offers::MissedPolicy {
-                    limit,
-                    offers,
-                    offer_days,
-                },
-                "gm",
-            )
-            .await
-            .with_context(|| format!("game {}", args.game))?;
-            pool.close().await;
-            let limit = limit.map_or_else(|| "the engine's default".to_owned(), |n| n.to_string());
-            println!(
-                "game {}: missed-turns limit {limit}; offers made by {offers}, standing {offer_days} days",
-                args.game
-            );
-            return Ok(());
-        }
-        GameCommand::Replace { player, subscriber } => {
-            let pool = connect(database).await?;
-            let replaced = crate::rosters::replace::replace_player(
-                &pool,
-                clock()?.now(),
-                &crate::rosters::replace::Replacement {
-                    game,
-                    player: &player,
-                    subscriber,
-                },
-                "gm",
-                &args.mail_domain,
-                &mut crate::entropy::OsEntropy,
-            )
-            .await
-            .with_context(|| format!("game {}", args.game))?;
-            pool.close().await;
-            println!(
-                "game {}: {} replaces {} from turn {}",
-                args.game, replaced.new_name, replaced.old_name, replaced.from_turn
-            );
-            return Ok(());
-        }
-        GameCommand::ResolveNow => GmAction::ResolveNow,
-        GameCommand::Extend { hours } => {
-            GmAction::Extend(chrono::Duration::hours(i64::from(hours)))
-        }
-        GameCommand::Pause => GmAction::Pause,
-        GameCommand::Resume => GmAction::Resume,
-        GameCommand::End => GmAction::End,
-    };
-    let pool = connect(database).await?;
-    crate::turns::gm_action(&pool, clock()?.now(), game, action, "gm", &args.mail_domain)
-        .await
-        .with_context(|| format!("game {}", args.game))?;
-    pool.close().await;
-    println!("game {}: done ({action:?})", args.game);
     Ok(())
 }
 

@@ -2,6 +2,7 @@
 //! service ([`serve`]). Each subcommand is a function taking its parsed arguments.
 
 mod commands;
+mod game;
 mod rosters;
 mod serve;
 mod standbys;
@@ -362,7 +363,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 commands::run_inbox_list(&cli.database, args).await
             }
             Command::Outbox(command) => commands::run_outbox(&cli.database, command).await,
-            Command::Game(args) => commands::run_game_action(&cli.database, args).await,
+            Command::Game(args) => game::run_game_action(&cli.database, args).await,
             Command::Zine(args) => zine::run_zine(&cli.database, args).await,
             Command::GameNew(args) => rosters::run_game_new(&cli.database, args).await,
             Command::Signup(command) => rosters::run_signup(&cli.database, command).await,

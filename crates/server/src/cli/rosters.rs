@@ -295,92 +295,109 @@ pub(super) async fn run_signup(
 ) -> anyhow::Result<()> {
     let pool = connect(database).await?;
     match command {
-        SignupCommand::Open(args) => {
-            let fields = &args.game;
-            let name = game_name(&fields.name)?;
-            let setup = read_setup(fields.engine, fields.setup.as_ref())?;
-            let zine = crate::issues::find_zine(&pool, &fields.zine).await?;
-            let opening = signups::open_signup(
-                &pool,
-                clock()?.now(),
-                &OpeningSpec {
-                    zine: zine.id,
-                    name,
-                    setup: &setup,
-                    schedule: fields.schedule,
-                    seats: args.seats,
-                    seating: args.seating,
-                    zone: fields.zone,
-                },
-                &mut turns::OsEntropy,
-                ACTOR,
-            )
-            .await
-            .map_err(|e| refusal("The game could not be opened for sign-up", e))?;
-            println!("{}", opening);
-        }
-        SignupCommand::List { zine } => {
-            let zine = crate::issues::find_zine(&pool, &zine).await?;
-            let openings = store::signups::of_zine(&pool, zine.id).await?;
-            for opening in &openings {
-                println!(
-                    "{}\t{}\t{}\t{} seats\t{} signed up\t{}{}",
-                    opening.id,
-                    opening.name,
-                    opening.engine,
-                    opening.seats,
-                    opening.signed,
-                    opening.status,
-                    opening
-                        .game_id
-                        .map(|game| format!(" (game {})", game))
-                        .unwrap_or_default()
-                );
-            }
-            println!("{}: {} sign-up(s)", zine.slug.as_str(), openings.len());
-        }
+        SignupCommand::Open(args) => open_signup(&pool, &args).await?,
+        SignupCommand::List { zine } => list_signups(&pool, &zine).await?,
         SignupCommand::Start {
             opening,
             seats,
             mail,
-        } => {
-            let found = store::signups::find(&pool, opening)
-                .await?
-                .with_context(|| format!("Not started: there is no sign-up {opening}."))?;
-            // As on the console: seats are the GM's to give only where the GM gives them; a
-            // draw in order or at random (committed in advance) is never overridden.
-            let gm_seats = match (found.seating, seats.is_empty()) {
-                (_, true) => None,
-                (Seating::Gm, false) => Some(picks(&found.setup.seat_plan(), &seats)?),
-                (seating, false) => {
-                    return Err(anyhow!(
-                        "Not started: the seats of {} are given {}, not by the GM: start it without --seat.",
-                        found.name,
-                        match seating {
-                            Seating::Random => "at random, with the committed dice",
-                            _ => "in order of sign-up",
-                        }
-                    ));
-                }
-            };
-            let game = signups::start(
-                &pool,
-                clock()?.now(),
-                opening,
-                gm_seats.as_deref(),
-                ACTOR,
-                mail.site(),
-            )
-            .await
-            .map_err(|e| match e {
-                LifecycleError::Store(StoreError::AlreadyExists { what }) => {
-                    anyhow!("Not started: there is already {what}.")
-                }
-                e => refusal("Not started", e),
-            })?;
-            println!("{}", game);
-        }
+        } => start_signup(&pool, opening, &seats, &mail).await?,
     }
     pool.close().await;
+    Ok(())
+}
+
+/// `signup open`: a game open for sign-up; prints its id.
+async fn open_signup(pool: &store::PgPool, args: &SignupOpenArgs) -> anyhow::Result<()> {
+    let fields = &args.game;
+    let name = game_name(&fields.name)?;
+    let setup = read_setup(fields.engine, fields.setup.as_ref())?;
+    let zine = crate::issues::find_zine(pool, &fields.zine).await?;
+    let opening = signups::open_signup(
+        pool,
+        clock()?.now(),
+        &OpeningSpec {
+            zine: zine.id,
+            name,
+            setup: &setup,
+            schedule: fields.schedule,
+            seats: args.seats,
+            seating: args.seating,
+            zone: fields.zone,
+        },
+        &mut turns::OsEntropy,
+        ACTOR,
+    )
+    .await
+    .map_err(|e| refusal("The game could not be opened for sign-up", e))?;
+    println!("{}", opening);
+    Ok(())
+}
+
+/// `signup list ZINE`: the zine's sign-ups, one a line.
+async fn list_signups(pool: &store::PgPool, zine: &str) -> anyhow::Result<()> {
+    let zine = crate::issues::find_zine(pool, zine).await?;
+    let openings = store::signups::of_zine(pool, zine.id).await?;
+    for opening in &openings {
+        println!(
+            "{}\t{}\t{}\t{} seats\t{} signed up\t{}{}",
+            opening.id,
+            opening.name,
+            opening.engine,
+            opening.seats,
+            opening.signed,
+            opening.status,
+            opening
+                .game_id
+                .map(|game| format!(" (game {})", game))
+                .unwrap_or_default()
+        );
+    }
+    println!("{}: {} sign-up(s)", zine.slug.as_str(), openings.len());
+    Ok(())
+}
+
+/// `signup start ID`: the game starts now with those signed up; prints the game's id.
+async fn start_signup(
+    pool: &store::PgPool,
+    opening: OpeningId,
+    seats: &[SeatArg],
+    mail: &MailSiteArgs,
+) -> anyhow::Result<()> {
+    let found = store::signups::find(pool, opening)
+        .await?
+        .with_context(|| format!("Not started: there is no sign-up {opening}."))?;
+    // As on the console: seats are the GM's to give only where the GM gives them; a draw in
+    // order or at random (committed in advance) is never overridden.
+    let gm_seats = match (found.seating, seats.is_empty()) {
+        (_, true) => None,
+        (Seating::Gm, false) => Some(picks(&found.setup.seat_plan(), seats)?),
+        (seating, false) => {
+            return Err(anyhow!(
+                "Not started: the seats of {} are given {}, not by the GM: start it without --seat.",
+                found.name,
+                match seating {
+                    Seating::Random => "at random, with the committed dice",
+                    _ => "in order of sign-up",
+                }
+            ));
+        }
+    };
+    let game = signups::start(
+        pool,
+        clock()?.now(),
+        opening,
+        gm_seats.as_deref(),
+        ACTOR,
+        mail.site(),
+    )
+    .await
+    .map_err(|e| match e {
+        LifecycleError::Store(StoreError::AlreadyExists { what }) => {
+            anyhow!("Not started: there is already {what}.")
+        }
+        e => refusal("Not started", e),
+    })?;
+    println!("{}", game);
     Ok(())
 }

@@ -13,32 +13,8 @@ use crate::{AppState, serve_with, shutdown_signal};
 
 pub(super) async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyhow::Result<()> {
     let pool = connect(database).await?;
-    if args.migrate {
-        let report = store::migrate(&pool).await.context("applying migrations")?;
-        tracing::info!(applied = ?report.applied, version = ?report.current_version, "migrations checked");
-    }
-    let pending = store::pending_migrations(&pool)
-        .await
-        .context("reading the applied migrations")?;
-    if !pending.is_empty() {
-        bail!(
-            "the database schema is out of date (pending migrations {pending:?}): run `gm migrate` first"
-        );
-    }
-
-    // The doors' caps, not the kernel's default soft limit, decide how many connections are
-    // held.
-    if let Some(limit) = crate::doors::raise_open_file_limit() {
-        let needed = args.doors.descriptors_needed() + u64::from(database.db_max_connections) + 64;
-        if limit < needed {
-            tracing::warn!(
-                limit,
-                needed,
-                "the open-file limit is below what the connection caps allow: lower \
-                 ADMIRALTY_HTTP_MAX_CONNECTIONS or ADMIRALTY_SMTP_MAX_SESSIONS, or raise the hard limit"
-            );
-        }
-    }
+    check_schema(&pool, args.migrate).await?;
+    warn_if_few_descriptors(database, &args);
     let stop = crate::doors::Stop::on(
         shutdown_signal(),
         std::time::Duration::from_secs(args.doors.shutdown_grace_seconds),
@@ -48,52 +24,27 @@ pub(super) async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyho
         .with_context(|| format!("listening on {} (ADMIRALTY_BIND)", args.bind))?;
     let address = listener.local_addr().context("reading the bound address")?;
     let clock = clock()?;
-    let mut state = AppState::new(pool.clone(), clock.clone(), args.base_url.clone())
-        .with_mail_domain(args.mail_domain.clone())
-        .with_limits(args.limits, args.mail_from.clone());
-    state.relay_configured = args.smtp_url.is_some();
     let stored = Arc::new(tokio::sync::Notify::new());
-    if let Some(secret) = &args.webhook_secret {
-        if secret.chars().count() < 16 {
-            bail!("ADMIRALTY_WEBHOOK_SECRET is too short: use at least 16 random characters");
+    let state = app_state(&pool, &clock, &args, &stored)?;
+    let inbound: Vec<_> = (0..args.inbox_workers.max(1))
+        .map(|_| {
+            tokio::spawn(crate::inbox::worker(
+                pool.clone(),
+                state.states.clone(),
+                clock.clone(),
+                state.inbox_settings(),
+                stored.clone(),
+                std::time::Duration::from_secs(30),
+            ))
+        })
+        .collect();
+    let smtp_door = match args.smtp_listen {
+        crate::config::Listen::On(address) => {
+            let door = smtp_door(address, &args, &pool, &clock, &stored, &stop).await?;
+            Some(door)
         }
-        state = state.with_webhook(crate::Webhook {
-            secret: secret.clone(),
-            max_bytes: args.mail_max_bytes,
-            stored: stored.clone(),
-        });
-    }
-    let mut inbound = Vec::new();
-    let mut smtp_door = None;
-    for _ in 0..args.inbox_workers.max(1) {
-        inbound.push(tokio::spawn(crate::inbox::worker(
-            pool.clone(),
-            state.states.clone(),
-            clock.clone(),
-            state.inbox_settings(),
-            stored.clone(),
-            std::time::Duration::from_secs(30),
-        )));
-    }
-    if let crate::config::Listen::On(address) = args.smtp_listen {
-        let smtp = TcpListener::bind(address).await.with_context(|| {
-            format!("listening for SMTP on {address} (ADMIRALTY_SMTP_LISTEN; `off` turns it off)")
-        })?;
-        let address = smtp
-            .local_addr()
-            .context("reading the SMTP listener's address")?;
-        tracing::info!(%address, "SMTP listener for inbound mail");
-        let mut settings = crate::smtp::SmtpSettings::new(&args.mail_domain, args.mail_max_bytes);
-        settings.limits = smtp_limits(&args.doors);
-        smtp_door = Some(tokio::spawn(crate::smtp::serve(
-            smtp,
-            pool.clone(),
-            clock.clone(),
-            settings,
-            stored.clone(),
-            stop.clone(),
-        )));
-    }
+        crate::config::Listen::Off => None,
+    };
     tracing::info!(%address, base_url = %args.base_url, "serving");
     let deadlines = tokio::spawn(deadline_worker(
         pool.clone(),
@@ -102,25 +53,7 @@ pub(super) async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyho
         args.base_url.to_string(),
         std::time::Duration::from_secs(args.deadline_poll_seconds.max(1)),
     ));
-    let mail = match &args.smtp_url {
-        Some(url) => {
-            let from = args
-                .mail_from
-                .clone()
-                .unwrap_or_else(|| format!("Admiralty <orders@{}>", args.mail_domain));
-            let relay =
-                crate::outbox::Relay::new(url, &from).context("setting up the SMTP relay")?;
-            Some(tokio::spawn(outbox_worker(
-                pool.clone(),
-                clock.clone(),
-                relay,
-            )))
-        }
-        None => {
-            tracing::info!("no ADMIRALTY_SMTP_URL: outbound mail stays queued in the outbox");
-            None
-        }
-    };
+    let mail = outbox_relay(&args, &pool, &clock)?;
     // HTTP and SMTP stop taking connections at the same moment, and close what is left when
     // the grace period is over.
     let served = serve_with(listener, state, http_limits(&args.doors), stop).await;
@@ -140,6 +73,113 @@ pub(super) async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyho
     pool.close().await;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// Applies the migrations when asked to; refuses to serve a schema that is out of date.
+async fn check_schema(pool: &store::PgPool, migrate: bool) -> anyhow::Result<()> {
+    if migrate {
+        let report = store::migrate(pool).await.context("applying migrations")?;
+        tracing::info!(applied = ?report.applied, version = ?report.current_version, "migrations checked");
+    }
+    let pending = store::pending_migrations(pool)
+        .await
+        .context("reading the applied migrations")?;
+    if !pending.is_empty() {
+        bail!(
+            "the database schema is out of date (pending migrations {pending:?}): run `gm migrate` first"
+        );
+    }
+    Ok(())
+}
+
+/// Raises the open-file limit to its hard limit, so that the doors' caps, not the kernel's
+/// default soft limit, decide how many connections are held; warns when even that is short.
+fn warn_if_few_descriptors(database: &DatabaseArgs, args: &ServeArgs) {
+    if let Some(limit) = crate::doors::raise_open_file_limit() {
+        let needed = args.doors.descriptors_needed() + u64::from(database.db_max_connections) + 64;
+        if limit < needed {
+            tracing::warn!(
+                limit,
+                needed,
+                "the open-file limit is below what the connection caps allow: lower \
+                 ADMIRALTY_HTTP_MAX_CONNECTIONS or ADMIRALTY_SMTP_MAX_SESSIONS, or raise the hard limit"
+            );
+        }
+    }
+}
+
+/// The web's state, with the webhook door when a secret is configured.
+fn app_state(
+    pool: &store::PgPool,
+    clock: &Arc<dyn Clock>,
+    args: &ServeArgs,
+    stored: &Arc<tokio::sync::Notify>,
+) -> anyhow::Result<AppState> {
+    let mut state = AppState::new(pool.clone(), clock.clone(), args.base_url.clone())
+        .with_mail_domain(args.mail_domain.clone())
+        .with_limits(args.limits, args.mail_from.clone());
+    state.relay_configured = args.smtp_url.is_some();
+    if let Some(secret) = &args.webhook_secret {
+        if secret.chars().count() < 16 {
+            bail!("ADMIRALTY_WEBHOOK_SECRET is too short: use at least 16 random characters");
+        }
+        state = state.with_webhook(crate::Webhook {
+            secret: secret.clone(),
+            max_bytes: args.mail_max_bytes,
+            stored: stored.clone(),
+        });
+    }
+    Ok(state)
+}
+
+/// The SMTP listener for inbound mail, serving until `stop`.
+async fn smtp_door(
+    address: std::net::SocketAddr,
+    args: &ServeArgs,
+    pool: &store::PgPool,
+    clock: &Arc<dyn Clock>,
+    stored: &Arc<tokio::sync::Notify>,
+    stop: &crate::doors::Stop,
+) -> anyhow::Result<tokio::task::JoinHandle<()>> {
+    let smtp = TcpListener::bind(address).await.with_context(|| {
+        format!("listening for SMTP on {address} (ADMIRALTY_SMTP_LISTEN; `off` turns it off)")
+    })?;
+    let address = smtp
+        .local_addr()
+        .context("reading the SMTP listener's address")?;
+    tracing::info!(%address, "SMTP listener for inbound mail");
+    let mut settings = crate::smtp::SmtpSettings::new(&args.mail_domain, args.mail_max_bytes);
+    settings.limits = smtp_limits(&args.doors);
+    Ok(tokio::spawn(crate::smtp::serve(
+        smtp,
+        pool.clone(),
+        clock.clone(),
+        settings,
+        stored.clone(),
+        stop.clone(),
+    )))
+}
+
+/// The outbox worker sending through the configured relay; without one, mail stays queued.
+fn outbox_relay(
+    args: &ServeArgs,
+    pool: &store::PgPool,
+    clock: &Arc<dyn Clock>,
+) -> anyhow::Result<Option<tokio::task::JoinHandle<()>>> {
+    let Some(url) = &args.smtp_url else {
+        tracing::info!("no ADMIRALTY_SMTP_URL: outbound mail stays queued in the outbox");
+        return Ok(None);
+    };
+    let from = args
+        .mail_from
+        .clone()
+        .unwrap_or_else(|| format!("Admiralty <orders@{}>", args.mail_domain));
+    let relay = crate::outbox::Relay::new(url, &from).context("setting up the SMTP relay")?;
+    Ok(Some(tokio::spawn(outbox_worker(
+        pool.clone(),
+        clock.clone(),
+        relay,
+    ))))
 }
 
 /// Sends due reminders, resolves the turns that are due and publishes due issues, every `every`, for as long as

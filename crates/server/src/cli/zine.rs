@@ -82,25 +82,7 @@ pub(super) async fn run_zine(database: &DatabaseArgs, args: ZineArgs) -> anyhow:
     let zine = issues::find_zine(&pool, &args.slug).await?;
     let base = args.base_url.as_str();
     match args.action {
-        ZineCommand::Issues { rhythm } => {
-            let words = rhythm.join(" ");
-            let rhythm = if words.trim().eq_ignore_ascii_case("off") {
-                None
-            } else {
-                Some(words.parse::<Schedule>()?)
-            };
-            let next = issues::set_rhythm(&pool, now, &zine, rhythm, ACTOR).await?;
-            match (rhythm, next) {
-                (None, _) => println!("{} publishes no issues now.", zine.name),
-                (Some(rhythm), Some(next)) => {
-                    println!("{}: an issue {rhythm}; the next at {next}.", zine.name)
-                }
-                (Some(_), None) => println!(
-                    "{}: issues are published by hand (`gm zine {} publish`).",
-                    zine.name, zine.slug
-                ),
-            }
-        }
+        ZineCommand::Issues { rhythm } => set_rhythm(&pool, now, &zine, &rhythm.join(" ")).await?,
         ZineCommand::Editorial => {
             let mut text = String::new();
             std::io::stdin()
@@ -124,41 +106,9 @@ pub(super) async fn run_zine(database: &DatabaseArgs, args: ZineArgs) -> anyhow:
                 published.number, zine.name, published.mails_queued, zine.slug, published.number
             );
         }
-        ZineCommand::Letters { status } => {
-            let status: LetterStatus = status.parse()?;
-            for letter in store::issues::letters(&pool, zine.id, status).await? {
-                println!(
-                    "#{} {} from {} ({}){}:\n{}\n",
-                    letter.id,
-                    letter.received_at.format("%Y-%m-%d %H:%M UTC"),
-                    letter.writer,
-                    letter.source,
-                    letter
-                        .issue_number
-                        .map(|n| format!(", printed in issue {n}"))
-                        .unwrap_or_default(),
-                    letter.text
-                );
-            }
-        }
+        ZineCommand::Letters { status } => print_letters(&pool, &zine, status.parse()?).await?,
         ZineCommand::Pdf { number, paper, out } => {
-            let paper: issues::pdf::Paper = paper.parse()?;
-            let issue = store::issues::by_number(&pool, zine.id, number)
-                .await?
-                .filter(|i| i.status == store::status::IssueStatus::Published)
-                .with_context(|| format!("{} has no published issue {number}", zine.name))?;
-            let document = issues::pdf::printable_document(
-                &format!("{}, issue {number}", zine.name),
-                issue.html.as_deref().unwrap_or_default(),
-                paper,
-                base,
-            );
-            issues::pdf::print_to_pdf(&document, &out).await?;
-            println!(
-                "Issue {number} of {} printed to {}.",
-                zine.name,
-                out.display()
-            );
+            print_pdf(&pool, &zine, number, paper.parse()?, &out, base).await?;
         }
         ZineCommand::Approve { letter } => {
             issues::moderate_letter(&pool, now, &zine, letter, true, ACTOR).await?;
@@ -169,5 +119,82 @@ pub(super) async fn run_zine(database: &DatabaseArgs, args: ZineArgs) -> anyhow:
             println!("Letter {letter} turned down.");
         }
     }
+    Ok(())
+}
+
+/// `issues RHYTHM`: when issues are published (`off`: none).
+async fn set_rhythm(
+    pool: &store::PgPool,
+    now: chrono::DateTime<chrono::Utc>,
+    zine: &store::zines::Zine,
+    words: &str,
+) -> anyhow::Result<()> {
+    let rhythm = if words.trim().eq_ignore_ascii_case("off") {
+        None
+    } else {
+        Some(words.parse::<Schedule>()?)
+    };
+    let next = issues::set_rhythm(pool, now, zine, rhythm, ACTOR).await?;
+    match (rhythm, next) {
+        (None, _) => println!("{} publishes no issues now.", zine.name),
+        (Some(rhythm), Some(next)) => {
+            println!("{}: an issue {rhythm}; the next at {next}.", zine.name)
+        }
+        (Some(_), None) => println!(
+            "{}: issues are published by hand (`gm zine {} publish`).",
+            zine.name, zine.slug
+        ),
+    }
+    Ok(())
+}
+
+/// `letters STATUS`: the zine's letters to the editor in that state.
+async fn print_letters(
+    pool: &store::PgPool,
+    zine: &store::zines::Zine,
+    status: LetterStatus,
+) -> anyhow::Result<()> {
+    for letter in store::issues::letters(pool, zine.id, status).await? {
+        println!(
+            "#{} {} from {} ({}){}:\n{}\n",
+            letter.id,
+            letter.received_at.format("%Y-%m-%d %H:%M UTC"),
+            letter.writer,
+            letter.source,
+            letter
+                .issue_number
+                .map(|n| format!(", printed in issue {n}"))
+                .unwrap_or_default(),
+            letter.text
+        );
+    }
+    Ok(())
+}
+
+/// `pdf NUMBER`: a published issue printed to a PDF file.
+async fn print_pdf(
+    pool: &store::PgPool,
+    zine: &store::zines::Zine,
+    number: i32,
+    paper: issues::pdf::Paper,
+    out: &std::path::Path,
+    base: &str,
+) -> anyhow::Result<()> {
+    let issue = store::issues::by_number(pool, zine.id, number)
+        .await?
+        .filter(|i| i.status == store::status::IssueStatus::Published)
+        .with_context(|| format!("{} has no published issue {number}", zine.name))?;
+    let document = issues::pdf::printable_document(
+        &format!("{}, issue {number}", zine.name),
+        issue.html.as_deref().unwrap_or_default(),
+        paper,
+        base,
+    );
+    issues::pdf::print_to_pdf(&document, out).await?;
+    println!(
+        "Issue {number} of {} printed to {}.",
+        zine.name,
+        out.display()
+    );
     Ok(())
 }

@@ -9,7 +9,7 @@ use store::players::TokenHolder;
 use store::subscribers::SubscriberId;
 
 use super::Batch;
-use crate::letters::passwords;
+use crate::letters::{self, passwords};
 use crate::outbox::post::{Posting, post_letter};
 use crate::secrets::{self, Wait};
 use crate::turns::LifecycleError;
@@ -47,43 +47,24 @@ pub(super) async fn identify(
     now: DateTime<Utc>,
     domain: &str,
 ) -> Result<Result<Sender, String>, LifecycleError> {
-    if let Some(token) = &reading.token {
-        let games = match batch.holders_by_token.get(token.as_str()) {
-            Some(games) => games.clone(),
-            None => store::players::player_rows_of_token(&mut *tx, token.as_str()).await?,
-        };
-        let Some(holder) = games
-            .iter()
-            .find(|g| g.reply_token == token.as_str())
-            .cloned()
-        else {
-            // A seat handed to a standby: the old holder is told so, not "unknown address".
-            if let Some((game, turn)) =
-                store::replacements::replaced_token(&mut *tx, token.as_str()).await?
-            {
-                return Ok(Err(crate::letters::replacements::replaced(&game, turn)));
-            }
-            // An offer of a seat: its address proves the standby it was mailed to.
-            if let Some(offer) = store::offers::of_token(&mut *tx, token.as_str()).await?
-                && let Some(standby) = store::subscribers::find(&mut *tx, offer.subscriber_id)
-                    .await?
-                    .filter(|s| s.status == store::status::SubscriberStatus::Active)
-            {
-                let games = store::players::player_rows_of_subscriber(&mut *tx, standby.id).await?;
-                return Ok(Ok(Sender {
-                    subscriber: standby.id,
-                    email: standby.email.as_str().to_owned(),
-                    games,
-                    default: None,
-                    proof: Proof::ReplyToken,
-                    offer: Some(offer.id),
-                }));
-            }
-            return Ok(Err(
-                "the reply address you wrote to is not one Admiralty gave out (or no longer is)."
-                    .into(),
-            ));
-        };
+    match &reading.token {
+        Some(token) => by_reply_token(tx, batch, token.as_str()).await,
+        None => by_password(tx, batch, reading, from, now, domain).await,
+    }
+}
+
+/// The holder of a personal reply address; or the standby a seat was offered to at that
+/// address.
+async fn by_reply_token(
+    tx: &mut sqlx::PgConnection,
+    batch: &Batch,
+    token: &str,
+) -> Result<Result<Sender, String>, LifecycleError> {
+    let games = match batch.holders_by_token.get(token) {
+        Some(games) => games.clone(),
+        None => store::players::player_rows_of_token(&mut *tx, token).await?,
+    };
+    if let Some(holder) = games.iter().find(|g| g.reply_token == token).cloned() {
         return Ok(Ok(Sender {
             subscriber: holder.subscriber_id,
             email: holder.email.clone(),
@@ -93,17 +74,46 @@ pub(super) async fn identify(
             offer: None,
         }));
     }
+    // A seat handed to a standby: the old holder is told so, not "unknown address".
+    if let Some((game, turn)) = store::replacements::replaced_token(&mut *tx, token).await? {
+        return Ok(Err(letters::replacements::replaced(&game, turn)));
+    }
+    // An offer of a seat: its address proves the standby it was mailed to.
+    if let Some(offer) = store::offers::of_token(&mut *tx, token).await?
+        && let Some(standby) = store::subscribers::find(&mut *tx, offer.subscriber_id)
+            .await?
+            .filter(|s| s.status == store::status::SubscriberStatus::Active)
+    {
+        let games = store::players::player_rows_of_subscriber(&mut *tx, standby.id).await?;
+        return Ok(Ok(Sender {
+            subscriber: standby.id,
+            email: standby.email.as_str().to_owned(),
+            games,
+            default: None,
+            proof: Proof::ReplyToken,
+            offer: Some(offer.id),
+        }));
+    }
+    Ok(Err(letters::replies::unknown_reply_address()))
+}
+
+/// The subscriber of the From address whose PASSWORD the message carries; their game is the
+/// one they play, if they play only one.
+async fn by_password(
+    tx: &mut sqlx::PgConnection,
+    batch: &Batch,
+    reading: &Reading,
+    from: &str,
+    now: DateTime<Utc>,
+    domain: &str,
+) -> Result<Result<Sender, String>, LifecycleError> {
     let Some(password) = reading.commands.password() else {
-        return Ok(Err(
-            "Admiralty could not tell which game and player your message is for.".into(),
-        ));
+        return Ok(Err(letters::replies::no_proof()));
     };
     let password = password.expose_secret().to_owned();
     let inbound = batch.message_key(reading);
     let Some(subscriber) = check_password(tx, &inbound, from, password, now, domain).await? else {
-        return Ok(Err(
-            "the password does not match the one set for this address (or none is set).".into(),
-        ));
+        return Ok(Err(letters::replies::password_mismatch()));
     };
     let subscriber = match subscriber {
         Ok(subscriber) => subscriber,

@@ -108,6 +108,11 @@ fn standby_list(on_the_list: bool) -> &'static str {
     }
 }
 
+/// An answer to an offer that is not the subscriber's, or does not exist.
+pub fn not_yours() -> String {
+    "No seat is offered to you there; nothing was changed.".to_owned()
+}
+
 /// An answer to an offer that is no longer open.
 pub fn not_open(game: &str, status: store::status::OfferStatus) -> String {
     use store::status::OfferStatus;

@@ -13,6 +13,21 @@ use crate::limits::{AdmittedPress, Budgeted, Over, PressVerdict};
 
 /// The body of the answer to mail that proved no sender: why, and how to authenticate, in a
 /// few lines. Its From: may be forged, so the answer is kept short (no HELP) and says so: it
+/// Why mail to a reply address proves no sender: the address is not one Admiralty gave out.
+pub fn unknown_reply_address() -> String {
+    "the reply address you wrote to is not one Admiralty gave out (or no longer is).".into()
+}
+
+/// Why mail proves no sender: neither a reply address nor a PASSWORD line.
+pub fn no_proof() -> String {
+    "Admiralty could not tell which game and player your message is for.".into()
+}
+
+/// Why mail proves no sender: its PASSWORD is not the address's.
+pub fn password_mismatch() -> String {
+    "the password does not match the one set for this address (or none is set).".into()
+}
+
 /// may reach someone who never wrote.
 pub fn refusal(why: &str, domain: &str) -> Letter {
     Letter {

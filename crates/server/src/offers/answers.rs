@@ -6,7 +6,7 @@
 use chrono::{DateTime, Utc};
 use store::PgPool;
 use store::audit::{AuditAction, NewAuditEntry, Via};
-use store::offers::OfferId;
+use store::offers::{Offer, OfferId};
 use store::status::{OfferStatus, StandbyOffers};
 use store::subscribers::SubscriberId;
 
@@ -57,9 +57,7 @@ pub(crate) async fn answer_in(
         .await?
         .filter(|o| o.subscriber_id == subscriber)
     else {
-        return Ok(Answered::NotOpen(
-            "No seat is offered to you there; nothing was changed.".to_owned(),
-        ));
+        return Ok(Answered::NotOpen(words::not_yours()));
     };
     if found.status != OfferStatus::Open {
         return Ok(Answered::NotOpen(words::not_open(
@@ -67,100 +65,130 @@ pub(crate) async fn answer_in(
             found.status,
         )));
     }
-    let actor = format!("subscriber:{}", subscriber);
+    let answering = Answering {
+        offer: &found,
+        actor: format!("subscriber:{}", subscriber),
+        via,
+        now,
+        domain,
+    };
     match answer {
-        Answer::Accept => {
-            store::offers::close(&mut *tx, offer, OfferStatus::Accepted, now).await?;
-            let engine_id =
-                store::players::engine_player_id(&mut *tx, found.player_id, found.game_id)
-                    .await?
-                    .ok_or(LifecycleError::GameNotFound(found.game_id))?;
-            let replaced = match replace_in(
-                tx,
-                now,
-                &Replacement {
-                    game: found.game_id,
-                    player: &engine_id.to_string(),
-                    subscriber,
-                },
-                &actor,
-                domain,
-                &mut OsEntropy,
-            )
-            .await
-            {
-                Ok(replaced) => replaced,
-                // The game ended, or its turn is not open: the offer lapses, said in words.
-                Err(
-                    LifecycleError::GameOver(_)
-                    | LifecycleError::NoOpenTurn(_)
-                    | LifecycleError::Roster(_),
-                ) => {
-                    store::offers::close(&mut *tx, offer, OfferStatus::Lapsed, now).await?;
-                    return Ok(Answered::NotOpen(words::not_open(
-                        &found.game_name,
-                        OfferStatus::Lapsed,
-                    )));
-                }
-                Err(other) => return Err(other),
-            };
-            // One seat each: the taker's offers of the game's other seats lapse.
-            store::offers::lapse_open_to_subscriber(&mut *tx, found.game_id, subscriber, now)
-                .await?;
-            store::audit::append(
-                &mut *tx,
-                &store::audit::NewAuditEntry {
-                    actor: &actor,
-                    game: Some(found.game_id),
-                    action: AuditAction::SeatAccept {
-                        offer,
-                        player: found.player_id,
-                        via,
-                    },
-                },
-                now,
-            )
-            .await?;
-            Ok(Answered::Took(words::accepted(
-                &found.game_name,
-                &replaced.old_name,
-                replaced.from_turn,
-            )))
-        }
-        Answer::Decline => {
-            store::offers::close(&mut *tx, offer, OfferStatus::Declined, now).await?;
-            store::audit::append(
-                &mut *tx,
-                &store::audit::NewAuditEntry {
-                    actor: &actor,
-                    game: Some(found.game_id),
-                    action: AuditAction::SeatDecline {
-                        offer,
-                        player: found.player_id,
-                        via,
-                    },
-                },
-                now,
-            )
-            .await?;
-            let policy = store::offers::policy(&mut *tx, found.game_id).await?;
-            if policy.offers == StandbyOffers::Automatic {
-                offer_to_next_standby(
-                    tx,
-                    found.game_id,
-                    found.player_id,
-                    found.reason,
-                    now,
-                    domain,
-                )
-                .await?;
+        Answer::Accept => answering.accept(tx).await,
+        Answer::Decline => answering.decline(tx).await,
+    }
+}
+
+/// An open offer being answered by the subscriber it was made to.
+struct Answering<'a> {
+    offer: &'a Offer,
+    actor: String,
+    via: Via,
+    now: DateTime<Utc>,
+    domain: &'a str,
+}
+
+impl Answering<'_> {
+    /// The standby takes the seat from the next turn, unless the game has moved on.
+    async fn accept(&self, tx: &mut sqlx::PgConnection) -> Result<Answered, LifecycleError> {
+        let (found, now) = (self.offer, self.now);
+        store::offers::close(&mut *tx, found.id, OfferStatus::Accepted, now).await?;
+        let engine_id = store::players::engine_player_id(&mut *tx, found.player_id, found.game_id)
+            .await?
+            .ok_or(LifecycleError::GameNotFound(found.game_id))?;
+        let replacement = Replacement {
+            game: found.game_id,
+            player: &engine_id.to_string(),
+            subscriber: found.subscriber_id,
+        };
+        let taken = replace_in(
+            tx,
+            now,
+            &replacement,
+            &self.actor,
+            self.domain,
+            &mut OsEntropy,
+        )
+        .await;
+        let replaced = match taken {
+            Ok(replaced) => replaced,
+            // The game ended, or its turn is not open: the offer lapses, said in words.
+            Err(
+                LifecycleError::GameOver(_)
+                | LifecycleError::NoOpenTurn(_)
+                | LifecycleError::Roster(_),
+            ) => {
+                store::offers::close(&mut *tx, found.id, OfferStatus::Lapsed, now).await?;
+                return Ok(Answered::NotOpen(words::not_open(
+                    &found.game_name,
+                    OfferStatus::Lapsed,
+                )));
             }
-            let on_the_list = store::replacements::is_standby(&mut *tx, subscriber).await?;
-            Ok(Answered::Declined(words::declined(
-                &found.game_name,
-                on_the_list,
-            )))
+            Err(other) => return Err(other),
+        };
+        // One seat each: the taker's offers of the game's other seats lapse.
+        store::offers::lapse_open_to_subscriber(&mut *tx, found.game_id, found.subscriber_id, now)
+            .await?;
+        self.audit(
+            tx,
+            AuditAction::SeatAccept {
+                offer: found.id,
+                player: found.player_id,
+                via: self.via,
+            },
+        )
+        .await?;
+        Ok(Answered::Took(words::accepted(
+            &found.game_name,
+            &replaced.old_name,
+            replaced.from_turn,
+        )))
+    }
+
+    /// The standby declines; where Admiralty makes the offers, the next standby is offered
+    /// the seat.
+    async fn decline(&self, tx: &mut sqlx::PgConnection) -> Result<Answered, LifecycleError> {
+        let (found, now) = (self.offer, self.now);
+        store::offers::close(&mut *tx, found.id, OfferStatus::Declined, now).await?;
+        self.audit(
+            tx,
+            AuditAction::SeatDecline {
+                offer: found.id,
+                player: found.player_id,
+                via: self.via,
+            },
+        )
+        .await?;
+        let policy = store::offers::policy(&mut *tx, found.game_id).await?;
+        if policy.offers == StandbyOffers::Automatic {
+            offer_to_next_standby(
+                tx,
+                found.game_id,
+                found.player_id,
+                found.reason,
+                now,
+                self.domain,
+            )
+            .await?;
         }
+        let on_the_list = store::replacements::is_standby(&mut *tx, found.subscriber_id).await?;
+        Ok(Answered::Declined(words::declined(
+            &found.game_name,
+            on_the_list,
+        )))
+    }
+
+    async fn audit(
+        &self,
+        tx: &mut sqlx::PgConnection,
+        action: AuditAction,
+    ) -> Result<(), LifecycleError> {
+        let entry = NewAuditEntry {
+            actor: &self.actor,
+            game: Some(self.offer.game_id),
+            action,
+        };
+        store::audit::append(&mut *tx, &entry, self.now).await?;
+        Ok(())
     }
 }
 

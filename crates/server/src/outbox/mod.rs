@@ -70,80 +70,16 @@ pub async fn deliver_due(
         if batch.is_empty() {
             return Ok(done);
         }
-        let mut missing: Vec<SharedBodyId> = batch
-            .iter()
-            .filter_map(|m| m.shared_body_id)
-            .filter(|id| !bodies.contains_key(id))
-            .collect();
-        missing.sort_unstable();
-        missing.dedup();
-        if !missing.is_empty() {
-            for body in outbox::shared_bodies(pool, &missing).await? {
-                // Encoded once here, not once per recipient.
-                let encoded = EncodedText::new(body.body_text.clone());
-                let encoded_html = body.body_html.clone().map(EncodedText::new);
-                bodies.insert(
-                    body.id,
-                    Arc::new(Shared {
-                        body,
-                        encoded,
-                        encoded_html,
-                    }),
-                );
-            }
-        }
+        read_shared_bodies(pool, &batch, &mut bodies).await?;
         let transactions = Transaction::group(batch, &bodies);
         done.transactions += transactions.len();
-        let senders = transactions.len().min(CONCURRENT_SENDS);
-        let queue = Arc::new(Mutex::new(transactions.into_iter()));
-        // Each outcome is reported as soon as it is known, so a sender that panicked loses
-        // only the transaction it was sending (its messages stay leased and are retried later).
-        let (outcomes, mut received) = tokio::sync::mpsc::unbounded_channel();
-        let mut sending = tokio::task::JoinSet::new();
-        for _ in 0..senders {
-            let (relay, queue, outcomes) = (relay.clone(), queue.clone(), outcomes.clone());
-            sending.spawn(async move {
-                let mut connection = None;
-                while let Some(transaction) = queue.lock().ok().and_then(|mut q| q.next()) {
-                    let results = send(&relay, &mut connection, &transaction).await;
-                    if outcomes.send((transaction.messages, results)).is_err() {
-                        break;
-                    }
-                }
-                if let Some(connection) = connection {
-                    relay.server.put_back(connection);
-                }
-            });
-        }
-        drop(outcomes);
+        let (mut sending, mut received) = start_senders(relay, transactions);
         let mut sent = Vec::new();
         while let Some((messages, results)) = received.recv().await {
             for (message, outcome) in messages.iter().zip(results) {
                 match outcome {
                     Ok(()) => sent.push(message.id),
-                    Err(Failure::Permanent(error)) => {
-                        outbox::mark_failed(pool, message.id, &error).await?;
-                        done.failed += 1;
-                    }
-                    Err(Failure::Temporary(error)) if message.attempts + 1 >= MAX_ATTEMPTS => {
-                        outbox::mark_failed(
-                            pool,
-                            message.id,
-                            &format!("gave up after {MAX_ATTEMPTS} attempts: {error}"),
-                        )
-                        .await?;
-                        done.failed += 1;
-                    }
-                    Err(Failure::Temporary(error)) => {
-                        outbox::mark_retry(
-                            pool,
-                            message.id,
-                            &error,
-                            now + backoff(message.attempts),
-                        )
-                        .await?;
-                        done.retrying += 1;
-                    }
+                    Err(failure) => record_failure(pool, message, failure, now, &mut done).await?,
                 }
             }
         }
@@ -151,6 +87,102 @@ pub async fn deliver_due(
         outbox::mark_sent_many(pool, &sent, now).await?;
         done.sent += sent.len();
     }
+}
+
+/// Reads the shared bodies the batch's messages use that are not read yet, each encoded once
+/// here, not once per recipient.
+async fn read_shared_bodies(
+    pool: &PgPool,
+    batch: &[Leased],
+    bodies: &mut HashMap<SharedBodyId, Arc<Shared>>,
+) -> Result<(), store::StoreError> {
+    let mut missing: Vec<SharedBodyId> = batch
+        .iter()
+        .filter_map(|m| m.shared_body_id)
+        .filter(|id| !bodies.contains_key(id))
+        .collect();
+    missing.sort_unstable();
+    missing.dedup();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    for body in outbox::shared_bodies(pool, &missing).await? {
+        let encoded = EncodedText::new(body.body_text.clone());
+        let encoded_html = body.body_html.clone().map(EncodedText::new);
+        bodies.insert(
+            body.id,
+            Arc::new(Shared {
+                body,
+                encoded,
+                encoded_html,
+            }),
+        );
+    }
+    Ok(())
+}
+
+/// The outcomes of one SMTP transaction: its messages, each with how its sending went.
+type Outcomes = (Vec<Leased>, Vec<Result<(), Failure>>);
+
+/// Starts up to [`CONCURRENT_SENDS`] senders taking the transactions in turn, each keeping
+/// one connection from transaction to transaction. Each outcome is reported as soon as it is
+/// known, so a sender that panicked loses only the transaction it was sending (its messages
+/// stay leased and are retried later).
+fn start_senders(
+    relay: &Relay,
+    transactions: Vec<Transaction>,
+) -> (
+    tokio::task::JoinSet<()>,
+    tokio::sync::mpsc::UnboundedReceiver<Outcomes>,
+) {
+    let senders = transactions.len().min(CONCURRENT_SENDS);
+    let queue = Arc::new(Mutex::new(transactions.into_iter()));
+    let (outcomes, received) = tokio::sync::mpsc::unbounded_channel();
+    let mut sending = tokio::task::JoinSet::new();
+    for _ in 0..senders {
+        let (relay, queue, outcomes) = (relay.clone(), queue.clone(), outcomes.clone());
+        sending.spawn(async move {
+            let mut connection = None;
+            while let Some(transaction) = queue.lock().ok().and_then(|mut q| q.next()) {
+                let results = send(&relay, &mut connection, &transaction).await;
+                if outcomes.send((transaction.messages, results)).is_err() {
+                    break;
+                }
+            }
+            if let Some(connection) = connection {
+                relay.server.put_back(connection);
+            }
+        });
+    }
+    (sending, received)
+}
+
+/// Records a message that was not sent: failed for good, or to be tried again later (until
+/// [`MAX_ATTEMPTS`]).
+async fn record_failure(
+    pool: &PgPool,
+    message: &Leased,
+    failure: Failure,
+    now: DateTime<Utc>,
+    done: &mut Delivered,
+) -> Result<(), store::StoreError> {
+    match failure {
+        Failure::Permanent(error) => {
+            outbox::mark_failed(pool, message.id, &error).await?;
+            done.failed += 1;
+        }
+        Failure::Temporary(error) if message.attempts + 1 >= MAX_ATTEMPTS => {
+            let error = format!("gave up after {MAX_ATTEMPTS} attempts: {error}");
+            outbox::mark_failed(pool, message.id, &error).await?;
+            done.failed += 1;
+        }
+        Failure::Temporary(error) => {
+            let retry_at = now + backoff(message.attempts);
+            outbox::mark_retry(pool, message.id, &error, retry_at).await?;
+            done.retrying += 1;
+        }
+    }
+    Ok(())
 }
 
 /// A shared body, with its text (and HTML, if any: a zine's issue) encoded for the wire once.
@@ -164,7 +196,7 @@ struct Shared {
 ///
 /// A row with a shared body and nothing of its own (no text, no HTML, no headers: a turn's
 /// report to a subscriber) is a copy of a circular, like a mailing list's post: every copy is
-/// the same message (the same Message-ID, `To:` the zine's own address, the subscribers in the
+/// the same message (the same Message-ID, `To:` Admiralty's own sending address, the subscribers in the
 /// envelope only, so none sees another's address), and up to [`MAX_RECIPIENTS`] copies go out
 /// in one transaction, as list servers send. A 870 KB report to 10,000 subscribers is then
 /// 100 transfers, not 10,000. Any other row is a message of its own to its one recipient.

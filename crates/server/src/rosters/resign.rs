@@ -10,7 +10,7 @@ use store::PgPool;
 use store::audit::{AuditAction, NewAuditEntry};
 use store::games::GameId;
 use store::outbox::Headers;
-use store::players::{PlayerRowId, TokenHolder};
+use store::players::{GamePlayer, PlayerRowId, TokenHolder};
 use store::status::{GameStatus, OfferReason, PlayerStatus};
 
 use crate::letters;
@@ -86,29 +86,24 @@ pub async fn resign_from_web(
     Ok(())
 }
 
-/// The GM takes back a player's resignation before their fleet leaves the battle (it leaves
-/// at the next resolution): the player is active again with the same reply address, the open
-/// offers of the seat lapse, and the player is told by mail. Audited `player.reinstate`.
-pub async fn reinstate(
-    pool: &PgPool,
-    now: DateTime<Utc>,
+/// The resigned player whose resignation can still be taken back: still subscribed, and with
+/// a fleet still in the battle. `Err` says why not.
+async fn seat_to_take_back(
+    tx: &mut sqlx::PgConnection,
     game: GameId,
+    game_name: &str,
     player: PlayerRowId,
-    actor: &str,
-    domain: &str,
-) -> Result<String, LifecycleError> {
+) -> Result<GamePlayer, LifecycleError> {
     let refused = |why: String| LifecycleError::Roster(why);
-    let mut tx = pool.begin().await?;
-    let summary = open_game(&mut tx, game).await?;
     let seat = store::players::of_game(&mut *tx, game)
         .await?
         .into_iter()
         .find(|p| p.id == player)
-        .ok_or_else(|| refused(format!("{} has no such player", summary.name)))?;
+        .ok_or_else(|| refused(format!("{game_name} has no such player")))?;
     if seat.status != PlayerStatus::Resigned {
         return Err(refused(format!(
-            "{} has not resigned from {} (they are {})",
-            seat.display_name, summary.name, seat.status
+            "{} has not resigned from {game_name} (they are {})",
+            seat.display_name, seat.status
         )));
     }
     // Only players whose subscription is active are listed here.
@@ -125,11 +120,28 @@ pub async fn reinstate(
     let state = turns::game_state(&mut *tx, game).await?;
     if !state.expects_orders(turns::player_id(seat.engine_player_id)) {
         return Err(refused(format!(
-            "{}'s fleet has left {} (a turn resolved since the resignation, or it was sunk): \
-             there is no seat to take back",
-            seat.display_name, summary.name
+            "{}'s fleet has left {game_name} (a turn resolved since the resignation, or it was \
+             sunk): there is no seat to take back",
+            seat.display_name
         )));
     }
+    Ok(seat)
+}
+
+/// The GM takes back a player's resignation before their fleet leaves the battle (it leaves
+/// at the next resolution): the player is active again with the same reply address, the open
+/// offers of the seat lapse, and the player is told by mail. Audited `player.reinstate`.
+pub async fn reinstate(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    game: GameId,
+    player: PlayerRowId,
+    actor: &str,
+    domain: &str,
+) -> Result<String, LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let summary = open_game(&mut tx, game).await?;
+    let seat = seat_to_take_back(&mut tx, game, &summary.name, player).await?;
     if !store::players::change_status(
         &mut *tx,
         player,
@@ -138,7 +150,7 @@ pub async fn reinstate(
     )
     .await?
     {
-        return Err(refused(format!(
+        return Err(LifecycleError::Roster(format!(
             "{}'s seat changed hands meanwhile; look at the game's page again",
             seat.display_name
         )));

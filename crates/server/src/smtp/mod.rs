@@ -119,7 +119,7 @@ pub async fn serve(
             accepted = listener.accept() => accepted,
             () = stop.draining() => break,
         };
-        let (mut stream, peer) = match accepted {
+        let (stream, peer) = match accepted {
             Ok(accepted) => accepted,
             Err(error) => {
                 // Out of file descriptors and the like: back off instead of spinning.
@@ -136,33 +136,14 @@ pub async fn serve(
             buffers: buffers.clone(),
             stop: stop.clone(),
         };
-        let (admission, stop, limits) = (admission.clone(), stop.clone(), limits.clone());
-        sessions.spawn(async move {
-            let admitted = tokio::select! {
-                ticket = admission.admit(peer.ip(), limits.admission_wait) => ticket,
-                () = stop.draining() => None,
-            };
-            let Some(ticket) = admitted else {
-                let refusal =
-                    b"421 4.7.0 too many connections from your address; please try again later\r\n";
-                let _ =
-                    tokio::time::timeout(Duration::from_secs(1), stream.write_all(refusal)).await;
-                return;
-            };
-            // The session's own bounds work between its reads; this one also covers a client
-            // that stops reading our replies.
-            let hard_limit = limits.session_lifetime + limits.idle_timeout;
-            tokio::select! {
-                served = session.serve(stream, peer, &ticket) => {
-                    if let Err(error) = served {
-                        tracing::debug!(%error, %peer, "SMTP connection ended");
-                    }
-                }
-                () = tokio::time::sleep(hard_limit) => {}
-                () = ticket.shed() => {}
-                () = stop.closed() => {}
-            }
-        });
+        sessions.spawn(admit_and_serve(
+            session,
+            stream,
+            peer,
+            admission.clone(),
+            stop.clone(),
+            limits.clone(),
+        ));
         while sessions.try_join_next().is_some() {}
     }
     // Closing the listener refuses new connections at once, rather than leaving them queued.
@@ -174,4 +155,39 @@ pub async fn serve(
     }
     // Every session is gone, and with it every sender: the writer ends once it has answered.
     let _ = writer.await;
+}
+
+/// Serves one connection once it is admitted (or tells it there are too many), within the
+/// session's hard limit, until it is shed or the stop closes it.
+async fn admit_and_serve(
+    session: session::Session,
+    mut stream: tokio::net::TcpStream,
+    peer: std::net::SocketAddr,
+    admission: Arc<Admission>,
+    stop: Stop,
+    limits: SmtpLimits,
+) {
+    let admitted = tokio::select! {
+        ticket = admission.admit(peer.ip(), limits.admission_wait) => ticket,
+        () = stop.draining() => None,
+    };
+    let Some(ticket) = admitted else {
+        let refusal =
+            b"421 4.7.0 too many connections from your address; please try again later\r\n";
+        let _ = tokio::time::timeout(Duration::from_secs(1), stream.write_all(refusal)).await;
+        return;
+    };
+    // The session's own bounds work between its reads; this one also covers a client that
+    // stops reading our replies.
+    let hard_limit = limits.session_lifetime + limits.idle_timeout;
+    tokio::select! {
+        served = session.serve(stream, peer, &ticket) => {
+            if let Err(error) = served {
+                tracing::debug!(%error, %peer, "SMTP connection ended");
+            }
+        }
+        () = tokio::time::sleep(hard_limit) => {}
+        () = ticket.shed() => {}
+        () = stop.closed() => {}
+    }
 }

@@ -7,19 +7,20 @@
 use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use mailin::{Action, SessionBuilder};
 use tokio::io::{AsyncBufRead, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 use tokio::time::Sleep;
 
 use super::SmtpSettings;
 use super::groups::ToStore;
 use super::wire::{
-    Collector, LineRead, Normalised, announce_size, lock, normalise_command, read_bounded_line,
-    starts_with_ignore_case, write_response,
+    Collector, Envelope, LineRead, Normalised, announce_size, lock, normalise_command,
+    read_bounded_line, starts_with_ignore_case, write_response,
 };
 use crate::clock::Clock;
 use crate::doors::Stop;
@@ -73,6 +74,16 @@ enum Received {
     NoRoom,
 }
 
+/// One client's connection as a session reads and answers it.
+struct Connection {
+    read: BufReader<OwnedReadHalf>,
+    write: OwnedWriteHalf,
+    /// The line being read, reused from line to line.
+    line: Vec<u8>,
+    /// The end of the session's lifetime.
+    lifetime: Pin<Box<Sleep>>,
+}
+
 impl Session {
     pub async fn serve(
         self,
@@ -80,60 +91,29 @@ impl Session {
         peer: SocketAddr,
         ticket: &Ticket,
     ) -> io::Result<()> {
-        let (read, mut write) = stream.into_split();
-        let mut read = BufReader::new(read);
+        let (read, write) = stream.into_split();
         let collector = Collector::new(&self.settings.domain);
         let envelope = collector.envelope.clone();
         let mut session =
             SessionBuilder::new(self.settings.domain.clone()).build(peer.ip(), collector);
-        let lifetime = tokio::time::sleep(self.settings.limits.session_lifetime);
-        tokio::pin!(lifetime);
-        write_response(&mut write, &session.greeting()).await?;
-        let mut line = Vec::new();
+        let mut conn = Connection {
+            read: BufReader::new(read),
+            write,
+            line: Vec::new(),
+            lifetime: Box::pin(tokio::time::sleep(self.settings.limits.session_lifetime)),
+        };
+        write_response(&mut conn.write, &session.greeting()).await?;
         loop {
-            let read_line = self
-                .next_line(
-                    &mut read,
-                    &mut line,
-                    MAX_COMMAND_LINE,
-                    lifetime.as_mut(),
-                    ticket,
-                    true,
-                )
-                .await;
-            match read_line {
-                Err(ended) => {
-                    write.write_all(ended.reply()).await?;
-                    return Ok(());
-                }
-                Ok(read) => match read? {
-                    LineRead::Eof => return Ok(()),
-                    LineRead::Partial => {
-                        write.write_all(b"500 5.5.6 line too long\r\n").await?;
-                        return Ok(());
-                    }
-                    LineRead::Line => {}
-                },
-            }
-            let command = match normalise_command(&line, self.settings.max_bytes) {
-                Normalised::Command(command, reverse_path) => {
-                    if let Some(path) = reverse_path {
-                        lock(&envelope).reverse_path = path;
-                    }
-                    command
-                }
-                Normalised::Refuse(reply) => {
-                    write.write_all(reply.as_bytes()).await?;
-                    continue;
-                }
+            let Some(command) = self.next_command(&mut conn, ticket, &envelope).await? else {
+                return Ok(());
             };
             let is_ehlo = starts_with_ignore_case(&command, b"EHLO");
             let reply = session.process(&command);
             if is_ehlo && reply.code == 250 {
                 let text = announce_size(&reply.buffer()?, self.settings.max_bytes);
-                write.write_all(&text).await?;
+                conn.write.write_all(&text).await?;
             } else {
-                write_response(&mut write, &reply).await?;
+                write_response(&mut conn.write, &reply).await?;
             }
             if reply.action == Action::Close {
                 return Ok(());
@@ -143,56 +123,119 @@ impl Session {
                 continue;
             }
             ticket.busy();
-            let reverse_path = lock(&envelope).reverse_path.clone();
-            let received = self
-                .receive(
-                    &mut read,
-                    &mut line,
-                    lifetime.as_mut(),
-                    ticket,
-                    &reverse_path,
-                )
-                .await;
-            let received = match received {
-                Err(ended) => {
-                    write.write_all(ended.reply()).await?;
-                    return Ok(());
-                }
-                Ok(received) => received?,
-            };
-            // mailin back to its state after a message; its 250 is sent once the message is
-            // stored.
-            let reply = session.process(b".\r\n");
-            match received {
-                Received::TooBig => {
-                    let text = format!(
-                        "552 5.3.4 the message is larger than {} bytes; nothing was stored\r\n",
-                        self.settings.max_bytes
-                    );
-                    write.write_all(text.as_bytes()).await?;
-                }
-                Received::NoRoom => {
-                    write
-                        .write_all(b"452 4.3.1 too much mail is being received at once; nothing was stored, please try again later\r\n")
-                        .await?;
-                }
-                Received::Message(raw, held) => {
-                    let recipients = std::mem::take(&mut lock(&envelope).recipients);
-                    if !self.store(raw, recipients).await {
-                        write
-                            .write_all(
-                                b"451 4.3.0 the message could not be stored; please try again later\r\n",
-                            )
-                            .await?;
-                        return Ok(());
-                    }
-                    drop(held);
-                    crate::fault::point("smtp_stored_before_reply").await;
-                    write_response(&mut write, &reply).await?;
-                }
+            if !self
+                .take_message(&mut conn, ticket, &envelope, &mut session)
+                .await?
+            {
+                return Ok(());
             }
             ticket.idle();
         }
+    }
+
+    /// Reads the next command for mailin, answering itself the lines it refuses; `None` when
+    /// the session is over (the client left, or a bound was reached and said so).
+    async fn next_command(
+        &self,
+        conn: &mut Connection,
+        ticket: &Ticket,
+        envelope: &Mutex<Envelope>,
+    ) -> io::Result<Option<Vec<u8>>> {
+        loop {
+            let read_line = self
+                .next_line(
+                    &mut conn.read,
+                    &mut conn.line,
+                    MAX_COMMAND_LINE,
+                    conn.lifetime.as_mut(),
+                    ticket,
+                    true,
+                )
+                .await;
+            match read_line {
+                Err(ended) => {
+                    conn.write.write_all(ended.reply()).await?;
+                    return Ok(None);
+                }
+                Ok(read) => match read? {
+                    LineRead::Eof => return Ok(None),
+                    LineRead::Partial => {
+                        conn.write.write_all(b"500 5.5.6 line too long\r\n").await?;
+                        return Ok(None);
+                    }
+                    LineRead::Line => {}
+                },
+            }
+            match normalise_command(&conn.line, self.settings.max_bytes) {
+                Normalised::Command(command, reverse_path) => {
+                    if let Some(path) = reverse_path {
+                        lock(envelope).reverse_path = path;
+                    }
+                    return Ok(Some(command));
+                }
+                Normalised::Refuse(reply) => conn.write.write_all(reply.as_bytes()).await?,
+            }
+        }
+    }
+
+    /// Receives the message that follows DATA's 354 and answers it once it is stored, or
+    /// refused; `false` when the session is over.
+    async fn take_message(
+        &self,
+        conn: &mut Connection,
+        ticket: &Ticket,
+        envelope: &Mutex<Envelope>,
+        session: &mut mailin::Session<Collector>,
+    ) -> io::Result<bool> {
+        let reverse_path = lock(envelope).reverse_path.clone();
+        let received = self
+            .receive(
+                &mut conn.read,
+                &mut conn.line,
+                conn.lifetime.as_mut(),
+                ticket,
+                &reverse_path,
+            )
+            .await;
+        let received = match received {
+            Err(ended) => {
+                conn.write.write_all(ended.reply()).await?;
+                return Ok(false);
+            }
+            Ok(received) => received?,
+        };
+        // mailin back to its state after a message; its 250 is sent once the message is
+        // stored.
+        let reply = session.process(b".\r\n");
+        match received {
+            Received::TooBig => {
+                let text = format!(
+                    "552 5.3.4 the message is larger than {} bytes; nothing was stored\r\n",
+                    self.settings.max_bytes
+                );
+                conn.write.write_all(text.as_bytes()).await?;
+            }
+            Received::NoRoom => {
+                conn.write
+                    .write_all(b"452 4.3.1 too much mail is being received at once; nothing was stored, please try again later\r\n")
+                    .await?;
+            }
+            Received::Message(raw, held) => {
+                let recipients = std::mem::take(&mut lock(envelope).recipients);
+                if !self.store(raw, recipients).await {
+                    conn.write
+                        .write_all(
+                            b"451 4.3.0 the message could not be stored; please try again later\r\n",
+                        )
+                        .await?;
+                    return Ok(false);
+                }
+                drop(held);
+                crate::fault::point("smtp_stored_before_reply").await;
+                write_response(&mut conn.write, &reply).await?;
+            }
+        }
+        Ok(true)
     }
 
     /// Reads the next line within the session's bounds. Between commands a stop ends the

@@ -3,8 +3,9 @@
 use chrono::{DateTime, Duration, Utc};
 use store::PgPool;
 use store::audit::{AuditAction, ClockChange};
-use store::games::GameId;
+use store::games::{GameForGm, GameId};
 use store::status::GameStatus;
+use store::turns::OpenTurnOfGame;
 
 use super::resolve::resolve_open_turn_now;
 use super::{LifecycleError, ScheduleSettings, game_secret};
@@ -63,67 +64,25 @@ pub async fn gm_action(
         _ => {}
     }
     let open = store::turns::lock_open_of_game(&mut tx, game).await?;
-    let mut change = ClockChange::Status {
+    let status_before = ClockChange::Status {
         status_before: stored.status,
     };
-    match action {
+    let change = match action {
         GmAction::ResolveNow | GmAction::Extend(_) | GmAction::SetDeadline(_) => {
             let turn = open.ok_or(LifecycleError::NoOpenTurn(game))?;
-            let new_deadline = match action {
-                GmAction::Extend(by) => turn.deadline.unwrap_or(now) + by,
-                GmAction::SetDeadline(at) if at <= now => {
-                    return Err(LifecycleError::DeadlineInPast(game));
-                }
-                GmAction::SetDeadline(at) => at,
-                _ => now,
-            };
-            store::turns::set_deadline(&mut *tx, turn.id, new_deadline).await?;
-            change = ClockChange::Deadline {
-                turn: turn.number,
-                deadline_before: turn.deadline,
-                deadline: new_deadline,
-            };
+            move_deadline(&mut tx, game, turn, action, now).await?
         }
-        GmAction::Pause => {
-            // Keep the time left, so that resuming gives it back.
-            let left = open
-                .and_then(|turn| turn.deadline)
-                .map(|deadline| (deadline - now).num_seconds().max(0));
-            store::games::pause(&mut *tx, game, left).await?;
-            if let (Some(turn), Some(left)) = (open, left) {
-                change = ClockChange::Paused {
-                    turn: turn.number,
-                    time_left_seconds: left,
-                };
-            }
-        }
-        GmAction::Resume => {
-            store::games::resume(&mut *tx, game).await?;
-            if let (Some(turn), Some(left)) = (open, stored.paused_seconds_left)
-                && let Some(deadline) = turn.deadline
-                && deadline <= now + Duration::seconds(left)
-            {
-                let new_deadline = now + Duration::seconds(left);
-                store::turns::set_deadline(&mut *tx, turn.id, new_deadline).await?;
-                change = ClockChange::Deadline {
-                    turn: turn.number,
-                    deadline_before: Some(deadline),
-                    deadline: new_deadline,
-                };
-            }
-        }
+        GmAction::Pause => pause(&mut tx, game, open, now)
+            .await?
+            .unwrap_or(status_before),
+        GmAction::Resume => resume(&mut tx, game, &stored, open, now)
+            .await?
+            .unwrap_or(status_before),
         GmAction::End => {
-            let secret = game_secret(&stored.secret_seed, game)?;
-            if let Some(turn) = open {
-                store::turns::abandon(&mut *tx, turn.id).await?;
-            }
-            let last = u32::try_from(store::turns::last_number(&mut *tx, game).await?).unwrap_or(0);
-            let sealed: Vec<(u32, String)> = (0..=last)
-                .map(|n| (n, secret.sealed_seed(n).to_hex()))
-                .collect();
-            store::games::finish_game(&mut tx, game, &sealed).await?;
+            end(&mut tx, game, &stored, open).await?;
+            status_before
         }
-    }
+    };
     store::audit::append(
         &mut *tx,
         &store::audit::NewAuditEntry {
@@ -138,6 +97,94 @@ pub async fn gm_action(
     if action == GmAction::ResolveNow {
         resolve_open_turn_now(pool, game, now, mail_domain).await?;
     }
+    Ok(())
+}
+
+/// Resolve now, extend or set the deadline: the open turn's new deadline.
+async fn move_deadline(
+    tx: &mut sqlx::PgConnection,
+    game: GameId,
+    turn: OpenTurnOfGame,
+    action: GmAction,
+    now: DateTime<Utc>,
+) -> Result<ClockChange, LifecycleError> {
+    let new_deadline = match action {
+        GmAction::Extend(by) => turn.deadline.unwrap_or(now) + by,
+        GmAction::SetDeadline(at) if at <= now => {
+            return Err(LifecycleError::DeadlineInPast(game));
+        }
+        GmAction::SetDeadline(at) => at,
+        _ => now,
+    };
+    store::turns::set_deadline(&mut *tx, turn.id, new_deadline).await?;
+    Ok(ClockChange::Deadline {
+        turn: turn.number,
+        deadline_before: turn.deadline,
+        deadline: new_deadline,
+    })
+}
+
+/// Pauses the game, keeping the open turn's time left so that resuming gives it back.
+async fn pause(
+    tx: &mut sqlx::PgConnection,
+    game: GameId,
+    open: Option<OpenTurnOfGame>,
+    now: DateTime<Utc>,
+) -> Result<Option<ClockChange>, LifecycleError> {
+    let left = open
+        .and_then(|turn| turn.deadline)
+        .map(|deadline| (deadline - now).num_seconds().max(0));
+    store::games::pause(&mut *tx, game, left).await?;
+    Ok(match (open, left) {
+        (Some(turn), Some(left)) => Some(ClockChange::Paused {
+            turn: turn.number,
+            time_left_seconds: left,
+        }),
+        _ => None,
+    })
+}
+
+/// Resumes the game; the open turn's deadline moves on by the time it had left when paused
+/// (never earlier than it was).
+async fn resume(
+    tx: &mut sqlx::PgConnection,
+    game: GameId,
+    stored: &GameForGm,
+    open: Option<OpenTurnOfGame>,
+    now: DateTime<Utc>,
+) -> Result<Option<ClockChange>, LifecycleError> {
+    store::games::resume(&mut *tx, game).await?;
+    if let (Some(turn), Some(left)) = (open, stored.paused_seconds_left)
+        && let Some(deadline) = turn.deadline
+        && deadline <= now + Duration::seconds(left)
+    {
+        let new_deadline = now + Duration::seconds(left);
+        store::turns::set_deadline(&mut *tx, turn.id, new_deadline).await?;
+        return Ok(Some(ClockChange::Deadline {
+            turn: turn.number,
+            deadline_before: Some(deadline),
+            deadline: new_deadline,
+        }));
+    }
+    Ok(None)
+}
+
+/// Ends the game: its open turn is abandoned, and every sealed seed revealed.
+async fn end(
+    tx: &mut sqlx::PgConnection,
+    game: GameId,
+    stored: &GameForGm,
+    open: Option<OpenTurnOfGame>,
+) -> Result<(), LifecycleError> {
+    let secret = game_secret(&stored.secret_seed, game)?;
+    if let Some(turn) = open {
+        store::turns::abandon(&mut *tx, turn.id).await?;
+    }
+    let last = u32::try_from(store::turns::last_number(&mut *tx, game).await?).unwrap_or(0);
+    let sealed: Vec<(u32, String)> = (0..=last)
+        .map(|n| (n, secret.sealed_seed(n).to_hex()))
+        .collect();
+    store::games::finish_game(&mut *tx, game, &sealed).await?;
     Ok(())
 }
 

@@ -14,6 +14,7 @@ pub mod absences;
 pub mod create;
 pub mod gm;
 pub mod missed;
+mod open_turns;
 pub mod orders;
 pub mod press;
 pub mod reminders;
@@ -35,9 +36,10 @@ pub use create::{
 };
 pub(crate) use gm::schedule_of_in;
 pub use gm::{GmAction, delete_game, gm_action, schedule_of, set_schedule};
+pub use open_turns::{OpenTurn, OpenTurns};
 pub use orders::{
-    Checked, OpenTurn, OpenTurns, PressTaken, Submission, Taken, may_play, press_for_open_turn,
-    send_press, submit_checked_orders, submit_orders, submit_orders_in,
+    Checked, PressTaken, Submission, Taken, may_play, press_for_open_turn, send_press,
+    submit_checked_orders, submit_orders, submit_orders_in,
 };
 pub use press::{audit_withdrawal, replace_press, withdraw_press, withdraw_press_in};
 pub use reminders::{ReminderRound, send_due_reminders};

@@ -1,22 +1,20 @@
 //! Taking orders and press for a game's open turn, by mail or on the web.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use engine::ParsedOrders;
-use games::{AnyOrders, AnyState};
+use games::AnyOrders;
 use store::PgPool;
 use store::games::GameId;
 use store::orders::{NewOrders, NewPress, SavedOrders};
 use store::players::{PlayerRowId, TokenHolder};
 use store::status::{GameStatus, PlayerStatus, Source};
 use store::subscribers::PlayerLock;
-use store::turns::TurnId;
 
-use super::{LifecycleError, StateCache, player_id};
+use super::{LifecycleError, OpenTurn, OpenTurns, StateCache, player_id};
 use crate::config::PressLimits;
-use crate::limits::{self, AdmittedPress, PressUsed};
+use crate::limits::{self, AdmittedPress};
 
 /// Takes one player's orders for the game's open turn: stored raw and parsed, superseding any
 /// earlier set, with the press they carry (within the default press limits). Returns how the
@@ -145,199 +143,6 @@ pub async fn send_press(
     Ok(taken.admitted)
 }
 
-/// A game's open turn as orders are checked against it, share-locked by the transaction that
-/// looked it up: resolution, which locks it for update, waits until that transaction ends, so
-/// the turn stays open and its state unchanged until then.
-#[derive(Debug)]
-pub struct OpenTurn {
-    pub id: TurnId,
-    pub number: u32,
-    pub state: Arc<AnyState>,
-    /// When orders close (the deadline and its grace period), if a deadline is set.
-    pub closes: Option<DateTime<Utc>>,
-}
-
-/// The open turns one transaction has looked up and share-locked, by game, so that a batch of
-/// messages looks each game's turn up once (and its state comes from the process's
-/// [`StateCache`]). Valid only in that transaction, and only while the lookups stand: after a
-/// rollback to a savepoint, [`OpenTurns::forget`] (the locks taken inside it were released).
-#[derive(Debug, Default)]
-pub struct OpenTurns {
-    states: StateCache,
-    by_game: HashMap<GameId, LookedUp>,
-    /// The press each player has for a turn, counting what this transaction admitted: read
-    /// once per player, under the player's lock.
-    press_used: HashMap<(TurnId, PlayerRowId), PressUsed>,
-    /// Press withdrawn in this transaction: each player's press for a turn received before
-    /// this moment is not printed, so press of the batch not saved yet is dropped too.
-    withdrawn_before: HashMap<(TurnId, PlayerRowId), DateTime<Utc>>,
-}
-
-/// What the look-up of one game's open turn found.
-#[derive(Debug, Clone)]
-enum LookedUp {
-    NoOpenTurn,
-    Open(Arc<OpenTurn>),
-    /// Its stored state or schedule could not be read: only this game's messages fail.
-    Unreadable(String),
-}
-
-impl OpenTurns {
-    pub fn new(states: StateCache) -> OpenTurns {
-        OpenTurns {
-            states,
-            by_game: HashMap::new(),
-            press_used: HashMap::new(),
-            withdrawn_before: HashMap::new(),
-        }
-    }
-
-    /// The game's open turn, share-locked; `None` when the game has none.
-    pub async fn get(
-        &mut self,
-        tx: &mut sqlx::PgConnection,
-        game: GameId,
-    ) -> Result<Option<Arc<OpenTurn>>, LifecycleError> {
-        if !self.by_game.contains_key(&game) {
-            self.fetch(tx, &[game]).await?;
-        }
-        match self.by_game.get(&game) {
-            Some(LookedUp::Open(turn)) => Ok(Some(turn.clone())),
-            Some(LookedUp::Unreadable(reason)) => {
-                Err(LifecycleError::inconsistent(game, reason.clone()))
-            }
-            Some(LookedUp::NoOpenTurn) | None => Ok(None),
-        }
-    }
-
-    /// Looks up and share-locks the open turns of `games` not looked up yet, in one statement.
-    pub async fn fetch(
-        &mut self,
-        tx: &mut sqlx::PgConnection,
-        games: &[GameId],
-    ) -> Result<(), LifecycleError> {
-        let mut wanted: Vec<GameId> = games
-            .iter()
-            .filter(|game| !self.by_game.contains_key(game))
-            .copied()
-            .collect();
-        wanted.sort_unstable();
-        wanted.dedup();
-        if wanted.is_empty() {
-            return Ok(());
-        }
-        let rows = store::turns::share_open_turns(&mut *tx, &wanted).await?;
-        for game in wanted {
-            self.by_game.insert(game, LookedUp::NoOpenTurn);
-        }
-        for row in rows {
-            let game = row.game_id;
-            let looked_up = match self.read(tx, row).await {
-                Ok(turn) => LookedUp::Open(Arc::new(turn)),
-                // The database failing fails the batch; one game's unreadable data fails only
-                // that game's messages.
-                Err(error @ LifecycleError::Store(_)) => return Err(error),
-                Err(error) => LookedUp::Unreadable(error.to_string()),
-            };
-            self.by_game.insert(game, looked_up);
-        }
-        Ok(())
-    }
-
-    async fn read(
-        &self,
-        tx: &mut sqlx::PgConnection,
-        row: store::turns::OpenTurnRow,
-    ) -> Result<OpenTurn, LifecycleError> {
-        let closes = match row.deadline {
-            Some(deadline) => Some(row.schedule.closes_at(deadline)),
-            None => None,
-        };
-        let engine = row.engine;
-        let mut state = self
-            .states
-            .open_turn_state(&mut *tx, row.game_id, row.id, engine)
-            .await?;
-        let number = super::turn_number(row.number, row.game_id)?;
-        // Orders name a seat taken over in this turn by its new holder's name already (the
-        // engine takes the name when the turn resolves); parsed orders keep player ids.
-        let renames = store::replacements::taking_effect(&mut *tx, row.game_id, number).await?;
-        if !renames.is_empty() {
-            let mut renamed = (*state).clone();
-            for (id, name) in renames {
-                renamed.rename(&engine::Player {
-                    id: player_id(id),
-                    name,
-                });
-            }
-            state = Arc::new(renamed);
-        }
-        Ok(OpenTurn {
-            id: row.id,
-            number,
-            state,
-            closes,
-        })
-    }
-
-    /// The press `player` has for `turn`, with what this transaction admitted. The caller
-    /// holds the player's lock.
-    pub async fn press_used(
-        &mut self,
-        tx: &mut sqlx::PgConnection,
-        turn: TurnId,
-        player: &PlayerLock,
-    ) -> Result<PressUsed, LifecycleError> {
-        let key = (turn, player.player());
-        if let Some(used) = self.press_used.get(&key) {
-            return Ok(*used);
-        }
-        let used = PressUsed::counted(store::orders::press_used(&mut *tx, key.0, key.1).await?);
-        self.press_used.insert(key, used);
-        Ok(used)
-    }
-
-    /// Forgets every lookup (their locks may have been released by a rollback, and what
-    /// they admitted with them).
-    pub fn forget(&mut self) {
-        self.by_game.clear();
-        self.press_used.clear();
-        self.withdrawn_before.clear();
-    }
-
-    /// Whether press waiting to be saved still stands (no withdrawal in this transaction
-    /// came after it).
-    pub fn press_stands(&self, press: &NewPress) -> bool {
-        self.withdrawn_before
-            .get(&(press.turn_id, press.player_id))
-            .is_none_or(|before| press.received_at >= *before)
-    }
-
-    /// Withdraws the player's press for the turn: the stored rows received before
-    /// `stored_before` go, the batch's unsaved press received before `before` is dropped when
-    /// saved ([`OpenTurns::press_stands`]), and the room it took is free again. Returns how
-    /// many stored entries went.
-    pub(super) async fn withdraw_before(
-        &mut self,
-        tx: &mut sqlx::PgConnection,
-        turn: TurnId,
-        lock: &PlayerLock,
-        stored_before: DateTime<Utc>,
-        before: DateTime<Utc>,
-    ) -> Result<u64, LifecycleError> {
-        let player = lock.player();
-        let withdrawn =
-            store::orders::withdraw_press(&mut *tx, turn, player, stored_before).await?;
-        let latest = self
-            .withdrawn_before
-            .entry((turn, player))
-            .or_insert(before);
-        *latest = (*latest).max(before);
-        self.press_used.remove(&(turn, player));
-        Ok(withdrawn)
-    }
-}
-
 /// One player's set of orders, as [`submit_orders_in`] takes it.
 #[derive(Debug, Clone, Copy)]
 pub struct Submission<'a> {
@@ -379,19 +184,7 @@ pub async fn submit_orders_in(
 ) -> Result<Taken, LifecycleError> {
     let player = lock.player();
     let game = orders.game;
-    // The turn row is only share-locked, so that other players' orders go in parallel while
-    // resolution, which locks it for update, waits.
-    let turn = open_turns
-        .get(&mut *tx, game)
-        .await?
-        .ok_or(LifecycleError::NoOpenTurn(game))?;
-    // Once the deadline and its grace period are over, orders are locked, even before the
-    // worker has resolved the turn.
-    if let Some(closes) = turn.closes
-        && closes <= now
-    {
-        return Err(LifecycleError::DeadlinePassed(closes));
-    }
+    let turn = turn_taking_orders(&mut *tx, open_turns, game, now).await?;
     let parsed = turn
         .state
         .parse_orders(player_id(orders.engine_player), orders.text);
@@ -424,6 +217,51 @@ pub async fn submit_orders_in(
     } else {
         Vec::new()
     };
+    let answers_turn = save(&mut *tx, &turn, player, orders, &parsed, &press, now).await?;
+    if answers_turn {
+        keep_the_seat(&mut *tx, player, now, orders.mail_domain).await?;
+    }
+    open_turns.keep_press_used(turn.id, player, used);
+    Ok(Taken {
+        parsed,
+        press,
+        press_withdrawn,
+    })
+}
+
+/// The game's open turn, if it still takes orders. The turn row is only share-locked, so that
+/// other players' orders go in parallel while resolution, which locks it for update, waits.
+async fn turn_taking_orders(
+    tx: &mut sqlx::PgConnection,
+    open_turns: &mut OpenTurns,
+    game: GameId,
+    now: DateTime<Utc>,
+) -> Result<Arc<OpenTurn>, LifecycleError> {
+    let turn = open_turns
+        .get(&mut *tx, game)
+        .await?
+        .ok_or(LifecycleError::NoOpenTurn(game))?;
+    // Once the deadline and its grace period are over, orders are locked, even before the
+    // worker has resolved the turn.
+    if let Some(closes) = turn.closes
+        && closes <= now
+    {
+        return Err(LifecycleError::DeadlinePassed(closes));
+    }
+    Ok(turn)
+}
+
+/// Saves the orders with the press they print; returns whether they answer the turn (more
+/// than an empty set).
+async fn save(
+    tx: &mut sqlx::PgConnection,
+    turn: &OpenTurn,
+    player: PlayerRowId,
+    orders: &Submission<'_>,
+    parsed: &ParsedOrders<AnyOrders>,
+    press: &[AdmittedPress],
+    now: DateTime<Utc>,
+) -> Result<bool, LifecycleError> {
     let printed: Vec<String> = press.iter().filter_map(|p| p.text.clone()).collect();
     // Mail is processed by several workers, so a later message may be processed first: the
     // player's lock makes the save's check for a later set and the save one step. The press
@@ -432,7 +270,7 @@ pub async fn submit_orders_in(
     let saved = store::orders::save_orders(
         &mut *tx,
         &NewOrders {
-            game_id: game,
+            game_id: orders.game,
             turn_id: turn.id,
             player_id: player,
             raw_text: orders.text,
@@ -447,27 +285,30 @@ pub async fn submit_orders_in(
     if let SavedOrders::LaterStand(_) = saved {
         return Err(LifecycleError::LaterOrdersStand);
     }
-    // A player who comes back keeps the seat: the offers made for their missed turns lapse
-    // now, before a standby can take it (docs/rosters.md).
-    if answers_turn {
-        let lapsed = store::offers::lapse_missed_of_player(&mut *tx, player, now).await?;
-        if let Some(domain) = orders.mail_domain {
-            crate::offers::tell_offers_lapsed(
-                &mut *tx,
-                &lapsed,
-                crate::offers::SeatKept::CameBack,
-                now,
-                domain,
-            )
-            .await?;
-        }
+    Ok(answers_turn)
+}
+
+/// A player who comes back keeps the seat: the offers made for their missed turns lapse now,
+/// before a standby can take it (docs/rosters.md), and the standbys are told when a domain is
+/// given.
+async fn keep_the_seat(
+    tx: &mut sqlx::PgConnection,
+    player: PlayerRowId,
+    now: DateTime<Utc>,
+    mail_domain: Option<&str>,
+) -> Result<(), LifecycleError> {
+    let lapsed = store::offers::lapse_missed_of_player(&mut *tx, player, now).await?;
+    if let Some(domain) = mail_domain {
+        crate::offers::tell_offers_lapsed(
+            &mut *tx,
+            &lapsed,
+            crate::offers::SeatKept::CameBack,
+            now,
+            domain,
+        )
+        .await?;
     }
-    open_turns.press_used.insert((turn.id, player), used);
-    Ok(Taken {
-        parsed,
-        press,
-        press_withdrawn,
-    })
+    Ok(())
 }
 
 /// Whether this player row may send orders, press and messages (by mail or on the web); `Err`
@@ -511,7 +352,7 @@ pub async fn press_for_open_turn(
     let mut used = open_turns.press_used(&mut *tx, turn.id, lock).await?;
     let admitted = limits::admit_press(&mut used, &limits, text);
     let player = lock.player();
-    open_turns.press_used.insert((turn.id, player), used);
+    open_turns.keep_press_used(turn.id, player, used);
     let press = admitted.text.clone().map(|text| NewPress {
         game_id: game,
         turn_id: turn.id,

@@ -10,8 +10,9 @@ use store::status::Source;
 use store::subscribers::PlayerLock;
 
 use super::LifecycleError;
+use super::OpenTurns;
 use super::StateCache;
-use super::orders::{OpenTurns, press_for_open_turn};
+use super::orders::press_for_open_turn;
 use crate::config::PressLimits;
 use crate::limits::AdmittedPress;
 
