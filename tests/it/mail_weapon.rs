@@ -3,7 +3,7 @@
 //! address is spelled, a domain's and everyone's; Admiralty's own addresses and mail systems'
 //! are never answered; workers answering at once never exceed a budget; TELL relays and press
 //! have limits of their own, said in the confirmation. Each test counts against the default
-//! limits (the README's configuration table).
+//! limits (the table in docs/configuration.md).
 
 use std::time::Duration as StdDuration;
 
@@ -17,7 +17,7 @@ use store::testing::TestDatabase;
 use crate::helpers::trafalgar;
 use crate::inbox::{DOMAIN, barmy_game, count, outbound, reply_address_of};
 
-/// The documented defaults these tests count against (the README's configuration table,
+/// The documented defaults these tests count against (the table in docs/configuration.md,
 /// `server::config::Limits::DEFAULT`): a default changed without its documentation fails them.
 const REFUSALS_PER_HOUR: i64 = 3;
 const REFUSALS_PER_DOMAIN_PER_HOUR: i64 = 30;

@@ -1,4 +1,4 @@
-//! Settings read from the command line and the environment (see the README's table).
+//! Settings read from the command line and the environment (the table: docs/configuration.md).
 
 use std::fmt;
 use std::net::SocketAddr;

@@ -2,7 +2,7 @@
 //! turn's report prints, which answers and relayed TELLs fit the hourly budgets of their
 //! recipients, and which addresses are never answered at all. Pure: the callers read what was
 //! used, under the locks that keep it so, and write what is decided. The numbers are settings
-//! ([`Limits`], the README's configuration table).
+//! ([`Limits`], the table in docs/configuration.md).
 
 use mail::address::MailboxKey;
 use store::outbox::BudgetCounts;

@@ -19,8 +19,8 @@ use crate::config::{DatabaseArgs, LogArgs, SecretArgs, ServeArgs};
 /// Admiralty's game master: runs play-by-email naval wargames for zines.
 ///
 /// Settings come from options or from the environment variables named in each option's help
-/// (the README has the full table). For a local set-up with its own PostgreSQL, use
-/// ./scripts/run instead of calling gm directly.
+/// (docs/configuration.md has the full table). For a local set-up with its own PostgreSQL,
+/// use ./scripts/run instead of calling gm directly.
 #[derive(Debug, Parser)]
 #[command(name = "gm", version, about, long_about, propagate_version = true)]
 pub struct Cli {

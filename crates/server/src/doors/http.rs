@@ -33,7 +33,7 @@ use tower::Service;
 use super::Stop;
 use super::admission::{Admission, Shedding, Ticket};
 
-/// The HTTP door's limits (see the README's configuration table).
+/// The HTTP door's limits (see docs/configuration.md).
 #[derive(Debug, Clone)]
 pub struct HttpLimits {
     /// Time to receive a request's headers, and to wait for the next request on a kept-alive

@@ -37,7 +37,7 @@ pub const DEFAULT_MAIL_PASSWORD_WINDOW_MINUTES: i64 = 60;
 /// Login-link mails one address may be sent in an hour.
 pub const DEFAULT_LOGIN_LINKS_PER_HOUR: i64 = 3;
 
-/// The limits on guessing secrets and on the work of checking them (the README's table).
+/// The limits on guessing secrets and on the work of checking them (docs/configuration.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// argon2 hashes run at once; `None`: one per core.

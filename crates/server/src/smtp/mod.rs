@@ -46,7 +46,7 @@ impl SmtpSettings {
     }
 }
 
-/// The listener's limits against clients that never finish (see the README's table).
+/// The listener's limits against clients that never finish (see docs/configuration.md).
 #[derive(Debug, Clone)]
 pub struct SmtpLimits {
     pub max_sessions: usize,
