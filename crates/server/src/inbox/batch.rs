@@ -1,83 +1,23 @@
-//! A batch of stored messages claimed and processed in one transaction: their senders locked
-//! together, what they share looked up once, and what they put off (press, replies) written
-//! together.
+//! What the messages of a batch claimed together share in its transaction: their senders
+//! locked together, what they need looked up once, and what they put off (press, replies),
+//! written together.
 
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use mail::Reading;
-use store::PgPool;
 use store::games::GameId;
-use store::inbox::{self, Claimed};
+use store::inbox;
 use store::orders::NewPress;
 use store::outbox::{AutoSubmitted, Headers};
 use store::players::TokenHolder;
 use store::status::Budget;
 use store::subscribers::SendersLock;
 
-use super::message::{Outcome, process};
 use super::{Settings, budget, copies};
-use crate::letters::{self, Letter, REPLY_LOCAL_PART};
+use crate::letters::{self, Letter};
 use crate::outbox::post::Posting;
 use crate::turns::{LifecycleError, OpenTurns, StateCache};
-
-/// Messages one worker claims and processes in one transaction.
-const BATCH: i64 = 32;
-
-/// Processes every stored message not processed yet; returns how many. Open turns' states come
-/// from `states`, read once per process.
-pub async fn process_pending(
-    pool: &PgPool,
-    states: &StateCache,
-    now: DateTime<Utc>,
-    settings: impl Into<super::Settings>,
-) -> Result<usize, LifecycleError> {
-    let settings = &settings.into();
-    let mut count = 0;
-    // Whether each message of the next batch gets its own savepoint (after a failure).
-    let mut careful = false;
-    loop {
-        let mut tx = pool.begin().await?;
-        let claimed = inbox::claim_batch(&mut tx, BATCH).await?;
-        if claimed.is_empty() {
-            return Ok(count);
-        }
-        // Each message was stored with a durable commit before anyone was told so; this
-        // transaction only records what was done with them (see the store's note).
-        inbox::commit_without_flush(&mut tx).await?;
-        let readings: Vec<_> = claimed.iter().map(read).collect();
-        let senders = lock_senders(&mut tx, &readings).await?;
-        let mut batch = Batch::look_up(&mut tx, states, senders, &readings).await?;
-        let done = batch
-            .process_all(&mut tx, &claimed, &readings, careful, now, settings)
-            .await?;
-        let Some(outcomes) = done else {
-            // Without savepoints (two statements a message saved), a failure leaves the batch
-            // half done: undo all of it and run it again with them.
-            tx.rollback().await?;
-            careful = true;
-            continue;
-        };
-        careful = false;
-        count += claimed.len();
-        inbox::finish_many(&mut *tx, &outcomes, now).await?;
-        crate::fault::point("inbox_before_commit").await;
-        tx.commit().await?;
-    }
-}
-
-/// Reads a stored message; a reply token in the envelope counts when the headers carry none
-/// (a Bcc, or a forwarding rule, delivers to `orders+TOKEN@` with `To:` someone else).
-fn read(claimed: &Claimed) -> Result<Reading, mail::MailError> {
-    let mut reading = mail::read(&claimed.raw, REPLY_LOCAL_PART)?;
-    if reading.token.is_none() {
-        reading.token = mail::reply_token(
-            claimed.envelope_recipients.iter().map(String::as_str),
-            REPLY_LOCAL_PART,
-        );
-    }
-    Ok(reading)
-}
 
 /// What the messages of one batch share within its transaction: the locks of their senders,
 /// what was looked up for all of them at once, and the replies waiting to be queued together.
@@ -121,7 +61,7 @@ pub(super) struct Reply<'a> {
 impl Batch {
     /// Reads, for every message written to a reply address, the token's player rows, and
     /// share-locks the open turns of the games those addresses are for.
-    async fn look_up(
+    pub(super) async fn look_up(
         tx: &mut sqlx::PgConnection,
         states: &StateCache,
         senders: SendersLock,
@@ -154,88 +94,6 @@ impl Batch {
             current: None,
             acted: Vec::new(),
         })
-    }
-
-    /// Processes the claimed messages in order, each one's effects committing with its outcome;
-    /// `careful`, each in a savepoint of its own. Returns `None` when, without savepoints, a
-    /// message failed or what they put off could not be written: the batch must be undone.
-    async fn process_all(
-        &mut self,
-        tx: &mut sqlx::PgConnection,
-        claimed: &[Claimed],
-        readings: &[Result<Reading, mail::MailError>],
-        careful: bool,
-        now: DateTime<Utc>,
-        settings: &Settings,
-    ) -> Result<Option<Vec<inbox::Outcome>>, LifecycleError> {
-        let mut outcomes = Vec::with_capacity(claimed.len());
-        for (message, reading) in claimed.iter().zip(readings) {
-            let reading = reading.as_ref();
-            self.current = Some(message.id);
-            let outcome = if careful {
-                self.process_in_savepoint(tx, message, reading, now, settings)
-                    .await?
-            } else {
-                process(tx, self, message, reading, now, settings).await
-            };
-            outcomes.push(match outcome {
-                Ok(outcome) => self.record(message, outcome),
-                Err(_) if !careful => return Ok(None),
-                Err(error) => inbox::Outcome::failed(message.id, error.to_string()),
-            });
-        }
-        // Without savepoints, what the batch's messages put off is written together, here.
-        if !careful && self.write_put_off(tx, now, settings).await.is_err() {
-            return Ok(None);
-        }
-        Ok(Some(outcomes))
-    }
-
-    /// Processes one message in a savepoint, what it put off written inside it: a failure
-    /// rolls back to it, and is returned to be recorded on the stored message.
-    async fn process_in_savepoint(
-        &mut self,
-        tx: &mut sqlx::PgConnection,
-        message: &Claimed,
-        reading: Result<&Reading, &mail::MailError>,
-        now: DateTime<Utc>,
-        settings: &Settings,
-    ) -> Result<Result<Outcome, LifecycleError>, LifecycleError> {
-        let mut effects = sqlx::Acquire::begin(&mut *tx).await?;
-        let mut outcome = process(&mut effects, self, message, reading, now, settings).await;
-        if outcome.is_ok()
-            && let Err(error) = self.write_put_off(&mut effects, now, settings).await
-        {
-            outcome = Err(error);
-        }
-        if outcome.is_ok() {
-            effects.commit().await?;
-        } else {
-            effects.rollback().await?;
-            // Locks taken inside the savepoint went with it, and so did what the message put
-            // off.
-            self.open_turns.forget();
-            self.press.clear();
-            self.replies.clear();
-        }
-        Ok(outcome)
-    }
-
-    /// What is recorded on a stored message processed without error.
-    fn record(&mut self, message: &Claimed, outcome: Outcome) -> inbox::Outcome {
-        match outcome {
-            Outcome::Dropped(reason) => inbox::Outcome::dropped(message.id, reason),
-            Outcome::Answered => inbox::Outcome::processed(message.id),
-            Outcome::Acted { subscriber, text } => {
-                self.acted.push(copies::Acted {
-                    id: message.id,
-                    subscriber,
-                    text,
-                    received_at: message.received_at,
-                });
-                inbox::Outcome::acted(message.id, subscriber, &text)
-            }
-        }
     }
 
     /// Puts the answer to a message with the batch's replies (see [`Batch::write_put_off`]):
@@ -278,7 +136,7 @@ impl Batch {
 
     /// Writes what the messages put off: saves their press, and queues their replies within
     /// their recipients' budgets, auditing each reply that a limit stops.
-    async fn write_put_off(
+    pub(super) async fn write_put_off(
         &mut self,
         tx: &mut sqlx::PgConnection,
         now: DateTime<Utc>,
@@ -296,7 +154,7 @@ impl Batch {
 /// all at once and in order: another worker's batch with a message from the same player waits
 /// for this one, so a player's messages are still acted on one after the other, while
 /// different players' messages go in parallel.
-async fn lock_senders(
+pub(super) async fn lock_senders(
     tx: &mut sqlx::PgConnection,
     readings: &[Result<Reading, mail::MailError>],
 ) -> Result<SendersLock, LifecycleError> {

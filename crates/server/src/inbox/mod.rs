@@ -12,17 +12,13 @@ mod copies;
 mod identify;
 mod message;
 mod seat_offers;
-
-use std::sync::Arc;
-use std::time::Duration;
+mod worker;
 
 use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 use store::PgPool;
 use store::inbox::{self, Stored};
-use tokio::sync::Notify;
 
-use crate::clock::Clock;
 use crate::config::{BaseUrl, Limits};
 use crate::letters::REPLY_LOCAL_PART;
 use crate::limits::Unanswerable;
@@ -30,8 +26,8 @@ use crate::turns::{LifecycleError, StateCache};
 use batch::{Batch, PendingReply};
 use message::audit;
 
-pub use batch::process_pending;
 pub use copies::body_sha256;
+pub use worker::{process_pending, worker};
 
 /// The Message-ID a message is stored under: its own, or a digest of its bytes when it has none,
 /// so that the same bytes delivered twice are still stored once.
@@ -152,26 +148,3 @@ pub async fn ingest_with_envelope(
 /// suppressed reply is audited. Refusals, domains and TELLs have budgets of their own
 /// ([`Limits`]).
 pub const REPLIES_PER_HOUR: i64 = Limits::DEFAULT.replies_per_hour as i64;
-
-/// A worker of `gm serve`: processes the inbound queue whenever a door stores a message (or
-/// every `poll` in case a wake-up was missed, e.g. a message stored by `gm ingest`). Several
-/// run at once: each message is claimed by one of them. They share the process's `states`.
-pub async fn worker(
-    pool: PgPool,
-    states: StateCache,
-    clock: Arc<dyn Clock>,
-    settings: impl Into<Settings>,
-    stored: Arc<Notify>,
-    poll: Duration,
-) {
-    let settings = settings.into();
-    loop {
-        match process_pending(&pool, &states, clock.now(), &settings).await {
-            Ok(0) => {}
-            Ok(count) => tracing::debug!(count, "inbound messages processed"),
-            Err(error) => tracing::error!(%error, "processing inbound mail failed; will retry"),
-        }
-        // A wake-up that came while processing is kept by Notify, so nothing waits a full poll.
-        let _ = tokio::time::timeout(poll, stored.notified()).await;
-    }
-}
