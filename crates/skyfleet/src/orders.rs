@@ -215,7 +215,8 @@ impl DcChoice {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TorpedoOrder {
     pub torpedo: UnitId,
-    /// One pivot of at most 22.5°, after this many inches (at least its Inertia of 5").
+    /// One pivot within the torpedo's pivot limit, after this many inches: at least its
+    /// Inertia (both from the class table, `Class::Torpedo.stats()`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pivot: Option<(Turn, Length)>,
     #[serde(default)]

@@ -11,6 +11,10 @@ use crate::orders::{Aim, PivotSpec, Step};
 use crate::state::{Edge, Morale, Place, State, Unit, UnitId};
 use crate::tables::{Class, ModuleKind};
 
+mod check;
+
+pub use check::check_move;
+
 /// How finely a move is walked: islands, edges and contacts are checked every quarter inch.
 pub const SAMPLE: Length = Length(25);
 

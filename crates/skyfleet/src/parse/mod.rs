@@ -1,0 +1,326 @@
+//! Reading orders as people write them in an email: one order per line (or several on a line
+//! separated by `;`), case, spacing and most punctuation forgiven, every rejected line
+//! explained with a correct example. Never panics: no indexing, every lookup checked.
+//!
+//! One file per order family: `activation` (ACTIVATE, a unit's block and the checks that
+//! need the whole block), `movement` (MOVE), `fire` (FIRE and the weapons it names),
+//! `command` (CMD), `target_lock` (CMD TARGETLOCK), `damage_control` (DC),
+//! `deploy` (DEPLOY), `torpedo` (a torpedo's program) and `standing` (INITIATIVE and
+//! standing reactions); `names` finds the units an order names.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use engine::order_text::{Line, OrderLine, OrderText, PressLine};
+use engine::{LineIssue, ParsedOrders, PlayerId};
+
+use crate::orders::{Activation, Orders};
+use crate::state::{ActionName, State, Unit, UnitId};
+
+mod activation;
+mod command;
+mod damage_control;
+mod deploy;
+mod fire;
+mod movement;
+mod names;
+mod standing;
+mod target_lock;
+mod torpedo;
+
+/// The move check lives beside movement; the parser calls it for each block's move.
+pub use crate::movement::check_move;
+
+/// Splits a line into lower-case words: brackets, commas, colons, quotes and equals signs are
+/// spaces; `/` stands alone.
+fn tokens(text: &str) -> Vec<String> {
+    let mut spaced = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            ',' | '(' | ')' | '{' | '}' | '[' | ']' | ':' | '=' | '"' | '\'' | '!' | '?' | '`'
+            | '\u{201c}' | '\u{201d}' | '\u{2019}' => spaced.push(' '),
+            '/' => spaced.push_str(" / "),
+            '\u{2212}' | '\u{2013}' => spaced.push('-'),
+            c if c.is_control() => spaced.push(' '),
+            c => spaced.extend(c.to_lowercase()),
+        }
+    }
+    spaced.split_whitespace().map(str::to_string).collect()
+}
+
+/// Words that only make an order read naturally.
+const FILLER: &[&str] = &[
+    "the", "please", "then", "and", "to", "with", "its", "her", "his",
+];
+
+/// One block of orders for a unit, with where it was written (for late checks).
+struct Block {
+    line: usize,
+    text: String,
+    move_line: Option<(usize, String)>,
+}
+
+struct Parser<'s> {
+    /// The battle as the turn's activations will find it: after Stall (SKY-KW-STALL), which
+    /// the turn applies before anyone moves or fires. Moves and previews are checked on this.
+    state: &'s State,
+    /// The battle as it stands, before Stall: deployment (turn 1) comes first.
+    before: &'s State,
+    side: u8,
+    orders: Orders,
+    blocks: Vec<Block>,
+    current: Option<usize>,
+    understood: Vec<String>,
+    press: Vec<String>,
+    errors: Vec<LineIssue>,
+    warnings: Vec<LineIssue>,
+    /// Named actions ordered per beneficiary (SKY-CMD-02).
+    named: BTreeSet<(UnitId, ActionName)>,
+    /// CMD planned per default payer.
+    planned: BTreeMap<UnitId, u32>,
+    /// "As things stand" fire warnings per activation, kept only if the unit does not move.
+    fire_warnings: Vec<(usize, LineIssue)>,
+    example_ship: String,
+    example_enemy: String,
+}
+
+/// Parses one player's order text.
+pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders> {
+    let Some(side) = state.side_of(player) else {
+        return not_in_battle(text);
+    };
+    let projected = state.after_stall();
+    let mut parser = Parser {
+        state: &projected,
+        before: state,
+        side,
+        orders: Orders::default(),
+        blocks: Vec::new(),
+        current: None,
+        understood: Vec::new(),
+        press: Vec::new(),
+        errors: Vec::new(),
+        warnings: Vec::new(),
+        named: BTreeSet::new(),
+        planned: BTreeMap::new(),
+        fire_warnings: Vec::new(),
+        example_ship: example_name(state, side, true),
+        example_enemy: example_name(state, side, false),
+    };
+    let mut reader = OrderText::new(text);
+    for line in reader.by_ref() {
+        let Line::Order(order) = line else {
+            continue; // press is collected by the reader
+        };
+        for piece in order.text.split(';') {
+            let words = tokens(piece);
+            if words.is_empty() {
+                continue;
+            }
+            parser.order(order.number, order.raw, &words);
+        }
+    }
+    parser.press = reader.into_press();
+    parser.finish();
+    ParsedOrders {
+        orders: parser.orders,
+        understood: parser.understood,
+        press: parser.press,
+        errors: parser.errors,
+        warnings: parser.warnings,
+    }
+}
+
+/// The orders of a player with no fleet in this battle: every line refused.
+fn not_in_battle(text: &str) -> ParsedOrders<Orders> {
+    let errors = OrderText::new(text)
+        .filter_map(|line| match line {
+            Line::Order(OrderLine { number, raw, .. })
+            | Line::Press(PressLine { number, raw, .. }) => Some((number, raw)),
+            Line::Blank { .. } => None,
+        })
+        .map(|(line, raw)| LineIssue {
+            line,
+            text: raw.to_string(),
+            problem: "you command no fleet in this battle".into(),
+            expected: "orders from one of the battle's two players".into(),
+            if_it_stands: None,
+        })
+        .collect();
+    ParsedOrders {
+        orders: Orders::default(),
+        understood: Vec::new(),
+        press: Vec::new(),
+        errors,
+        warnings: Vec::new(),
+    }
+}
+
+/// A ship to name in the examples: the writer's own (`mine`), or the enemy's, in play if one
+/// is.
+fn example_name(state: &State, side: u8, mine: bool) -> String {
+    state
+        .units
+        .iter()
+        .filter(|u| (u.side == side) == mine && u.is_ship())
+        .find(|u| u.in_play())
+        .or_else(|| {
+            state
+                .units
+                .iter()
+                .find(|u| (u.side == side) == mine && u.is_ship())
+        })
+        .map(|u| u.name.clone())
+        .unwrap_or_else(|| if mine { "your ship" } else { "NEAREST" }.into())
+}
+
+fn number(word: &str) -> Option<u32> {
+    word.trim_start_matches('+').parse().ok()
+}
+
+fn is(word: Option<&String>, options: &[&str]) -> bool {
+    word.is_some_and(|w| options.contains(&w.as_str()))
+}
+
+impl Parser<'_> {
+    fn error(
+        &mut self,
+        line: usize,
+        text: &str,
+        problem: impl Into<String>,
+        expected: impl Into<String>,
+    ) {
+        self.errors.push(LineIssue {
+            line,
+            text: text.to_string(),
+            problem: problem.into(),
+            expected: expected.into(),
+            if_it_stands: None,
+        });
+    }
+
+    fn warn(
+        &mut self,
+        line: usize,
+        text: &str,
+        problem: impl Into<String>,
+        expected: impl Into<String>,
+    ) {
+        self.warnings.push(LineIssue {
+            line,
+            text: text.to_string(),
+            problem: problem.into(),
+            expected: expected.into(),
+            if_it_stands: None,
+        });
+    }
+
+    fn unit(&self, id: UnitId) -> Option<&Unit> {
+        self.state.unit(id)
+    }
+
+    fn name(&self, id: UnitId) -> String {
+        self.unit(id).map(|u| u.name.clone()).unwrap_or_default()
+    }
+
+    fn own(&self, id: UnitId) -> bool {
+        self.unit(id).is_some_and(|u| u.side == self.side)
+    }
+
+    fn set(&mut self, index: usize, change: impl FnOnce(&mut Activation)) {
+        if let Some(activation) = self.orders.activations.get_mut(index) {
+            change(activation);
+        }
+    }
+
+    /// One order: a line, or a piece of one between `;`.
+    fn order(&mut self, line: usize, raw: &str, words: &[String]) {
+        let Some((head, rest)) = words.split_first() else {
+            return;
+        };
+        match head.as_str() {
+            "initiative" | "init" => self.initiative(line, raw, rest),
+            "deploy" | "deployment" | "place" => self.deploy(line, raw, rest),
+            "activate" | "activation" | "act" | "unit" => self.activate(line, raw, rest),
+            "standing" | "stand" | "reaction" | "reactions" => self.standing(line, raw, rest),
+            "torpedo" | "torp" | "torpedoes" if !self.block_word(rest) => {
+                self.torpedo(line, raw, words)
+            }
+            "order" | "orders" => {}
+            // A unit's exact name wins over an order word ("Ahead: hold fire").
+            _ if self.exact_unit(words).is_some() => {
+                if let Some((id, used)) = self.exact_unit(words) {
+                    let rest = words.get(used..).unwrap_or(&[]);
+                    self.open_block(line, raw, id, rest);
+                }
+            }
+            _ if activation::block_keyword(head) => match self.current {
+                Some(index) => self.block_order(line, raw, index, words),
+                None => self.error(
+                    line,
+                    raw,
+                    "which unit is this for? Start its orders with ACTIVATE and its name",
+                    format!("ACTIVATE {}: {}", self.example_ship, raw.trim()),
+                ),
+            },
+            _ => match self.take_unit(words) {
+                Some((id, used)) => {
+                    let rest = words.get(used..).unwrap_or(&[]);
+                    self.open_block(line, raw, id, rest);
+                }
+                None => self.error(
+                    line,
+                    raw,
+                    format!("\"{head}\" is not an order or one of the battle's units"),
+                    format!(
+                        "ACTIVATE {ship}; MOVE F 3 P +45 F 4; FIRE ALL AT {enemy} / NEAREST",
+                        ship = self.example_ship,
+                        enemy = self.example_enemy
+                    ),
+                ),
+            },
+        }
+    }
+
+    /// `TORPEDO #2 ...` is a torpedo's program; `torpedo` inside a block would be a launch.
+    fn block_word(&self, rest: &[String]) -> bool {
+        rest.first().is_some_and(|w| w == "launch")
+    }
+}
+
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::movement::split_glued;
+    use super::*;
+
+    #[test]
+    fn glued_steps_split() {
+        assert_eq!(split_glued("f3"), ("f".into(), Some("3".into())));
+        assert_eq!(split_glued("p+45"), ("p".into(), Some("+45".into())));
+        assert_eq!(split_glued("forward"), ("forward".into(), None));
+        assert_eq!(split_glued("+45"), ("+45".into(), None));
+    }
+
+    #[test]
+    fn list_markers_and_press() {
+        use engine::order_text::{press_text, strip_list_marker};
+
+        assert_eq!(strip_list_marker("1. ACTIVATE x"), "ACTIVATE x");
+        assert_eq!(strip_list_marker("- fire"), "fire");
+        assert_eq!(strip_list_marker("12 inches"), "12 inches");
+        assert_eq!(press_text("PRESS: Hello"), Some("Hello".into()));
+        assert_eq!(press_text("pressure"), None);
+        assert_eq!(ordinal(2), "2nd");
+        assert_eq!(ordinal(11), "11th");
+    }
+}

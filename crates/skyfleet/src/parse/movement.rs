@@ -1,0 +1,241 @@
+//! MOVE inside a unit's block: forward inches, one pivot, climbs and dives, TOWARD a unit or
+//! a point, Dive Brakes (SKY-GM-11). Whether the move is legal is checked once the block is
+//! read, by the move check beside movement ([`crate::movement::check_move`]).
+
+use crate::geometry::{Length, Turn, parse_degrees, parse_inches};
+use crate::orders::{Aim, Step};
+use crate::state::{State, Unit};
+use crate::tables::Class;
+
+use super::{FILLER, Parser, number};
+
+/// One word of a MOVE order, read: the step it adds (none for HOLD and Dive Brakes), whether
+/// it asks for Dive Brakes, and how many words it took.
+struct StepRead {
+    step: Option<Step>,
+    brakes: bool,
+    used: usize,
+}
+
+impl StepRead {
+    fn step(step: Step, used: usize) -> Self {
+        StepRead {
+            step: Some(step),
+            brakes: false,
+            used,
+        }
+    }
+
+    fn none(brakes: bool, used: usize) -> Self {
+        StepRead {
+            step: None,
+            brakes,
+            used,
+        }
+    }
+}
+
+impl Parser<'_> {
+    pub(super) fn movement(
+        &mut self,
+        line: usize,
+        raw: &str,
+        index: usize,
+        unit: &Unit,
+        words: &[String],
+    ) {
+        let example = match unit.class {
+            Class::Wing => format!("MOVE F 6 TOWARD {} F 9 CLIMB 2", self.example_enemy),
+            _ => "MOVE F 3 P +45 F 4 CLIMB 1".to_string(),
+        };
+        let (steps, brakes) = match self.steps_of(words) {
+            Ok(read) => read,
+            Err(problem) => {
+                self.error(line, raw, problem, example);
+                return;
+            }
+        };
+        let described = describe_steps(self.state, &steps, brakes);
+        self.set(index, |a| {
+            a.steps = steps;
+            a.dive_brakes = brakes;
+        });
+        if let Some(block) = self.blocks.get_mut(index) {
+            block.move_line = Some((line, raw.to_string()));
+        }
+        self.understood
+            .push(format!("{} moves {described}", unit.name));
+    }
+
+    /// The steps a MOVE order writes, and whether it asks for Dive Brakes; or the problem.
+    /// Filler words are skipped where a step or its number is read, never inside a name
+    /// after TOWARD ("TOWARD The Ram", SKY-GM-14).
+    fn steps_of(&self, words: &[String]) -> Result<(Vec<Step>, bool), String> {
+        let words: Vec<&str> = words
+            .iter()
+            .map(String::as_str)
+            .filter(|w| *w != ",")
+            .collect();
+        let mut steps = Vec::new();
+        let mut brakes = false;
+        let mut at = 0;
+        while let Some(word) = words.get(at) {
+            if FILLER.contains(word) {
+                at += 1;
+                continue;
+            }
+            let read = self.step_at(&words, at)?;
+            steps.extend(read.step);
+            brakes |= read.brakes;
+            at += read.used;
+        }
+        Ok((steps, brakes))
+    }
+
+    /// Reads the step whose word is at `at`, with its number or its aim.
+    fn step_at(&self, words: &[&str], at: usize) -> Result<StepRead, String> {
+        let word = words.get(at).copied().unwrap_or("");
+        let skipped = words
+            .get(at + 1..)
+            .unwrap_or(&[])
+            .iter()
+            .take_while(|w| FILLER.contains(*w))
+            .count();
+        let next = words.get(at + 1 + skipped).copied();
+        let (kind, glued) = split_glued(word);
+        let (argument, width) = match glued {
+            Some(value) => (Some(value), 1),
+            None => (next.map(str::to_string), 2 + skipped),
+        };
+        let argument = argument.as_deref();
+        Ok(match kind.as_str() {
+            "hold" | "none" | "nothing" | "stay" => StepRead::none(false, 1),
+            "divebrakes" | "brakes" | "brake" => StepRead::none(true, 1),
+            "dive" if next == Some("brakes") => StepRead::none(true, 2 + skipped),
+            "f" | "fwd" | "forward" | "forwards" | "ahead" | "straight" => {
+                match argument.and_then(parse_inches) {
+                    Some(distance) if distance >= Length::ZERO => {
+                        StepRead::step(Step::Forward(distance), width)
+                    }
+                    _ => return Err(format!("{kind} needs a distance in inches")),
+                }
+            }
+            "p" | "pivot" | "turn" | "rotate" | "l" | "left" | "port" | "r" | "right"
+            | "starboard" | "stbd" => StepRead::step(pivot_step(&kind, argument)?, width),
+            "climb" | "up" | "rise" | "ascend" | "c" => match levels(argument) {
+                Some(n) => StepRead::step(Step::Climb(n), width),
+                None => return Err("CLIMB needs a number of levels".into()),
+            },
+            "dive" | "down" | "descend" | "drop" | "d" => match levels(argument) {
+                Some(n) => StepRead::step(Step::Dive(n), width),
+                None => return Err("DIVE needs a number of levels".into()),
+            },
+            "toward" | "towards" | "face" | "facing" => {
+                let rest: Vec<String> = words
+                    .get(at + 1..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .map(|w| w.to_string())
+                    .collect();
+                match self.aim(&rest) {
+                    Some((aim, used)) => StepRead::step(Step::Toward(aim), 1 + used),
+                    None => return Err("TOWARD needs a unit's name or a point x,y".into()),
+                }
+            }
+            other => return Err(format!("\"{other}\" is not a movement step")),
+        })
+    }
+}
+
+/// A pivot step: LEFT (or PORT) turns to port, RIGHT to starboard, P by the sign written.
+fn pivot_step(kind: &str, argument: Option<&str>) -> Result<Step, String> {
+    let Some(half) = argument.and_then(parse_degrees) else {
+        return Err(format!("{kind} needs degrees, such as +45 or -22.5"));
+    };
+    let signed = match kind {
+        "l" | "left" | "port" => -half.abs(),
+        "r" | "right" | "starboard" | "stbd" => half.abs(),
+        _ => half,
+    };
+    Ok(Step::Pivot(Turn(signed)))
+}
+
+/// A number of levels to climb or dive.
+fn levels(argument: Option<&str>) -> Option<u8> {
+    argument
+        .and_then(number)
+        .filter(|n| *n <= 255)
+        .map(|n| n as u8)
+}
+
+/// A move that suits the unit's class, for the example of a refused one.
+pub(super) fn move_example(unit: &Unit) -> String {
+    match unit.class {
+        Class::Wing => "MOVE F 6 P +90 F 9".into(),
+        Class::Escort => "MOVE F 2 P +90 F 8".into(),
+        Class::Capital => "MOVE F 4 P +22.5 F 1".into(),
+        _ => "MOVE F 3 P +45 F 4".into(),
+    }
+}
+
+/// A movement step word, possibly glued to its number (`f3`, `p+45`).
+pub(super) fn step_word(word: &str) -> bool {
+    let (kind, _) = split_glued(word);
+    matches!(
+        kind.as_str(),
+        "f" | "fwd"
+            | "forward"
+            | "ahead"
+            | "p"
+            | "pivot"
+            | "turn"
+            | "climb"
+            | "dive"
+            | "up"
+            | "down"
+            | "left"
+            | "right"
+            | "toward"
+            | "towards"
+    )
+}
+
+/// `f3` → (`f`, `3`); `p+45` → (`p`, `+45`); `forward` → (`forward`, none).
+pub(super) fn split_glued(word: &str) -> (String, Option<String>) {
+    let split = word
+        .char_indices()
+        .find(|(_, c)| c.is_ascii_digit() || *c == '+' || *c == '-' || *c == '.')
+        .map(|(i, _)| i);
+    match split {
+        Some(at) if at > 0 => (
+            word.get(..at).unwrap_or("").to_string(),
+            word.get(at..).map(str::to_string),
+        ),
+        _ => (word.to_string(), None),
+    }
+}
+
+fn describe_steps(state: &State, steps: &[Step], brakes: bool) -> String {
+    if steps.is_empty() {
+        return "nowhere (holds position)".into();
+    }
+    let mut words: Vec<String> = steps
+        .iter()
+        .map(|step| match step {
+            Step::Forward(d) => format!("F{}", d.display()),
+            Step::Pivot(t) => format!("P{}", t.display()),
+            Step::Toward(Aim::Unit(id)) => format!(
+                "TOWARD {}",
+                state.unit(*id).map(|u| u.name.clone()).unwrap_or_default()
+            ),
+            Step::Toward(Aim::Point(p)) => format!("TOWARD {}", p.display()),
+            Step::Toward(Aim::Bearing(a)) => format!("TOWARD {}°", a.display()),
+            Step::Climb(n) => format!("CLIMB {n}"),
+            Step::Dive(n) => format!("DIVE {n}"),
+        })
+        .collect();
+    if brakes {
+        words.push("with Dive Brakes".into());
+    }
+    words.join(" ")
+}
