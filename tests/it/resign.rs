@@ -310,9 +310,8 @@ async fn a_resigned_seat_is_not_offered_when_the_turn_resolves_within_the_hour_u
     .map(crate::helpers::id::<store::players::PlayerRowId>)
     .unwrap();
     let mary = crate::offers::subscriber(pool, "Mary Jones").await;
-    let offer_at = |at| {
-        server::offers::offer_seat(pool, at, lissa, john_row, mary, "gm:nelson", DOMAIN)
-    };
+    let offer_at =
+        |at| server::offers::offer_seat(pool, at, lissa, john_row, mary, "gm:nelson", DOMAIN);
     // Half an hour before the deadline John's fleet is about to leave: no offer is made.
     let refused = offer_at(deadline - chrono::Duration::minutes(30))
         .await
@@ -398,17 +397,9 @@ async fn when_one_standby_takes_a_seat_the_others_offered_it_are_told() {
     let mut offers = Vec::new();
     for name in ["Mary Jones", "Ann Lee"] {
         let who = crate::offers::subscriber(pool, name).await;
-        server::offers::offer_seat(
-            pool,
-            trafalgar(),
-            lissa,
-            john_row,
-            who,
-            "gm:nelson",
-            DOMAIN,
-        )
-        .await
-        .unwrap();
+        server::offers::offer_seat(pool, trafalgar(), lissa, john_row, who, "gm:nelson", DOMAIN)
+            .await
+            .unwrap();
         offers.push(who);
     }
     let first: i64 = sqlx::query_scalar("SELECT min(id) FROM seat_offers")

@@ -8,9 +8,9 @@ use sqlx::PgExecutor;
 use crate::StoreError;
 use crate::ids::GameId;
 use crate::ids::PlayerRowId;
-use crate::status::{AbsencePolicy, PlayerStatus, TurnStatus};
 use crate::ids::SubscriberId;
 use crate::ids::TurnId;
+use crate::status::{AbsencePolicy, PlayerStatus, TurnStatus};
 
 /// One declared absence: both days included.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,8 +12,8 @@ use sqlx::types::Json;
 
 use crate::StoreError;
 use crate::games::{GameId, engine_of};
-use crate::status::{GameStatus, TurnStatus};
 use crate::ids::ZineId;
+use crate::status::{GameStatus, TurnStatus};
 
 /// A game as its zine's readers see it.
 #[derive(Debug, Clone, PartialEq, Eq)]

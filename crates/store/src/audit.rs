@@ -17,16 +17,16 @@ use crate::ids::GameId;
 use crate::ids::InboundId;
 use crate::ids::LetterId;
 use crate::ids::OfferId;
+use crate::ids::OpeningId;
 use crate::ids::OutboundId;
 use crate::ids::PlayerRowId;
-use crate::ids::OpeningId;
+use crate::ids::SubscriberId;
+use crate::ids::TurnId;
+use crate::ids::ZineId;
 use crate::status::{
     AbsencePolicy, Budget, GameStatus, LetterStatus, MailChoice, OfferReason, Seating, Source,
     StandbyOffers, SubscriberStatus,
 };
-use crate::ids::SubscriberId;
-use crate::ids::TurnId;
-use crate::ids::ZineId;
 use crate::{EmailAddress, ZineSlug};
 
 pub use crate::ids::AuditId;

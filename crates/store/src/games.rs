@@ -12,8 +12,8 @@ use sqlx::PgExecutor;
 use sqlx::types::Json;
 
 use crate::StoreError;
-use crate::status::{GameStatus, TurnStatus};
 use crate::ids::ZineId;
+use crate::status::{GameStatus, TurnStatus};
 
 pub use crate::ids::GameId;
 

@@ -35,7 +35,6 @@ macro_rules! row_id {
     };
 }
 
-
 row_id!(AuditId, "audit entry");
 row_id!(GameId, "game");
 row_id!(GmAccountId, "GM account");

@@ -5,8 +5,8 @@ use chrono::{DateTime, Utc};
 use sqlx::PgExecutor;
 
 use crate::StoreError;
-use crate::status::InboundStatus;
 use crate::ids::SubscriberId;
+use crate::status::InboundStatus;
 
 pub use crate::ids::InboundId;
 

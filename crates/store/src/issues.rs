@@ -10,10 +10,10 @@ use sqlx::types::Json;
 
 use crate::StoreError;
 use crate::games::{GameId, engine_of};
-use crate::status::{IssueStatus, LetterStatus, MailChoice, Source, SubscriberStatus, TurnStatus};
 use crate::ids::SubscriberId;
 use crate::ids::TurnId;
 use crate::ids::ZineId;
+use crate::status::{IssueStatus, LetterStatus, MailChoice, Source, SubscriberStatus, TurnStatus};
 
 pub use crate::ids::IssueId;
 pub use crate::ids::LetterId;

@@ -7,8 +7,8 @@ use sqlx::PgExecutor;
 use crate::StoreError;
 use crate::ids::GameId;
 use crate::ids::PlayerRowId;
-use crate::status::{GameStatus, OfferReason, OfferStatus, PlayerStatus, StandbyOffers};
 use crate::ids::SubscriberId;
+use crate::status::{GameStatus, OfferReason, OfferStatus, PlayerStatus, StandbyOffers};
 
 pub use crate::ids::OfferId;
 

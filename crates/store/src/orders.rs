@@ -10,8 +10,8 @@ use sqlx::types::Json;
 use crate::StoreError;
 use crate::ids::GameId;
 use crate::ids::PlayerRowId;
-use crate::status::{Source, TurnStatus};
 use crate::ids::TurnId;
+use crate::status::{Source, TurnStatus};
 
 /// One player's complete orders for a turn; supersedes their previous set.
 #[derive(Debug, Clone)]

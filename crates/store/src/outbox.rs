@@ -8,8 +8,8 @@ use sqlx::PgExecutor;
 use std::collections::{HashMap, HashSet};
 
 use crate::StoreError;
-use crate::status::{Budget, OutboundStatus};
 use crate::ids::SubscriberId;
+use crate::status::{Budget, OutboundStatus};
 
 pub use crate::ids::OutboundId;
 pub use crate::ids::SharedBodyId;

@@ -8,10 +8,10 @@ use sqlx::types::Json;
 
 use crate::StoreError;
 use crate::games::{GameId, engine_of};
-use crate::status::{GameStatus, PlayerStatus, Source, SubscriberStatus, TurnStatus};
 use crate::ids::SubscriberId;
 use crate::ids::TurnId;
 use crate::ids::ZineId;
+use crate::status::{GameStatus, PlayerStatus, Source, SubscriberStatus, TurnStatus};
 
 pub use crate::ids::PlayerRowId;
 

@@ -5,9 +5,9 @@ use sqlx::PgExecutor;
 use crate::StoreError;
 use crate::ids::GameId;
 use crate::ids::PlayerRowId;
-use crate::status::{PlayerStatus, SubscriberStatus, TurnStatus};
 use crate::ids::SubscriberId;
 use crate::ids::ZineId;
+use crate::status::{PlayerStatus, SubscriberStatus, TurnStatus};
 
 /// Puts a subscriber on the standby list; `false` when they were on it already.
 pub async fn standby_on<'e>(

@@ -8,9 +8,9 @@ use sqlx::types::Json;
 
 use crate::StoreError;
 use crate::games::{GameId, engine_of, setup_of};
-use crate::status::{OpeningStatus, Seating};
 use crate::ids::SubscriberId;
 use crate::ids::ZineId;
+use crate::status::{OpeningStatus, Seating};
 
 pub use crate::ids::OpeningId;
 
