@@ -10,7 +10,9 @@ use serde::Deserialize;
 use store::StoreError;
 use store::zines::Zine;
 
-use super::{Chrome, Gm, field};
+use super::super::{Chrome, Gm};
+use super::field;
+use crate::routes::find_zine;
 use crate::turns::{self, GameSpec, LifecycleError, Schedule};
 use crate::web::Path;
 use crate::web::csrf::CsrfForm;
@@ -49,13 +51,6 @@ pub(crate) struct EngineQuery {
     engine: Option<String>,
 }
 
-async fn find_zine(state: &AppState, slug: &str) -> Result<Zine, AppError> {
-    let slug = store::ZineSlug::parse(slug).map_err(|_| AppError::NotFound)?;
-    store::zines::find_by_slug(&state.pool, &slug)
-        .await?
-        .ok_or(AppError::NotFound)
-}
-
 async fn new_game_page(
     state: &AppState,
     gm: &Gm,
@@ -64,7 +59,7 @@ async fn new_game_page(
     entered: Option<&[(String, String)]>,
     errors: Vec<String>,
 ) -> Result<String, AppError> {
-    let subscribers = store::subscribers::list_for_zine(&state.pool, zine.id).await?;
+    let subscribers = crate::views::gm_zine::subscribers(&state.pool, zine.id).await?;
     let active_subscribers = subscribers
         .iter()
         .filter(|s| s.status == store::subscribers::SubscriberStatus::Active)
