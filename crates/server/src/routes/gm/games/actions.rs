@@ -8,7 +8,7 @@ use chrono::Duration;
 use store::games::GameId;
 
 use super::super::{Gm, field};
-use super::forms::{self, settings_from_form};
+use super::schedule_form::{local_deadline_from_form, settings_from_form};
 use super::{confirm, find_game, lifecycle_error};
 use crate::turns::{self, GmAction};
 use crate::web::Path;
@@ -100,7 +100,7 @@ pub(crate) async fn post_action(
             let settings = turns::schedule_of(&state.pool, game.id)
                 .await
                 .map_err(lifecycle_error)?;
-            let at = forms::local_deadline_from_form(field(&pairs, "deadline"), settings.zone())
+            let at = local_deadline_from_form(field(&pairs, "deadline"), settings.zone())
                 .map_err(AppError::BadRequest)?;
             GmAction::SetDeadline(at)
         }

@@ -13,7 +13,7 @@ use store::status::{GameStatus, PlayerStatus, TurnStatus};
 use store::subscribers::SubscriberId;
 
 use super::super::{Chrome, Gm, when, when_opt};
-use super::forms::{ScheduleForm, WEEKDAYS, schedule_text};
+use super::schedule_form::{ScheduleForm, WEEKDAYS, schedule_text};
 use super::{find_game, lifecycle_error, standbys};
 use crate::views::gm_game::{GameDesk, game_desk};
 use crate::web::Path;

@@ -1,19 +1,21 @@
 //! Games in the console, by capability: a game's page ([`desk`]); what only the GM may see
 //! of it, the resolution's preview and every position ([`peek`]); the schedule, the absence
 //! policy and the lifecycle actions ([`actions`]), the irreversible ones asked first
-//! ([`confirm`]); creating one ([`new`], its seats in [`roster`], its setup and schedule read
-//! in [`forms`]); orders by post and printed sheets ([`postal`]); replacing a player
-//! ([`replace`]) and offering seats to standbys ([`standbys`]).
+//! ([`confirm`]); creating one ([`new`], its seats in [`roster`], its setup in
+//! [`setup_form`], its schedule, which the game's page changes too, in [`schedule_form`]);
+//! orders by post and printed sheets ([`postal`]); replacing a player ([`replace`]) and
+//! offering seats to standbys ([`standbys`]).
 
 mod actions;
 mod confirm;
 mod desk;
-mod forms;
 mod new;
 mod peek;
 mod postal;
 mod replace;
 mod roster;
+mod schedule_form;
+mod setup_form;
 mod standbys;
 
 pub(crate) use actions::{post_absence, post_action, post_schedule};

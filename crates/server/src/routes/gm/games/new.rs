@@ -18,9 +18,10 @@ use crate::web::Path;
 use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
 
-use super::forms::{SetupField, schedule_from_form, setup_fields, setup_from_form};
 use super::lifecycle_error;
 use super::roster::{RosterForm, roster_form, roster_from_form, signup_from_form};
+use super::schedule_form::{local_deadline_from_form, schedule_from_form};
+use super::setup_form::{SetupField, setup_fields, setup_from_form};
 use crate::rosters::signups::OpeningSpec;
 
 #[derive(Template)]
@@ -148,7 +149,7 @@ pub(crate) async fn post_new_game(
     };
     let deadline = match field(&pairs, "deadline") {
         "" => Ok(None),
-        text => super::forms::local_deadline_from_form(text, zone.unwrap_or(chrono_tz::Tz::UTC))
+        text => local_deadline_from_form(text, zone.unwrap_or(chrono_tz::Tz::UTC))
             .map(Some)
             .map_err(|e| e.replace("Deadline:", "First deadline:")),
     };
