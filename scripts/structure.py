@@ -9,7 +9,15 @@
    is not a circle);
 4. mail is queued only through `crates/server/src/outbox/post.rs` (`post_letter` and its
    kin), which takes letters composed in `letters`: no other production code of the server
-   calls the store's `outbox::enqueue*` or stores a shared body itself.
+   calls the store's `outbox::enqueue*` or stores a shared body itself;
+5. routes only route (issue 26): the production code under `crates/server/src/routes` begins
+   no transaction (`.begin(`), takes no database connection (`.acquire(`), writes no audit
+   entry (`audit::append(`) and calls no `store` function, whether by its path
+   (`store::zines::list(`, `store::ping(`) or through a name imported from `store` (a module,
+   `{self}`, a function, or any of them renamed with `as`). It reads views through
+   `crate::views` and acts through the services; the store's types, their constructors and
+   methods (`ZineSlug::parse(`) are allowed. Comments and `#[cfg(test)]` modules are not
+   checked.
 
 Prints each breach and exits 1 if there is any.
 """
@@ -79,6 +87,149 @@ def check_mail(problems: list) -> None:
                 )
 
 
+ROUTES = Path("crates/server/src/routes")
+CHAR_LITERAL = re.compile(r"'(?:\\(?:x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]{1,6}\}|.)|[^\\'\n])'")
+
+
+def blank_comments_and_strings(text: str) -> str:
+    """`text` with its comments and the insides of its string and character literals made
+    spaces, its lines kept where they were (so that a match's line number is its line)."""
+    out, index, length = [], 0, len(text)
+
+    def blank(part: str) -> str:
+        return re.sub(r"[^\n]", " ", part)
+
+    while index < length:
+        char = text[index]
+        if text.startswith("//", index):
+            end = text.find("\n", index)
+            end = length if end < 0 else end
+            out.append(blank(text[index:end]))
+            index = end
+        elif text.startswith("/*", index):
+            depth, end = 1, index + 2
+            while end < length and depth:
+                if text.startswith("/*", end):
+                    depth, end = depth + 1, end + 2
+                elif text.startswith("*/", end):
+                    depth, end = depth - 1, end + 2
+                else:
+                    end += 1
+            out.append(blank(text[index:end]))
+            index = end
+        elif re.match(r'b?r#*"', text[index:index + 260]) and (
+            index == 0 or not (text[index - 1].isalnum() or text[index - 1] == "_")
+        ):
+            opening = re.match(r'b?r(#*)"', text[index:]) or re.match(r'b?(#*)"', text[index:])
+            hashes = opening.group(1)
+            start = index + opening.end()
+            end = text.find('"' + hashes, start)
+            end = length if end < 0 else end + 1 + len(hashes)
+            out.append(text[index:start] + blank(text[start:end]))
+            index = end
+        elif char == '"':
+            end = index + 1
+            while end < length and text[end] != '"':
+                end += 2 if text[end] == "\\" else 1
+            out.append('"' + blank(text[index + 1 : end]) + '"')
+            index = end + 1
+        elif char == "'" and CHAR_LITERAL.match(text, index):
+            end = CHAR_LITERAL.match(text, index).end()
+            out.append("'" + blank(text[index + 1 : end - 1]) + "'")
+            index = end
+        else:
+            out.append(char)
+            index += 1
+    return "".join(out)
+
+
+def blank_test_modules(text: str) -> str:
+    """`text` (comments and strings already blank) with each `#[cfg(test)]` module made spaces."""
+    for found in list(re.finditer(r"#\[cfg\(test\)\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+\w+\s*\{", text)):
+        depth, end = 1, found.end()
+        while end < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[end], 0)
+            end += 1
+        text = text[: found.start()] + re.sub(r"[^\n]", " ", text[found.start() : end]) + text[end:]
+    return text
+
+
+def store_imports(code: str) -> tuple:
+    """What a file's `use store::...` statements bring in: the module names (a module of
+    `store` itself, `{self}`, renamed or not) and the function names (lower-case items that
+    are not modules we know of are taken for functions), each with its path in `store`."""
+    modules, functions = {}, {}
+    for statement in re.findall(r"\buse\s+(?:::)?(store\b[^;]*);", code):
+        for path in expand_use(statement):
+            path, _, alias = path.partition(" as ")
+            parts = [p for p in path.split("::") if p]
+            if parts and parts[-1] == "self":
+                parts.pop()
+            name = alias or parts[-1]
+            if len(parts) < 2 or not parts[-1][:1].islower() or name == "_":
+                continue  # `store` itself, a type, a constant or a trait
+            if len(parts) == 2:
+                modules[name] = "::".join(parts)
+            else:
+                # `store::m::x`: a submodule or a function; both are breaches when called.
+                functions[name] = "::".join(parts)
+                modules[name] = "::".join(parts)
+    return modules, functions
+
+
+def called_path(segments: list) -> bool:
+    """Whether `a::b::c(` calls a function of a module (every segment lower-case), rather than
+    an associated function or a variant of a type (`ZineSlug::parse(`, `Status::Open(`)."""
+    return all(s[:1].islower() or s[:1] == "_" for s in segments)
+
+
+def route_breaches(text: str) -> list:
+    """(line number, reason) for each breach of "routes only route" in a route file's text."""
+    code = blank_test_modules(blank_comments_and_strings(text))
+    modules, functions = store_imports(code)
+    found = []
+    lines = code.splitlines()
+    turbofish = r"(?:::<[^;{}]*?>)?"
+    for number, line in enumerate(lines, start=1):
+        if re.match(r"\s*(pub(\([^)]*\))?\s+)?use\s", line):
+            continue
+        reasons = []
+        if re.search(r"\.\s*begin\s*\(", line):
+            reasons.append("a route begins a transaction")
+        if re.search(r"\.\s*acquire\s*\(", line):
+            reasons.append("a route takes a database connection")
+        called = []
+        for match in re.finditer(r"(?<![\w:])store((?:::\w+)+)" + turbofish + r"\s*\(", line):
+            segments = [s for s in match.group(1).split("::") if s]
+            if called_path(segments):
+                called.append("::".join(segments))
+        for match in re.finditer(r"(?<![\w:.])(\w+)((?:::\w+)+)" + turbofish + r"\s*\(", line):
+            if match.group(1) in modules:
+                segments = [s for s in match.group(2).split("::") if s]
+                if called_path(segments):
+                    called.append(modules[match.group(1)].removeprefix("store::") + "::" + "::".join(segments))
+        for match in re.finditer(r"(?<![\w:.])(\w+)" + turbofish + r"\s*\(", line):
+            if match.group(1) in functions:
+                called.append(functions[match.group(1)].removeprefix("store::"))
+        if re.search(r"(?<![\w.])(?:\w+::)*audit::append\s*\(", line) or "audit::append" in called:
+            reasons.append("a route writes the audit log")
+        for path in called:
+            if path != "audit::append":
+                reasons.append(f"a route calls the store (store::{path})")
+        found.extend((number, reason) for reason in dict.fromkeys(reasons))
+    return found
+
+
+def check_routes(problems: list) -> None:
+    for path in sorted((ROOT / ROUTES).rglob("*.rs")):
+        text = path.read_text(encoding="utf-8")
+        original = text.splitlines()
+        for number, reason in route_breaches(text):
+            problems.append(
+                f"{path.relative_to(ROOT)}:{number}: {reason}: {original[number - 1].strip()}"
+            )
+
+
 def module_of(src: Path, path: Path) -> tuple:
     """`src/a/b.rs` and `src/a/b/mod.rs` are ('a', 'b'); lib.rs and main.rs are ()."""
     parts = list(path.relative_to(src).with_suffix("").parts)
@@ -90,8 +241,10 @@ def module_of(src: Path, path: Path) -> tuple:
 
 
 def expand_use(tree: str) -> list:
-    """`a::{b, c::{d, e}}` -> ['a::b', 'a::c::d', 'a::c::e']."""
-    tree = re.sub(r"\s+", "", tree)
+    """`a::{b, c::{d, e}}` -> ['a::b', 'a::c::d', 'a::c::e']; a renamed item keeps its new name
+    after a space: `a::{b as c}` -> ['a::b as c']."""
+    tree = re.sub(r"\s+as\s+", "\0", tree)
+    tree = re.sub(r"\s+", "", tree).replace("\0", " as ")
     brace = tree.find("{")
     if brace < 0:
         return [tree]
@@ -213,6 +366,7 @@ def main() -> int:
     check_sql(problems)
     check_circles(problems)
     check_mail(problems)
+    check_routes(problems)
     for problem in problems:
         print(problem, file=sys.stderr)
     if problems:
@@ -220,7 +374,7 @@ def main() -> int:
         return 1
     print(
         "structure: server files within 600 lines, no SQL outside store, no import circles, "
-        "mail queued only through outbox::post"
+        "mail queued only through outbox::post, routes only route"
     )
     return 0
 

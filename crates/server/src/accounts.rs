@@ -119,3 +119,29 @@ pub async fn log_in(
         name: account.name,
     })
 }
+
+/// Logs a GM out: deletes their session (by its token's hash, when the request had one) and
+/// audits the logout as done by `actor`, in one transaction.
+pub async fn log_out(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    session: Option<[u8; 32]>,
+    actor: &str,
+) -> Result<(), store::StoreError> {
+    let mut tx = pool.begin().await?;
+    if let Some(token_hash) = session {
+        store::sessions::delete(&mut *tx, &token_hash).await?;
+    }
+    store::audit::append(
+        &mut *tx,
+        &store::audit::NewAuditEntry {
+            actor,
+            game: None,
+            action: store::audit::AuditAction::GmLogout {},
+        },
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}

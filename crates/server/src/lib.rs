@@ -30,6 +30,7 @@ mod state;
 pub mod subscriptions;
 pub mod telemetry;
 pub mod turns;
+mod views;
 pub mod web;
 pub mod zines;
 

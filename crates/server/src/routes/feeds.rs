@@ -10,14 +10,12 @@ use chrono::{DateTime, Utc};
 use store::archive::FeedReport;
 use store::zines::Zine;
 
-use super::archive::{cached, find_game, find_zine, game_path, turn_path};
+use super::archive::{cached, find_game, game_path, turn_path};
+use super::find_zine;
 use crate::web::Path;
 use crate::{AppError, AppState};
 
 const ATOM: &str = "application/atom+xml; charset=utf-8";
-
-/// The most entries in one feed: readers poll, and old turns stay on the game's page.
-const FEED_LENGTH: i64 = 50;
 
 fn fixed(at: DateTime<Utc>) -> FixedDateTime {
     at.fixed_offset()
@@ -97,7 +95,7 @@ pub(crate) async fn get_zine_feed(
 ) -> Result<Response, AppError> {
     cached(&state, &uri, &headers, ATOM, || async {
         let zine = find_zine(&state, &slug).await?;
-        let reports = store::archive::zine_feed(&state.pool, zine.id, FEED_LENGTH).await?;
+        let reports = crate::views::archive::zine_feed(&state.pool, zine.id).await?;
         Ok(feed(
             state.base_url.as_str(),
             &zine,
@@ -119,7 +117,7 @@ pub(crate) async fn get_game_feed(
 ) -> Result<Response, AppError> {
     cached(&state, &uri, &headers, ATOM, || async {
         let (zine, game) = find_game(&state, &slug, &game).await?;
-        let reports = store::archive::game_feed(&state.pool, game.id, FEED_LENGTH).await?;
+        let reports = crate::views::archive::game_feed(&state.pool, game.id).await?;
         Ok(feed(
             state.base_url.as_str(),
             &zine,

@@ -17,7 +17,12 @@ pub(crate) struct Health {
 
 /// 200 `{"status":"ok","database":"ok"}` when the database answers, else 503.
 pub(crate) async fn get_healthz(State(state): State<AppState>) -> Result<Json<Health>, AppError> {
-    match tokio::time::timeout(DATABASE_TIMEOUT, store::ping(&state.pool)).await {
+    match tokio::time::timeout(
+        DATABASE_TIMEOUT,
+        crate::views::database_answers(&state.pool),
+    )
+    .await
+    {
         Ok(Ok(())) => Ok(Json(Health {
             status: "ok",
             database: "ok",

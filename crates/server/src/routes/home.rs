@@ -12,6 +12,6 @@ struct HomePage {
 
 /// The front page: the zines hosted here, and where players and GMs log in.
 pub(crate) async fn get_home(State(state): State<AppState>) -> Result<Html<String>, AppError> {
-    let zines = store::zines::list(&state.pool).await?;
+    let zines = crate::views::zines(&state.pool).await?;
     Ok(Html(HomePage { zines }.render()?))
 }

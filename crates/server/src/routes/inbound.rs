@@ -41,43 +41,10 @@ pub(crate) async fn post_inbound_mail(
         )
             .into_response();
     }
-    let too_large = || {
-        (
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!(
-                "Too large: the message is over {} bytes\n",
-                webhook.max_bytes
-            ),
-        )
-            .into_response()
-    };
-    let announced = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if announced.is_some_and(|n| n > u64::try_from(webhook.max_bytes).unwrap_or(u64::MAX)) {
-        return too_large();
-    }
-    let body = match axum::body::to_bytes(body, webhook.max_bytes).await {
+    let body = match read_message(&headers, body, webhook.max_bytes).await {
         Ok(body) => body,
-        Err(error) => {
-            if crate::doors::http::is_body_timeout(&error) {
-                return (
-                    StatusCode::REQUEST_TIMEOUT,
-                    "Request timeout: the body was not received in time\n",
-                )
-                    .into_response();
-            }
-            return too_large();
-        }
+        Err(refused) => return refused,
     };
-    if body.is_empty() {
-        return (
-            StatusCode::BAD_REQUEST,
-            "Bad request: the body must be one raw RFC 5322 message\n",
-        )
-            .into_response();
-    }
     let recipients = envelope_recipients(&headers, query.as_deref());
     let now = state.clock.now();
     match crate::inbox::store(&state.pool, &body, &recipients, "webhook", now).await {
@@ -103,6 +70,50 @@ pub(crate) async fn post_inbound_mail(
                 .into_response()
         }
     }
+}
+
+/// The message the request carries, read within `max_bytes` (refused at once when the
+/// announced length is over it); or the plain answer that refuses it.
+async fn read_message(
+    headers: &HeaderMap,
+    body: Body,
+    max_bytes: usize,
+) -> Result<axum::body::Bytes, Response> {
+    let too_large = || {
+        (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("Too large: the message is over {max_bytes} bytes\n"),
+        )
+            .into_response()
+    };
+    let announced = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if announced.is_some_and(|n| n > u64::try_from(max_bytes).unwrap_or(u64::MAX)) {
+        return Err(too_large());
+    }
+    let body = match axum::body::to_bytes(body, max_bytes).await {
+        Ok(body) => body,
+        Err(error) => {
+            if crate::doors::http::is_body_timeout(&error) {
+                return Err((
+                    StatusCode::REQUEST_TIMEOUT,
+                    "Request timeout: the body was not received in time\n",
+                )
+                    .into_response());
+            }
+            return Err(too_large());
+        }
+    };
+    if body.is_empty() {
+        return Err((
+            StatusCode::BAD_REQUEST,
+            "Bad request: the body must be one raw RFC 5322 message\n",
+        )
+            .into_response());
+    }
+    Ok(body)
 }
 
 /// Most envelope recipients taken from one request, and the longest.

@@ -9,10 +9,10 @@ use axum::extract::State;
 use axum::http::{HeaderMap, Uri};
 use axum::response::Response;
 use store::issues::Issue;
-use store::status::IssueStatus;
 use store::zines::Zine;
 
-use super::archive::{HTML, TEXT, cached, find_zine};
+use super::archive::{HTML, TEXT, cached};
+use super::find_zine;
 use crate::{AppError, AppState};
 
 const ATOM: &str = "application/atom+xml; charset=utf-8";
@@ -49,9 +49,8 @@ fn parse_issue(segment: &str) -> Result<(i32, &'static str), AppError> {
 }
 
 async fn published_issue(state: &AppState, zine: &Zine, number: i32) -> Result<Issue, AppError> {
-    store::issues::by_number(&state.pool, zine.id, number)
+    crate::views::archive::published_issue(&state.pool, zine.id, number)
         .await?
-        .filter(|issue| issue.status == IssueStatus::Published)
         .ok_or(AppError::NotFound)
 }
 
@@ -112,7 +111,7 @@ pub(crate) async fn get_issues_feed(
     cached(&state, &uri, &headers, ATOM, || async {
         let zine = find_zine(&state, &slug).await?;
         let base = state.base_url.as_str();
-        let issues = store::issues::published(&state.pool, zine.id).await?;
+        let issues = crate::views::archive::published_issues(&state.pool, zine.id).await?;
         let page = format!("{base}/zines/{}", zine.slug);
         let entries = issues
             .iter()

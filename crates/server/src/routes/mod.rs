@@ -15,6 +15,8 @@ use axum::Router;
 use axum::middleware;
 use axum::routing::{get, post};
 
+use store::zines::Zine;
+
 use crate::AppState;
 use crate::error::AppError;
 
@@ -70,4 +72,11 @@ pub(crate) fn router(state: &AppState) -> Router<AppState> {
 
 async fn not_found() -> AppError {
     AppError::NotFound
+}
+
+/// A zine named by a URL segment; anything malformed is simply not found.
+pub(crate) async fn find_zine(state: &AppState, slug: &str) -> Result<Zine, AppError> {
+    crate::views::zine(&state.pool, slug)
+        .await?
+        .ok_or(AppError::NotFound)
 }

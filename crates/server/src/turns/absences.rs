@@ -73,6 +73,30 @@ pub async fn set_policy(
     Ok(())
 }
 
+/// What a player declares on their page: an absence, or that those to come are cancelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Declared {
+    Absence(Absence),
+    Cancel,
+}
+
+/// Records what a player declared on their page, in a transaction of its own, and answers as
+/// [`declare`] and [`cancel`] do.
+pub async fn declare_absence(
+    pool: &store::PgPool,
+    now: DateTime<Utc>,
+    subscriber: SubscriberId,
+    declared: Declared,
+) -> Result<String, LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let text = match declared {
+        Declared::Absence(absence) => declare(&mut tx, subscriber, absence, now).await?,
+        Declared::Cancel => cancel(&mut tx, subscriber, now).await?,
+    };
+    tx.commit().await?;
+    Ok(text)
+}
+
 /// Records an absence and answers with the player's absences and, per game, the policy and
 /// the turns it touches.
 pub async fn declare(

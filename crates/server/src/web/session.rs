@@ -73,12 +73,22 @@ pub async fn start(
     Ok(set_cookie(state, SESSION_COOKIE, &token, SESSION_LIFETIME))
 }
 
+/// The hash under which the request's session token is stored, if the request has one.
+pub fn token_hash_in(headers: &HeaderMap) -> Option<[u8; 32]> {
+    cookie(headers, SESSION_COOKIE).map(token_hash)
+}
+
+/// The `Set-Cookie` header that clears the session cookie.
+pub fn cleared(state: &AppState) -> HeaderValue {
+    set_cookie(state, SESSION_COOKIE, "", Duration::zero())
+}
+
 /// Ends the request's session, if any: returns the `Set-Cookie` header that clears the cookie.
 pub async fn end(state: &AppState, headers: &HeaderMap) -> Result<HeaderValue, AppError> {
-    if let Some(token) = cookie(headers, SESSION_COOKIE) {
-        sessions::delete(&state.pool, &token_hash(token)).await?;
+    if let Some(hash) = token_hash_in(headers) {
+        sessions::delete(&state.pool, &hash).await?;
     }
-    Ok(set_cookie(state, SESSION_COOKIE, "", Duration::zero()))
+    Ok(cleared(state))
 }
 
 /// The request's live session, or `None` (no cookie, an unknown or expired token). Looked up

@@ -11,8 +11,6 @@ use store::games::GameId;
 use super::{Chrome, Gm};
 use crate::{AppError, AppState};
 
-const PAGE: i64 = 50;
-
 #[derive(Debug, Deserialize)]
 pub(crate) struct PageQuery {
     before: Option<AuditId>,
@@ -72,11 +70,8 @@ pub(crate) async fn get_audit(
         actor: nonempty(&query.actor),
         action: nonempty(&query.action),
     };
-    // One more than shown tells whether there is an older page.
-    let mut entries = store::audit::list_page(&state.pool, query.before, &filter, PAGE + 1).await?;
-    let more = entries.len() > usize::try_from(PAGE).unwrap_or(usize::MAX);
-    entries.truncate(usize::try_from(PAGE).unwrap_or(usize::MAX));
-    let older = more.then(|| entries.last().map(|e| e.entry.id)).flatten();
+    let (entries, older) =
+        crate::views::gm_console::audit_log(&state.pool, query.before, &filter).await?;
     let filters: String = [
         ("game", filter.game_id.map(|g| g.to_string())),
         ("actor", filter.actor.clone()),

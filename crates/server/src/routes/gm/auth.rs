@@ -130,16 +130,8 @@ pub(crate) async fn post_logout(
     headers: HeaderMap,
     CsrfForm(_): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, AppError> {
-    let cleared = session::end(&state, &headers).await?;
-    store::audit::append(
-        &state.pool,
-        &store::audit::NewAuditEntry {
-            actor: &gm.actor(),
-            game: None,
-            action: store::audit::AuditAction::GmLogout {},
-        },
-        state.clock.now(),
-    )
-    .await?;
+    let session = session::token_hash_in(&headers);
+    accounts::log_out(&state.pool, state.clock.now(), session, &gm.actor()).await?;
+    let cleared = session::cleared(&state);
     Ok(([(header::SET_COOKIE, cleared)], Redirect::to("/gm/login")).into_response())
 }

@@ -6,7 +6,6 @@ use axum::response::Html;
 use games::EngineKind;
 use serde::Deserialize;
 use store::games::GameId;
-use store::status::{InboundStatus, OutboundStatus};
 
 use super::{Chrome, Gm};
 use crate::{AppError, AppState};
@@ -62,28 +61,14 @@ pub(crate) async fn get_home(
     gm: Gm,
     Query(query): Query<DoneQuery>,
 ) -> Result<Html<String>, AppError> {
-    let games = store::games::list_summaries(&state.pool, None).await?;
-    let zines = store::zines::count(&state.pool).await?;
-    // Counts for the front page; the lists themselves are on the inbox and outbox pages.
-    const LOOK: i64 = 1000;
-    let failed_inbound = store::inbox::list_by_status(&state.pool, InboundStatus::Failed, LOOK)
-        .await?
-        .len();
-    let failed_outbound =
-        store::outbox::list_by_status(&state.pool, OutboundStatus::Failed, None, LOOK)
-            .await?
-            .len();
-    let queued_outbound =
-        store::outbox::list_by_status(&state.pool, OutboundStatus::Queued, None, LOOK)
-            .await?
-            .len();
+    let front = crate::views::gm_console::console_front(&state.pool).await?;
     let page = HomePage {
         chrome: gm.chrome(super::notice(query.done.as_deref())),
-        games: game_rows(games),
-        zines: usize::try_from(zines).unwrap_or_default(),
-        failed_inbound,
-        failed_outbound,
-        queued_outbound,
+        games: game_rows(front.games),
+        zines: usize::try_from(front.zines).unwrap_or_default(),
+        failed_inbound: front.failed_inbound,
+        failed_outbound: front.failed_outbound,
+        queued_outbound: front.queued_outbound,
     };
     Ok(Html(page.render()?))
 }

@@ -8,13 +8,12 @@ use axum::extract::{Query, State};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde::Deserialize;
 use store::issues::LetterId;
-use store::status::LetterStatus;
 use store::zines::Zine;
 
 use super::Gm;
 use super::home::DoneQuery;
 use crate::issues::{self, IssueError};
-use crate::routes::archive::find_zine;
+use crate::routes::find_zine;
 use crate::routes::issues::IssuePage;
 use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
@@ -61,17 +60,15 @@ pub(crate) async fn get_issues(
     Query(query): Query<DoneQuery>,
 ) -> Result<Html<String>, AppError> {
     let zine = find_zine(&state, &slug).await?;
-    let settings = issues::settings(&state.pool, zine.id)
+    let desk = crate::views::gm_zine::issues_desk(&state.pool, zine.id)
         .await
         .map_err(issue_error)?;
+    let settings = desk.settings;
     let rhythm = issues::rhythm_of(&settings);
-    let draft = match rhythm {
-        Some(_) => store::issues::current_draft(&state.pool, zine.id).await?,
-        None => None,
-    };
-    let pending = store::issues::letters(&state.pool, zine.id, LetterStatus::Pending).await?;
-    let published = store::issues::published(&state.pool, zine.id)
-        .await?
+    let draft = desk.draft;
+    let pending = desk.pending;
+    let published = desk
+        .published
         .iter()
         .filter_map(|i| Some((i.number, super::when(&i.published_at?))))
         .collect();

@@ -18,9 +18,6 @@ use crate::web::Path;
 use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
 
-/// Messages shown per list.
-const SHOWN: i64 = 200;
-
 #[derive(Debug, Deserialize)]
 pub(crate) struct ListQuery {
     status: Option<String>,
@@ -28,9 +25,6 @@ pub(crate) struct ListQuery {
     /// The outbox's paging: messages older (a lower id) than this.
     before: Option<OutboundId>,
 }
-
-/// Outbound messages shown per page.
-const OUTBOX_PAGE: i64 = 50;
 
 /// The status a list shows: the one asked for, or the first of `shown`.
 fn pick<S: Copy + FromStr>(wanted: Option<&str>, shown: &[S]) -> Result<S, AppError> {
@@ -82,7 +76,7 @@ pub(crate) async fn get_inbox(
     Query(query): Query<ListQuery>,
 ) -> Result<Html<String>, AppError> {
     let status = pick(query.status.as_deref(), INBOUND)?;
-    let messages = store::inbox::list_by_status(&state.pool, status, SHOWN)
+    let messages = crate::views::gm_console::inbox(&state.pool, status)
         .await?
         .into_iter()
         .map(|m| {
@@ -168,13 +162,8 @@ pub(crate) async fn get_outbox(
     Query(query): Query<ListQuery>,
 ) -> Result<Html<String>, AppError> {
     let status = pick(query.status.as_deref(), OUTBOUND)?;
-    // One more than shown tells whether there is an older page.
-    let mut found =
-        store::outbox::list_by_status(&state.pool, status, query.before, OUTBOX_PAGE + 1).await?;
-    let page_len = usize::try_from(OUTBOX_PAGE).unwrap_or(usize::MAX);
-    let more = found.len() > page_len;
-    found.truncate(page_len);
-    let older = more.then(|| found.last().map(|m| m.id)).flatten();
+    let (found, older) =
+        crate::views::gm_console::outbox(&state.pool, status, query.before).await?;
     let messages = found
         .into_iter()
         .map(|m| OutboundRow {

@@ -30,6 +30,19 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/", get(home::get_home))
         .route("/login", get(auth::get_login).post(auth::post_login))
         .route("/logout", post(auth::post_logout))
+        .merge(zine_routes())
+        .merge(game_routes())
+        .route("/inbox", get(mail::get_inbox))
+        .route("/inbox/{id}/retry", post(mail::post_inbox_retry))
+        .route("/outbox", get(mail::get_outbox))
+        .route("/outbox/{id}/resend", post(mail::post_outbox_resend))
+        .route("/audit", get(audit::get_audit))
+        .layer(middleware::from_fn(console_headers))
+}
+
+/// The zines: their issues and letters, their subscribers.
+fn zine_routes() -> Router<AppState> {
+    Router::new()
         .route("/zines", get(zines::get_zines).post(zines::post_zine))
         .route("/zines/{slug}", get(subscribers::get_zine))
         .route("/zines/{slug}/issues", get(issues::get_issues))
@@ -69,6 +82,15 @@ pub(crate) fn router() -> Router<AppState> {
             post(subscribers::post_subscriber_status),
         )
         .route(
+            "/subscribers/{id}/unsubscribe",
+            get(games::get_confirm_unsubscribe),
+        )
+}
+
+/// The games: making one (or opening it for sign-up), and everything on a game's page.
+fn game_routes() -> Router<AppState> {
+    Router::new()
+        .route(
             "/zines/{slug}/games/new",
             get(games::get_new_game).post(games::post_new_game),
         )
@@ -96,16 +118,6 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/games/{id}/actions/{action}", post(games::post_action))
         .route("/games/{id}/confirm/{action}", get(games::get_confirm_game))
         .route("/games/{id}/delete", post(games::post_delete))
-        .route(
-            "/subscribers/{id}/unsubscribe",
-            get(games::get_confirm_unsubscribe),
-        )
-        .route("/inbox", get(mail::get_inbox))
-        .route("/inbox/{id}/retry", post(mail::post_inbox_retry))
-        .route("/outbox", get(mail::get_outbox))
-        .route("/outbox/{id}/resend", post(mail::post_outbox_resend))
-        .route("/audit", get(audit::get_audit))
-        .layer(middleware::from_fn(console_headers))
 }
 
 /// Console pages show hidden facts: never cached, never framed, no referrer to other sites.

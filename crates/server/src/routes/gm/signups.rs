@@ -15,6 +15,7 @@ use super::home::DoneQuery;
 use super::{Chrome, Gm, field};
 use crate::rosters::signups;
 use crate::turns::{LifecycleError, RosterPick};
+use crate::views::gm_game::OpeningDesk;
 use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
 
@@ -56,14 +57,13 @@ async fn signup_page(
     notice: Option<&str>,
     errors: Vec<String>,
 ) -> Result<String, AppError> {
-    let opening = store::signups::find(&state.pool, id)
+    let OpeningDesk {
+        opening,
+        queue,
+        zine_slug,
+    } = crate::views::gm_game::opening(&state.pool, id)
         .await?
         .ok_or(AppError::NotFound)?;
-    let queue = store::signups::queue(&state.pool, opening.id).await?;
-    let zine_slug = store::zines::find(&state.pool, opening.zine_id)
-        .await?
-        .map(|z| z.slug.as_str().to_owned())
-        .unwrap_or_default();
     let seats = match opening.setup.seat_plan() {
         SeatPlan::Named { seats } => seats
             .iter()

@@ -5,14 +5,16 @@ use axum::extract::{Multipart, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde::Deserialize;
-use store::subscribers::{self, Subscriber, SubscriberId, SubscriberStatus};
+use store::StoreError;
+use store::subscribers::{Subscriber, SubscriberId, SubscriberStatus};
 use store::zines::Zine;
-use store::{StoreError, ZineSlug};
 
 use super::games::lifecycle_error;
 use super::home::{DoneQuery, GameRow, game_rows};
 use super::{Chrome, Gm};
+use crate::routes::find_zine;
 use crate::subscriptions;
+use crate::views::gm_zine;
 use crate::web::Path;
 use crate::web::csrf::{self, CsrfForm};
 use crate::web::session::CurrentSession;
@@ -36,13 +38,6 @@ struct ZinePage {
     import: Option<subscriptions::ImportReport>,
 }
 
-async fn find_zine(state: &AppState, slug: &str) -> Result<Zine, AppError> {
-    let slug = ZineSlug::parse(slug).map_err(|_| AppError::NotFound)?;
-    store::zines::find_by_slug(&state.pool, &slug)
-        .await?
-        .ok_or(AppError::NotFound)
-}
-
 struct Entered {
     errors: Vec<String>,
     email: String,
@@ -57,15 +52,13 @@ async fn zine_page(
     notice: Option<&str>,
     entered: Entered,
 ) -> Result<String, AppError> {
-    let subscribers = subscribers::list_for_zine(&state.pool, zine.id).await?;
-    let games = store::games::list_summaries(&state.pool, Some(zine.id)).await?;
-    let signups = store::signups::of_zine(&state.pool, zine.id).await?;
+    let desk = gm_zine::zine_desk(&state.pool, zine.id).await?;
     Ok(ZinePage {
-        signups,
+        signups: desk.signups,
         chrome: gm.chrome(notice),
         zine,
-        subscribers,
-        games: game_rows(games),
+        subscribers: desk.subscribers,
+        games: game_rows(desk.games),
         errors: entered.errors,
         email: entered.email,
         name: entered.name,
@@ -214,7 +207,7 @@ pub(crate) async fn get_export(
     Path(slug): Path<String>,
 ) -> Result<Response, AppError> {
     let zine = find_zine(&state, &slug).await?;
-    let rows = subscribers::list_for_zine(&state.pool, zine.id).await?;
+    let rows = gm_zine::subscribers(&state.pool, zine.id).await?;
     let mut writer = csv::Writer::from_writer(Vec::new());
     let write = |writer: &mut csv::Writer<Vec<u8>>, cells: [&str; 4]| {
         writer
@@ -265,13 +258,9 @@ async fn find_subscriber(
     state: &AppState,
     id: SubscriberId,
 ) -> Result<(Subscriber, Zine), AppError> {
-    let subscriber = subscribers::find(&state.pool, id)
+    gm_zine::subscriber(&state.pool, id)
         .await?
-        .ok_or(AppError::NotFound)?;
-    let zine = store::zines::find(&state.pool, subscriber.zine_id)
-        .await?
-        .ok_or(AppError::NotFound)?;
-    Ok((subscriber, zine))
+        .ok_or(AppError::NotFound)
 }
 
 /// Marks the subscriber postal or not (the `postal` checkbox), then back to their page.
@@ -299,7 +288,7 @@ pub(crate) async fn get_subscriber(
 ) -> Result<Html<String>, AppError> {
     let (subscriber, zine) = find_subscriber(&state, id).await?;
     let page = SubscriberPage {
-        postal: subscribers::is_postal(&state.pool, subscriber.id).await?,
+        postal: gm_zine::is_postal(&state.pool, subscriber.id).await?,
         chrome: gm.chrome(None),
         zine,
         email: subscriber.email.to_string(),
@@ -342,7 +331,7 @@ pub(crate) async fn post_subscriber_edit(
         Err(errors) => errors,
     };
     let page = SubscriberPage {
-        postal: subscribers::is_postal(&state.pool, subscriber.id).await?,
+        postal: gm_zine::is_postal(&state.pool, subscriber.id).await?,
         chrome: gm.chrome(None),
         zine,
         subscriber,

@@ -30,7 +30,7 @@ async fn zines_page(
     slug: String,
     name: String,
 ) -> Result<String, AppError> {
-    let zines = store::zines::list(&state.pool).await?;
+    let zines = crate::views::zines(&state.pool).await?;
     Ok(ZinesPage {
         chrome: gm.chrome(notice),
         zines,

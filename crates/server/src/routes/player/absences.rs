@@ -5,32 +5,17 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 use chrono::NaiveDate;
 use store::absences::Absence;
-use store::status::SubscriberStatus;
-use store::subscribers::SubscriberId;
 
 use super::Player;
+use crate::turns::LifecycleError;
+use crate::turns::absences::{Declared, declare_absence};
 use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
 
-/// The player's absences and, per game, the policy and the turns it touches (as mailed).
-pub(crate) async fn summary(
-    state: &AppState,
-    subscriber: SubscriberId,
-) -> Result<String, AppError> {
-    let mut db = state.pool.acquire().await.map_err(store_error)?;
-    let text = crate::turns::absences::summary(&mut db, subscriber, state.clock.now())
-        .await
-        .map_err(absence_error)?;
-    Ok(text.trim_start().to_owned())
-}
-
-fn store_error(error: sqlx::Error) -> AppError {
-    AppError::Store(store::StoreError::from(error))
-}
-
-fn absence_error(error: crate::turns::LifecycleError) -> AppError {
+/// Refusals of an absence are the player's to read; storage failures are logged and hidden.
+pub(super) fn absence_error(error: LifecycleError) -> AppError {
     match error {
-        crate::turns::LifecycleError::Store(error) => AppError::Store(error),
+        LifecycleError::Store(error) => AppError::Store(error),
         other => AppError::Conflict(format!("{other}.")),
     }
 }
@@ -41,45 +26,45 @@ fn field<'a>(form: &'a [(String, String)], name: &str) -> &'a str {
         .map_or("", |(_, v)| v.as_str())
 }
 
+/// The absence the form declares (`first_day`, `last_day`), or, with `cancel`, that those to
+/// come are cancelled.
+fn declared(form: &[(String, String)], today: NaiveDate) -> Result<Declared, AppError> {
+    if !field(form, "cancel").is_empty() {
+        return Ok(Declared::Cancel);
+    }
+    let day = |name: &str| {
+        NaiveDate::parse_from_str(field(form, name).trim(), "%Y-%m-%d").map_err(|_| {
+            AppError::BadRequest("the first and last day must be dates (YYYY-MM-DD)".into())
+        })
+    };
+    let (first_day, last_day) = (day("first_day")?, day("last_day")?);
+    if first_day > last_day {
+        return Err(AppError::BadRequest(
+            "the first day of the absence is after its last day".into(),
+        ));
+    }
+    if last_day < today {
+        return Err(AppError::BadRequest("that absence is over already".into()));
+    }
+    Ok(Declared::Absence(Absence {
+        first_day,
+        last_day,
+    }))
+}
+
 /// Declares an absence (`first_day`, `last_day`) or, with `cancel`, cancels those to come.
 pub(crate) async fn post_absence(
     State(state): State<AppState>,
     player: Player,
     CsrfForm(form): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, AppError> {
-    store::subscribers::find(&state.pool, player.subscriber)
+    crate::views::player::active_subscriber(&state.pool, player.subscriber)
         .await?
-        .filter(|s| s.status == SubscriberStatus::Active)
         .ok_or(AppError::Forbidden)?;
     let now = state.clock.now();
-    let mut tx = state.pool.begin().await.map_err(store_error)?;
-    if field(&form, "cancel").is_empty() {
-        let day = |name: &str| {
-            NaiveDate::parse_from_str(field(&form, name).trim(), "%Y-%m-%d").map_err(|_| {
-                AppError::BadRequest("the first and last day must be dates (YYYY-MM-DD)".into())
-            })
-        };
-        let (first_day, last_day) = (day("first_day")?, day("last_day")?);
-        if first_day > last_day {
-            return Err(AppError::BadRequest(
-                "the first day of the absence is after its last day".into(),
-            ));
-        }
-        if last_day < now.date_naive() {
-            return Err(AppError::BadRequest("that absence is over already".into()));
-        }
-        let absence = Absence {
-            first_day,
-            last_day,
-        };
-        crate::turns::absences::declare(&mut tx, player.subscriber, absence, now)
-            .await
-            .map_err(absence_error)?;
-    } else {
-        crate::turns::absences::cancel(&mut tx, player.subscriber, now)
-            .await
-            .map_err(absence_error)?;
-    }
-    tx.commit().await.map_err(store_error)?;
+    let declared = declared(&form, now.date_naive())?;
+    declare_absence(&state.pool, now, player.subscriber, declared)
+        .await
+        .map_err(absence_error)?;
     Ok(Redirect::to("/me#absences").into_response())
 }

@@ -5,13 +5,13 @@ use crate::web::Path;
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 use games::EngineKind;
-use store::offers::OfferId;
+use store::offers::{Offer, OfferId};
 use store::signups::OpeningId;
-use store::status::{OpeningStatus, SubscriberStatus};
-use store::subscribers::SubscriberId;
 
 use super::Player;
 use crate::rosters::signups;
+use crate::views;
+use crate::views::player::OpenOpening;
 use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
 
@@ -26,21 +26,12 @@ pub(crate) struct SignupRow {
     pub place: Option<i32>,
 }
 
-/// The player's zine's games open for sign-up.
-pub(crate) async fn rows(
-    state: &AppState,
-    subscriber: SubscriberId,
-) -> Result<Vec<SignupRow>, AppError> {
-    let Some(found) = store::subscribers::find(&state.pool, subscriber).await? else {
-        return Ok(Vec::new());
-    };
-    if found.status != SubscriberStatus::Active {
-        return Ok(Vec::new());
-    }
-    let mut rows = Vec::new();
-    for opening in store::signups::open_for_signup(&state.pool, found.zine_id).await? {
-        rows.push(SignupRow {
-            place: store::signups::place_of(&state.pool, opening.id, subscriber).await?,
+/// The player's zine's games open for sign-up, as `/me` lists them.
+pub(crate) fn rows(openings: Vec<OpenOpening>) -> Vec<SignupRow> {
+    openings
+        .into_iter()
+        .map(|OpenOpening { opening, place }| SignupRow {
+            place,
             id: opening.id,
             free: i64::from(opening.seats)
                 .saturating_sub(opening.signed)
@@ -48,9 +39,8 @@ pub(crate) async fn rows(
             seats: opening.seats,
             name: opening.name,
             engine: opening.engine,
-        });
-    }
-    Ok(rows)
+        })
+        .collect()
 }
 
 /// Signs the player up for an opening of their own zine; back to `/me`, which shows the place
@@ -61,13 +51,11 @@ pub(crate) async fn post_join(
     Path(id): Path<OpeningId>,
     CsrfForm(_form): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, AppError> {
-    let subscriber = store::subscribers::find(&state.pool, player.subscriber)
+    let subscriber = views::player::active_subscriber(&state.pool, player.subscriber)
         .await?
-        .filter(|s| s.status == SubscriberStatus::Active)
         .ok_or(AppError::Forbidden)?;
-    let opening = store::signups::find(&state.pool, id)
+    let opening = views::player::open_opening(&state.pool, &subscriber, id)
         .await?
-        .filter(|o| o.zine_id == subscriber.zine_id && o.status == OpeningStatus::Open)
         .ok_or(AppError::NotFound)?;
     signups::join(
         &state.pool,
@@ -88,9 +76,8 @@ pub(crate) async fn post_standby(
     player: Player,
     CsrfForm(form): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, AppError> {
-    store::subscribers::find(&state.pool, player.subscriber)
+    views::player::active_subscriber(&state.pool, player.subscriber)
         .await?
-        .filter(|s| s.status == SubscriberStatus::Active)
         .ok_or(AppError::Forbidden)?;
     let on = match form
         .iter()
@@ -122,12 +109,9 @@ pub(crate) struct OfferRow {
     pub answer_by: String,
 }
 
-pub(crate) async fn offers(
-    state: &AppState,
-    subscriber: SubscriberId,
-) -> Result<Vec<OfferRow>, AppError> {
-    Ok(store::offers::open_to_subscriber(&state.pool, subscriber)
-        .await?
+/// The seats offered to the player, as `/me` lists them.
+pub(crate) fn offers(offers: Vec<Offer>) -> Vec<OfferRow> {
+    offers
         .into_iter()
         .map(|offer| OfferRow {
             id: offer.id,
@@ -138,7 +122,7 @@ pub(crate) async fn offers(
                 .to_string(),
             game: offer.game_name,
         })
-        .collect())
+        .collect()
 }
 
 /// The player's answer to an offer of a seat (`answer=accept` or `decline`); back to `/me`,
@@ -164,11 +148,7 @@ pub(crate) async fn post_offer(
         }
     };
     // Only the player's own offers: another's is answered as not found.
-    let Some(offer) = store::offers::open_to_subscriber(&state.pool, player.subscriber)
-        .await?
-        .into_iter()
-        .find(|offer| offer.id == id)
-    else {
+    let Some(offer) = views::player::own_offer(&state.pool, player.subscriber, id).await? else {
         return Ok(Redirect::to("/me?offer=closed").into_response());
     };
     let answered = answer(

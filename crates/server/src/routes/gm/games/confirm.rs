@@ -9,12 +9,12 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use store::games::GameId;
-use store::status::{PlayerStatus, SubscriberStatus, TurnStatus};
 use store::subscribers::SubscriberId;
 
 use super::super::{Chrome, Gm, field};
 use super::{find_game, lifecycle_error};
 use crate::turns;
+use crate::views::gm_game::{self, Stakes};
 use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
 
@@ -46,130 +46,128 @@ pub(crate) fn ask_first(path: &str) -> Response {
     Redirect::to(path).into_response()
 }
 
-pub(crate) async fn get_confirm_game(
-    State(state): State<AppState>,
-    gm: Gm,
-    Path((id, action)): Path<(GameId, String)>,
-) -> Result<Response, AppError> {
-    let game = find_game(&state, id).await?;
-    let turns_of_game = store::turns::turn_summaries(&state.pool, game.id).await?;
-    let open = turns_of_game.iter().find(|t| t.status == TurnStatus::Open);
-    let published = turns_of_game
-        .iter()
-        .filter(|t| t.status != TurnStatus::Open)
-        .count();
-    let (players, ordered) = match open {
-        Some(turn) => {
-            let rows = store::players::player_turn_status(&state.pool, game.id, turn.id).await?;
-            let active = rows
-                .iter()
-                .filter(|p| p.status == PlayerStatus::Active)
-                .count();
-            let ordered = rows
-                .iter()
-                .filter(|p| p.orders_answer_turn == Some(true))
-                .count();
-            (active, ordered)
-        }
-        None => (0, 0),
-    };
-    let subscribers = store::subscribers::list_for_zine(&state.pool, game.zine_id)
-        .await?
-        .into_iter()
-        .filter(|s| s.status == SubscriberStatus::Active)
-        .count();
-    // Who gets the report by mail: a subscriber who takes the zine's issue reads it there.
-    let readers = store::issues::report_readers(&state.pool, game.zine_id)
-        .await?
-        .len();
-    let report_mail = if readers == subscribers {
+/// What a confirmation page asks: the action, what it does, and why it cannot be done (if so).
+struct Asked {
+    title: String,
+    lead: String,
+    consequences: Vec<String>,
+    button: &'static str,
+    path: String,
+    refusal: Option<String>,
+}
+
+/// Who gets the report by mail: a subscriber who takes the zine's issue reads it there.
+fn report_mail(stakes: &Stakes) -> String {
+    let (readers, subscribers) = (stakes.readers, stakes.subscribers);
+    if readers == subscribers {
         format!("mailed to every active subscriber ({readers})")
     } else {
         format!(
             "mailed to the {readers} subscriber(s) who take each game's report; the other {} read it in the zine's next issue",
             subscribers.saturating_sub(readers)
         )
+    }
+}
+
+fn ask_resolve_now(id: GameId, name: &str, stakes: &Stakes) -> Result<Asked, AppError> {
+    let Some(number) = stakes.open_turn else {
+        return Err(AppError::Conflict(format!("{name} has no open turn.")));
     };
-    let name = game.name.clone();
-    let mut refusal = None;
-    let (title, lead, consequences, button, path) = match action.as_str() {
-        "resolve-now" => {
-            let Some(turn) = open else {
-                return Err(AppError::Conflict(format!("{name} has no open turn.")));
-            };
-            (
-                format!("Resolve turn {} of {name} now", turn.number),
-                format!(
-                    "Turn {} is resolved now, before its deadline, with the orders in so far.",
-                    turn.number
-                ),
-                vec![
-                    format!(
-                        "{ordered} of {players} active player(s) have sent orders; the other {} count as having sent none.",
-                        players.saturating_sub(ordered)
-                    ),
-                    format!(
-                        "The report is published on the zine's public pages and {report_mail}; each player is mailed their position."
-                    ),
-                    "The turn's dice seed is revealed and the next turn opens on the schedule."
-                        .to_owned(),
-                ],
-                "Resolve and publish now",
-                format!("/gm/games/{id}/actions/resolve-now"),
-            )
-        }
-        "end" => (
-            format!("End {name}"),
-            format!("{name} ends now: no further turn is played."),
-            vec![
-                match open {
-                    Some(turn) => format!(
-                        "The open turn {} is abandoned: its orders and press are not published.",
-                        turn.number
-                    ),
-                    None => "No turn is open.".to_owned(),
-                },
-                "Every sealed seed is revealed, so anyone can check every published turn."
-                    .to_owned(),
-                format!("Its {published} published turn(s) stay on the public pages."),
-            ],
-            "End the game",
-            format!("/gm/games/{id}/actions/end"),
+    let (players, ordered) = (stakes.players, stakes.ordered);
+    Ok(Asked {
+        title: format!("Resolve turn {number} of {name} now"),
+        lead: format!(
+            "Turn {number} is resolved now, before its deadline, with the orders in so far."
         ),
-        "delete" => {
-            if published > 0 {
-                refusal = Some(format!(
-                    "{name} has published {published} turn(s): a game on the record cannot be deleted. End it instead."
-                ));
-            }
-            (
-                format!("Delete {name}"),
-                format!("{name} is deleted, as if it had never been made."),
-                vec![
-                    format!(
-                        "Its {players} player(s), its open turn and any orders and press sent are removed; nothing is mailed."
-                    ),
-                    "Its pages are gone, and its name is free for a new game.".to_owned(),
-                    "The audit log keeps a record that it was made and deleted.".to_owned(),
-                ],
-                "Delete the game",
-                format!("/gm/games/{id}/delete"),
+        consequences: vec![
+            format!(
+                "{ordered} of {players} active player(s) have sent orders; the other {} count as having sent none.",
+                players.saturating_sub(ordered)
+            ),
+            format!(
+                "The report is published on the zine's public pages and {}; each player is mailed their position.",
+                report_mail(stakes)
+            ),
+            "The turn's dice seed is revealed and the next turn opens on the schedule.".to_owned(),
+        ],
+        button: "Resolve and publish now",
+        path: format!("/gm/games/{id}/actions/resolve-now"),
+        refusal: None,
+    })
+}
+
+fn ask_end(id: GameId, name: &str, stakes: &Stakes) -> Asked {
+    Asked {
+        title: format!("End {name}"),
+        lead: format!("{name} ends now: no further turn is played."),
+        consequences: vec![
+            match stakes.open_turn {
+                Some(number) => format!(
+                    "The open turn {number} is abandoned: its orders and press are not published."
+                ),
+                None => "No turn is open.".to_owned(),
+            },
+            "Every sealed seed is revealed, so anyone can check every published turn.".to_owned(),
+            format!(
+                "Its {} published turn(s) stay on the public pages.",
+                stakes.published
+            ),
+        ],
+        button: "End the game",
+        path: format!("/gm/games/{id}/actions/end"),
+        refusal: None,
+    }
+}
+
+fn ask_delete(id: GameId, name: &str, stakes: &Stakes) -> Asked {
+    let published = stakes.published;
+    Asked {
+        title: format!("Delete {name}"),
+        lead: format!("{name} is deleted, as if it had never been made."),
+        consequences: vec![
+            format!(
+                "Its {} player(s), its open turn and any orders and press sent are removed; nothing is mailed.",
+                stakes.players
+            ),
+            "Its pages are gone, and its name is free for a new game.".to_owned(),
+            "The audit log keeps a record that it was made and deleted.".to_owned(),
+        ],
+        button: "Delete the game",
+        path: format!("/gm/games/{id}/delete"),
+        refusal: (published > 0).then(|| {
+            format!(
+                "{name} has published {published} turn(s): a game on the record cannot be deleted. End it instead."
             )
-        }
+        }),
+    }
+}
+
+pub(crate) async fn get_confirm_game(
+    State(state): State<AppState>,
+    gm: Gm,
+    Path((id, action)): Path<(GameId, String)>,
+) -> Result<Response, AppError> {
+    let game = find_game(&state, id).await?;
+    let stakes = gm_game::stakes(&state.pool, &game).await?;
+    let name = game.name.clone();
+    let asked = match action.as_str() {
+        "resolve-now" => ask_resolve_now(id, &name, &stakes)?,
+        "end" => ask_end(id, &name, &stakes),
+        "delete" => ask_delete(id, &name, &stakes),
         _ => return Err(AppError::NotFound),
     };
     let page = ConfirmPage {
         chrome: gm.chrome(None),
-        title,
-        lead,
-        consequences,
-        action: path,
+        title: asked.title,
+        lead: asked.lead,
+        consequences: asked.consequences,
+        action: asked.path,
         extra: Vec::new(),
-        button,
+        button: asked.button,
         undo: "This cannot be undone.",
         back: format!("/gm/games/{id}"),
         back_label: name,
-        refusal,
+        refusal: asked.refusal,
     };
     let status = if page.refusal.is_some() {
         StatusCode::CONFLICT
@@ -201,18 +199,9 @@ pub(crate) async fn get_confirm_unsubscribe(
     gm: Gm,
     Path(id): Path<SubscriberId>,
 ) -> Result<Html<String>, AppError> {
-    let subscriber = store::subscribers::find(&state.pool, id)
+    let (subscriber, zine, games) = gm_game::unsubscribe_stakes(&state.pool, id)
         .await?
         .ok_or(AppError::NotFound)?;
-    let zine = store::zines::find(&state.pool, subscriber.zine_id)
-        .await?
-        .ok_or(AppError::NotFound)?;
-    let games: Vec<String> = store::players::player_rows_of_subscriber(&state.pool, subscriber.id)
-        .await?
-        .into_iter()
-        .filter(|p| p.game_status.as_str() != "finished" && p.status == PlayerStatus::Active)
-        .map(|p| p.game_name)
-        .collect();
     let name = subscriber.display_name.as_str().to_owned();
     let page = ConfirmPage {
         chrome: gm.chrome(None),

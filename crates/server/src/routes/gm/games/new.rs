@@ -4,21 +4,26 @@ use askama::Template;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use chrono::Duration;
-use games::EngineKind;
+use chrono::{DateTime, Duration, Utc};
+use chrono_tz::Tz;
+use games::{AnySetup, EngineKind};
 use serde::Deserialize;
 use store::StoreError;
+use store::status::Seating;
 use store::zines::Zine;
 
-use super::{Chrome, Gm, field};
+use super::super::{Chrome, Gm};
+use super::field;
+use crate::routes::find_zine;
 use crate::turns::{self, GameSpec, LifecycleError, Schedule};
 use crate::web::Path;
 use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
 
-use super::forms::{SetupField, schedule_from_form, setup_fields, setup_from_form};
 use super::lifecycle_error;
 use super::roster::{RosterForm, roster_form, roster_from_form, signup_from_form};
+use super::schedule_form::{local_deadline_from_form, schedule_from_form};
+use super::setup_form::{SetupField, setup_fields, setup_from_form};
 use crate::rosters::signups::OpeningSpec;
 
 #[derive(Template)]
@@ -49,13 +54,6 @@ pub(crate) struct EngineQuery {
     engine: Option<String>,
 }
 
-async fn find_zine(state: &AppState, slug: &str) -> Result<Zine, AppError> {
-    let slug = store::ZineSlug::parse(slug).map_err(|_| AppError::NotFound)?;
-    store::zines::find_by_slug(&state.pool, &slug)
-        .await?
-        .ok_or(AppError::NotFound)
-}
-
 async fn new_game_page(
     state: &AppState,
     gm: &Gm,
@@ -64,7 +62,7 @@ async fn new_game_page(
     entered: Option<&[(String, String)]>,
     errors: Vec<String>,
 ) -> Result<String, AppError> {
-    let subscribers = store::subscribers::list_for_zine(&state.pool, zine.id).await?;
+    let subscribers = crate::views::gm_zine::subscribers(&state.pool, zine.id).await?;
     let active_subscribers = subscribers
         .iter()
         .filter(|s| s.status == store::subscribers::SubscriberStatus::Active)
@@ -124,26 +122,50 @@ pub(crate) async fn get_new_game(
     ))
 }
 
-pub(crate) async fn post_new_game(
-    State(state): State<AppState>,
-    gm: Gm,
-    Path(slug): Path<String>,
-    CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
-) -> Result<Response, AppError> {
-    let zine = find_zine(&state, &slug).await?;
-    let engine: EngineKind = field(&pairs, "engine")
-        .parse()
-        .map_err(|e: games::GameError| AppError::BadRequest(e.to_string()))?;
-    let now = state.clock.now();
+/// What the new-game form asks for, every field read.
+struct NewGame {
+    name: String,
+    schedule: Schedule,
+    zone: Tz,
+    first_deadline: Option<DateTime<Utc>>,
+    setup: AnySetup,
+    roster: turns::Roster,
+    /// The seat count and how seats are given, when the game opens for sign-up.
+    signup: Option<(u32, Seating)>,
+}
+
+/// The first deadline as typed in `zone`: none, or one in the future (a schedule of every N
+/// days needs one).
+fn first_deadline(
+    pairs: &[(String, String)],
+    zone: Tz,
+    now: DateTime<Utc>,
+) -> Result<Option<DateTime<Utc>>, String> {
+    match field(pairs, "deadline") {
+        "" => Ok(None),
+        text => match local_deadline_from_form(text, zone) {
+            Ok(at) if at <= now => Err("First deadline: it must be in the future.".into()),
+            Ok(at) => Ok(Some(at)),
+            Err(e) => Err(e.replace("Deadline:", "First deadline:")),
+        },
+    }
+}
+
+/// The form read, or every error in it, each naming its field.
+fn read_new_game(
+    engine: EngineKind,
+    pairs: &[(String, String)],
+    now: DateTime<Utc>,
+) -> Result<NewGame, Vec<String>> {
     let mut errors = Vec::new();
-    let name = super::super::zines::zine_name(field(&pairs, "name"))
+    let name = super::super::zines::zine_name(field(pairs, "name"))
         .map_err(|e| errors.push(format!("Game name: {}", e.replace("The name", "it"))))
         .ok();
-    let schedule = schedule_from_form(&pairs).map_err(|e| errors.push(e)).ok();
-    let zone = match field(&pairs, "zone") {
-        "" => Some(chrono_tz::Tz::UTC),
+    let schedule = schedule_from_form(pairs).map_err(|e| errors.push(e)).ok();
+    let zone = match field(pairs, "zone") {
+        "" => Some(Tz::UTC),
         name => name
-            .parse::<chrono_tz::Tz>()
+            .parse::<Tz>()
             .map_err(|_| {
                 errors.push(format!(
                     "Time zone: {name:?} is not a time zone: use a name such as Europe/London."
@@ -151,31 +173,16 @@ pub(crate) async fn post_new_game(
             })
             .ok(),
     };
-    let deadline = match field(&pairs, "deadline") {
-        "" => Ok(None),
-        text => super::forms::local_deadline_from_form(text, zone.unwrap_or(chrono_tz::Tz::UTC))
-            .map(Some)
-            .map_err(|e| e.replace("Deadline:", "First deadline:")),
-    };
-    let deadline = match deadline {
-        Ok(Some(at)) if at <= now => {
-            errors.push("First deadline: it must be in the future.".into());
-            None
-        }
-        Ok(Some(at)) => Some(Some(at)),
-        Ok(None) => Some(None),
-        Err(e) => {
-            errors.push(e);
-            None
-        }
-    };
+    let deadline = first_deadline(pairs, zone.unwrap_or(Tz::UTC), now)
+        .map_err(|e| errors.push(e))
+        .ok();
     if deadline == Some(None) && matches!(schedule, Some(Schedule::EveryDays(_))) {
         errors.push("First deadline: a schedule of every N days needs a first deadline.".into());
     }
-    let setup = setup_from_form(engine, &pairs)
+    let setup = setup_from_form(engine, pairs)
         .map_err(|e| errors.extend(e))
         .ok();
-    let signup = match signup_from_form(&pairs) {
+    let signup = match signup_from_form(pairs) {
         None => None,
         Some(Ok(signup)) => Some(signup),
         Some(Err(error)) => {
@@ -186,99 +193,130 @@ pub(crate) async fn post_new_game(
     let roster = if signup.is_some() {
         Some(turns::Roster::EveryActiveSubscriber)
     } else {
-        roster_from_form(&pairs).map_err(|e| errors.push(e)).ok()
+        roster_from_form(pairs).map_err(|e| errors.push(e)).ok()
     };
-    if let (
-        true,
-        Some(name),
-        Some(schedule),
-        Some(deadline),
-        Some(setup),
-        Some(roster),
-        Some(zone),
-    ) = (
-        errors.is_empty(),
-        &name,
-        schedule,
-        deadline,
-        &setup,
-        &roster,
-        zone,
-    ) {
-        let spec = GameSpec {
-            zine: zine.id,
+    match (name, schedule, zone, deadline, setup, roster) {
+        (
+            Some(name),
+            Some(schedule),
+            Some(zone),
+            Some(first_deadline),
+            Some(setup),
+            Some(roster),
+        ) if errors.is_empty() => Ok(NewGame {
             name,
-            setup,
-            first_deadline: deadline,
             schedule,
-        };
-        if let Some((seats, seating)) = signup {
-            let opening = OpeningSpec {
-                zine: zine.id,
-                name,
-                setup,
-                schedule,
-                seats,
-                seating,
-                zone,
-            };
-            let opened = crate::rosters::signups::open_signup(
-                &state.pool,
-                now,
-                &opening,
-                &mut turns::OsEntropy,
-                &gm.actor(),
-            )
-            .await;
-            match opened {
-                Ok(id) => {
-                    let to = format!("/gm/signups/{}?done=signup-opened", id);
-                    return Ok(Redirect::to(&to).into_response());
-                }
-                Err(LifecycleError::Store(StoreError::AlreadyExists { what })) => {
-                    errors.push(format!("There is already {what}."));
-                }
-                Err(error @ (LifecycleError::Game(_) | LifecycleError::Roster(_))) => {
-                    errors.push(format!(
-                        "The game could not be opened for sign-up: {error}."
-                    ));
-                }
-                Err(error) => return Err(lifecycle_error(error)),
-            }
-            let html = new_game_page(&state, &gm, zine, Some(engine), Some(&pairs), errors).await?;
-            return Ok((StatusCode::UNPROCESSABLE_ENTITY, Html(html)).into_response());
-        }
-        let created = turns::create_game_with(
-            &state.pool,
-            now,
-            &spec,
+            zone,
+            first_deadline,
+            setup,
             roster,
-            &mut turns::OsEntropy,
-            &turns::Creation {
-                actor: &gm.actor(),
-                zone,
-                mail: Some(state.mail_site()),
-            },
-        )
-        .await;
-        match created {
-            Ok(game) => {
-                let to = format!("/gm/games/{}?done=game-created", game);
-                return Ok(Redirect::to(&to).into_response());
-            }
-            Err(LifecycleError::Store(StoreError::AlreadyExists { what })) => {
-                errors.push(format!("There is already {what}."));
-            }
-            Err(
-                error @ (LifecycleError::Game(_)
-                | LifecycleError::NoPlayers
-                | LifecycleError::Roster(_)),
-            ) => {
-                errors.push(format!("The game could not be created: {error}."));
-            }
-            Err(error) => return Err(lifecycle_error(error)),
-        }
+            signup,
+        }),
+        _ => Err(errors),
     }
+}
+
+/// Opens the game for sign-up: where to go next, or why it could not be done.
+async fn open_signup(
+    state: &AppState,
+    gm: &Gm,
+    zine: &Zine,
+    game: &NewGame,
+    (seats, seating): (u32, Seating),
+) -> Result<Result<String, String>, AppError> {
+    let opening = OpeningSpec {
+        zine: zine.id,
+        name: &game.name,
+        setup: &game.setup,
+        schedule: game.schedule,
+        seats,
+        seating,
+        zone: game.zone,
+    };
+    let opened = crate::rosters::signups::open_signup(
+        &state.pool,
+        state.clock.now(),
+        &opening,
+        &mut turns::OsEntropy,
+        &gm.actor(),
+    )
+    .await;
+    match opened {
+        Ok(id) => Ok(Ok(format!("/gm/signups/{}?done=signup-opened", id))),
+        Err(LifecycleError::Store(StoreError::AlreadyExists { what })) => {
+            Ok(Err(format!("There is already {what}.")))
+        }
+        Err(error @ (LifecycleError::Game(_) | LifecycleError::Roster(_))) => Ok(Err(format!(
+            "The game could not be opened for sign-up: {error}."
+        ))),
+        Err(error) => Err(lifecycle_error(error)),
+    }
+}
+
+/// Creates the game with its roster: where to go next, or why it could not be done.
+async fn create(
+    state: &AppState,
+    gm: &Gm,
+    zine: &Zine,
+    game: &NewGame,
+) -> Result<Result<String, String>, AppError> {
+    let spec = GameSpec {
+        zine: zine.id,
+        name: &game.name,
+        setup: &game.setup,
+        first_deadline: game.first_deadline,
+        schedule: game.schedule,
+    };
+    let created = turns::create_game_with(
+        &state.pool,
+        state.clock.now(),
+        &spec,
+        &game.roster,
+        &mut turns::OsEntropy,
+        &turns::Creation {
+            actor: &gm.actor(),
+            zone: game.zone,
+            mail: Some(state.mail_site()),
+        },
+    )
+    .await;
+    match created {
+        Ok(game) => Ok(Ok(format!("/gm/games/{}?done=game-created", game))),
+        Err(LifecycleError::Store(StoreError::AlreadyExists { what })) => {
+            Ok(Err(format!("There is already {what}.")))
+        }
+        Err(
+            error @ (LifecycleError::Game(_)
+            | LifecycleError::NoPlayers
+            | LifecycleError::Roster(_)),
+        ) => Ok(Err(format!("The game could not be created: {error}."))),
+        Err(error) => Err(lifecycle_error(error)),
+    }
+}
+
+pub(crate) async fn post_new_game(
+    State(state): State<AppState>,
+    gm: Gm,
+    Path(slug): Path<String>,
+    CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
+) -> Result<Response, AppError> {
+    let zine = find_zine(&state, &slug).await?;
+    let engine: EngineKind = field(&pairs, "engine")
+        .parse()
+        .map_err(|e: games::GameError| AppError::BadRequest(e.to_string()))?;
+    let errors = match read_new_game(engine, &pairs, state.clock.now()) {
+        Ok(game) => {
+            let made = match game.signup {
+                Some(signup) => open_signup(&state, &gm, &zine, &game, signup).await?,
+                None => create(&state, &gm, &zine, &game).await?,
+            };
+            match made {
+                Ok(to) => return Ok(Redirect::to(&to).into_response()),
+                Err(error) => vec![error],
+            }
+        }
+        Err(errors) => errors,
+    };
     let html = new_game_page(&state, &gm, zine, Some(engine), Some(&pairs), errors).await?;
     Ok((StatusCode::UNPROCESSABLE_ENTITY, Html(html)).into_response())
 }

@@ -10,9 +10,11 @@ use chrono::NaiveDate;
 use store::games::GameId;
 use store::players::PlayerRowId;
 
-use super::{Chrome, Gm, field, find_game};
+use super::super::{Chrome, Gm};
+use super::{field, find_game};
 use crate::postal::{self, PostedOrders};
 use crate::turns::LifecycleError;
+use crate::views::gm_game;
 use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
 
@@ -106,23 +108,22 @@ async fn print_page(
     players: &[PlayerRowId],
     whose: String,
 ) -> Result<Html<String>, AppError> {
-    let rows = store::players::of_game(&state.pool, game.id).await?;
-    let current = crate::turns::game_state(&state.pool, game.id)
+    let printing = gm_game::printing(&state.pool, game.id)
         .await
         .map_err(super::lifecycle_error)?;
     let sheets = players
         .iter()
-        .filter_map(|id| rows.iter().find(|p| p.id == *id))
+        .filter_map(|id| printing.players.iter().find(|p| p.id == *id))
         .map(|player| Sheet {
             player: player.display_name.clone(),
-            position: current
+            position: printing
+                .state
                 .view(engine::Viewer::Player(crate::turns::player_id(
                     player.engine_player_id,
                 )))
                 .lines,
         })
         .collect();
-    let turns = store::turns::turn_summaries(&state.pool, game.id).await?;
     let page = PrintPage {
         game: game.name.clone(),
         whose,
@@ -130,7 +131,8 @@ async fn print_page(
         deadline: game
             .deadline
             .map(|at| crate::letters::deadline(at, game.schedule.zone())),
-        report: turns
+        report: printing
+            .turns
             .iter()
             .find_map(|t| t.report_text.clone().map(|text| (t.number, text))),
     };
@@ -145,7 +147,7 @@ pub(crate) async fn get_print(
     Path((id, player)): Path<(GameId, PlayerRowId)>,
 ) -> Result<Html<String>, AppError> {
     let game = find_game(&state, id).await?;
-    let name = store::players::of_game(&state.pool, game.id)
+    let name = gm_game::players(&state.pool, game.id)
         .await?
         .into_iter()
         .find(|p| p.id == player)
@@ -162,6 +164,6 @@ pub(crate) async fn get_print_postal(
     Path(id): Path<GameId>,
 ) -> Result<Html<String>, AppError> {
     let game = find_game(&state, id).await?;
-    let postal = store::players::postal_players(&state.pool, game.id).await?;
+    let postal = gm_game::postal_players(&state.pool, game.id).await?;
     print_page(&state, &game, &postal, "every postal player".into()).await
 }

@@ -1,38 +1,17 @@
-//! The GM replaces a player with a standby or any active subscriber (`crate::rosters::replace`).
+//! The GM replaces a player with a standby or any active subscriber (`crate::rosters::replace`);
+//! who may take a seat is read in `views::gm_game`.
 
 use axum::extract::State;
 use axum::response::Redirect;
 use store::games::GameId;
 use store::subscribers::SubscriberId;
 
-use super::{Gm, field, find_game};
+use super::super::Gm;
+use super::{field, find_game};
 use crate::rosters::replace::{Replacement, replace_player};
 use crate::web::Path;
 use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
-
-/// Who may take a seat: the zine's standbys first (marked), then every other active
-/// subscriber who does not play the game; (subscriber id, label).
-pub(super) async fn candidates(
-    state: &AppState,
-    game: &store::games::GameSummary,
-) -> Result<Vec<(SubscriberId, String)>, AppError> {
-    let standbys =
-        store::replacements::standbys_for_game(&state.pool, game.zine_id, game.id).await?;
-    let mut out: Vec<(SubscriberId, String)> = standbys
-        .iter()
-        .map(|s| (s.subscriber_id, format!("{} (standby)", s.display_name)))
-        .collect();
-    for other in store::players::unenrolled_subscribers(&state.pool, game.id).await? {
-        if !standbys
-            .iter()
-            .any(|s| s.subscriber_id == other.subscriber_id)
-        {
-            out.push((other.subscriber_id, other.display_name));
-        }
-    }
-    Ok(out)
-}
 
 pub(crate) async fn post_replace(
     State(state): State<AppState>,

@@ -3,14 +3,16 @@
 
 use axum::extract::State;
 use axum::response::Redirect;
-use store::games::{GameId, GameSummary};
+use store::games::GameId;
 use store::offers::{MissedPolicy, OfferId};
 use store::players::PlayerRowId;
 use store::status::StandbyOffers;
 use store::subscribers::SubscriberId;
 
-use super::{Gm, field, find_game, lifecycle_error};
+use super::super::Gm;
+use super::{field, find_game, lifecycle_error};
 use crate::offers::{self, Want};
+use crate::views::gm_game::Standbys;
 use crate::web::Path;
 use crate::web::csrf::CsrfForm;
 use crate::{AppError, AppState};
@@ -47,18 +49,12 @@ pub(super) struct StandbyPanel {
     pub wanted: Vec<WantedRow>,
 }
 
-pub(super) async fn panel(
-    state: &AppState,
-    game: &GameSummary,
-) -> Result<Option<StandbyPanel>, AppError> {
-    let Some(engine_default) = game.engine.missed_turns_limit() else {
-        return Ok(None);
-    };
-    let policy = store::offers::policy(&state.pool, game.id).await?;
-    let wanted = offers::wanted_seats(&state.pool, game.id)
-        .await
-        .map_err(lifecycle_error)?
-        .into_iter()
+/// The panel of the game's page on missed turns and standbys.
+pub(super) fn panel(standbys: &Standbys) -> StandbyPanel {
+    let policy = standbys.policy;
+    let wanted = standbys
+        .wanted
+        .iter()
         .map(|seat| WantedRow {
             player: seat.player,
             why: match seat.want {
@@ -74,29 +70,29 @@ pub(super) async fn panel(
                     format!("missed {turns} turns in a row (the limit is {limit})")
                 }
             },
-            name: seat.name,
+            name: seat.name.clone(),
             offers: seat
                 .offers
-                .into_iter()
+                .iter()
                 .map(|offer| OfferRow {
                     id: offer.id,
                     by: offer_reason(offer.reason).to_owned(),
                     when: super::super::when(&offer.offered_at),
                     until: super::super::when(&offer.expires_at),
-                    to: offer.subscriber_name,
+                    to: offer.subscriber_name.clone(),
                 })
                 .collect(),
         })
         .collect();
-    Ok(Some(StandbyPanel {
-        limit: crate::offers::limit(game.engine, policy).unwrap_or(engine_default),
-        engine_default,
+    StandbyPanel {
+        limit: crate::offers::limit(standbys.engine, policy).unwrap_or(standbys.engine_default),
+        engine_default: standbys.engine_default,
         custom: policy.limit.map(|n| n.to_string()).unwrap_or_default(),
         automatic: policy.offers == StandbyOffers::Automatic,
         offer_days: policy.offer_days,
         max_offer_days: offers::MAX_OFFER_DAYS,
         wanted,
-    }))
+    }
 }
 
 fn offer_reason(reason: store::status::OfferReason) -> &'static str {
@@ -133,7 +129,7 @@ pub(crate) async fn post_missed(
     let offer_days = match field(&pairs, "offer_days").trim() {
         // A form from before the field: the game's days stay as they are.
         "" => {
-            store::offers::policy(&state.pool, game.id)
+            crate::views::gm_game::missed_policy(&state.pool, game.id)
                 .await?
                 .offer_days
         }

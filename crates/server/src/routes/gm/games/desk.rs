@@ -1,0 +1,207 @@
+//! A game's page in the console: the open turn (who has and has not ordered, their orders, the
+//! press), the turns published, the schedule, the roster, replacements and standbys, the
+//! absence policy, and the forms for each.
+
+use askama::Template;
+use axum::extract::{Query, State};
+use axum::response::Html;
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use store::games::{GameId, GameSummary};
+use store::players::{PlayerRowId, PlayerTurnStatus};
+use store::status::{GameStatus, PlayerStatus, TurnStatus};
+use store::subscribers::SubscriberId;
+
+use super::super::{Chrome, Gm, when, when_opt};
+use super::schedule_form::{ScheduleForm, WEEKDAYS, schedule_text};
+use super::{find_game, lifecycle_error, standbys};
+use crate::views::gm_game::{GameDesk, game_desk};
+use crate::web::Path;
+use crate::{AppError, AppState};
+
+struct PlayerRow {
+    id: PlayerRowId,
+    /// Resigned, with the fleet still in the battle: the GM can take the resignation back.
+    reinstatable: bool,
+    name: String,
+    email: String,
+    status: String,
+    /// Current orders that answer the turn.
+    ordered: bool,
+    /// Current orders of any kind (a set that fires nothing too).
+    has_orders: bool,
+    orders: String,
+    received: String,
+    source: String,
+}
+
+struct PressRow {
+    name: String,
+    text: String,
+    received: String,
+}
+
+struct TurnRow {
+    number: i32,
+    status: String,
+    deadline: String,
+    resolved: String,
+    report: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "gm/game.html")]
+struct GamePage {
+    chrome: Chrome,
+    game: GameSummary,
+    setup: String,
+    schedule: String,
+    /// The schedule form's fields as saved.
+    form: ScheduleForm,
+    weekdays: [&'static str; 7],
+    /// The game's time zone: deadlines are shown and typed in it.
+    zone: String,
+    /// The open turn: its number, its deadline as shown, and as a `datetime-local` value.
+    open_turn: Option<(i32, String, String)>,
+    players: Vec<PlayerRow>,
+    ordered: usize,
+    /// Active players: the ones whose orders are awaited.
+    playing: usize,
+    press: Vec<PressRow>,
+    turns: Vec<TurnRow>,
+    /// Every player the game has had, with their seats (`crate::rosters`).
+    roster: Vec<crate::rosters::RosterEntry>,
+    /// The open turn's active players, for orders received by post: row id and name.
+    post_to: Vec<(PlayerRowId, String)>,
+    /// Seats of players still playing that the GM may offer to a standby: row id and name.
+    offerable: Vec<(PlayerRowId, String)>,
+    /// For replacements: the seats (engine id, player) and who may take one (subscriber id,
+    /// name, standbys first); empty without an open turn.
+    seats: Vec<(i64, String)>,
+    candidates: Vec<(SubscriberId, String)>,
+    today: String,
+    /// The absence policy: its stored name, the waiting limit in days, and in words.
+    absence: (&'static str, u32, String),
+    /// Missed turns and standbys; `None` for Barmy.
+    standbys: Option<standbys::StandbyPanel>,
+}
+
+/// A time in the game's zone, or "none".
+fn shown(at: Option<DateTime<Utc>>, zone: Tz) -> String {
+    at.map_or_else(|| "none".to_owned(), |at| schedule::local_time(at, zone))
+}
+
+/// The open turn's players as the page lists them.
+fn player_rows(desk: &GameDesk) -> Vec<PlayerRow> {
+    desk.players
+        .iter()
+        .map(|p| PlayerRow {
+            id: p.player_id,
+            reinstatable: p.status == PlayerStatus::Resigned && desk.in_battle(p.engine_player_id),
+            name: p.display_name.clone(),
+            email: p.email.clone(),
+            status: p.status.to_string(),
+            ordered: p.orders_answer_turn == Some(true),
+            has_orders: p.raw_orders.is_some(),
+            orders: p.raw_orders.clone().unwrap_or_default(),
+            received: when_opt(&p.orders_received_at),
+            source: p.orders_source.map(|s| s.to_string()).unwrap_or_default(),
+        })
+        .collect()
+}
+
+/// The open turn's active players that `also` keeps: row id and name.
+fn active_players(
+    players: &[PlayerTurnStatus],
+    also: impl Fn(&PlayerTurnStatus) -> bool,
+) -> Vec<(PlayerRowId, String)> {
+    players
+        .iter()
+        .filter(|p| p.status == PlayerStatus::Active && also(p))
+        .map(|p| (p.player_id, p.display_name.clone()))
+        .collect()
+}
+
+/// The turns published (or abandoned): every turn but the open one.
+fn turn_rows(desk: &GameDesk, zone: Tz) -> Vec<TurnRow> {
+    desk.turns
+        .iter()
+        .filter(|t| t.status != TurnStatus::Open)
+        .map(|t| TurnRow {
+            number: t.number,
+            status: t.status.to_string(),
+            deadline: shown(t.deadline, zone),
+            resolved: shown(t.resolved_at, zone),
+            report: t.report_text.clone(),
+        })
+        .collect()
+}
+
+pub(crate) async fn get_game(
+    State(state): State<AppState>,
+    gm: Gm,
+    Path(id): Path<GameId>,
+    Query(query): Query<super::super::home::DoneQuery>,
+) -> Result<Html<String>, AppError> {
+    let game = find_game(&state, id).await?;
+    let desk = game_desk(&state.pool, &game)
+        .await
+        .map_err(lifecycle_error)?;
+    let settings = &game.schedule;
+    let zone = settings.zone();
+    let players = player_rows(&desk);
+    let page = GamePage {
+        chrome: gm.chrome(super::super::notice(query.done.as_deref())),
+        setup: serde_json::to_string_pretty(&game.setup).unwrap_or_default(),
+        schedule: schedule_text(settings),
+        form: ScheduleForm::of(settings),
+        weekdays: WEEKDAYS,
+        zone: zone.name().to_owned(),
+        open_turn: desk.open_turn().map(|t| {
+            let typed = t.deadline.map_or_else(String::new, |at| {
+                at.with_timezone(&zone).format("%Y-%m-%dT%H:%M").to_string()
+            });
+            (t.number, shown(t.deadline, zone), typed)
+        }),
+        ordered: players
+            .iter()
+            .filter(|p| p.ordered && p.status == "active")
+            .count(),
+        playing: players.iter().filter(|p| p.status == "active").count(),
+        players,
+        roster: desk.roster.clone(),
+        post_to: active_players(&desk.players, |_| true),
+        // Seats the GM may offer while their players still play: active, with a fleet in battle.
+        offerable: active_players(&desk.players, |p| desk.in_battle(p.engine_player_id)),
+        seats: desk
+            .seats
+            .iter()
+            .map(|p| {
+                (
+                    p.engine_player_id,
+                    format!("{} ({})", p.display_name, p.status),
+                )
+            })
+            .collect(),
+        candidates: desk.takers.clone(),
+        today: state.clock.now().format("%Y-%m-%d").to_string(),
+        standbys: desk.standbys.as_ref().map(standbys::panel),
+        absence: (
+            desk.absence.policy.as_str(),
+            desk.absence.wait_days,
+            crate::turns::absences::policy_words(desk.absence),
+        ),
+        press: desk
+            .press
+            .iter()
+            .map(|p| PressRow {
+                name: p.display_name.clone(),
+                text: p.text.clone(),
+                received: when(&p.received_at),
+            })
+            .collect(),
+        turns: turn_rows(&desk, zone),
+        game,
+    };
+    Ok(Html(page.render()?))
+}
