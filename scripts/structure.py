@@ -18,6 +18,8 @@
    `crate::views` and acts through the services; the store's types, their constructors and
    methods (`ZineSlug::parse(`) are allowed. Comments and `#[cfg(test)]` modules are not
    checked.
+6. no function in the production code of `crates/server/src` is longer than 80 lines (issue
+   26): a longer one is split into named steps.
 
 Prints each breach and exits 1 if there is any.
 """
@@ -360,6 +362,40 @@ def check_circles(problems: list) -> None:
                 problems.append(f"crates/{crate.name}: modules of {where} import one another in a circle: {names}")
 
 
+MAX_FUNCTION_LINES = 80
+FN_START = re.compile(r"^\s*(pub(\([^)]*\))?\s+)?(const\s+)?(async\s+)?fn\s+(\w+)")
+
+
+def function_lengths(text: str):
+    """(name, first line, lines) of each function in `text`, counted by its braces."""
+    lines = text.split("\n")
+    for start, line in enumerate(lines):
+        found = FN_START.match(line)
+        if not found:
+            continue
+        depth, opened = 0, False
+        for end in range(start, len(lines)):
+            code = re.sub(r'"(\\.|[^"\\])*"', '""', lines[end])
+            code = re.sub(r"'(\\.|[^'\\])'", "''", code).split("//")[0]
+            if not opened and depth == 0 and code.rstrip().endswith(";"):
+                break  # a declaration without a body
+            depth += code.count("{") - code.count("}")
+            opened = opened or "{" in code
+            if opened and depth <= 0:
+                yield found.group(5), start + 1, end - start + 1
+                break
+
+
+def check_functions(problems: list) -> None:
+    for path in sorted((ROOT / "crates/server/src").rglob("*.rs")):
+        for name, line, length in function_lengths(production_text(path)):
+            if length > MAX_FUNCTION_LINES:
+                problems.append(
+                    f"{path.relative_to(ROOT)}:{line}: fn {name} is {length} lines (at most "
+                    f"{MAX_FUNCTION_LINES} in server/src: split it into named steps)"
+                )
+
+
 def main() -> int:
     problems = []
     check_lengths(problems)
@@ -367,6 +403,7 @@ def main() -> int:
     check_circles(problems)
     check_mail(problems)
     check_routes(problems)
+    check_functions(problems)
     for problem in problems:
         print(problem, file=sys.stderr)
     if problems:
@@ -374,7 +411,7 @@ def main() -> int:
         return 1
     print(
         "structure: server files within 600 lines, no SQL outside store, no import circles, "
-        "mail queued only through outbox::post, routes only route"
+        "mail queued only through outbox::post, routes only route, server functions within 80 lines"
     )
     return 0
 

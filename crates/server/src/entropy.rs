@@ -4,6 +4,13 @@
 /// Where randomness comes from: the operating system in service, a fixed stream in tests.
 pub trait Entropy {
     fn fill(&mut self, bytes: &mut [u8]);
+
+    /// A fresh 32-byte secret: a game's dice secret.
+    fn secret(&mut self) -> [u8; 32] {
+        let mut secret = [0u8; 32];
+        self.fill(&mut secret);
+        secret
+    }
 }
 
 /// The operating system's randomness.

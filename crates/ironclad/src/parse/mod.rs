@@ -22,7 +22,7 @@ mod words;
 
 pub use words::{is_reserved_word, normalise};
 
-use movement::step_word;
+use words::step_word;
 use words::{
     MAIN_WORDS, MOVE_WORDS, ORDER_WORDS, PORT_WORDS, SECONDARY_WORDS, STARBOARD_WORDS,
     TORPEDO_WORDS, Token, WITHDRAW_WORDS, group_word, is_word, skip_fillers, skip_secondary,

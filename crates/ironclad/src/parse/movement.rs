@@ -7,7 +7,7 @@ use crate::orders::Manoeuvre;
 use crate::state::{MoveOrder, OverLimitMoves, Ship, State};
 
 use super::names::longest_name;
-use super::words::{FILLER_WORDS, Token, is_word, skip_fillers};
+use super::words::{FILLER_WORDS, Step, Token, is_word, skip_fillers, step_word};
 use super::{Issue, Parser, Slot, issue};
 
 impl Parser<'_> {
@@ -239,41 +239,6 @@ impl Parser<'_> {
         ));
         Ok(())
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Step {
-    Forward,
-    Turn(TurnSide),
-    Hold,
-}
-
-/// The steps a word stands for: `f`, `ff`, `fr`, `t45r`, `right`, `hold`...
-pub(super) fn step_word(word: &str) -> Option<Vec<Step>> {
-    let steps = match word {
-        "hold" | "stop" | "stay" | "halt" | "stationary" | "still" | "0" => vec![Step::Hold],
-        "forward" | "fwd" | "ahead" | "straight" | "fd" => vec![Step::Forward],
-        "right" | "starboard" | "stbd" | "r" | "tr" | "t45r" | "r45" | "45r" => {
-            vec![Step::Turn(TurnSide::Starboard)]
-        }
-        "left" | "port" | "larboard" | "l" | "tl" | "t45l" | "l45" | "45l" => {
-            vec![Step::Turn(TurnSide::Port)]
-        }
-        _ if !word.is_empty()
-            && word.chars().all(|c| matches!(c, 'f' | 'l' | 'r'))
-            && word.starts_with('f') =>
-        {
-            word.chars()
-                .map(|c| match c {
-                    'l' => Step::Turn(TurnSide::Port),
-                    'r' => Step::Turn(TurnSide::Starboard),
-                    _ => Step::Forward,
-                })
-                .collect()
-        }
-        _ => return None,
-    };
-    Some(steps)
 }
 
 /// Reads a move path: `F, T45R`, `FF`, `forward then turn right`, `F 2`, `hold`.

@@ -2,8 +2,7 @@
 //! digits, `/` between a target and its fallback, `,` and `&`.
 
 use crate::fire::Group;
-
-use super::movement::step_word;
+use crate::grid::TurnSide;
 
 /// A name as orders match it: lower-case words of letters and digits, single-spaced.
 pub fn normalise(text: &str) -> String {
@@ -180,4 +179,40 @@ pub(super) fn skip_secondary(tokens: &[Token]) -> &[Token] {
         Some((first, rest)) if is_word(Some(first), SECONDARY_WORDS) => rest,
         _ => tokens,
     }
+}
+
+/// One step of a move as the words of orders name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Step {
+    Forward,
+    Turn(TurnSide),
+    Hold,
+}
+
+/// The steps a word stands for: `f`, `ff`, `fr`, `t45r`, `right`, `hold`...
+pub(super) fn step_word(word: &str) -> Option<Vec<Step>> {
+    let steps = match word {
+        "hold" | "stop" | "stay" | "halt" | "stationary" | "still" | "0" => vec![Step::Hold],
+        "forward" | "fwd" | "ahead" | "straight" | "fd" => vec![Step::Forward],
+        "right" | "starboard" | "stbd" | "r" | "tr" | "t45r" | "r45" | "45r" => {
+            vec![Step::Turn(TurnSide::Starboard)]
+        }
+        "left" | "port" | "larboard" | "l" | "tl" | "t45l" | "l45" | "45l" => {
+            vec![Step::Turn(TurnSide::Port)]
+        }
+        _ if !word.is_empty()
+            && word.chars().all(|c| matches!(c, 'f' | 'l' | 'r'))
+            && word.starts_with('f') =>
+        {
+            word.chars()
+                .map(|c| match c {
+                    'l' => Step::Turn(TurnSide::Port),
+                    'r' => Step::Turn(TurnSide::Starboard),
+                    _ => Step::Forward,
+                })
+                .collect()
+        }
+        _ => return None,
+    };
+    Some(steps)
 }

@@ -64,8 +64,7 @@ pub async fn open_signup(
             "the game has room for at most {most} players"
         )));
     }
-    let mut secret = [0u8; 32];
-    entropy.fill(&mut secret);
+    let secret = entropy.secret();
     let mut tx = pool.begin().await?;
     let opening = store::signups::insert_opening(
         &mut *tx,

@@ -116,6 +116,68 @@ struct SeatedSubscribers {
     seats: Vec<Option<u32>>,
 }
 
+impl SeatedSubscribers {
+    fn roster(&self) -> Vec<Player> {
+        self.subscribers.iter().map(|(_, p)| p.clone()).collect()
+    }
+
+    /// The game's first state: the engine's own dealing for every active subscriber (the same
+    /// game from the same players), or the players in the seats chosen for them.
+    fn deal(
+        &self,
+        setup: &AnySetup,
+        choice: &Roster,
+        dice: &mut engine::TurnDice,
+    ) -> Result<games::AnyState, LifecycleError> {
+        let roster = self.roster();
+        Ok(match choice {
+            Roster::EveryActiveSubscriber => setup.new_game(&roster, dice)?,
+            Roster::Chosen(_) => {
+                let places: Vec<Seated> = roster
+                    .into_iter()
+                    .zip(&self.seats)
+                    .map(|(player, seat)| Seated {
+                        player,
+                        seat: seat.map_or(0, |s| usize::try_from(s).unwrap_or(usize::MAX)),
+                    })
+                    .collect();
+                setup.new_game_seated(&places, dice)?
+            }
+        })
+    }
+
+    /// The game's player rows, each with a fresh reply token.
+    async fn insert_players(
+        &self,
+        tx: &mut sqlx::PgConnection,
+        game: GameId,
+        entropy: &mut impl Entropy,
+    ) -> Result<(), LifecycleError> {
+        let tokens: Vec<String> = self
+            .subscribers
+            .iter()
+            .map(|_| new_reply_token(entropy))
+            .collect();
+        let players: Vec<NewPlayer<'_>> = self
+            .subscribers
+            .iter()
+            .zip(&self.seats)
+            .zip(&tokens)
+            .map(|(((subscriber, player), seat), token)| NewPlayer {
+                game_id: game,
+                subscriber_id: *subscriber,
+                display_name: &player.name,
+                engine_player_id: player.id.0,
+                reply_token: token,
+                joined_turn: 1,
+                seat: *seat,
+            })
+            .collect();
+        store::players::insert_many(&mut *tx, &players).await?;
+        Ok(())
+    }
+}
+
 async fn seat_subscribers(
     tx: &mut sqlx::PgConnection,
     spec: &GameSpec<'_>,
@@ -207,31 +269,12 @@ pub(crate) async fn create_game_in(
     let engine = setup.kind();
     let plan = setup.seat_plan();
     let seated = seat_subscribers(&mut *tx, spec, &plan, roster_choice).await?;
-    let roster: Vec<Player> = seated.subscribers.iter().map(|(_, p)| p.clone()).collect();
+    let players = seated.subscribers.len();
     // A game filled by sign-up has had its secret since the sign-up opened (the seating seed's
     // commitment was public); any other game gets a new one.
-    let secret = secret.unwrap_or_else(|| {
-        let mut secret = [0u8; 32];
-        entropy.fill(&mut secret);
-        secret
-    });
+    let secret = secret.unwrap_or_else(|| entropy.secret());
     let game_secret = GameSecret::from_bytes(secret);
-    let mut dice = game_secret.turn_dice(0);
-    let state = match roster_choice {
-        // The engine's own dealing, as before rosters: the same game from the same players.
-        Roster::EveryActiveSubscriber => setup.new_game(&roster, &mut dice)?,
-        Roster::Chosen(_) => {
-            let places: Vec<Seated> = roster
-                .iter()
-                .zip(&seated.seats)
-                .map(|(player, seat)| Seated {
-                    player: player.clone(),
-                    seat: seat.map_or(0, |s| usize::try_from(s).unwrap_or(usize::MAX)),
-                })
-                .collect();
-            setup.new_game_seated(&places, &mut dice)?
-        }
-    };
+    let state = seated.deal(setup, roster_choice, &mut game_secret.turn_dice(0))?;
     let mut settings = ScheduleSettings::from(spec.schedule);
     if creation.zone != chrono_tz::Tz::UTC {
         settings = settings.with_zone(creation.zone);
@@ -249,40 +292,20 @@ pub(crate) async fn create_game_in(
         now,
     )
     .await?;
-    let tokens: Vec<String> = roster.iter().map(|_| new_reply_token(entropy)).collect();
-    let players: Vec<NewPlayer<'_>> = seated
-        .subscribers
-        .iter()
-        .zip(&seated.seats)
-        .zip(&tokens)
-        .map(|(((subscriber, player), seat), token)| NewPlayer {
-            game_id: game,
-            subscriber_id: *subscriber,
-            display_name: &player.name,
-            engine_player_id: player.id.0,
-            reply_token: token,
-            joined_turn: 1,
-            seat: *seat,
-        })
-        .collect();
-    store::players::insert_many(&mut *tx, &players).await?;
+    seated.insert_players(&mut *tx, game, entropy).await?;
     let first = state.turn();
     let deadline = spec
         .first_deadline
         .or_else(|| spec.schedule.next_deadline(None, now));
-    store::turns::open_turn(
-        &mut *tx,
-        &NewTurn {
-            game_id: game,
-            number: first,
-            deadline,
-            seed_commitment: &game_secret.turn_seed(first).commitment(),
-            sealed_commitment: &game_secret.sealed_seed(first).commitment(),
-            state_before: &state,
-        },
-        now,
-    )
-    .await?;
+    let opening = NewTurn {
+        game_id: game,
+        number: first,
+        deadline,
+        seed_commitment: &game_secret.turn_seed(first).commitment(),
+        sealed_commitment: &game_secret.sealed_seed(first).commitment(),
+        state_before: &state,
+    };
+    store::turns::open_turn(&mut *tx, &opening, now).await?;
     store::audit::append(
         &mut *tx,
         &store::audit::NewAuditEntry {
@@ -291,7 +314,7 @@ pub(crate) async fn create_game_in(
             action: store::audit::AuditAction::GameCreate {
                 name: spec.name.to_owned(),
                 engine,
-                players: roster.len(),
+                players,
             },
         },
         now,
