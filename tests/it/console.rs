@@ -1091,6 +1091,57 @@ async fn a_game_is_set_up_from_its_engines_form_and_run_from_its_page() {
     app.stop().await;
 }
 
+/// The game's page and its confirmation page count the same players: those still playing, and
+/// of them those whose orders are in. A player who ordered and then resigned is in neither count.
+#[tokio::test]
+async fn the_order_counts_leave_out_a_player_who_resigned_after_ordering() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let game = populate(pool).await;
+    let mut gm = logged_in(&app).await;
+    let players: Vec<store::players::PlayerRowId> = sqlx::query_scalar(
+        "SELECT id FROM players WHERE game_id = $1 AND status = 'active' ORDER BY id",
+    )
+    .bind(game)
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    assert!(players.len() >= 2);
+    for player in &players[..2] {
+        server::turns::submit_orders(
+            pool,
+            app.clock.now(),
+            crate::helpers::id::<store::games::GameId>(game),
+            *player,
+            "A1 B2 C3",
+            Source::Email,
+        )
+        .await
+        .unwrap();
+    }
+    let before = format!("2 of {} active player(s) have sent orders", players.len());
+    assert!(
+        gm.get_text(&format!("/gm/games/{game}"))
+            .await
+            .contains(&before)
+    );
+    sqlx::query("UPDATE players SET status = 'resigned' WHERE id = $1")
+        .bind(players[0])
+        .execute(pool)
+        .await
+        .unwrap();
+    let after = format!(
+        "1 of {} active player(s) have sent orders",
+        players.len() - 1
+    );
+    let page = gm.get_text(&format!("/gm/games/{game}")).await;
+    assert!(page.contains(&after), "{page}");
+    let confirm = gm
+        .get_text(&format!("/gm/games/{game}/confirm/resolve-now"))
+        .await;
+    assert!(confirm.contains(&after), "{confirm}");
+}
+
 #[tokio::test]
 async fn the_mail_queues_show_failures_and_take_retries() {
     let app = TestApp::spawn().await;

@@ -159,12 +159,32 @@ pub struct Stakes {
     /// The open turn's number.
     pub open_turn: Option<i32>,
     pub published: usize,
-    /// The open turn's active players, and how many of all its players have ordered.
+    /// The open turn's active players, and how many of them have ordered ([`OrderCount`]).
     pub players: usize,
     pub ordered: usize,
     /// The zine's active subscribers, and those who take each game's report by mail.
     pub subscribers: usize,
     pub readers: usize,
+}
+
+/// The open turn's active players, and how many of them have sent orders that answer it: one
+/// count for the game's page and its confirmation pages, so neither counts a player who left.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OrderCount {
+    pub playing: usize,
+    pub ordered: usize,
+}
+
+impl OrderCount {
+    pub fn of(rows: &[PlayerTurnStatus]) -> OrderCount {
+        let playing = || rows.iter().filter(|p| p.status == PlayerStatus::Active);
+        OrderCount {
+            playing: playing().count(),
+            ordered: playing()
+                .filter(|p| p.orders_answer_turn == Some(true))
+                .count(),
+        }
+    }
 }
 
 /// The game's open turn, published turns, players and the zine's readers.
@@ -175,20 +195,11 @@ pub async fn stakes(pool: &PgPool, game: &GameSummary) -> Result<Stakes, StoreEr
         .iter()
         .filter(|t| t.status != TurnStatus::Open)
         .count();
-    let (players, ordered) = match open {
+    let count = match open {
         Some(turn) => {
-            let rows = store::players::player_turn_status(pool, game.id, turn.id).await?;
-            let active = rows
-                .iter()
-                .filter(|p| p.status == PlayerStatus::Active)
-                .count();
-            let ordered = rows
-                .iter()
-                .filter(|p| p.orders_answer_turn == Some(true))
-                .count();
-            (active, ordered)
+            OrderCount::of(&store::players::player_turn_status(pool, game.id, turn.id).await?)
         }
-        None => (0, 0),
+        None => OrderCount::default(),
     };
     let subscribers = store::subscribers::list_for_zine(pool, game.zine_id)
         .await?
@@ -201,8 +212,8 @@ pub async fn stakes(pool: &PgPool, game: &GameSummary) -> Result<Stakes, StoreEr
     Ok(Stakes {
         open_turn: open.map(|t| t.number),
         published,
-        players,
-        ordered,
+        players: count.playing,
+        ordered: count.ordered,
         subscribers,
         readers,
     })

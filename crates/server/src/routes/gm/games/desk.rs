@@ -15,7 +15,7 @@ use store::subscribers::SubscriberId;
 use super::super::{Chrome, Gm, when, when_opt};
 use super::schedule_form::{ScheduleForm, WEEKDAYS, schedule_text};
 use super::{find_game, lifecycle_error, standbys};
-use crate::views::gm_game::{GameDesk, game_desk};
+use crate::views::gm_game::{GameDesk, OrderCount, game_desk};
 use crate::web::Path;
 use crate::{AppError, AppState};
 
@@ -150,6 +150,7 @@ pub(crate) async fn get_game(
     let settings = &game.schedule;
     let zone = settings.zone();
     let players = player_rows(&desk);
+    let count = OrderCount::of(&desk.players);
     let page = GamePage {
         chrome: gm.chrome(super::super::notice(query.done.as_deref())),
         setup: serde_json::to_string_pretty(&game.setup).unwrap_or_default(),
@@ -163,11 +164,8 @@ pub(crate) async fn get_game(
             });
             (t.number, shown(t.deadline, zone), typed)
         }),
-        ordered: players
-            .iter()
-            .filter(|p| p.ordered && p.status == "active")
-            .count(),
-        playing: players.iter().filter(|p| p.status == "active").count(),
+        ordered: count.ordered,
+        playing: count.playing,
         players,
         roster: desk.roster.clone(),
         post_to: active_players(&desk.players, |_| true),
