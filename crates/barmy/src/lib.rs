@@ -455,7 +455,9 @@ impl Engine for Barmy {
     }
 
     fn parse_orders(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders> {
-        orders::parse(state, player, text)
+        let mut parsed = orders::parse(state, player, text);
+        engine::chat::set_aside(text, &mut parsed);
+        parsed
     }
 
     fn resolve(
@@ -520,6 +522,11 @@ impl Engine for Barmy {
     /// answers it (`press_only_is_nmr` off).
     fn answers_turn(state: &State, orders: &Orders) -> bool {
         orders.answer_the_turn(&state.setup)
+    }
+
+    /// Barmy's own rule decides alone: press without a shot may answer (BARMY-GM-13).
+    fn answers(state: &State, parsed: &ParsedOrders<Orders>) -> bool {
+        Self::answers_turn(state, &parsed.orders)
     }
 
     fn settings() -> Vec<engine::settings::Setting> {

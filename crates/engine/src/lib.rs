@@ -10,6 +10,7 @@ use std::fmt::Debug;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+pub mod chat;
 pub mod dice;
 pub mod order_text;
 pub mod report;
@@ -87,6 +88,22 @@ pub struct ParsedOrders<O> {
     pub errors: Vec<LineIssue>,
     /// Lines that were accepted but may not do what the player hoped.
     pub warnings: Vec<LineIssue>,
+    /// Lines set aside as not orders at all (closings, names, chat, mail commands: see
+    /// [`chat`]), each with why: neither accepted nor refused.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chat: Vec<LineIssue>,
+    /// How many lines were read as orders: neither refused nor set aside (counted by
+    /// [`chat::set_aside`], which every engine's reading ends with).
+    #[serde(default)]
+    pub orders_read: usize,
+}
+
+impl<O> ParsedOrders<O> {
+    /// Whether any line was read as an order: a reading of chat, press and refused lines
+    /// alone holds none, and answers no turn ([`Engine::answers`]).
+    pub fn has_orders(&self) -> bool {
+        self.orders_read > 0
+    }
 }
 
 /// Everything a turn's resolution needs besides the state and the dice.
@@ -370,6 +387,15 @@ pub trait Engine {
     /// the whole board) returns less, so that mailing every player stays linear in their number.
     fn private_lines(state: &Self::State, player: PlayerId) -> Vec<String> {
         Self::view(state, Viewer::Player(player)).lines
+    }
+
+    /// Whether a reading answers the turn, so that it becomes the player's current set: at
+    /// least one line read as an order ([`ParsedOrders::has_orders`]), and
+    /// [`Engine::answers_turn`]. A reading that does not (only chat, press or refused lines)
+    /// replaces no set on file and counts as no answer: the rule Barmy has (BARMY-17), for
+    /// every engine.
+    fn answers(state: &Self::State, parsed: &ParsedOrders<Self::Orders>) -> bool {
+        parsed.has_orders() && Self::answers_turn(state, &parsed.orders)
     }
 
     /// Whether the game is over, and the standings.

@@ -50,9 +50,10 @@ press: Good luck, Bob!\n\
 --\n\
 FIRE Lancer.S1 AT Anvil.core";
     let parsed = Forever::parse_orders(&state, ALICE, text);
-    assert_eq!(parsed.errors.len(), 1, "{:#?}", parsed.errors);
-    assert_eq!(parsed.errors[0].line, 2);
-    assert!(parsed.errors[0].problem.contains("HI is not an order"));
+    // The greeting is set aside, not refused (issue 27).
+    assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
+    assert_eq!(parsed.chat.len(), 1, "{:#?}", parsed.chat);
+    assert_eq!(parsed.chat[0].line, 2);
     assert_eq!(parsed.press, vec!["Good luck, Bob!"]);
     let orders = &parsed.orders;
     let moves = &orders.moves["Lancer"];
@@ -304,9 +305,11 @@ fn a_design_block_in_an_order_mail_reports_its_own_lines() {
     let text = "Hello\nSHIP Scout\nCORE\nSECTION S1 PARENT CORE SIZE 3x1 AT (2, 0)\nSECTION S2 PARENT CORE SIZE 1x1 AT (-1.5, 0) MOUNT BLASTER\n\nDEPLOY Scout AT 5, 5";
     let parsed = Forever::parse_orders(&state, ALICE, text);
     let lines: Vec<usize> = parsed.errors.iter().map(|e| e.line).collect();
-    assert_eq!(lines, vec![1, 5], "{:#?}", parsed.errors);
+    assert_eq!(lines, vec![5], "{:#?}", parsed.errors);
+    // "Hello" is a greeting, set aside (issue 27).
+    assert_eq!(parsed.chat.len(), 1);
     assert!(
-        parsed.errors[1]
+        parsed.errors[0]
             .problem
             .contains("BLASTER is not a weapon or module")
     );

@@ -88,6 +88,9 @@ pub struct OrderReading {
     pub understood: Vec<String>,
     pub errors: Vec<LineIssue>,
     pub warnings: Vec<LineIssue>,
+    /// Lines set aside as not orders (closings, names, chat: `engine::chat`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub chat: Vec<LineIssue>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -164,6 +167,7 @@ pub fn resolve(request: ResolveRequest) -> Result<ResolveResponse, AdjudicateErr
                 understood: parsed.understood,
                 errors: parsed.errors,
                 warnings: parsed.warnings,
+                chat: parsed.chat,
             },
         );
     }

@@ -508,6 +508,8 @@ impl AnyState {
                 press: parsed.press,
                 errors: parsed.errors,
                 warnings: parsed.warnings,
+                chat: parsed.chat,
+                orders_read: parsed.orders_read,
             }
         })
     }
@@ -559,6 +561,25 @@ impl AnyState {
 
     /// Whether these orders answer the state's turn (`Engine::answers_turn`); orders of
     /// another engine answer nothing.
+    /// Whether this reading answers the state's turn (`Engine::answers`): it becomes the
+    /// player's current set only then.
+    pub fn answers(&self, parsed: &ParsedOrders<AnyOrders>) -> bool {
+        with_state!(self, E, state => {
+            E::into_orders(parsed.orders.clone()).is_some_and(|orders| {
+                let typed = ParsedOrders {
+                    orders,
+                    understood: Vec::new(),
+                    press: parsed.press.clone(),
+                    errors: Vec::new(),
+                    warnings: Vec::new(),
+                    chat: Vec::new(),
+                    orders_read: parsed.orders_read,
+                };
+                E::answers(state, &typed)
+            })
+        })
+    }
+
     pub fn answers_turn(&self, orders: &AnyOrders) -> bool {
         with_state!(self, E, state => {
             E::into_orders(orders.clone()).is_some_and(|orders| E::answers_turn(state, &orders))

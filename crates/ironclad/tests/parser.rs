@@ -56,15 +56,11 @@ Artemis WITHDRAW left
 Alice (sent from my phone)
 Artemis MAIN nonsense after the signature";
     let parsed = Ironclad::parse_orders(&battle(), ALICE, text);
-    // Only the greeting is refused: it names no ship.
-    assert_eq!(parsed.errors.len(), 1, "{:#?}", parsed.errors);
-    assert_eq!(parsed.errors[0].line, 1);
-    assert!(
-        parsed.errors[0]
-            .problem
-            .contains("start the line with the ship")
-    );
-    assert_eq!(parsed.errors[0].expected, "Artemis MAIN Leonidas");
+    // The greeting is set aside, not refused (issue 27): nothing else is wrong.
+    assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
+    assert_eq!(parsed.chat.len(), 1, "{:#?}", parsed.chat);
+    assert_eq!(parsed.chat[0].line, 1);
+    assert_eq!(parsed.chat[0].problem, "a greeting, not an order");
     let artemis = &parsed.orders.ships[&ShipId(1)];
     assert_eq!(artemis.main, vec![ShipId(3)]);
     assert_eq!(artemis.starboard, vec![ShipId(3)]);

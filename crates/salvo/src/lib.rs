@@ -100,7 +100,9 @@ impl Engine for Salvo {
     }
 
     fn parse_orders(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders> {
-        parse::parse_orders(state, player, text)
+        let mut parsed = parse::parse_orders(state, player, text);
+        engine::chat::set_aside(text, &mut parsed);
+        parsed
     }
 
     fn resolve(

@@ -74,7 +74,9 @@ impl Engine for Skyfleet {
     }
 
     fn parse_orders(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders> {
-        parse::parse(state, player, text)
+        let mut parsed = parse::parse(state, player, text);
+        engine::chat::set_aside(text, &mut parsed);
+        parsed
     }
 
     fn resolve(

@@ -587,3 +587,50 @@ mod moves_checked_by_the_turns_planner {
         }
     }
 }
+
+/// Issue 27: "Valiant moves F8 CLIMB 1" was listed as understood and as an error, and the
+/// turn did not move Valiant. A move the block's check refuses (SKY-GM-11, SKY-EX-08: a
+/// Gunship has 7") is taken back from what was understood; the error says what stands.
+#[test]
+fn sky_gm_11_a_refused_move_is_not_also_understood() {
+    let parsed = Skyfleet::parse_orders(&standard(), ALICE, "Valiant moves F8 CLIMB 1");
+    assert_eq!(parsed.errors.len(), 1, "{:#?}", parsed.errors);
+    assert_eq!(
+        parsed.errors[0].if_it_stands.as_deref(),
+        Some("Valiant does not move this turn")
+    );
+    assert!(
+        !parsed.understood.iter().any(|u| u.contains("moves")),
+        "{:#?}",
+        parsed.understood
+    );
+    assert!(parsed.orders.activations[0].steps.is_empty());
+    // The line was refused: nothing was read as an order, so the set answers no turn.
+    assert!(!Skyfleet::answers(&standard(), &parsed));
+    // A move within the budget is understood, and answers.
+    let parsed = Skyfleet::parse_orders(&standard(), ALICE, "Valiant moves F3 CLIMB 1");
+    assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
+    assert!(
+        parsed
+            .understood
+            .iter()
+            .any(|u| u.starts_with("Valiant moves"))
+    );
+    assert!(Skyfleet::answers(&standard(), &parsed));
+}
+
+/// Issue 27: sign-offs and chat are set aside, never refused as orders (SKY-GM-14: the
+/// activation list is what the player's lines order).
+#[test]
+fn sky_gm_14_sign_offs_and_chat_are_not_orders() {
+    let parsed = Skyfleet::parse_orders(&standard(), ALICE, "Valiant MOVE F 3\nRegards,\nAgnes\n");
+    assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
+    assert_eq!(
+        parsed.chat.iter().map(|c| c.line).collect::<Vec<_>>(),
+        [2, 3]
+    );
+    let parsed = Skyfleet::parse_orders(&standard(), ALICE, "Agreed, Cora. Deal.");
+    assert!(parsed.errors.is_empty());
+    assert_eq!(parsed.chat.len(), 1);
+    assert!(!Skyfleet::answers(&standard(), &parsed));
+}

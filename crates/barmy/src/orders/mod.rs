@@ -125,6 +125,8 @@ pub(crate) fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders
             press: Vec::new(),
             errors: Vec::new(),
             warnings: Vec::new(),
+            chat: Vec::new(),
+            orders_read: 0,
         },
     };
     // The first line read and the line of the last shot: where warnings about the whole set go.

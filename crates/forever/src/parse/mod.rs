@@ -366,6 +366,8 @@ impl Parser<'_> {
             press: self.press,
             errors: self.errors,
             warnings: self.warnings,
+            chat: Vec::new(),
+            orders_read: 0,
         }
     }
 }

@@ -88,6 +88,8 @@ pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders
             press: Vec::new(),
             errors: Vec::new(),
             warnings: Vec::new(),
+            chat: Vec::new(),
+            orders_read: 0,
         },
         current: None,
         filled: BTreeMap::new(),

@@ -275,6 +275,8 @@ impl<'a> Draft<'a> {
             press: self.press,
             errors: self.errors,
             warnings: self.warnings,
+            chat: Vec::new(),
+            orders_read: 0,
         }
     }
 }

@@ -1,6 +1,8 @@
 //! ACTIVATE and a unit's block of orders: opening it, sending each order in it to its
 //! family, and the checks that need the whole block once every line is read.
 
+use engine::LineIssue;
+
 use crate::orders::{Activation, CmdAction, Skip};
 use crate::state::{Morale, Place, Unit, UnitId};
 use crate::tables::Class;
@@ -108,6 +110,7 @@ impl Parser<'_> {
             line,
             text: raw.to_string(),
             move_line: None,
+            move_understood: None,
         });
         self.understood.push(format!(
             "{} activates {} in your list",
@@ -267,8 +270,22 @@ impl Parser<'_> {
             full_ahead,
             activation.dive_brakes,
         ) {
-            self.error(line, text, problem, move_example(unit));
+            self.errors.push(LineIssue {
+                line,
+                text: text.to_string(),
+                problem,
+                expected: move_example(unit),
+                if_it_stands: Some(format!("{} does not move this turn", unit.name)),
+            });
             self.set(index, |a| a.steps.clear());
+            let understood = self
+                .blocks
+                .get_mut(index)
+                .and_then(|b| b.move_understood.take());
+            if let Some(at) = understood.and_then(|u| self.understood.iter().position(|x| *x == u))
+            {
+                self.understood.remove(at);
+            }
         }
         if unit.status.morale == Morale::Broken && !activation.steps.is_empty() {
             self.warn(

@@ -57,6 +57,9 @@ struct Block {
     line: usize,
     text: String,
     move_line: Option<(usize, String)>,
+    /// The move as understood, taken back if the block's move check refuses it: a line is
+    /// never both understood and refused.
+    move_understood: Option<String>,
 }
 
 struct Parser<'s> {
@@ -127,6 +130,8 @@ pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders
         press: parser.press,
         errors: parser.errors,
         warnings: parser.warnings,
+        chat: Vec::new(),
+        orders_read: 0,
     }
 }
 
@@ -152,6 +157,8 @@ fn not_in_battle(text: &str) -> ParsedOrders<Orders> {
         press: Vec::new(),
         errors,
         warnings: Vec::new(),
+        chat: Vec::new(),
+        orders_read: 0,
     }
 }
 

@@ -60,11 +60,12 @@ impl Parser<'_> {
             a.steps = steps;
             a.dive_brakes = brakes;
         });
+        let understood = format!("{} moves {described}", unit.name);
         if let Some(block) = self.blocks.get_mut(index) {
             block.move_line = Some((line, raw.to_string()));
+            block.move_understood = Some(understood.clone());
         }
-        self.understood
-            .push(format!("{} moves {described}", unit.name));
+        self.understood.push(understood);
     }
 
     /// The steps a MOVE order writes, and whether it asks for Dive Brakes; or the problem.
