@@ -293,6 +293,19 @@ impl Commands {
         games
     }
 
+    /// The order lines for `game`, each with its line number (compared as in
+    /// [`Commands::order_text`]).
+    pub fn orders_of(&self, game: Option<&str>) -> Vec<&OrderLine> {
+        self.orders
+            .iter()
+            .filter(|o| match (o.game.as_deref(), game) {
+                (None, None) => true,
+                (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
+                _ => false,
+            })
+            .collect()
+    }
+
     /// The order lines for `game` (as in [`OrderLine::game`], compared case-insensitively).
     pub fn order_text(&self, game: Option<&str>) -> OrderText {
         let mut out = OrderText::default();

@@ -115,6 +115,15 @@ async fn take_orders(
             out.push(replies::orders_not_accepted(&holder.game_name, &why));
             continue;
         }
+        // A RESIGN answers the message for its game: the lines beside it are not orders
+        // ("Sorry all, work has swallowed me."), and a player leaving sends none.
+        if resigns_from(commands, game) {
+            out.push(replies::not_read_as_orders_resigning(
+                &holder.game_name,
+                &commands.orders_of(game),
+            ));
+            continue;
+        }
         let lock = match batch.senders.player(holder.player_id, holder.subscriber_id) {
             Some(lock) => lock,
             // Not among the batch's senders (a row added since): lock it now.
@@ -132,8 +141,15 @@ async fn take_orders(
         match turns::submit_orders_in(tx, &mut batch.open_turns, &lock, received, &submission).await
         {
             Ok(taken) => {
-                ordered_games.push(holder.game_name.clone());
-                out.push(replies::orders_confirmation(holder, &taken.parsed, &orders));
+                if taken.stored {
+                    ordered_games.push(holder.game_name.clone());
+                }
+                out.push(replies::orders_confirmation(
+                    holder,
+                    &taken.parsed,
+                    taken.stored,
+                    &orders,
+                ));
                 if taken.press_withdrawn > 0 {
                     out.push(replies::press_replaced(
                         &holder.game_name,
@@ -160,4 +176,17 @@ async fn take_orders(
         }
     }
     Ok(ordered_games)
+}
+
+/// Whether the message resigns from the game its order lines for `game` go to (a RESIGN
+/// under the same GAME line, or under none).
+fn resigns_from(commands: &mail::commands::Commands, game: Option<&str>) -> bool {
+    commands.commands.iter().any(|c| {
+        matches!(c.command, Command::Resign)
+            && match (c.game.as_deref(), game) {
+                (None, None) => true,
+                (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
+                _ => false,
+            }
+    })
 }

@@ -14,6 +14,7 @@ pub mod replies;
 pub mod signups;
 pub mod started;
 pub mod turns;
+pub mod verdict;
 
 use sha2::{Digest, Sha256};
 

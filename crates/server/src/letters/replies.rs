@@ -2,7 +2,7 @@
 //! the line as written and what would be accepted, each command's result), the refusal of
 //! unauthenticated mail, and the private messages relayed by TELL.
 
-use engine::{LineIssue, ParsedOrders};
+use engine::ParsedOrders;
 use games::AnyOrders;
 use store::players::TokenHolder;
 use store::status::PlayerStatus;
@@ -232,31 +232,25 @@ pub fn problem(problem: &mail::commands::Problem) -> String {
 pub fn orders_confirmation(
     holder: &TokenHolder,
     parsed: &ParsedOrders<AnyOrders>,
+    stored: bool,
     orders: &mail::commands::OrderText,
 ) -> String {
-    let mut out = format!("Your orders for {}, as understood:\n", holder.game_name);
+    let verdict = crate::letters::verdict::Verdict::new(parsed, stored);
+    let mut out = format!("{}\n", verdict.headline(&holder.game_name));
     for line in &parsed.understood {
         out.push_str(&format!("  - {line}\n"));
     }
-    let issue = |kind: &str, issue: &LineIssue| {
-        let line = orders.original_line(issue.line).unwrap_or(issue.line);
-        format!(
-            "{kind} on line {line}: \"{}\"\n    {}\n    Would be accepted: {}\n",
-            issue.text,
-            issue.problem_if_it_stands(),
-            issue.expected
-        )
-    };
-    for error in &parsed.errors {
-        out.push_str(&issue("Error", error));
+    for entry in verdict.entries() {
+        let line = orders.original_line(entry.line).unwrap_or(entry.line);
+        out.push_str(&format!(
+            "{} on line {line}: \"{}\"\n    {}\n",
+            entry.kind, entry.text, entry.problem
+        ));
+        if let Some(expected) = &entry.expected {
+            out.push_str(&format!("    Would be accepted: {expected}\n"));
+        }
     }
-    for warning in &parsed.warnings {
-        out.push_str(&issue("Warning", warning));
-    }
-    out.push_str(
-        "\nIf nothing more arrives before the deadline, these orders stand. To change them, send a \
-         complete new set: the last set received counts.",
-    );
+    out.push_str(&format!("\n{}", verdict.closing()));
     out
 }
 
@@ -289,6 +283,15 @@ pub fn status(holder: &TokenHolder, current_orders: Option<&str>) -> String {
             None => "You have no orders in for this turn yet.".to_owned(),
         }
     )
+}
+
+/// The lines of a message that resigns from `game`, beside the RESIGN: not read as orders.
+pub fn not_read_as_orders_resigning(game: &str, lines: &[&mail::commands::OrderLine]) -> String {
+    let mut out = format!("As you resign from {game}, these lines were not read as orders:");
+    for line in lines {
+        out.push_str(&format!("\n  Line {}: \"{}\"", line.line, line.text));
+    }
+    out
 }
 
 /// RESIGN, done.

@@ -38,8 +38,8 @@ pub(crate) use gm::schedule_of_in;
 pub use gm::{GmAction, delete_game, gm_action, schedule_of, set_schedule};
 pub use open_turns::{OpenTurn, OpenTurns};
 pub use orders::{
-    Checked, PressTaken, Submission, Taken, may_play, press_for_open_turn, send_press,
-    submit_checked_orders, submit_orders, submit_orders_in,
+    PressTaken, Submission, Taken, may_play, press_for_open_turn, send_press, submit_orders,
+    submit_orders_in, submit_web_orders,
 };
 pub use press::{audit_withdrawal, replace_press, withdraw_press, withdraw_press_in};
 pub use reminders::{ReminderRound, send_due_reminders};

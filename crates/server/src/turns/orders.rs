@@ -61,20 +61,11 @@ pub async fn submit_orders(
     }
 }
 
-/// What became of a set of orders sent from the web form.
-#[derive(Debug)]
-pub enum Checked {
-    /// Read without an error and stored as the player's current set, with what the press
-    /// limits let of its press.
-    Saved(Taken),
-    /// At least one line has an error: nothing was stored (the player fixes the set and sends
-    /// it whole again); the reading says where.
-    Refused(ParsedOrders<AnyOrders>),
-}
-
-/// The web form's orders: like [`submit_orders`], but a set with an error is stored nowhere,
-/// so that a player at a form never has half their orders stand.
-pub async fn submit_checked_orders(
+/// The web form's orders, taken by the same check and the same policy as mail's
+/// ([`submit_orders_in`]): the lines read as orders stand, each refused line is reported with
+/// what its absence means, and a set with no line read as an order changes nothing
+/// ([`Taken::stored`]). One verdict whichever door the orders came through (issue 27).
+pub async fn submit_web_orders(
     pool: &PgPool,
     states: &StateCache,
     now: DateTime<Utc>,
@@ -82,7 +73,7 @@ pub async fn submit_checked_orders(
     text: &str,
     press_limits: PressLimits,
     mail_domain: &str,
-) -> Result<Checked, LifecycleError> {
+) -> Result<Taken, LifecycleError> {
     let mut tx = pool.begin().await?;
     let lock = store::subscribers::lock_player(&mut tx, holder.player_id).await?;
     let submission = Submission {
@@ -96,13 +87,9 @@ pub async fn submit_checked_orders(
     };
     let mut open_turns = OpenTurns::new(states.clone());
     match submit_orders_in(&mut tx, &mut open_turns, &lock, now, &submission).await {
-        Ok(taken) if taken.parsed.errors.is_empty() => {
-            tx.commit().await?;
-            Ok(Checked::Saved(taken))
-        }
         Ok(taken) => {
-            tx.rollback().await?;
-            Ok(Checked::Refused(taken.parsed))
+            tx.commit().await?;
+            Ok(taken)
         }
         Err(error) => {
             tx.rollback().await?;
@@ -170,6 +157,10 @@ pub struct Taken {
     /// How many stored entries of the player's earlier press for the turn the new set
     /// withdrew (new orders replace the press sent before them).
     pub press_withdrawn: u64,
+    /// Whether the set became the player's current set. A reading with no line read as an
+    /// order (only chat, sign-offs, press or refused lines: `Engine::answers`) is not stored:
+    /// the set on file stands, and the turn is not answered (issue 27).
+    pub stored: bool,
 }
 
 /// [`submit_orders`] inside the caller's transaction (mail: with the message's other effects),
@@ -196,6 +187,16 @@ pub async fn submit_orders_in(
         .is_some()
     {
         return Err(LifecycleError::LaterOrdersStand);
+    }
+    if !turn.state.answers(&parsed) {
+        let press =
+            keep_press_alone(&mut *tx, open_turns, lock, &turn, orders, &parsed, now).await?;
+        return Ok(Taken {
+            parsed,
+            press,
+            press_withdrawn: 0,
+            stored: false,
+        });
     }
     let press_withdrawn = if orders.with_press {
         // Stored press up to this moment goes (a web form's press sent in the same
@@ -226,7 +227,43 @@ pub async fn submit_orders_in(
         parsed,
         press,
         press_withdrawn,
+        stored: true,
     })
+}
+
+/// The press written with a set that is not stored: kept as press sent on its own would be
+/// (nothing the player wrote is lost), withdrawing nothing.
+async fn keep_press_alone(
+    tx: &mut sqlx::PgConnection,
+    open_turns: &mut OpenTurns,
+    lock: &PlayerLock,
+    turn: &OpenTurn,
+    orders: &Submission<'_>,
+    parsed: &ParsedOrders<AnyOrders>,
+    now: DateTime<Utc>,
+) -> Result<Vec<AdmittedPress>, LifecycleError> {
+    if !orders.with_press || parsed.press.is_empty() {
+        return Ok(Vec::new());
+    }
+    let player = lock.player();
+    let mut used = open_turns.press_used(&mut *tx, turn.id, lock).await?;
+    let mut admitted = Vec::new();
+    let mut rows = Vec::new();
+    for text in &parsed.press {
+        let verdict = limits::admit_press(&mut used, &orders.press_limits, text);
+        rows.extend(verdict.text.clone().map(|text| NewPress {
+            game_id: orders.game,
+            turn_id: turn.id,
+            player_id: player,
+            text,
+            source: orders.source,
+            received_at: now,
+        }));
+        admitted.push(verdict);
+    }
+    open_turns.keep_press_used(turn.id, player, used);
+    store::orders::save_press_many(&mut *tx, &rows).await?;
+    Ok(admitted)
 }
 
 /// The game's open turn, if it still takes orders. The turn row is only share-locked, so that
@@ -266,7 +303,7 @@ async fn save(
     // Mail is processed by several workers, so a later message may be processed first: the
     // player's lock makes the save's check for a later set and the save one step. The press
     // the orders carry is saved by the same statement.
-    let answers_turn = turn.state.answers_turn(&parsed.orders);
+    let answers_turn = turn.state.answers(parsed);
     let saved = store::orders::save_orders(
         &mut *tx,
         &NewOrders {

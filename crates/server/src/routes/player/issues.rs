@@ -56,6 +56,17 @@ pub(crate) struct IssueView {
 }
 
 impl IssueView {
+    /// A line of the one verdict (`letters::verdict`), in its words.
+    pub fn from_entry(entry: &crate::letters::verdict::Entry) -> Self {
+        IssueView {
+            kind: entry.kind,
+            line: entry.line,
+            text: entry.text.clone(),
+            problem: code_spans(&entry.problem),
+            expected: code_spans(entry.expected.as_deref().unwrap_or("")),
+        }
+    }
+
     pub fn new(kind: &'static str, issue: &LineIssue) -> Self {
         IssueView {
             kind,

@@ -3,13 +3,13 @@
 
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
-use engine::LineIssue;
 use serde::Deserialize;
 
 use super::super::Player;
-use super::super::issues::{self, IssueView};
+use super::super::issues::IssueView;
 use super::page::{FormState, SubmittedLine, refused};
 use super::{game_url, internal, own_game};
+use crate::letters::verdict::{Entry, Verdict};
 use crate::limits::PressVerdict;
 use crate::turns::{self, LifecycleError};
 use crate::web::Path;
@@ -47,7 +47,7 @@ pub(crate) async fn post_orders(
     if let Err(why) = turns::may_play(&holder) {
         return refused(&state, &player, &holder, refuse(why)).await;
     }
-    let outcome = turns::submit_checked_orders(
+    let outcome = turns::submit_web_orders(
         &state.pool,
         &state.states,
         state.clock.now(),
@@ -57,20 +57,8 @@ pub(crate) async fn post_orders(
         &state.mail_domain,
     )
     .await;
-    let parsed = match outcome {
-        Ok(turns::Checked::Saved(taken)) => {
-            let done = if !taken.press.iter().all(|p| p.verdict == PressVerdict::Kept) {
-                "orders-press-cut"
-            } else if taken.press_withdrawn > 0 {
-                "orders-press-withdrawn"
-            } else {
-                "orders"
-            };
-            return Ok(
-                Redirect::to(&format!("{}?done={done}", game_url(holder.game_id))).into_response(),
-            );
-        }
-        Ok(turns::Checked::Refused(parsed)) => parsed,
+    let taken = match outcome {
+        Ok(taken) => taken,
         Err(
             error @ (LifecycleError::DeadlinePassed(_)
             | LifecycleError::NoOpenTurn(_)
@@ -81,19 +69,34 @@ pub(crate) async fn post_orders(
         }
         Err(error) => return Err(internal(error)),
     };
-    // A set with an error is stored nowhere: the player fixes it and sends it again.
-    let form = refused_set(&text, &parsed.errors, &parsed.warnings);
+    let verdict = Verdict::new(&taken.parsed, taken.stored);
+    let entries = verdict.entries();
+    if taken.stored && entries.is_empty() {
+        let done = if !taken.press.iter().all(|p| p.verdict == PressVerdict::Kept) {
+            "orders-press-cut"
+        } else if taken.press_withdrawn > 0 {
+            "orders-press-withdrawn"
+        } else {
+            "orders"
+        };
+        return Ok(
+            Redirect::to(&format!("{}?done={done}", game_url(holder.game_id))).into_response(),
+        );
+    }
+    // The same verdict as mail's, line by line: the page shows it beside the text as typed.
+    let headline = format!(
+        "{} {}",
+        verdict.headline(&holder.game_name),
+        verdict.closing()
+    );
+    let form = judged_set(&text, &entries, headline);
     refused(&state, &player, &holder, form).await
 }
 
-/// The form of a refused set: the text as typed, each line with the problems found on it, and
-/// the problems on no line of it apart.
-fn refused_set(text: &str, errors: &[LineIssue], warnings: &[LineIssue]) -> FormState {
-    let issues: Vec<IssueView> = errors
-        .iter()
-        .map(|e| IssueView::new("Error", e))
-        .chain(warnings.iter().map(|w| IssueView::new("Warning", w)))
-        .collect();
+/// The form of a judged set: the text as typed, each line with what the verdict says of it,
+/// and what it says of no line of it apart.
+fn judged_set(text: &str, entries: &[Entry], headline: String) -> FormState {
+    let issues: Vec<IssueView> = entries.iter().map(IssueView::from_entry).collect();
     let line_count = text.lines().count();
     let (on_lines, other_issues): (Vec<IssueView>, Vec<IssueView>) = issues
         .into_iter()
@@ -116,7 +119,7 @@ fn refused_set(text: &str, errors: &[LineIssue], warnings: &[LineIssue]) -> Form
         orders: Some(text.to_owned()),
         lines,
         other_issues,
-        orders_error: Some(issues::refusal(errors, line_count)),
+        orders_error: Some(headline),
         ..FormState::default()
     }
 }
