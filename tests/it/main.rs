@@ -15,6 +15,7 @@ mod absences;
 mod adjudicate;
 mod archive;
 mod audit;
+mod axe;
 mod browser;
 mod browser_rosters;
 mod cli;
