@@ -275,7 +275,10 @@ async fn a_gm_offers_a_flagged_seat_and_the_standby_takes_it_in_a_real_browser()
         .await?;
         // The confirmation page says who is mailed; the offer is made from there.
         let asked = text_of(&client, "#consequences").await?;
-        ensure!(asked.contains("Gravina is mailed the offer now"), "{asked}");
+        ensure!(
+            asked.contains("Gravina (standby) is mailed the offer now"),
+            "{asked}"
+        );
         click(&client, "#confirm-form button[type=submit]").await?;
         let notice = text_once(&client, "#notice", "The seat was offered").await?;
         ensure!(notice.contains("The seat was offered"), "{notice}");

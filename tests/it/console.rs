@@ -141,10 +141,8 @@ impl Browser {
     /// The roster's version a game's page shows (its roster forms carry it).
     pub async fn roster(&mut self, game: i64) -> String {
         let page = self.get_text(&format!("/gm/games/{game}")).await;
-        let start = page
-            .find("name=\"roster\" value=\"")
-            .expect("a roster field")
-            + 22;
+        let field = "name=\"roster\" value=\"";
+        let start = page.find(field).expect("a roster field") + field.len();
         page[start..].split('"').next().unwrap().to_owned()
     }
 
@@ -323,13 +321,13 @@ pub(crate) fn forms(game: i64) -> Vec<(String, Vec<(&'static str, &'static str)>
         ),
         (
             format!("/gm/games/{game}/actions/resolve-now"),
-            vec![("confirm", "yes")],
+            vec![("confirm", "yes"), ("turn", "2")],
         ),
         (format!("/gm/games/{game}/actions/pause"), vec![]),
         (format!("/gm/games/{game}/actions/resume"), vec![]),
         (
             format!("/gm/games/{game}/actions/end"),
-            vec![("confirm", "yes")],
+            vec![("confirm", "yes"), ("turn", "3")],
         ),
         ("/gm/inbox/1/retry".into(), vec![]),
         ("/gm/outbox/1/resend".into(), vec![]),
