@@ -59,6 +59,7 @@ async fn resolve_now_then_back_and_the_same_button_resolves_nothing_more() {
         }
         let said = text_of(&client, "main").await?;
         ensure!(said.contains("Already done"), "the page said: {said}");
+        ensure!(said.contains("The GM console"), "the way back: {said}");
         for width in [1280u32, 390] {
             client.set_window_size(width, 900).await?;
             let png = client.screenshot().await?;

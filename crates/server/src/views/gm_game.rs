@@ -81,7 +81,8 @@ impl GameDesk {
                 seen.push_str(&format!("o{},", offer.id));
             }
         }
-        hex::encode(&Sha256::digest(seen.as_bytes())[..8])
+        let digest = Sha256::digest(seen.as_bytes());
+        hex::encode(digest.iter().take(8).copied().collect::<Vec<u8>>())
     }
 }
 

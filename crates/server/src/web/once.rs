@@ -53,7 +53,7 @@ pub(crate) async fn once_per_form(
         Ok(actor) => actor,
         Err(error) => return error.into_response(),
     };
-    let route = format!("POST {}", parts.uri.path());
+    let route = format!("POST {}", full_path(&parts));
     let new = NewClaim {
         key: &key,
         actor: &actor,
@@ -83,7 +83,7 @@ async fn form_key(parts: &Parts, body: Body) -> Result<(Option<String>, Body), A
         .uri
         .query()
         .and_then(|query| serde_urlencoded::from_str::<Vec<(String, String)>>(query).ok())
-        .and_then(|pairs| value_of(pairs));
+        .and_then(value_of);
     let urlencoded = parts
         .headers
         .get(header::CONTENT_TYPE)
@@ -162,7 +162,16 @@ fn way_back(parts: &Parts) -> String {
         .and_then(|(_, rest)| rest.find('/').map(|slash| rest.split_at(slash)))
         .filter(|(origin, _)| Some(*origin) == host)
         .map(|(_, path)| path.to_owned());
-    referer.unwrap_or_else(|| home_of(parts.uri.path()).to_owned())
+    referer.unwrap_or_else(|| home_of(&full_path(parts)).to_owned())
+}
+
+/// The path asked for, with the prefix of a nested router (`/gm`) the layer does not see.
+fn full_path(parts: &Parts) -> String {
+    parts
+        .extensions
+        .get::<axum::extract::OriginalUri>()
+        .map_or_else(|| parts.uri.path(), |original| original.0.path())
+        .to_owned()
 }
 
 fn home_of(path: &str) -> &'static str {
@@ -193,7 +202,7 @@ fn already_done(first: &Submission, actor: &str, parts: &Parts) -> Response {
         } else {
             None
         },
-        home: home_of(parts.uri.path()),
+        home: home_of(&full_path(parts)),
     };
     match page.render() {
         Ok(html) => {

@@ -11,7 +11,7 @@ use store::offers::OfferId;
 use store::players::PlayerRowId;
 use store::subscribers::SubscriberId;
 
-use axum::response::Response;
+use axum::response::{IntoResponse, Redirect, Response};
 use store::games::GameSummary;
 
 use super::super::field;
@@ -63,7 +63,7 @@ pub(crate) async fn before_roster_action(
     let desk = gm_game::game_desk(&state.pool, game)
         .await
         .map_err(super::lifecycle_error)?;
-    if action != "reinstate" && !super::confirm::confirmed(pairs) {
+    if action != "reinstate" && field(pairs, "confirm") != "yes" {
         let choices: Vec<(&str, &str)> = ["player", "subscriber", "offer", "roster"]
             .into_iter()
             .map(|name| (name, field(pairs, name)))
@@ -71,7 +71,7 @@ pub(crate) async fn before_roster_action(
             .collect();
         let query = serde_urlencoded::to_string(choices).unwrap_or_default();
         let path = format!("/gm/games/{}/confirm/{action}?{query}", game.id);
-        return Ok(Some(super::confirm::ask_first(&path)));
+        return Ok(Some(Redirect::to(&path).into_response()));
     }
     check_roster(&desk, pairs)?;
     Ok(None)
