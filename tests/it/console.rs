@@ -113,6 +113,39 @@ impl Browser {
         self.post(path, &with_token).await
     }
 
+    /// Sends a form as `multipart/form-data` (an upload form), its fields as text parts.
+    pub async fn post_multipart(&mut self, path: &str, form: &[(&str, &str)]) -> reqwest::Response {
+        let mut parts = reqwest::multipart::Form::new();
+        for (name, value) in form {
+            parts = parts.text(name.to_string(), value.to_string());
+        }
+        let response = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .header(COOKIE, self.cookie_header())
+            .multipart(parts)
+            .send()
+            .await
+            .unwrap();
+        self.keep_cookies(&response);
+        response
+    }
+
+    /// Opens a confirmation page and sends its one form, as the GM's click would.
+    pub async fn confirm(&mut self, page_path: &str) -> reqwest::Response {
+        let page = self.get_text(page_path).await;
+        let form = crate::forms::form_with_id(&page, "confirm-form");
+        self.post(&form.action, &form.pairs()).await
+    }
+
+    /// The roster's version a game's page shows (its roster forms carry it).
+    pub async fn roster(&mut self, game: i64) -> String {
+        let page = self.get_text(&format!("/gm/games/{game}")).await;
+        let field = "name=\"roster\" value=\"";
+        let start = page.find(field).expect("a roster field") + field.len();
+        page[start..].split('"').next().unwrap().to_owned()
+    }
+
     pub async fn csrf(&mut self) -> String {
         let page = self.get_text("/gm").await;
         hidden_csrf(&page)
@@ -288,13 +321,13 @@ pub(crate) fn forms(game: i64) -> Vec<(String, Vec<(&'static str, &'static str)>
         ),
         (
             format!("/gm/games/{game}/actions/resolve-now"),
-            vec![("confirm", "yes")],
+            vec![("confirm", "yes"), ("turn", "2")],
         ),
         (format!("/gm/games/{game}/actions/pause"), vec![]),
         (format!("/gm/games/{game}/actions/resume"), vec![]),
         (
             format!("/gm/games/{game}/actions/end"),
-            vec![("confirm", "yes")],
+            vec![("confirm", "yes"), ("turn", "3")],
         ),
         ("/gm/inbox/1/retry".into(), vec![]),
         ("/gm/outbox/1/resend".into(), vec![]),
@@ -1014,10 +1047,7 @@ async fn a_game_is_set_up_from_its_engines_form_and_run_from_its_page() {
         preview.find("<pre id=\"preview-text\">").unwrap() + "<pre id=\"preview-text\">".len();
     let previewed = preview[start..].split("</pre>").next().unwrap().to_owned();
     let response = gm
-        .submit(
-            &format!("/gm/games/{game}/actions/resolve-now"),
-            &[("confirm", "yes")],
-        )
+        .confirm(&format!("/gm/games/{game}/confirm/resolve-now"))
         .await;
     assert_eq!(
         location(&response),
@@ -1033,10 +1063,7 @@ async fn a_game_is_set_up_from_its_engines_form_and_run_from_its_page() {
     gm.submit(&format!("/gm/games/{game}/actions/pause"), &[])
         .await;
     let response = gm
-        .submit(
-            &format!("/gm/games/{game}/actions/resolve-now"),
-            &[("confirm", "yes")],
-        )
+        .confirm(&format!("/gm/games/{game}/confirm/resolve-now"))
         .await;
     assert_eq!(response.status(), StatusCode::CONFLICT);
     assert!(
@@ -1068,17 +1095,8 @@ async fn a_game_is_set_up_from_its_engines_form_and_run_from_its_page() {
             .status(),
         StatusCode::NOT_FOUND
     );
-    gm.submit(
-        &format!("/gm/games/{game}/actions/end"),
-        &[("confirm", "yes")],
-    )
-    .await;
-    let response = gm
-        .submit(
-            &format!("/gm/games/{game}/actions/end"),
-            &[("confirm", "yes")],
-        )
-        .await;
+    gm.confirm(&format!("/gm/games/{game}/confirm/end")).await;
+    let response = gm.confirm(&format!("/gm/games/{game}/confirm/end")).await;
     assert_eq!(response.status(), StatusCode::CONFLICT);
     assert_eq!(
         gm.get(&format!("/gm/games/{game}/preview")).await.status(),

@@ -430,7 +430,9 @@ async fn season_fault4_irreversible_actions_ask_first_and_a_mistaken_game_can_be
     let mut gm = gm_logged_in(&app).await;
     let page = gm.get_text(&format!("/gm/games/{game}")).await;
     assert!(!page.contains(&format!("action=\"/gm/games/{game}/actions/resolve-now\"")));
-    assert!(page.contains(&format!("href=\"/gm/games/{game}/confirm/resolve-now\"")));
+    assert!(page.contains(&format!(
+        "href=\"/gm/games/{game}/confirm/resolve-now?turn="
+    )));
 
     // Resolve now: one click only asks.
     let reports = "SELECT count(*) FROM published_reports";

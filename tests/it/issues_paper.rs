@@ -128,7 +128,8 @@ async fn a_gm_publishes_an_issue_in_a_real_browser_and_a_reader_opens_it() {
         let preview = text_of(&client, "article.issue").await?;
         anyhow::ensure!(preview.contains("Fair winds, readers."), "{preview}");
         client.back().await?;
-        click(&client, "#issue-publish button").await?;
+        click(&client, "#issue-publish").await?;
+        click(&client, "#confirm-form button").await?;
         anyhow::ensure!(
             text_once(
                 &client,

@@ -499,6 +499,7 @@ async fn the_gm_offers_a_flagged_seat_on_the_console_and_the_standby_takes_it_on
         )
         .await;
     assert_eq!(forged.status(), StatusCode::FORBIDDEN);
+    let roster = gm.roster(game).await;
     let offered = gm
         .post(
             &format!("/gm/games/{game}/offer"),
@@ -506,6 +507,8 @@ async fn the_gm_offers_a_flagged_seat_on_the_console_and_the_standby_takes_it_on
                 ("csrf", &csrf),
                 ("player", &lucas_row.to_string()),
                 ("subscriber", &gravina.to_string()),
+                ("roster", &roster),
+                ("confirm", "yes"),
             ],
         )
         .await;
@@ -1070,6 +1073,7 @@ async fn the_gm_offers_the_seat_of_a_player_still_playing_and_sees_and_withdraws
     .await
     .unwrap();
     let gravina = subscriber_id(pool, "Gravina").await;
+    let roster = gm.roster(game).await;
     let offered = gm
         .post(
             &format!("/gm/games/{game}/offer"),
@@ -1077,6 +1081,8 @@ async fn the_gm_offers_the_seat_of_a_player_still_playing_and_sees_and_withdraws
                 ("csrf", csrf.as_str()),
                 ("player", &collingwood_row.to_string()),
                 ("subscriber", &gravina.to_string()),
+                ("roster", &roster),
+                ("confirm", "yes"),
             ],
         )
         .await;
@@ -1096,14 +1102,18 @@ async fn the_gm_offers_the_seat_of_a_player_still_playing_and_sees_and_withdraws
         .await
         .unwrap();
     assert!(
-        page.contains(&format!("/gm/games/{game}/offers/{offer}/withdraw")),
+        page.contains(&format!("action=\"/gm/games/{game}/confirm/withdraw\"")),
         "{page}"
     );
+    assert!(
+        page.contains(&format!("name=\"offer\" value=\"{offer}\"")),
+        "{page}"
+    );
+    let roster = gm.roster(game).await;
     let withdrawn = gm
-        .post(
-            &format!("/gm/games/{game}/offers/{offer}/withdraw"),
-            &[("csrf", csrf.as_str())],
-        )
+        .confirm(&format!(
+            "/gm/games/{game}/confirm/withdraw?offer={offer}&roster={roster}"
+        ))
         .await;
     assert_eq!(withdrawn.status(), StatusCode::SEE_OTHER);
     let status: String = sqlx::query_scalar("SELECT status FROM seat_offers")

@@ -31,6 +31,7 @@ pub mod replacements;
 pub mod sessions;
 pub mod signups;
 pub mod status;
+pub mod submissions;
 pub mod subscribers;
 pub mod turns;
 pub mod zines;

@@ -59,6 +59,31 @@ impl GameDesk {
             .as_ref()
             .is_some_and(|c| c.expects_orders(crate::turns::player_id(engine_player_id)))
     }
+
+    /// The roster as the page shows it, in a few characters: who holds which seat in what
+    /// status, and the open offers. A roster form (replace, offer, withdraw, take back a
+    /// resignation) carries it, and is refused once the roster has moved on.
+    pub fn roster_version(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut seen = String::new();
+        for p in &self.players {
+            seen.push_str(&format!(
+                "p{}:{}:{};",
+                p.player_id, p.engine_player_id, p.status
+            ));
+        }
+        for r in &self.roster {
+            seen.push_str(&format!("r{}:{:?}:{};", r.name, r.seat, r.status));
+        }
+        for seat in self.standbys.iter().flat_map(|s| &s.wanted) {
+            seen.push_str(&format!("w{}:", seat.player));
+            for offer in &seat.offers {
+                seen.push_str(&format!("o{},", offer.id));
+            }
+        }
+        let digest = Sha256::digest(seen.as_bytes());
+        hex::encode(digest.iter().take(8).copied().collect::<Vec<u8>>())
+    }
 }
 
 /// Everything the game's console page reads.

@@ -7,6 +7,7 @@ pub mod csrf;
 pub(crate) mod errors;
 pub(crate) mod headers;
 pub(crate) mod input;
+pub mod once;
 mod path;
 pub mod session;
 

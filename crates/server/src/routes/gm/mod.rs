@@ -55,7 +55,10 @@ fn zine_routes() -> Router<AppState> {
             "/zines/{slug}/issues/editorial",
             post(issues::post_editorial),
         )
-        .route("/zines/{slug}/issues/publish", post(issues::post_publish))
+        .route(
+            "/zines/{slug}/issues/publish",
+            get(issues::get_confirm_publish).post(issues::post_publish),
+        )
         .route("/zines/{slug}/letters/{letter}", post(issues::post_letter))
         .route(
             "/zines/{slug}/subscribers",

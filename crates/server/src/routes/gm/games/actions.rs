@@ -84,6 +84,10 @@ pub(crate) async fn post_action(
             "/gm/games/{id}/confirm/{action}"
         )));
     }
+    if matches!(action.as_str(), "resolve-now" | "end") {
+        let stakes = crate::views::gm_game::stakes(&state.pool, &game).await?;
+        confirm::check_turn(&game.name, &stakes, &pairs)?;
+    }
     let gm_action = match action.as_str() {
         "resolve-now" => GmAction::ResolveNow,
         "extend" => match field(&pairs, "hours").parse::<i64>() {

@@ -79,6 +79,8 @@ struct GamePage {
     /// name, standbys first); empty without an open turn.
     seats: Vec<(i64, String)>,
     candidates: Vec<(SubscriberId, String)>,
+    /// The roster's version the page shows, carried by its roster forms.
+    roster_version: String,
     today: String,
     /// The absence policy: its stored name, the waiting limit in days, and in words.
     absence: (&'static str, u32, String),
@@ -168,6 +170,7 @@ pub(crate) async fn get_game(
         playing: count.playing,
         players,
         roster: desk.roster.clone(),
+        roster_version: desk.roster_version(),
         post_to: active_players(&desk.players, |_| true),
         // Seats the GM may offer while their players still play: active, with a fleet in battle.
         offerable: active_players(&desk.players, |p| desk.in_battle(p.engine_player_id)),

@@ -8,6 +8,7 @@
 
 mod actions;
 mod confirm;
+mod confirm_roster;
 mod desk;
 mod new;
 mod peek;
