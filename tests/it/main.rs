@@ -53,4 +53,5 @@ mod signups;
 mod standbys;
 mod starts;
 mod subscribers;
+mod time_kept;
 mod turns;

@@ -232,6 +232,7 @@ async fn open_signup(
         seats,
         seating,
         zone: game.zone,
+        first_deadline: game.first_deadline,
     };
     let opened = crate::rosters::signups::open_signup(
         &state.pool,
