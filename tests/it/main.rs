@@ -27,6 +27,7 @@ mod doors;
 mod face;
 mod faults;
 mod feeds;
+mod forms;
 mod health;
 mod helpers;
 mod hostile;

@@ -107,7 +107,9 @@ async fn resolve_now_keeps_the_schedules_slot_times_across_a_clock_change() {
         deadline_of(pool, game, 5).await,
         Some(utc("2025-04-26T11:00:00Z"))
     );
-    assert!(deadline_of(pool, game, 5).await.unwrap() > utc("2025-04-20T08:03:00Z") + Duration::days(5));
+    assert!(
+        deadline_of(pool, game, 5).await.unwrap() > utc("2025-04-20T08:03:00Z") + Duration::days(5)
+    );
 }
 
 /// Fault 7: a sign-up game ignored the first deadline typed on its form (its first turn was due

@@ -13,7 +13,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use chrono::{
-    DateTime, Datelike, Days, Duration, NaiveDate, NaiveDateTime, NaiveTime, Offset, TimeZone, Utc, Weekday,
+    DateTime, Datelike, Days, Duration, NaiveDate, NaiveDateTime, NaiveTime, Offset, TimeZone, Utc,
+    Weekday,
 };
 pub use chrono_tz::Tz;
 
