@@ -27,8 +27,14 @@ impl FieldErrors {
         errors
     }
 
+    /// Adds `more`, but for a field that has its error already (one error beside each field:
+    /// a zone refused by the zone field's check and again by a weekly rule's).
     pub(crate) fn extend(&mut self, more: FieldErrors) {
-        self.errors.extend(more.errors);
+        for (field, message) in more.errors {
+            if field.is_none_or(|field| self.of(field).is_none()) {
+                self.errors.push((field, message));
+            }
+        }
     }
 
     pub(crate) fn is_empty(&self) -> bool {

@@ -168,6 +168,29 @@ fn first_deadline(
     }
 }
 
+/// The game's zone and deadline rule, their errors beside their fields (a bad zone named once,
+/// though a weekly rule reads it too: `FieldErrors::extend`).
+fn zone_and_schedule(
+    pairs: &[(String, String)],
+    errors: &mut FieldErrors,
+) -> (Option<Tz>, Option<Schedule>) {
+    let zone = match zone_from_form(pairs) {
+        Ok(zone) => Some(zone.unwrap_or(Tz::UTC)),
+        Err(error) => {
+            errors.extend(error);
+            None
+        }
+    };
+    let schedule = match schedule_from_form(pairs) {
+        Ok(schedule) => Some(schedule),
+        Err(more) => {
+            errors.extend(more);
+            None
+        }
+    };
+    (zone, schedule)
+}
+
 /// The form read, or every error in it, each beside its field.
 fn read_new_game(
     engine: EngineKind,
@@ -183,25 +206,7 @@ fn read_new_game(
             )
         })
         .ok();
-    let zone = match zone_from_form(pairs) {
-        Ok(zone) => Some(zone.unwrap_or(Tz::UTC)),
-        Err(error) => {
-            errors.extend(error);
-            None
-        }
-    };
-    let schedule = match schedule_from_form(pairs) {
-        Ok(schedule) => Some(schedule),
-        Err(more) => {
-            // A weekly rule names a bad zone as the zone field above did.
-            if errors.of("zone").is_some() && more.of("zone").is_some() {
-                None
-            } else {
-                errors.extend(more);
-                None
-            }
-        }
-    };
+    let (zone, schedule) = zone_and_schedule(pairs, &mut errors);
     let deadline = first_deadline(pairs, zone.unwrap_or(Tz::UTC), now)
         .map_err(|e| errors.push("deadline", e))
         .ok();

@@ -98,13 +98,11 @@ pub(super) fn settings_from_form(
             .ok(),
     };
     let early = field(pairs, "early") == "on";
-    // A weekly rule has named its zone's error already.
+    // A weekly rule has named its zone's error already: `extend` keeps one.
     let zone = match zone_from_form(pairs) {
         Ok(zone) => zone.unwrap_or(chrono_tz::Tz::UTC),
         Err(error) => {
-            if errors.of("zone").is_none() {
-                errors.extend(error);
-            }
+            errors.extend(error);
             chrono_tz::Tz::UTC
         }
     };
