@@ -235,3 +235,99 @@ async fn the_new_game_form_takes_a_weekly_schedule_and_sends_back_a_bad_zone_bes
     error_beside(&page, "signup-seats", "a number is needed");
     assert!(tag(&page, "game-name").contains("value=\"Spring Salvo\""));
 }
+
+/// Shows the page open in `client` at 1280 and 390 px and keeps a screenshot of each in
+/// `target/screenshots-forms/<width>/<name>.png` for a person to look at.
+async fn photograph(client: &fantoccini::Client, name: &str) -> anyhow::Result<()> {
+    let dir = crate::browser::failures_dir().with_file_name("screenshots-forms");
+    for width in crate::looks::WIDTHS {
+        client.set_window_size(width, 1400).await?;
+        let png = client.screenshot().await?;
+        let dir = dir.join(width.to_string());
+        std::fs::create_dir_all(&dir)?;
+        std::fs::write(dir.join(format!("{name}.png")), png)?;
+    }
+    Ok(())
+}
+
+/// The zone picker in Chromium: the zone field offers chrono-tz's list (`<datalist>`, no
+/// JavaScript); a name not on it comes back beside the field, the field focused, the rest of
+/// the form as typed; a name from the list is saved.
+#[tokio::test]
+async fn the_zone_picker_offers_the_iana_list_and_a_zone_not_on_it_comes_back_focused() {
+    use anyhow::ensure;
+
+    use crate::browser::{click, fill, in_browser, start_chromedriver, text_of};
+    use crate::console::{PASSWORD, add_gm};
+
+    let Some(driver) = start_chromedriver() else {
+        return;
+    };
+    let app = TestApp::spawn().await;
+    let game = populate(&app.db.pool).await;
+    add_gm(&app.db.pool, "nelson").await;
+    let base = app.url("");
+    let pool = app.db.pool.clone();
+    in_browser("forms-zone-picker", &driver, move |client| async move {
+        client.goto(&format!("{base}/gm/login")).await?;
+        fill(&client, "#name", "nelson").await?;
+        fill(&client, "#password", PASSWORD).await?;
+        click(&client, "main form button[type=submit]").await?;
+        text_of(&client, "#games").await?;
+
+        client.goto(&format!("{base}/gm/games/{game}")).await?;
+        let offered = client
+            .execute(
+                "const list = document.querySelector('#zone').list; \
+                 return [list.options.length, [...list.options].some(o => o.value === 'Europe/London')];",
+                vec![],
+            )
+            .await?;
+        ensure!(
+            offered[0].as_u64().unwrap_or(0) > 400 && offered[1] == true,
+            "the zone field offers the IANA list: {offered}"
+        );
+        fill(&client, "#zone", "London").await?;
+        fill(&client, "#reminders", "48h, 6h").await?;
+        click(&client, "#schedule-form button[type=submit]").await?;
+        let error = text_of(&client, "#zone-error").await?;
+        ensure!(error.contains("\"London\" is not a time zone"), "{error}");
+        let focus = client
+            .execute(
+                "const e = document.activeElement; \
+                 return [e.id, e.value, e.getAttribute('aria-invalid'), e.getAttribute('aria-describedby'), \
+                         document.querySelector('#reminders').value];",
+                vec![],
+            )
+            .await?;
+        ensure!(
+            focus == serde_json::json!(["zone", "London", "true", "zone-error", "48h, 6h"]),
+            "the zone field is focused, marked and kept, the reminders kept: {focus}"
+        );
+        photograph(&client, "game-schedule-zone-error").await?;
+
+        fill(&client, "#zone", "Europe/London").await?;
+        click(&client, "#schedule-form button[type=submit]").await?;
+        text_of(&client, "#game-status").await?;
+
+        client
+            .goto(&format!("{base}/gm/zines/demo/games/new?engine=barmy"))
+            .await?;
+        fill(&client, "#game-name", "Weekly").await?;
+        fill(&client, "#zone", "Mars/Olympus").await?;
+        click(&client, "#create-game").await?;
+        let error = text_of(&client, "#zone-error").await?;
+        ensure!(error.contains("\"Mars/Olympus\" is not a time zone"), "{error}");
+        photograph(&client, "new-game-zone-error").await?;
+        Ok(())
+    })
+    .await;
+    let zone: String = sqlx::query_scalar("SELECT schedule->>'zone' FROM games WHERE id = $1")
+        .bind(game)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(zone, "Europe/London");
+    drop(driver);
+    app.stop().await;
+}
