@@ -1080,7 +1080,11 @@ async fn a_game_is_set_up_from_its_engines_form_and_run_from_its_page() {
                 &[("hours", hours)],
             )
             .await;
-        assert_eq!(response.status(), StatusCode::BAD_REQUEST, "{hours}");
+        assert_eq!(
+            response.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{hours}"
+        );
     }
     let response = gm
         .submit(
@@ -1088,7 +1092,7 @@ async fn a_game_is_set_up_from_its_engines_form_and_run_from_its_page() {
             &[("schedule", "every_days"), ("days", "0")],
         )
         .await;
-    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(
         gm.submit(&format!("/gm/games/{game}/actions/explode"), &[])
             .await

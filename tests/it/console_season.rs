@@ -207,8 +207,7 @@ async fn season_fault3_the_gm_sets_and_moves_the_open_turns_deadline() {
             )
             .await;
         assert!(
-            response.status() == StatusCode::BAD_REQUEST
-                || response.status() == StatusCode::CONFLICT,
+            response.status() == StatusCode::UNPROCESSABLE_ENTITY,
             "{bad}: {}",
             response.status()
         );

@@ -196,6 +196,7 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
             seats: 4,
             seating: Seating::Order,
             zone: chrono_tz::Tz::UTC,
+            first_deadline: None,
         },
         &mut Counter(3),
         "nelson",

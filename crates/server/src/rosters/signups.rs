@@ -32,6 +32,8 @@ pub struct OpeningSpec<'a> {
     pub seating: Seating,
     /// The game's time zone: it starts in it (a weekly schedule keeps its own).
     pub zone: chrono_tz::Tz,
+    /// The first deadline the GM typed: the first turn's, when the game starts.
+    pub first_deadline: Option<DateTime<Utc>>,
 }
 
 /// Opens a game for sign-up, its secret made now so that the seating seed's commitment can be
@@ -77,6 +79,7 @@ pub async fn open_signup(
             seating: spec.seating,
             secret: &secret,
             zone: spec.zone,
+            first_deadline: spec.first_deadline,
         },
         now,
     )
@@ -312,7 +315,7 @@ async fn start_in(
         zine: opening.zine_id,
         name: &opening.name,
         setup: &opening.setup,
-        first_deadline: None,
+        first_deadline: opening.first_deadline,
         schedule: opening.schedule,
     };
     let game = create_game_in(

@@ -5,6 +5,7 @@
 
 pub mod csrf;
 pub(crate) mod errors;
+pub(crate) mod field_errors;
 pub(crate) mod headers;
 pub(crate) mod input;
 pub mod once;

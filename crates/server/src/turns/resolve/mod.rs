@@ -81,15 +81,22 @@ pub async fn resolve_due(
 }
 
 /// Resolves the game's open turn now, whatever its deadline and grace period, unless a worker
-/// got to it first (then it is done already).
+/// got to it first (then it is done already). `slot` is the deadline the turn had before the
+/// GM chose Resolve now: the next turn's deadline is the schedule's slot after it (never at or
+/// before now), on the schedule's time of day, as when a turn resolves early.
 pub(crate) async fn resolve_open_turn_now(
     pool: &PgPool,
     game: GameId,
     now: DateTime<Utc>,
+    slot: Option<DateTime<Utc>>,
     mail_domain: &str,
 ) -> Result<(), LifecycleError> {
     let mut tx = pool.begin().await?;
     if let Some(due) = store::turns::claim_open_turn(&mut tx, game).await? {
+        let due = DueTurn {
+            deadline: slot.or(due.deadline),
+            ..due
+        };
         resolve_claimed(
             &mut tx,
             &due,
