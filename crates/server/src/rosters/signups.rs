@@ -191,12 +191,29 @@ pub(crate) async fn join_in(
     };
     if place == opening.seats {
         if opening.seating == Seating::Gm {
+            let summary = format!(
+                "The sign-up for {} filled ({} of {}): seat the players and start it.",
+                opening.name, opening.seats, opening.seats
+            );
+            tell_the_gm(
+                tx,
+                None,
+                &summary,
+                &format!("/gm/signups/{}", opening.id),
+                now,
+            )
+            .await?;
             return Ok(Joined::Full {
                 game: opening.name,
                 seats: opening.seats,
             });
         }
         let id = start_in(tx, now, &opening, None, "system", site).await?;
+        let summary = format!(
+            "The sign-up for {} filled ({} of {}): the game started.",
+            opening.name, opening.seats, opening.seats
+        );
+        tell_the_gm(tx, Some(id), &summary, &format!("/gm/games/{id}"), now).await?;
         return Ok(Joined::Started {
             game: opening.name,
             id,
@@ -209,6 +226,24 @@ pub(crate) async fn join_in(
         already: false,
         seating: opening.seating,
     })
+}
+
+/// Records for the GM's digest that a sign-up filled.
+async fn tell_the_gm(
+    tx: &mut sqlx::PgConnection,
+    game: Option<GameId>,
+    summary: &str,
+    link: &str,
+    now: DateTime<Utc>,
+) -> Result<(), LifecycleError> {
+    let notice = store::notices::NewNotice {
+        kind: store::status::NoticeKind::SignupFilled,
+        game,
+        summary,
+        link,
+    };
+    store::notices::record(&mut *tx, &notice, now).await?;
+    Ok(())
 }
 
 /// [`join_in`] in a transaction of its own (the player pages).

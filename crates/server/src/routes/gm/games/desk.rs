@@ -36,6 +36,7 @@ struct PlayerRow {
 }
 
 struct PressRow {
+    id: String,
     name: String,
     text: String,
     received: String,
@@ -193,6 +194,7 @@ pub(crate) async fn get_game(
             .press
             .iter()
             .map(|p| PressRow {
+                id: p.id.to_string(),
                 name: p.display_name.clone(),
                 text: p.text.clone(),
                 received: when(&p.received_at),
