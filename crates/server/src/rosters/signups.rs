@@ -190,34 +190,7 @@ pub(crate) async fn join_in(
         SignedUp::Queued(place) => place,
     };
     if place == opening.seats {
-        if opening.seating == Seating::Gm {
-            let summary = format!(
-                "The sign-up for {} filled ({} of {}): seat the players and start it.",
-                opening.name, opening.seats, opening.seats
-            );
-            tell_the_gm(
-                tx,
-                None,
-                &summary,
-                &format!("/gm/signups/{}", opening.id),
-                now,
-            )
-            .await?;
-            return Ok(Joined::Full {
-                game: opening.name,
-                seats: opening.seats,
-            });
-        }
-        let id = start_in(tx, now, &opening, None, "system", site).await?;
-        let summary = format!(
-            "The sign-up for {} filled ({} of {}): the game started.",
-            opening.name, opening.seats, opening.seats
-        );
-        tell_the_gm(tx, Some(id), &summary, &format!("/gm/games/{id}"), now).await?;
-        return Ok(Joined::Started {
-            game: opening.name,
-            id,
-        });
+        return filled(tx, now, opening, site).await;
     }
     Ok(Joined::Queued {
         game: opening.name,
@@ -225,6 +198,43 @@ pub(crate) async fn join_in(
         seats: opening.seats,
         already: false,
         seating: opening.seating,
+    })
+}
+
+/// The last seat was taken: the game starts, unless the GM seats the players; the GM is told.
+async fn filled(
+    tx: &mut sqlx::PgConnection,
+    now: DateTime<Utc>,
+    opening: Opening,
+    site: MailSite<'_>,
+) -> Result<Joined, LifecycleError> {
+    if opening.seating == Seating::Gm {
+        let summary = format!(
+            "The sign-up for {} filled ({} of {}): seat the players and start it.",
+            opening.name, opening.seats, opening.seats
+        );
+        tell_the_gm(
+            tx,
+            None,
+            &summary,
+            &format!("/gm/signups/{}", opening.id),
+            now,
+        )
+        .await?;
+        return Ok(Joined::Full {
+            game: opening.name,
+            seats: opening.seats,
+        });
+    }
+    let id = start_in(tx, now, &opening, None, "system", site).await?;
+    let summary = format!(
+        "The sign-up for {} filled ({} of {}): the game started.",
+        opening.name, opening.seats, opening.seats
+    );
+    tell_the_gm(tx, Some(id), &summary, &format!("/gm/games/{id}"), now).await?;
+    Ok(Joined::Started {
+        game: opening.name,
+        id,
     })
 }
 
