@@ -117,7 +117,7 @@ async fn subscribers_join_and_list_by_mail_and_the_last_seat_starts_the_game() {
     // The GM's digest will tell of it (issue 27 item 8).
     assert_eq!(
         crate::digest::notices_of(pool, "signup_filled").await,
-        ["The sign-up for Over Dover filled (4 of 4): the game started."]
+        ["The sign-up for Over Dover filled (2 of 2): the game started."]
     );
     let (game, secret): (i64, Vec<u8>) =
         sqlx::query_as("SELECT game_id, secret_seed FROM openings WHERE id = $1")
