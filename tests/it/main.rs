@@ -25,6 +25,7 @@ mod console;
 mod console_season;
 mod crawl;
 mod demo;
+mod digest;
 mod doors;
 mod face;
 mod faults;

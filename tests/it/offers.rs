@@ -200,6 +200,11 @@ async fn a_seat_missed_twice_is_offered_to_standbys_in_turn_and_the_first_to_acc
     mail(pool, "fred-2", &fred_lissa, "FIRE C7\r\n").await;
     resolve_now(pool, lissa, 2).await;
     assert_eq!(missed(pool, lissa, "John Smith").await, 2);
+    // The GM's digest will tell of the seat (issue 27 item 8).
+    assert_eq!(
+        crate::digest::notices_of(pool, "seat_wanted").await,
+        ["John Smith has missed 2 turns in a row in Lissa: the seat wants a player."]
+    );
     // John is told his seat may now go to a standby, and how to keep it.
     let (subject, warning, warning_reply_to) = last_mail_to(pool, "john@example.org").await;
     assert_eq!(subject, "Lissa: you have missed 2 turns in a row");
@@ -263,6 +268,10 @@ async fn a_seat_missed_twice_is_offered_to_standbys_in_turn_and_the_first_to_acc
     assert!(
         answer.contains("You take John Smith's seat in Lissa from turn 3"),
         "{answer}"
+    );
+    assert_eq!(
+        crate::digest::notices_of(pool, "standby_seated").await,
+        ["Ann Lee took John Smith's seat in Lissa from turn 3."]
     );
     let (subject, body, _) = last_mail_to(pool, "john@example.org").await;
     assert_eq!(subject, "Lissa: Ann Lee takes your seat");

@@ -374,7 +374,37 @@ pub async fn submit_letter(
         now,
     )
     .await?;
+    tell_the_gm(tx, zine, subscriber, now).await?;
     Ok(id)
+}
+
+/// Records for the GM's digest that a letter waits.
+async fn tell_the_gm(
+    tx: &mut sqlx::PgConnection,
+    zine: ZineId,
+    subscriber: SubscriberId,
+    now: DateTime<Utc>,
+) -> Result<(), IssueError> {
+    let Some(zine) = store::zines::find(&mut *tx, zine).await? else {
+        return Ok(());
+    };
+    let from = store::subscribers::find(&mut *tx, subscriber)
+        .await?
+        .map_or_else(String::new, |s| {
+            format!(" from {}", s.display_name.as_str())
+        });
+    let summary = format!(
+        "A letter to the editor of {}{from} waits for you.",
+        zine.name
+    );
+    let notice = store::notices::NewNotice {
+        kind: store::status::NoticeKind::LetterWaiting,
+        game: None,
+        summary: &summary,
+        link: &format!("/gm/zines/{}/issues#letters", zine.slug),
+    };
+    store::notices::record(&mut *tx, &notice, now).await?;
+    Ok(())
 }
 
 /// The GM approves (printed in the next issue) or turns down a letter not printed yet.

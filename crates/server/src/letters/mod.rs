@@ -5,10 +5,12 @@
 //! decide when a mail is due and queue it; here is only what it says and how it is addressed.
 
 pub mod copies;
+pub mod digest;
 pub mod issues;
 pub mod offers;
 pub mod passwords;
 pub mod postal;
+pub mod press;
 pub mod replacements;
 pub mod replies;
 pub mod signups;

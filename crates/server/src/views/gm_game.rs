@@ -316,3 +316,14 @@ pub async fn opening(pool: &PgPool, id: OpeningId) -> Result<Option<OpeningDesk>
         zine_slug,
     }))
 }
+
+/// A press entry of the game, for the page that strikes it; `None` when it is gone.
+pub async fn press_to_strike(
+    pool: &PgPool,
+    game: GameId,
+    press: store::ids::PressId,
+) -> Result<Option<store::orders::PressToStrike>, StoreError> {
+    // The entry's lock lasts only this statement: the page reads, the strike checks again.
+    let mut conn = pool.acquire().await?;
+    store::orders::lock_press_entry(&mut conn, game, press).await
+}

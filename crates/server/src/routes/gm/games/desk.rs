@@ -38,6 +38,7 @@ struct PlayerRow {
 }
 
 struct PressRow {
+    id: String,
     name: String,
     text: String,
     received: String,
@@ -248,6 +249,7 @@ async fn game_page(
             .press
             .iter()
             .map(|p| PressRow {
+                id: p.id.to_string(),
                 name: p.display_name.clone(),
                 text: p.text.clone(),
                 received: when(&p.received_at),

@@ -4,7 +4,7 @@
 //! ([`confirm`]); creating one ([`new`], its seats in [`roster`], its setup in
 //! [`setup_form`], its schedule, which the game's page changes too, in [`schedule_form`]);
 //! orders by post and printed sheets ([`postal`]); replacing a player ([`replace`]) and
-//! offering seats to standbys ([`standbys`]).
+//! offering seats to standbys ([`standbys`]); striking a press entry ([`strike`]).
 
 mod actions;
 mod confirm;
@@ -18,6 +18,7 @@ mod roster;
 mod schedule_form;
 mod setup_form;
 mod standbys;
+mod strike;
 
 pub(crate) use actions::{post_absence, post_action, post_schedule};
 pub(crate) use confirm::{get_confirm_game, get_confirm_unsubscribe, post_delete};
@@ -29,6 +30,7 @@ pub(crate) use postal::{
 };
 pub(crate) use replace::post_replace;
 pub(crate) use standbys::{post_missed, post_offer, post_reinstate, post_withdraw};
+pub(crate) use strike::{get_strike, post_strike};
 
 use store::games::GameId;
 
