@@ -32,6 +32,7 @@ pub mod sessions;
 pub mod signups;
 pub mod status;
 pub mod subscribers;
+pub mod tells;
 pub mod turns;
 pub mod zines;
 
