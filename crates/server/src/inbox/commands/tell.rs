@@ -7,8 +7,8 @@ use store::status::PlayerStatus;
 use store::tells::Side;
 
 use super::Context;
-use crate::inbox::audit;
 use crate::entropy::{OsEntropy, new_reply_token};
+use crate::inbox::audit;
 use crate::inbox::budget::{self, Relay, Relayed};
 use crate::letters::{self, replies};
 use crate::limits::Budgeted;
