@@ -78,7 +78,9 @@ async fn answered_tell(
         Some(parent) => Some(parent),
         None => mail.references.last(),
     };
-    let Some(parent) = parent else {
+    // Relayed TELLs' Message-IDs are `tell.…@` (`letters::queued_ids`): most replies answer
+    // other mail, and cost no look-up.
+    let Some(parent) = parent.filter(|id| id.starts_with("tell.")) else {
         return Ok(None);
     };
     Ok(store::tells::of_message(&mut *tx, parent, subscriber).await?)
