@@ -416,7 +416,14 @@ async fn tell_relays_a_private_message_without_showing_addresses() {
         !body.contains("fred@example.org"),
         "the sender's address leaked: {body}"
     );
-    assert_eq!(headers["Reply-To"], format!("orders+{john_token}@{DOMAIN}"));
+    // A relay address of its own (issue 27): a reply goes back to Fred, never into John's
+    // orders.
+    let relay = headers["Reply-To"].as_str().unwrap();
+    assert!(
+        relay.starts_with("orders+") && relay.ends_with(DOMAIN),
+        "{relay}"
+    );
+    assert_ne!(relay, format!("orders+{john_token}@{DOMAIN}"));
     let confirmation = &mails
         .iter()
         .find(|(to, _, _)| to == "fred@example.org")

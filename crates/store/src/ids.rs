@@ -36,6 +36,7 @@ macro_rules! row_id {
 }
 
 row_id!(AuditId, "audit entry");
+row_id!(ConversationId, "TELL conversation");
 row_id!(GameId, "game");
 row_id!(GmAccountId, "GM account");
 row_id!(InboundId, "inbound message");

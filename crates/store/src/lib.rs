@@ -34,6 +34,7 @@ pub mod signups;
 pub mod status;
 pub mod submissions;
 pub mod subscribers;
+pub mod tells;
 pub mod turns;
 pub mod zines;
 

@@ -15,6 +15,7 @@ pub mod replacements;
 pub mod replies;
 pub mod signups;
 pub mod started;
+pub mod tells;
 pub mod turns;
 
 use sha2::{Digest, Sha256};
