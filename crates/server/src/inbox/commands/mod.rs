@@ -5,6 +5,7 @@ mod in_game;
 mod issue;
 mod subscription;
 mod tell;
+mod tell_names;
 
 use chrono::{DateTime, Utc};
 use mail::Reading;
