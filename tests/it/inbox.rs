@@ -445,13 +445,11 @@ async fn tell_reaches_a_player_whose_stored_name_has_markup() {
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
     let game = game(pool).await;
-    for table in ["subscribers", "players"] {
-        sqlx::query(&format!(
-            "UPDATE {table} SET display_name = '<i>John</i> Smith' WHERE display_name = 'John Smith'"
-        ))
-        .execute(pool)
-        .await
-        .unwrap();
+    for rename in [
+        "UPDATE subscribers SET display_name = '<i>John</i> Smith' WHERE display_name = 'John Smith'",
+        "UPDATE players SET display_name = '<i>John</i> Smith' WHERE display_name = 'John Smith'",
+    ] {
+        sqlx::query(rename).execute(pool).await.unwrap();
     }
     let to = reply_address_of(pool, game, 1).await;
     let raw = message(
@@ -470,7 +468,10 @@ async fn tell_reaches_a_player_whose_stored_name_has_markup() {
         .map(|(_, body, _)| body.as_str())
         .collect();
     assert_eq!(relayed.len(), 3, "{mails:?}");
-    for (body, text) in relayed.iter().zip(["first word", "as it reads", "as written"]) {
+    for (body, text) in relayed
+        .iter()
+        .zip(["first word", "as it reads", "as written"])
+    {
         assert!(body.contains(text), "{body}");
     }
     let confirmation = &mails

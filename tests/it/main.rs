@@ -32,6 +32,7 @@ mod helpers;
 mod hostile;
 mod inbox;
 mod issues;
+mod issues_first;
 mod issues_paper;
 mod issues_web;
 mod kill;

@@ -262,8 +262,12 @@ macro_rules! stored_as_text {
         }
 
         impl<'r> sqlx::Decode<'r, sqlx::Postgres> for $name {
-            fn decode(value: sqlx::postgres::PgValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
-                Ok($name::$read(<&str as sqlx::Decode<sqlx::Postgres>>::decode(value)?)?)
+            fn decode(
+                value: sqlx::postgres::PgValueRef<'r>,
+            ) -> Result<Self, sqlx::error::BoxDynError> {
+                Ok($name::$read(
+                    <&str as sqlx::Decode<sqlx::Postgres>>::decode(value)?,
+                )?)
             }
         }
     };

@@ -26,6 +26,7 @@ pub mod login_links;
 pub mod offers;
 pub mod orders;
 pub mod outbox;
+pub mod paper;
 pub mod players;
 pub mod replacements;
 pub mod sessions;
