@@ -726,7 +726,9 @@ async fn zines_and_subscribers_refuse_bad_input_and_escape_what_they_show() {
     assert_eq!(marked.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let marked = marked.text().await.unwrap();
     assert!(
-        marked.contains("Name: the name contains &lt; or &gt;: write the name as plain text"),
+        marked.contains(&html(
+            "Name: the name contains < or >: write the name as plain text"
+        )),
         "{marked}"
     );
     assert!(marked.contains("value=\"nelson@victory.example\""));
@@ -789,10 +791,16 @@ async fn zines_and_subscribers_refuse_bad_input_and_escape_what_they_show() {
         "<td>4</td><td><code>broken-address,Someone</code></td><td>Address: the address must contain exactly one &#39;@&#39;.</td>",
         "<td>5</td><td><code>collingwood@royal.example,Cuthbert Collingwood,extra</code></td><td>expected 2 columns (email,name), found 3</td>",
         "<td>6</td><td><code>hardy@victory.example,Twice</code></td><td>this address is on an earlier row of the file</td>",
-        "<td>9</td><td><code>felix@fell.example,&lt;i&gt;Felix&lt;/i&gt; Fell</code></td><td>Name: the name contains &lt; or &gt;: write the name as plain text, without markup.</td>",
     ] {
         assert!(report.contains(expected), "{expected}\n{report}");
     }
+    // A name with markup is refused on import too (issue 27).
+    let felix = format!(
+        "<td>9</td><td><code>{}</code></td><td>{}</td>",
+        html("felix@fell.example,<i>Felix</i> Fell"),
+        html("Name: the name contains < or >: write the name as plain text, without markup.")
+    );
+    assert!(report.contains(&felix), "{felix}\n{report}");
     // Export: every subscriber, formulas defused, and it imports back unchanged.
     let export = gm.get("/gm/zines/gazette/subscribers.csv").await;
     assert_eq!(export.headers()["content-type"], "text/csv; charset=utf-8");

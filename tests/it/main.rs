@@ -46,6 +46,7 @@ mod outbox;
 mod pipe;
 mod players;
 mod postal;
+mod postal_paper;
 mod resign;
 mod rosters;
 mod secrets;
