@@ -137,16 +137,7 @@ impl IssueContents {
                 }
             }
         }
-        let quiet = self.quiet_games();
-        if !quiet.is_empty() {
-            out.push(String::new());
-            out.push(rule.clone());
-            out.push("NO TURN RESOLVED SINCE THE LAST ISSUE".into());
-            out.push(thin.clone());
-            for game in quiet {
-                out.push(wrap(&game.quiet_line()));
-            }
-        }
+        self.quiet_text(&mut out, &rule, &thin);
         out.push(String::new());
         out.push(rule.clone());
         out.push("GAMES OPEN FOR SIGN-UP".into());
@@ -177,6 +168,21 @@ impl IssueContents {
         let mut text = out.join("\n");
         text.push('\n');
         text
+    }
+
+    /// The games with nothing new, a line each under one heading (nothing if there are none).
+    fn quiet_text(&self, out: &mut Vec<String>, rule: &str, thin: &str) {
+        let quiet = self.quiet_games();
+        if quiet.is_empty() {
+            return;
+        }
+        out.push(String::new());
+        out.push(rule.to_owned());
+        out.push("NO TURN RESOLVED SINCE THE LAST ISSUE".into());
+        out.push(thin.to_owned());
+        for game in quiet {
+            out.push(wrap(&game.quiet_line()));
+        }
     }
 
     /// The issue as an HTML fragment (an `<article>`); every text in it is escaped, and the
