@@ -45,7 +45,8 @@ pub async fn subscribe(pool: &PgPool, zine: store::zines::ZineId, email: &str, n
     let new = NewSubscriber {
         zine_id: zine,
         email: EmailAddress::parse(email).unwrap(),
-        display_name: DisplayName::parse(name).unwrap(),
+        // `stored`: a name stored before markup was refused at entry.
+        display_name: DisplayName::stored(name).unwrap(),
     };
     subscribers::insert(pool, &new, trafalgar()).await.unwrap();
 }

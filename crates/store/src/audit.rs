@@ -106,6 +106,11 @@ pub enum AuditAction {
         after: Option<Schedule>,
         next_issue_at: Option<DateTime<Utc>>,
     },
+    #[serde(rename = "zine.first_issue_gathers")]
+    FirstIssueGathers {
+        zine: ZineId,
+        gathers: crate::status::FirstIssueGathers,
+    },
     #[serde(rename = "zine.issue_editorial")]
     IssueEditorial {
         zine: ZineId,
@@ -180,6 +185,12 @@ pub enum AuditAction {
     SubscriberPostal {
         subscriber: SubscriberId,
         postal: bool,
+    },
+    /// The GM posted the postal players' sheets: they have had every report up to the turn.
+    #[serde(rename = "postal.sheets_posted")]
+    SheetsPosted {
+        players: Vec<PlayerRowId>,
+        through_turn: i32,
     },
     #[serde(rename = "subscriber.mail_choice")]
     MailChoice {

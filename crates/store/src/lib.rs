@@ -27,6 +27,7 @@ pub mod notices;
 pub mod offers;
 pub mod orders;
 pub mod outbox;
+pub mod paper;
 pub mod players;
 pub mod replacements;
 pub mod sessions;

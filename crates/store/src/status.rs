@@ -259,6 +259,15 @@ status! {
 }
 
 status! {
+    /// What a zine's first issue gathers (`zines.first_issue_gathers`): every report published
+    /// since the zine began, or only those since issues were turned on.
+    FirstIssueGathers, "first issue gathers" {
+        SinceZineBegan = "since_zine_began",
+        SinceIssuesBegan = "since_issues_began",
+    }
+}
+
+status! {
     /// What a subscriber chose to receive by mail: the zine's issue, or each game's report.
     MailChoice, "mail choice" {
         Issue = "issue",

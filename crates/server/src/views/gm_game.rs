@@ -3,6 +3,8 @@
 //! policy), what an irreversible action puts at stake, the postal players' sheets, and a game
 //! open for sign-up.
 
+use std::collections::BTreeMap;
+
 use games::{AnyState, EngineKind};
 use store::absences::GamePolicy;
 use store::games::{GameId, GameSummary};
@@ -273,11 +275,37 @@ pub async fn postal_players(pool: &PgPool, game: GameId) -> Result<Vec<PlayerRow
 }
 
 /// What the postal players' sheets print: the players, the game's state (each sheet shows one
-/// player's own view of it) and the turns (for the latest report).
+/// player's own view of it and the order help), the turns (for the reports) and the last
+/// turn whose report each player has had on paper.
 pub struct Printing {
     pub players: Vec<GamePlayer>,
     pub state: AnyState,
+    /// Newest first.
     pub turns: Vec<TurnSummary>,
+    pub paper_through: BTreeMap<PlayerRowId, i32>,
+}
+
+impl Printing {
+    /// The published reports `player` has not had on paper, oldest first.
+    pub fn reports_not_on_paper(&self, player: PlayerRowId) -> Vec<(i32, String)> {
+        let through = self.paper_through.get(&player).copied().unwrap_or(0);
+        let mut reports: Vec<(i32, String)> = self
+            .turns
+            .iter()
+            .filter(|t| t.number > through)
+            .filter_map(|t| t.report_text.clone().map(|text| (t.number, text)))
+            .collect();
+        reports.reverse();
+        reports
+    }
+
+    /// The latest turn with a published report (0: none yet).
+    pub fn latest_report(&self) -> i32 {
+        self.turns
+            .iter()
+            .find(|t| t.report_text.is_some())
+            .map_or(0, |t| t.number)
+    }
 }
 
 /// The game's players, its state and its turns, for printed sheets.
@@ -285,10 +313,12 @@ pub async fn printing(pool: &PgPool, game: GameId) -> Result<Printing, Lifecycle
     let players = store::players::of_game(pool, game).await?;
     let state = crate::turns::game_state(pool, game).await?;
     let turns = store::turns::turn_summaries(pool, game).await?;
+    let paper_through = store::paper::through_turns(pool, game).await?;
     Ok(Printing {
         players,
         state,
         turns,
+        paper_through,
     })
 }
 

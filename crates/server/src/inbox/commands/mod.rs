@@ -5,6 +5,7 @@ mod in_game;
 mod issue;
 mod subscription;
 mod tell;
+mod tell_names;
 mod tell_reply;
 
 pub(super) use tell_reply::answer_tell;

@@ -29,10 +29,14 @@ pub(super) async fn tell(
         return Ok(refused);
     }
     let players = store::players::player_rows_of_game(&mut *cx.tx, from.game_id).await?;
-    let recipient = players.iter().find(|p| {
-        p.display_name.trim().eq_ignore_ascii_case(wanted)
-            || wanted.parse::<i64>().is_ok_and(|n| n == p.engine_player_id)
-    });
+    let roster: Vec<(&str, i64, bool)> = players
+        .iter()
+        .map(|p| {
+            let active = p.status == PlayerStatus::Active && p.player_id != from.player_id;
+            (p.display_name.as_str(), p.engine_player_id, active)
+        })
+        .collect();
+    let recipient = super::tell_names::named(&roster, wanted).and_then(|i| players.get(i));
     let Some(recipient) = recipient.filter(|p| p.status == PlayerStatus::Active) else {
         let names: Vec<String> = players
             .iter()

@@ -31,6 +31,7 @@ fn issue_error(error: IssueError) -> AppError {
 fn notice(code: Option<&str>) -> Option<&'static str> {
     Some(match code? {
         "rhythm" => "The rhythm is saved.",
+        "first-issue" => "What the first issue gathers is saved.",
         "editorial" => "The editorial is saved.",
         "published" => "The issue is published and its mail queued.",
         "approved" => "The letter is approved: it goes into the next issue.",
@@ -51,6 +52,8 @@ struct IssuesPage {
     editorial: String,
     pending: Vec<store::issues::Letter>,
     published: Vec<(i32, String)>,
+    /// What the first issue gathers, while no issue is out (`None` once one is).
+    first_issue: Option<store::status::FirstIssueGathers>,
 }
 
 pub(crate) async fn get_issues(
@@ -77,6 +80,10 @@ pub(crate) async fn get_issues(
             chrome: gm.chrome(notice(query.done.as_deref())),
             rhythm: rhythm.map(|r| r.to_string()).unwrap_or_default(),
             next_issue: super::when_opt(&settings.next_issue_at),
+            first_issue: desk
+                .published
+                .is_empty()
+                .then_some(settings.first_issue_gathers),
             draft_number: draft.as_ref().map(|d| d.number),
             editorial: draft.map(|d| d.editorial).unwrap_or_default(),
             zine,
@@ -114,6 +121,27 @@ pub(crate) async fn post_rhythm(
         .await
         .map_err(issue_error)?;
     Ok(Redirect::to(&format!("/gm/zines/{}/issues?done=rhythm", zine.slug)).into_response())
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct FirstIssueForm {
+    #[serde(default)]
+    gathers: String,
+}
+
+/// What the first issue gathers (a field of its own beside the rhythm's form).
+pub(crate) async fn post_first_issue(
+    State(state): State<AppState>,
+    gm: Gm,
+    Path(slug): Path<String>,
+    CsrfForm(form): CsrfForm<FirstIssueForm>,
+) -> Result<Response, AppError> {
+    let zine = find_zine(&state, &slug).await?;
+    let gathers = issues::parse_first_issue_gathers(&form.gathers).map_err(issue_error)?;
+    issues::set_first_issue_gathers(&state.pool, state.clock.now(), &zine, gathers, &gm.actor())
+        .await
+        .map_err(issue_error)?;
+    Ok(Redirect::to(&format!("/gm/zines/{}/issues?done=first-issue", zine.slug)).into_response())
 }
 
 #[derive(Debug, Deserialize)]

@@ -56,6 +56,7 @@ fn zine_routes() -> Router<AppState> {
             get(issues::get_issue_preview),
         )
         .route("/zines/{slug}/issues/rhythm", post(issues::post_rhythm))
+        .route("/zines/{slug}/issues/first", post(issues::post_first_issue))
         .route(
             "/zines/{slug}/issues/editorial",
             post(issues::post_editorial),
@@ -123,6 +124,7 @@ fn game_routes() -> Router<AppState> {
         )
         .route("/games/{id}/print/{player}", get(games::get_postal_print))
         .route("/games/{id}/print-postal", get(games::get_print_postal))
+        .route("/games/{id}/sheets-posted", post(games::post_sheets_posted))
         .route("/games/{id}/actions/{action}", post(games::post_action))
         .route("/games/{id}/confirm/{action}", get(games::get_confirm_game))
         .route("/games/{id}/delete", post(games::post_delete))

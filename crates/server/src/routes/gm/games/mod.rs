@@ -27,6 +27,7 @@ pub(crate) use new::{get_new_game, post_new_game};
 pub(crate) use peek::{get_positions, get_preview};
 pub(crate) use postal::{
     get_print as get_postal_print, get_print_postal, post_orders as post_postal_orders,
+    post_sheets_posted,
 };
 pub(crate) use replace::post_replace;
 pub(crate) use standbys::{post_missed, post_offer, post_reinstate, post_withdraw};
