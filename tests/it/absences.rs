@@ -323,7 +323,7 @@ async fn the_gm_sets_the_absence_policy_on_the_game_page_with_csrf() {
     let response = gm
         .submit(&path, &[("absence_policy", "wait"), ("wait_days", "90")])
         .await;
-    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert!(response.text().await.unwrap().contains("from 1 to 28"));
     let policy = store::absences::policy(pool, crate::helpers::id::<GameId>(game))
         .await

@@ -115,7 +115,8 @@ pub async fn game_in_progress() -> GameInProgress {
         let new = NewSubscriber {
             zine_id: zine.id,
             email: EmailAddress::parse(address).unwrap(),
-            display_name: DisplayName::parse(name).unwrap(),
+            // `stored`: these names stand for ones stored before markup was refused at entry.
+            display_name: DisplayName::stored(name).unwrap(),
         };
         subscribers::insert(&pool, &new, trafalgar()).await.unwrap();
     }
@@ -604,7 +605,8 @@ async fn every_engine_draws_its_public_board() {
         let new = NewSubscriber {
             zine_id: zine.id,
             email: EmailAddress::parse(address).unwrap(),
-            display_name: DisplayName::parse(name).unwrap(),
+            // `stored`: these names stand for ones stored before markup was refused at entry.
+            display_name: DisplayName::stored(name).unwrap(),
         };
         subscribers::insert(&pool, &new, trafalgar()).await.unwrap();
     }
@@ -691,7 +693,8 @@ async fn a_games_page_lists_the_switches_its_setup_chose() {
         let new = NewSubscriber {
             zine_id: zine.id,
             email: EmailAddress::parse(address).unwrap(),
-            display_name: DisplayName::parse(name).unwrap(),
+            // `stored`: these names stand for ones stored before markup was refused at entry.
+            display_name: DisplayName::stored(name).unwrap(),
         };
         subscribers::insert(&pool, &new, trafalgar()).await.unwrap();
     }

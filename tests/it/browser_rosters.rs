@@ -273,6 +273,20 @@ async fn a_gm_offers_a_flagged_seat_and_the_standby_takes_it_in_a_real_browser()
             &format!("#offer-to-{lucas_row} ~ button[type=submit]"),
         )
         .await?;
+        // The confirmation page says who is mailed; the offer is made from there.
+        let asked = text_of(&client, "#consequences").await?;
+        ensure!(
+            asked.contains("Gravina (standby) is mailed the offer now"),
+            "{asked}"
+        );
+        let shots = crate::browser::failures_dir().join("../once");
+        std::fs::create_dir_all(&shots)?;
+        for width in [390u32, 1280] {
+            client.set_window_size(width, 900).await?;
+            let png = client.screenshot().await?;
+            std::fs::write(shots.join(format!("offer-confirm-{width}.png")), png)?;
+        }
+        click(&client, "#confirm-form button[type=submit]").await?;
         let notice = text_once(&client, "#notice", "The seat was offered").await?;
         ensure!(notice.contains("The seat was offered"), "{notice}");
         let wanted = text_of(&client, "#wanted").await?;

@@ -113,6 +113,39 @@ impl Browser {
         self.post(path, &with_token).await
     }
 
+    /// Sends a form as `multipart/form-data` (an upload form), its fields as text parts.
+    pub async fn post_multipart(&mut self, path: &str, form: &[(&str, &str)]) -> reqwest::Response {
+        let mut parts = reqwest::multipart::Form::new();
+        for (name, value) in form {
+            parts = parts.text(name.to_string(), value.to_string());
+        }
+        let response = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .header(COOKIE, self.cookie_header())
+            .multipart(parts)
+            .send()
+            .await
+            .unwrap();
+        self.keep_cookies(&response);
+        response
+    }
+
+    /// Opens a confirmation page and sends its one form, as the GM's click would.
+    pub async fn confirm(&mut self, page_path: &str) -> reqwest::Response {
+        let page = self.get_text(page_path).await;
+        let form = crate::forms::form_with_id(&page, "confirm-form");
+        self.post(&form.action, &form.pairs()).await
+    }
+
+    /// The roster's version a game's page shows (its roster forms carry it).
+    pub async fn roster(&mut self, game: i64) -> String {
+        let page = self.get_text(&format!("/gm/games/{game}")).await;
+        let field = "name=\"roster\" value=\"";
+        let start = page.find(field).expect("a roster field") + field.len();
+        page[start..].split('"').next().unwrap().to_owned()
+    }
+
     pub async fn csrf(&mut self) -> String {
         let page = self.get_text("/gm").await;
         hidden_csrf(&page)
@@ -288,13 +321,13 @@ pub(crate) fn forms(game: i64) -> Vec<(String, Vec<(&'static str, &'static str)>
         ),
         (
             format!("/gm/games/{game}/actions/resolve-now"),
-            vec![("confirm", "yes")],
+            vec![("confirm", "yes"), ("turn", "2")],
         ),
         (format!("/gm/games/{game}/actions/pause"), vec![]),
         (format!("/gm/games/{game}/actions/resume"), vec![]),
         (
             format!("/gm/games/{game}/actions/end"),
-            vec![("confirm", "yes")],
+            vec![("confirm", "yes"), ("turn", "3")],
         ),
         ("/gm/inbox/1/retry".into(), vec![]),
         ("/gm/outbox/1/resend".into(), vec![]),
@@ -713,13 +746,29 @@ async fn zines_and_subscribers_refuse_bad_input_and_escape_what_they_show() {
         bad.contains("value=\"not-an-address\""),
         "what was typed is kept"
     );
-    let added = gm
+    // A name with markup is refused at entry (issue 27), with what was typed kept.
+    let marked = gm
         .submit(
             "/gm/zines/gazette/subscribers",
             &[
                 ("email", "nelson@victory.example"),
                 ("name", "<b>Nelson</b>"),
             ],
+        )
+        .await;
+    assert_eq!(marked.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let marked = marked.text().await.unwrap();
+    assert!(
+        marked.contains(&html(
+            "Name: the name contains < or >: write the name as plain text"
+        )),
+        "{marked}"
+    );
+    assert!(marked.contains("value=\"nelson@victory.example\""));
+    let added = gm
+        .submit(
+            "/gm/zines/gazette/subscribers",
+            &[("email", "nelson@victory.example"), ("name", "Nelson")],
         )
         .await;
     assert_eq!(location(&added), "/gm/zines/gazette?done=subscriber-added");
@@ -730,8 +779,6 @@ async fn zines_and_subscribers_refuse_bad_input_and_escape_what_they_show() {
         )
         .await;
     assert_eq!(twice.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    let page = gm.get_text("/gm/zines/gazette").await;
-    assert!(page.contains(&html("<b>Nelson</b>")) && !page.contains("<b>Nelson"));
     let nelson: i64 = count(
         pool,
         "SELECT id FROM subscribers WHERE email = 'nelson@victory.example'",
@@ -746,7 +793,8 @@ async fn zines_and_subscribers_refuse_bad_input_and_escape_what_they_show() {
                collingwood@royal.example,Cuthbert Collingwood,extra\n\
                hardy@victory.example,Twice\n\
                \"blackwood@euryalus.example\",\"Blackwood, Henry\"\n\
-               '=cmd@evil.example,\"=HYPERLINK(\"\"x\"\")\"\n";
+               '=cmd@evil.example,\"=HYPERLINK(\"\"x\"\")\"\n\
+               felix@fell.example,<i>Felix</i> Fell\n";
     let token = gm.csrf().await;
     let response = gm
         .http
@@ -768,7 +816,7 @@ async fn zines_and_subscribers_refuse_bad_input_and_escape_what_they_show() {
     let report = response.text().await.unwrap();
     let report = &report[report.find("id=\"import-report\"").unwrap()..];
     assert!(
-        report.contains("CSV import: 3 subscriber(s) added; 4 row(s) not imported"),
+        report.contains("CSV import: 3 subscriber(s) added; 5 row(s) not imported"),
         "{report}"
     );
     for expected in [
@@ -779,6 +827,13 @@ async fn zines_and_subscribers_refuse_bad_input_and_escape_what_they_show() {
     ] {
         assert!(report.contains(expected), "{expected}\n{report}");
     }
+    // A name with markup is refused on import too (issue 27).
+    let felix = format!(
+        "<td>9</td><td><code>{}</code></td><td>{}</td>",
+        html("felix@fell.example,<i>Felix</i> Fell"),
+        html("Name: the name contains < or >: write the name as plain text, without markup.")
+    );
+    assert!(report.contains(&felix), "{felix}\n{report}");
     // Export: every subscriber, formulas defused, and it imports back unchanged.
     let export = gm.get("/gm/zines/gazette/subscribers.csv").await;
     assert_eq!(export.headers()["content-type"], "text/csv; charset=utf-8");
@@ -786,7 +841,7 @@ async fn zines_and_subscribers_refuse_bad_input_and_escape_what_they_show() {
     let lines: Vec<&str> = export.lines().collect();
     assert_eq!(lines[0], "email,name,status,subscribed_at");
     assert_eq!(lines.len(), 5, "{export}");
-    assert!(lines[1].starts_with("nelson@victory.example,<b>Nelson</b>,active,"));
+    assert!(lines[1].starts_with("nelson@victory.example,Nelson,active,"));
     assert!(lines[3].starts_with("blackwood@euryalus.example,\"Blackwood, Henry\",active,"));
     assert!(
         lines[4].starts_with("'=cmd@evil.example,\"'=HYPERLINK(\"\"x\"\")\",active"),
@@ -1014,10 +1069,7 @@ async fn a_game_is_set_up_from_its_engines_form_and_run_from_its_page() {
         preview.find("<pre id=\"preview-text\">").unwrap() + "<pre id=\"preview-text\">".len();
     let previewed = preview[start..].split("</pre>").next().unwrap().to_owned();
     let response = gm
-        .submit(
-            &format!("/gm/games/{game}/actions/resolve-now"),
-            &[("confirm", "yes")],
-        )
+        .confirm(&format!("/gm/games/{game}/confirm/resolve-now"))
         .await;
     assert_eq!(
         location(&response),
@@ -1033,10 +1085,7 @@ async fn a_game_is_set_up_from_its_engines_form_and_run_from_its_page() {
     gm.submit(&format!("/gm/games/{game}/actions/pause"), &[])
         .await;
     let response = gm
-        .submit(
-            &format!("/gm/games/{game}/actions/resolve-now"),
-            &[("confirm", "yes")],
-        )
+        .confirm(&format!("/gm/games/{game}/confirm/resolve-now"))
         .await;
     assert_eq!(response.status(), StatusCode::CONFLICT);
     assert!(
@@ -1053,7 +1102,11 @@ async fn a_game_is_set_up_from_its_engines_form_and_run_from_its_page() {
                 &[("hours", hours)],
             )
             .await;
-        assert_eq!(response.status(), StatusCode::BAD_REQUEST, "{hours}");
+        assert_eq!(
+            response.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{hours}"
+        );
     }
     let response = gm
         .submit(
@@ -1061,24 +1114,15 @@ async fn a_game_is_set_up_from_its_engines_form_and_run_from_its_page() {
             &[("schedule", "every_days"), ("days", "0")],
         )
         .await;
-    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(
         gm.submit(&format!("/gm/games/{game}/actions/explode"), &[])
             .await
             .status(),
         StatusCode::NOT_FOUND
     );
-    gm.submit(
-        &format!("/gm/games/{game}/actions/end"),
-        &[("confirm", "yes")],
-    )
-    .await;
-    let response = gm
-        .submit(
-            &format!("/gm/games/{game}/actions/end"),
-            &[("confirm", "yes")],
-        )
-        .await;
+    gm.confirm(&format!("/gm/games/{game}/confirm/end")).await;
+    let response = gm.confirm(&format!("/gm/games/{game}/confirm/end")).await;
     assert_eq!(response.status(), StatusCode::CONFLICT);
     assert_eq!(
         gm.get(&format!("/gm/games/{game}/preview")).await.status(),

@@ -207,8 +207,7 @@ async fn season_fault3_the_gm_sets_and_moves_the_open_turns_deadline() {
             )
             .await;
         assert!(
-            response.status() == StatusCode::BAD_REQUEST
-                || response.status() == StatusCode::CONFLICT,
+            response.status() == StatusCode::UNPROCESSABLE_ENTITY,
             "{bad}: {}",
             response.status()
         );
@@ -430,7 +429,9 @@ async fn season_fault4_irreversible_actions_ask_first_and_a_mistaken_game_can_be
     let mut gm = gm_logged_in(&app).await;
     let page = gm.get_text(&format!("/gm/games/{game}")).await;
     assert!(!page.contains(&format!("action=\"/gm/games/{game}/actions/resolve-now\"")));
-    assert!(page.contains(&format!("href=\"/gm/games/{game}/confirm/resolve-now\"")));
+    assert!(page.contains(&format!(
+        "href=\"/gm/games/{game}/confirm/resolve-now?turn="
+    )));
 
     // Resolve now: one click only asks.
     let reports = "SELECT count(*) FROM published_reports";

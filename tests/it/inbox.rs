@@ -416,7 +416,14 @@ async fn tell_relays_a_private_message_without_showing_addresses() {
         !body.contains("fred@example.org"),
         "the sender's address leaked: {body}"
     );
-    assert_eq!(headers["Reply-To"], format!("orders+{john_token}@{DOMAIN}"));
+    // A relay address of its own (issue 27): a reply goes back to Fred, never into John's
+    // orders.
+    let relay = headers["Reply-To"].as_str().unwrap();
+    assert!(
+        relay.starts_with("orders+") && relay.ends_with(DOMAIN),
+        "{relay}"
+    );
+    assert_ne!(relay, format!("orders+{john_token}@{DOMAIN}"));
     let confirmation = &mails
         .iter()
         .find(|(to, _, _)| to == "fred@example.org")
@@ -435,6 +442,55 @@ async fn tell_relays_a_private_message_without_showing_addresses() {
         .await
         .unwrap();
     assert_eq!(outbound(pool).await.len(), mails.len());
+    db.drop_database().await;
+}
+
+/// A name stored before markup was refused at entry (issue 27): TELL reaches it by its first
+/// word, as it reads, and as written; the relay names it as text.
+#[tokio::test]
+async fn tell_reaches_a_player_whose_stored_name_has_markup() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let game = game(pool).await;
+    for rename in [
+        "UPDATE subscribers SET display_name = '<i>John</i> Smith' WHERE display_name = 'John Smith'",
+        "UPDATE players SET display_name = '<i>John</i> Smith' WHERE display_name = 'John Smith'",
+    ] {
+        sqlx::query(rename).execute(pool).await.unwrap();
+    }
+    let to = reply_address_of(pool, game, 1).await;
+    let raw = message(
+        "tell-markup",
+        &to,
+        "",
+        "TELL John: first word\r\nTELL John Smith: as it reads\r\nTELL <i>John</i> Smith: as written\r\n",
+    );
+    inbox::ingest(pool, &raw, "smtp", trafalgar(), DOMAIN)
+        .await
+        .unwrap();
+    let mails = outbound(pool).await;
+    let relayed: Vec<&str> = mails
+        .iter()
+        .filter(|(to, _, _)| to == "john@example.org")
+        .map(|(_, body, _)| body.as_str())
+        .collect();
+    assert_eq!(relayed.len(), 3, "{mails:?}");
+    for (body, text) in relayed
+        .iter()
+        .zip(["first word", "as it reads", "as written"])
+    {
+        assert!(body.contains(text), "{body}");
+    }
+    let confirmation = &mails
+        .iter()
+        .find(|(to, _, _)| to == "fred@example.org")
+        .unwrap()
+        .1;
+    assert_eq!(
+        confirmation.matches("relayed to <i>John</i> Smith").count(),
+        3,
+        "{confirmation}"
+    );
     db.drop_database().await;
 }
 

@@ -14,9 +14,9 @@ use crate::helpers::trafalgar;
 use crate::inbox::{DOMAIN, game, message, reply_address_of};
 use crate::outbox::{SmtpSink, free_port};
 
-const BASE: &str = "https://admiralty.example.org";
+pub(crate) const BASE: &str = "https://admiralty.example.org";
 
-async fn ingest(pool: &PgPool, id: &str, game: GameId, engine_id: i64, body: &str) {
+pub(crate) async fn ingest(pool: &PgPool, id: &str, game: GameId, engine_id: i64, body: &str) {
     let to = reply_address_of(pool, game, engine_id).await;
     let raw = message(id, &to, "", body);
     server::inbox::ingest(pool, &raw, "pipe", trafalgar(), DOMAIN)
@@ -32,7 +32,7 @@ async fn letter_ids(pool: &PgPool) -> Vec<(store::issues::LetterId, String)> {
 }
 
 /// (key prefix, to) of every queued mail of this kind.
-async fn queued(pool: &PgPool, kind: &str) -> Vec<String> {
+pub(crate) async fn queued(pool: &PgPool, kind: &str) -> Vec<String> {
     sqlx::query_scalar(
         "SELECT to_address FROM outbound_messages WHERE idempotency_key LIKE $1 ORDER BY to_address",
     )
@@ -182,8 +182,17 @@ async fn an_issue_prints_the_reports_since_the_last_issue_the_editorial_and_appr
         .unwrap()
         .text
         .unwrap();
+    // A game with nothing new is one line, not a section of its own (issue 27).
     assert!(
-        again.contains("No turn resolved since the last issue."),
+        again.contains("NO TURN RESOLVED SINCE THE LAST ISSUE\n"),
+        "{again}"
+    );
+    assert!(
+        again.contains("\nMailed Barmy (Barmy Battleships): next deadline Monday 28 October 1805"),
+        "{again}"
+    );
+    assert!(
+        !again.contains("MAILED BARMY (Barmy Battleships)"),
         "{again}"
     );
     assert!(!again.contains("Steady, lads."), "{again}");

@@ -106,7 +106,14 @@ async fn the_gm_sets_the_rhythm_writes_the_editorial_moderates_letters_and_publi
     assert!(preview.contains("<em>quarters</em>"), "{preview}");
     assert!(preview.contains("More frigates, please."), "{preview}");
 
-    let published = gm.submit("/gm/zines/mailed/issues/publish", &[]).await;
+    // Without the confirmation page's form, the GM is sent to it.
+    let asked = gm.submit("/gm/zines/mailed/issues/publish", &[]).await;
+    assert_eq!(asked.status(), StatusCode::SEE_OTHER);
+    assert_eq!(
+        asked.headers()[LOCATION],
+        "/gm/zines/mailed/issues/publish?issue="
+    );
+    let published = gm.confirm("/gm/zines/mailed/issues/publish?issue=1").await;
     assert_eq!(published.status(), StatusCode::SEE_OTHER);
     assert_eq!(
         published.headers()[LOCATION],

@@ -719,6 +719,10 @@ async fn a_turn_that_fails_to_resolve_does_not_hold_up_the_other_games_and_is_re
     assert_eq!(turn_status(pool, broken, 1).await, "open");
     let logged = resolve_failures_logged(pool, broken).await;
     assert_eq!(logged.len(), 1, "{logged:?}");
+    // The GM's digest will tell of it (issue 27 item 8).
+    let told = crate::digest::notices_of(pool, "turn_failed").await;
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert!(told[0].starts_with("A due turn of Broken could not be resolved"));
     assert_eq!(logged[0]["failures"], 1);
     assert!(
         !logged[0]["error"].as_str().unwrap().is_empty(),

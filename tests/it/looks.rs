@@ -88,8 +88,10 @@ return [document.documentElement.scrollWidth, w, wide.slice(0, 6)];
 ";
 
 /// Looks at the page open in `client` at each width: it must fit the width, and a
-/// screenshot of the whole page is saved as `<width>/<name>.png`.
-pub async fn look(client: &Client, name: &str) -> anyhow::Result<()> {
+/// screenshot of the whole page is saved as `<width>/<name>.png`. Answers axe-core's
+/// violations at each width (issue 27): the test gathers them and fails listing them all.
+pub async fn look(client: &Client, name: &str) -> anyhow::Result<Vec<String>> {
+    let mut violations = Vec::new();
     for width in WIDTHS {
         set_viewport(client, width, OPENING_HEIGHT).await?;
         let overflow = client.execute(OVERFLOW, vec![]).await?;
@@ -107,17 +109,31 @@ pub async fn look(client: &Client, name: &str) -> anyhow::Result<()> {
             .and_then(|h| u32::try_from(h).ok())
             .unwrap_or(OPENING_HEIGHT);
         set_viewport(client, width, height.clamp(OPENING_HEIGHT, TALLEST)).await?;
+        // The whole page in the window, so that axe-core sees every element's colours.
+        violations.extend(crate::axe::violations(client, &format!("{name} at {width} px")).await?);
         let png = client.screenshot().await?;
         let dir = screenshots_dir().join(width.to_string());
         std::fs::create_dir_all(&dir)?;
         std::fs::write(dir.join(format!("{name}.png")), png)?;
     }
     set_viewport(client, WIDTHS[0], OPENING_HEIGHT).await?;
+    Ok(violations)
+}
+
+/// Fails listing every axe-core violation found, unless there are none.
+pub fn no_violations(violations: &[String]) -> anyhow::Result<()> {
+    ensure!(
+        violations.is_empty(),
+        "{} accessibility violations (axe-core, {}, target-size):\n{}",
+        violations.len(),
+        crate::axe::WCAG_TAGS.join(", "),
+        violations.join("\n")
+    );
     Ok(())
 }
 
 /// Opens `path` and looks at it.
-async fn visit(client: &Client, base: &str, path: &str, name: &str) -> anyhow::Result<()> {
+async fn visit(client: &Client, base: &str, path: &str, name: &str) -> anyhow::Result<Vec<String>> {
     client.goto(&format!("{base}{path}")).await?;
     look(client, name)
         .await
@@ -180,6 +196,7 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
             seats: 4,
             seating: Seating::Order,
             zone: chrono_tz::Tz::UTC,
+            first_deadline: None,
         },
         &mut Counter(3),
         "nelson",
@@ -280,6 +297,7 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
     let (barmy, salvo) = (fleet.barmy, fleet.salvo);
 
     in_browser("looks", &driver, move |client| async move {
+        let mut found = Vec::new();
         let at = |path: String, name: &'static str| (path, name);
         // What anyone may see.
         for (path, name) in [
@@ -304,7 +322,7 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
             at("/zines/gazette/issues/1/print".into(), "26-issue-print"),
             at("/gm/login".into(), "10-gm-login"),
         ] {
-            visit(&client, &base, &path, name).await?;
+            found.extend(visit(&client, &base, &path, name).await?);
         }
 
         // The GM's console.
@@ -345,7 +363,7 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
             ),
             at(format!("/gm/games/{lissa}"), "34-console-game-standbys"),
         ] {
-            visit(&client, &base, &path, name).await?;
+            found.extend(visit(&client, &base, &path, name).await?);
         }
         client.goto(&format!("{base}/gm")).await?;
         click(&client, "header form.logout button").await?;
@@ -353,7 +371,7 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
 
         // A player: the login by mail, their games, a game, and refused orders.
         client.goto(&format!("{base}/login")).await?;
-        look(&client, "20-player-login").await?;
+        found.extend(look(&client, "20-player-login").await?);
         fill(&client, "#email", NELSON).await?;
         click(&client, "#login-form button[type=submit]").await?;
         text_of(&client, "#notice").await?;
@@ -364,14 +382,16 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
         text_of(&client, "#games").await?;
         // Nelson is offered a seat in Lissa: the offer is on his page, with nothing of it.
         text_of(&client, "#offers").await?;
-        look(&client, "21-player-games").await?;
-        visit(
-            &client,
-            &base,
-            &format!("/me/games/{barmy}"),
-            "22-player-game",
-        )
-        .await?;
+        found.extend(look(&client, "21-player-games").await?);
+        found.extend(
+            visit(
+                &client,
+                &base,
+                &format!("/me/games/{barmy}"),
+                "22-player-game",
+            )
+            .await?,
+        );
         fill(&client, "#orders-text", "A1, Z99, Q0\nK11 K12\nB2").await?;
         click(&client, "#orders-form button").await?;
         // Fault 9: the result is where the page opens, at either width.
@@ -384,17 +404,19 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
                 "at {width} px the refused orders' result starts {top} px down the page"
             );
         }
-        look(&client, "23-player-game-refused-orders").await?;
-        visit(&client, &base, "/me/games/abc", "24-player-error").await?;
-        visit(&client, &base, "/me/zine", "33-player-zine").await?;
-        visit(
-            &client,
-            &base,
-            &format!("/me/games/{barmy}/resign"),
-            "35-player-resign",
-        )
-        .await?;
-        Ok(())
+        found.extend(look(&client, "23-player-game-refused-orders").await?);
+        found.extend(visit(&client, &base, "/me/games/abc", "24-player-error").await?);
+        found.extend(visit(&client, &base, "/me/zine", "33-player-zine").await?);
+        found.extend(
+            visit(
+                &client,
+                &base,
+                &format!("/me/games/{barmy}/resign"),
+                "35-player-resign",
+            )
+            .await?,
+        );
+        no_violations(&found)
     })
     .await;
     drop(driver);
@@ -468,6 +490,7 @@ async fn every_engines_board_and_legend_are_photographed() {
     }
     let base = app.url("");
     in_browser("boards", &driver, move |client| async move {
+        let mut found = Vec::new();
         for (engine, path) in turns {
             client.goto(&format!("{base}{path}")).await?;
             let keys = client
@@ -480,9 +503,9 @@ async fn every_engines_board_and_legend_are_photographed() {
                 keys.as_u64().unwrap_or(0) > 0,
                 "{engine}: no legend on the board"
             );
-            look(&client, &format!("3x-board-{engine}")).await?;
+            found.extend(look(&client, &format!("3x-board-{engine}")).await?);
         }
-        Ok(())
+        no_violations(&found)
     })
     .await;
     drop(driver);

@@ -200,6 +200,11 @@ async fn a_seat_missed_twice_is_offered_to_standbys_in_turn_and_the_first_to_acc
     mail(pool, "fred-2", &fred_lissa, "FIRE C7\r\n").await;
     resolve_now(pool, lissa, 2).await;
     assert_eq!(missed(pool, lissa, "John Smith").await, 2);
+    // The GM's digest will tell of the seat (issue 27 item 8).
+    assert_eq!(
+        crate::digest::notices_of(pool, "seat_wanted").await,
+        ["John Smith has missed 2 turns in a row in Lissa: the seat wants a player."]
+    );
     // John is told his seat may now go to a standby, and how to keep it.
     let (subject, warning, warning_reply_to) = last_mail_to(pool, "john@example.org").await;
     assert_eq!(subject, "Lissa: you have missed 2 turns in a row");
@@ -263,6 +268,10 @@ async fn a_seat_missed_twice_is_offered_to_standbys_in_turn_and_the_first_to_acc
     assert!(
         answer.contains("You take John Smith's seat in Lissa from turn 3"),
         "{answer}"
+    );
+    assert_eq!(
+        crate::digest::notices_of(pool, "standby_seated").await,
+        ["Ann Lee took John Smith's seat in Lissa from turn 3."]
     );
     let (subject, body, _) = last_mail_to(pool, "john@example.org").await;
     assert_eq!(subject, "Lissa: Ann Lee takes your seat");
@@ -499,6 +508,7 @@ async fn the_gm_offers_a_flagged_seat_on_the_console_and_the_standby_takes_it_on
         )
         .await;
     assert_eq!(forged.status(), StatusCode::FORBIDDEN);
+    let roster = gm.roster(game).await;
     let offered = gm
         .post(
             &format!("/gm/games/{game}/offer"),
@@ -506,6 +516,8 @@ async fn the_gm_offers_a_flagged_seat_on_the_console_and_the_standby_takes_it_on
                 ("csrf", &csrf),
                 ("player", &lucas_row.to_string()),
                 ("subscriber", &gravina.to_string()),
+                ("roster", &roster),
+                ("confirm", "yes"),
             ],
         )
         .await;
@@ -1070,6 +1082,7 @@ async fn the_gm_offers_the_seat_of_a_player_still_playing_and_sees_and_withdraws
     .await
     .unwrap();
     let gravina = subscriber_id(pool, "Gravina").await;
+    let roster = gm.roster(game).await;
     let offered = gm
         .post(
             &format!("/gm/games/{game}/offer"),
@@ -1077,6 +1090,8 @@ async fn the_gm_offers_the_seat_of_a_player_still_playing_and_sees_and_withdraws
                 ("csrf", csrf.as_str()),
                 ("player", &collingwood_row.to_string()),
                 ("subscriber", &gravina.to_string()),
+                ("roster", &roster),
+                ("confirm", "yes"),
             ],
         )
         .await;
@@ -1096,14 +1111,18 @@ async fn the_gm_offers_the_seat_of_a_player_still_playing_and_sees_and_withdraws
         .await
         .unwrap();
     assert!(
-        page.contains(&format!("/gm/games/{game}/offers/{offer}/withdraw")),
+        page.contains(&format!("action=\"/gm/games/{game}/confirm/withdraw\"")),
         "{page}"
     );
+    assert!(
+        page.contains(&format!("name=\"offer\" value=\"{offer}\"")),
+        "{page}"
+    );
+    let roster = gm.roster(game).await;
     let withdrawn = gm
-        .post(
-            &format!("/gm/games/{game}/offers/{offer}/withdraw"),
-            &[("csrf", csrf.as_str())],
-        )
+        .confirm(&format!(
+            "/gm/games/{game}/confirm/withdraw?offer={offer}&roster={roster}"
+        ))
         .await;
     assert_eq!(withdrawn.status(), StatusCode::SEE_OTHER);
     let status: String = sqlx::query_scalar("SELECT status FROM seat_offers")

@@ -646,6 +646,10 @@ async fn a_refused_subscriber_fails_alone_and_a_busy_one_gets_the_same_message_l
     let (status, _, error) = outcome("refused@example.org").await;
     assert_eq!(status, "failed");
     assert!(error.unwrap().contains("no such mailbox"));
+    // The GM's digest will tell of it (issue 27 item 8); the busy one is no failure.
+    let failed = crate::digest::notices_of(&db.pool, "mail_failed").await;
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert!(failed[0].starts_with("Mail to refused@example.org could not be delivered"));
     let (status, attempts, error) = outcome("busy@example.org").await;
     assert_eq!((status.as_str(), attempts), ("queued", 1));
     assert!(error.unwrap().contains("busy"));

@@ -134,7 +134,13 @@ async fn a_player_resigns_on_the_web_and_the_gm_takes_it_back_before_the_turn_re
         status_of(pool, crate::helpers::id(game), "Lucas").await,
         "resigned"
     );
-    let taken_back = gm.post(&reinstate, &[("csrf", gm_csrf.as_str())]).await;
+    let roster = gm.roster(game).await;
+    let taken_back = gm
+        .post(
+            &reinstate,
+            &[("csrf", gm_csrf.as_str()), ("roster", &roster)],
+        )
+        .await;
     assert_eq!(
         taken_back.headers()["location"].to_str().unwrap(),
         format!("/gm/games/{game}?done=reinstated")
@@ -169,15 +175,36 @@ async fn a_player_resigns_on_the_web_and_the_gm_takes_it_back_before_the_turn_re
             .await
             .unwrap();
     assert_eq!(actor, "gm:nelson");
-    // A second press of the button is refused in words; nothing changes.
-    let twice = gm.post(&reinstate, &[("csrf", gm_csrf.as_str())]).await;
+    // A second press of the button (the form shown for the roster before) is refused in
+    // words; nothing changes. With the roster as it is now, the service says why.
+    let twice = gm
+        .post(
+            &reinstate,
+            &[("csrf", gm_csrf.as_str()), ("roster", &roster)],
+        )
+        .await;
     assert_eq!(twice.status(), StatusCode::CONFLICT);
     assert!(
         twice
             .text()
             .await
             .unwrap()
-            .contains("Lucas has not resigned"),
+            .contains("the roster has moved on")
+    );
+    let roster = gm.roster(game).await;
+    let again = gm
+        .post(
+            &reinstate,
+            &[("csrf", gm_csrf.as_str()), ("roster", &roster)],
+        )
+        .await;
+    assert_eq!(again.status(), StatusCode::CONFLICT);
+    assert!(
+        again
+            .text()
+            .await
+            .unwrap()
+            .contains("Lucas has not resigned")
     );
     // Gravina is told the seat is no longer hers to take, and her offer is closed.
     let (subject, body, _) = last_mail_to(pool, "gravina@principe.example").await;

@@ -61,6 +61,7 @@ async fn subscribers_join_and_list_by_mail_and_the_last_seat_starts_the_game() {
             seats: 2,
             seating: Seating::Random,
             zone: chrono_tz::Tz::UTC,
+            first_deadline: None,
         },
         &mut Counter(9),
         "nelson",
@@ -102,12 +103,22 @@ async fn subscribers_join_and_list_by_mail_and_the_last_seat_starts_the_game() {
         .await
         .unwrap();
     assert_eq!(games, 1, "nothing starts before the last seat");
+    assert!(
+        crate::digest::notices_of(pool, "signup_filled")
+            .await
+            .is_empty()
+    );
 
     // John takes the last seat: the game starts, seated by the committed seed.
     let last = mail(pool, "join-4", &john, "JOIN Over Dover\r\n").await;
     assert!(
         last.contains("yours was the last seat, so the game has started"),
         "{last}"
+    );
+    // The GM's digest will tell of it (issue 27 item 8).
+    assert_eq!(
+        crate::digest::notices_of(pool, "signup_filled").await,
+        ["The sign-up for Over Dover filled (2 of 2): the game started."]
     );
     let (game, secret): (i64, Vec<u8>) =
         sqlx::query_as("SELECT game_id, secret_seed FROM openings WHERE id = $1")
@@ -376,6 +387,7 @@ async fn the_zines_issue_lists_the_games_open_for_sign_up_with_their_free_seats(
             seats: 2,
             seating: Seating::Order,
             zone: chrono_tz::Tz::UTC,
+            first_deadline: None,
         },
         &mut Counter(9),
         "nelson",

@@ -384,8 +384,17 @@ async fn the_gm_replaces_a_player_with_a_standby_on_the_console() {
     let path = format!("/gm/games/{game}/replace");
     let seat = lucas_seat.to_string();
     let collingwood = subscriber_id(pool, "Collingwood").await.to_string();
+    let roster = gm.roster(game).await;
     let response = gm
-        .submit(&path, &[("player", &seat), ("subscriber", &collingwood)])
+        .submit(
+            &path,
+            &[
+                ("player", &seat),
+                ("subscriber", &collingwood),
+                ("confirm", "yes"),
+                ("roster", &roster),
+            ],
+        )
         .await;
     assert_eq!(response.status(), StatusCode::CONFLICT);
     let text = response.text().await.unwrap();
@@ -396,7 +405,9 @@ async fn the_gm_replaces_a_player_with_a_standby_on_the_console() {
 
     let gravina_id = gravina.to_string();
     let response = gm
-        .submit(&path, &[("player", &seat), ("subscriber", &gravina_id)])
+        .confirm(&format!(
+            "/gm/games/{game}/confirm/replace?player={seat}&subscriber={gravina_id}&roster={roster}"
+        ))
         .await;
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
     let (name, token): (String, String) = sqlx::query_as(

@@ -77,6 +77,7 @@ pub(crate) fn view(state: &State, viewer: Viewer) -> View {
                 })
                 .collect(),
             pieces: Vec::new(),
+            sides: Vec::new(),
         })),
     }
 }

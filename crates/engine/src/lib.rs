@@ -201,6 +201,10 @@ pub struct GridPicture {
     /// Pieces standing on squares, drawn over the marks (ironclad's ships with their headings).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pieces: Vec<GridPiece>,
+    /// Each side's name, by side number (`GridPiece::side`), for the legend: who commands
+    /// the pieces drawn in that colour. Empty: the legend says "side 1", "side 2".
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<String>,
 }
 
 /// A grid with a title: whose ocean it is.
@@ -230,6 +234,10 @@ pub struct MapPicture {
     pub height: i64,
     /// Drawn in order: terrain and zones first, units last.
     pub shapes: Vec<MapShape>,
+    /// Each side's name, by side number (`MapShape::side`), for the legend. Empty: the
+    /// legend says "side 1", "side 2".
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -412,5 +412,11 @@ pub fn board(state: &State, map: &BattleMap) -> engine::Board {
         width: map.width.0,
         height: map.height.0,
         shapes,
+        // A side is a seat: the legend names its player.
+        sides: state
+            .seats
+            .iter()
+            .map(|seat| seat.player.name.clone())
+            .collect(),
     })
 }

@@ -93,6 +93,30 @@ pub fn view(state: &State, viewer: Viewer) -> View {
             row_labels: (1..=u16::from(board.rows)).map(|r| r.to_string()).collect(),
             marks,
             pieces,
+            sides: side_names(state),
         })),
     }
+}
+
+/// Each side's name with the players who command it, for the board's legend: "Royal Navy
+/// (Ann and Bob)".
+fn side_names(state: &State) -> Vec<String> {
+    state
+        .sides
+        .iter()
+        .enumerate()
+        .map(|(index, side)| {
+            let commanders: Vec<&str> = state
+                .commanders
+                .iter()
+                .filter(|c| c.side == index)
+                .map(|c| c.player.name.as_str())
+                .collect();
+            if commanders.is_empty() {
+                side.name.clone()
+            } else {
+                format!("{} ({})", side.name, commanders.join(" and "))
+            }
+        })
+        .collect()
 }

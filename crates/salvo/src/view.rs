@@ -192,5 +192,6 @@ fn picture(state: &State, owner: &Admiral, reveal: bool) -> GridPicture {
         row_labels: (0..SIDE).map(|r| row_letter(r).to_string()).collect(),
         marks,
         pieces: Vec::new(),
+        sides: Vec::new(),
     }
 }

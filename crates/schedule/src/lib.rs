@@ -13,7 +13,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use chrono::{
-    DateTime, Datelike, Days, Duration, NaiveDate, NaiveTime, Offset, TimeZone, Utc, Weekday,
+    DateTime, Datelike, Days, Duration, NaiveDate, NaiveDateTime, NaiveTime, Offset, TimeZone, Utc,
+    Weekday,
 };
 pub use chrono_tz::Tz;
 
@@ -108,48 +109,82 @@ impl Weekly {
             .unwrap_or(after + Duration::days(7))
     }
 
-    /// The deadline on a local date. In the hour the clocks go back, the first of the two;
-    /// in the hour they go forward (a local time that does not exist), the moment the clock
-    /// would have shown it had it not jumped.
+    /// The deadline on a local date.
     fn on(&self, date: NaiveDate) -> Option<DateTime<Utc>> {
-        let local = date.and_time(self.time);
-        if let Some(at) = self.zone.from_local_datetime(&local).earliest() {
-            return Some(at.with_timezone(&Utc));
+        local_instant(self.zone, date.and_time(self.time))
+    }
+}
+
+/// A local date and time in `zone` as an instant. In the hour the clocks go back, the first of
+/// the two; in the hour they go forward (a local time that does not exist), the moment the
+/// clock would have shown it had it not jumped.
+fn local_instant(zone: Tz, local: NaiveDateTime) -> Option<DateTime<Utc>> {
+    if let Some(at) = zone.from_local_datetime(&local).earliest() {
+        return Some(at.with_timezone(&Utc));
+    }
+    let standard = zone
+        .from_local_datetime(&(local - Duration::hours(3)))
+        .earliest()?;
+    // The offset in force before the gap says which instant "local" would have been.
+    let offset = standard.offset().fix();
+    offset
+        .from_local_datetime(&local)
+        .single()
+        .map(|at| at.with_timezone(&Utc))
+}
+
+/// The first of `start`, `start` + N local days, + 2N … that is after `now`, counting days on
+/// the calendar of `zone` so that the local time of day holds across a clock change.
+fn every_days_after(
+    start: DateTime<Utc>,
+    days: u32,
+    now: DateTime<Utc>,
+    zone: Tz,
+) -> DateTime<Utc> {
+    let days = u64::from(days.max(1));
+    let local = start.with_timezone(&zone).naive_local();
+    // Whole steps surely missed (an hour of clock change either way), then step on.
+    let elapsed_days = u64::try_from((now - start).num_days()).unwrap_or(0);
+    let mut steps = (elapsed_days / days).saturating_sub(1).max(1);
+    loop {
+        let stepped = local
+            .checked_add_days(Days::new(steps.saturating_mul(days)))
+            .and_then(|at| local_instant(zone, at));
+        match stepped {
+            Some(at) if at > now => return at,
+            Some(_) => steps += 1,
+            // Beyond the calendar: no local slot, keep the plain rhythm.
+            None => return now + Duration::days(i64::try_from(days).unwrap_or(365)),
         }
-        let standard = self
-            .zone
-            .from_local_datetime(&(local - Duration::hours(3)))
-            .earliest()?;
-        // The offset in force before the gap says which instant "local" would have been.
-        let offset = standard.offset().fix();
-        offset
-            .from_local_datetime(&local)
-            .single()
-            .map(|at| at.with_timezone(&Utc))
     }
 }
 
 impl Schedule {
     /// The deadline of the turn after one whose deadline was `previous`, never at or before
     /// `now` (a turn that opens late, after a pause or an early resolution, still gets a
-    /// deadline in the future on the game's rhythm). `None` for a manual schedule.
+    /// deadline in the future on the game's rhythm: the first slot after `previous` that is
+    /// after `now`). Days are counted in UTC; a game counts them in its own zone
+    /// ([`ScheduleSettings::next_deadline`]). `None` for a manual schedule.
     pub fn next_deadline(
         self,
         previous: Option<DateTime<Utc>>,
         now: DateTime<Utc>,
     ) -> Option<DateTime<Utc>> {
+        self.next_deadline_in(previous, now, Tz::UTC)
+    }
+
+    /// [`Schedule::next_deadline`] with every N days counted on the local calendar of `zone`:
+    /// a deadline at 12:00 local stays at 12:00 local across a clock change.
+    pub fn next_deadline_in(
+        self,
+        previous: Option<DateTime<Utc>>,
+        now: DateTime<Utc>,
+        zone: Tz,
+    ) -> Option<DateTime<Utc>> {
         match self {
             Schedule::Manual => None,
             Schedule::EveryDays(days) => {
-                let step = Duration::days(i64::from(days.max(1)));
-                let start = previous.unwrap_or(now);
-                let mut next = start + step;
-                if next <= now {
-                    // Whole steps missed, then one more: keeps the rhythm of `start`.
-                    let missed = (now - start).num_seconds() / step.num_seconds().max(1);
-                    next = start + step * i32::try_from(missed + 1).unwrap_or(i32::MAX);
-                }
-                Some(next)
+                Some(every_days_after(previous.unwrap_or(now), days, now, zone))
             }
             Schedule::Weekly(weekly) => {
                 let after = previous.map_or(now, |previous| previous.max(now));
@@ -335,6 +370,16 @@ impl ScheduleSettings {
 
     pub fn early_resolution(&self) -> bool {
         self.early_resolution
+    }
+
+    /// The deadline of the turn after one whose deadline was `previous`, never at or before
+    /// `now`, days counted in the game's zone. `None` for a manual schedule.
+    pub fn next_deadline(
+        &self,
+        previous: Option<DateTime<Utc>>,
+        now: DateTime<Utc>,
+    ) -> Option<DateTime<Utc>> {
+        self.deadlines.next_deadline_in(previous, now, self.zone)
     }
 
     /// When orders stop being taken and the turn resolves: the deadline plus the grace period.

@@ -225,3 +225,45 @@ fn a_bad_stored_schedule_is_an_error_never_a_default() {
             .is_err()
     );
 }
+
+/// Issue 27: every N days is counted on the game's local calendar, so a 12:00 deadline in
+/// London stays at 12:00 on the London clock across both changes (not 13:00 or 11:00, as
+/// adding 7 × 24 hours gives).
+#[test]
+fn every_n_days_keeps_the_local_time_of_day_across_both_clock_changes() {
+    let london: Tz = "Europe/London".parse().unwrap();
+    let settings = ScheduleSettings::from(Schedule::EveryDays(7)).with_zone(london);
+    // Saturday 2025-03-29 12:00 GMT; the clocks go forward on the Sunday.
+    let before_spring = utc("2025-03-29T12:00:00Z");
+    assert_eq!(
+        settings.next_deadline(Some(before_spring), before_spring),
+        Some(utc("2025-04-05T11:00:00Z")),
+        "12:00 BST"
+    );
+    // Saturday 2025-10-25 12:00 BST; the clocks go back on the Sunday.
+    let before_autumn = utc("2025-10-25T11:00:00Z");
+    assert_eq!(
+        settings.next_deadline(Some(before_autumn), before_autumn),
+        Some(utc("2025-11-01T12:00:00Z")),
+        "12:00 GMT"
+    );
+    // Long gone: the first slot after now, still at 12:00 local.
+    assert_eq!(
+        settings.next_deadline(Some(before_spring), utc("2025-07-01T00:00:00Z")),
+        Some(utc("2025-07-05T11:00:00Z"))
+    );
+    // A weekly 12:00 slot likewise.
+    let weekly = ScheduleSettings::from(
+        "weekly Saturday 12:00 Europe/London"
+            .parse::<Schedule>()
+            .unwrap(),
+    );
+    assert_eq!(
+        weekly.next_deadline(Some(before_spring), before_spring),
+        Some(utc("2025-04-05T11:00:00Z"))
+    );
+    assert_eq!(
+        weekly.next_deadline(Some(before_autumn), before_autumn),
+        Some(utc("2025-11-01T12:00:00Z"))
+    );
+}

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod demo;
+pub mod digest;
 pub mod doors;
 pub mod entropy;
 mod error;

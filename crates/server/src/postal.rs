@@ -191,6 +191,35 @@ pub async fn enter_press(
     Ok(text)
 }
 
+/// Records that the GM posted the sheets of `players` (rows of `game`) printed with every
+/// report up to turn `through`: their next sheets start after it. Audited when it moves a
+/// player on; the same sheets marked again (a resubmitted form) change nothing. Returns how
+/// many players it moved on.
+pub async fn mark_sheets_posted(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    game: GameId,
+    players: &[PlayerRowId],
+    through: i32,
+    actor: &str,
+) -> Result<usize, LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let moved = store::paper::mark_posted(&mut *tx, game, players, through).await?;
+    if !moved.is_empty() {
+        let entry = store::audit::NewAuditEntry {
+            actor,
+            game: Some(game),
+            action: AuditAction::SheetsPosted {
+                players: moved.clone(),
+                through_turn: through,
+            },
+        };
+        store::audit::append(&mut *tx, &entry, now).await?;
+    }
+    tx.commit().await?;
+    Ok(moved.len())
+}
+
 /// Marks a subscriber postal (or not), audited as `actor`'s.
 pub async fn set_postal(
     pool: &PgPool,

@@ -334,10 +334,22 @@ pub fn board(map: &MapPicture) -> engine::Board {
             note,
         });
     }
+    // The legend names each side by its fleet and its player (the zones list every side).
+    let sides = map
+        .zones
+        .iter()
+        .map(
+            |zone| match map.units.iter().find(|u| u.side == zone.side) {
+                Some(unit) => format!("{} ({})", zone.fleet, unit.player),
+                None => zone.fleet.clone(),
+            },
+        )
+        .collect();
     engine::Board::Map(engine::MapPicture {
         width,
         height,
         shapes,
+        sides,
     })
 }
 

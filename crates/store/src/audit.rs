@@ -20,12 +20,13 @@ use crate::ids::OfferId;
 use crate::ids::OpeningId;
 use crate::ids::OutboundId;
 use crate::ids::PlayerRowId;
+use crate::ids::PressId;
 use crate::ids::SubscriberId;
 use crate::ids::TurnId;
 use crate::ids::ZineId;
 use crate::status::{
-    AbsencePolicy, Budget, GameStatus, LetterStatus, MailChoice, OfferReason, Seating, Source,
-    StandbyOffers, SubscriberStatus,
+    AbsencePolicy, Budget, GameStatus, LetterStatus, MailChoice, NoticeKind, OfferReason, Seating,
+    Source, StandbyOffers, SubscriberStatus,
 };
 use crate::{EmailAddress, ZineSlug};
 
@@ -105,6 +106,11 @@ pub enum AuditAction {
         after: Option<Schedule>,
         next_issue_at: Option<DateTime<Utc>>,
     },
+    #[serde(rename = "zine.first_issue_gathers")]
+    FirstIssueGathers {
+        zine: ZineId,
+        gathers: crate::status::FirstIssueGathers,
+    },
     #[serde(rename = "zine.issue_editorial")]
     IssueEditorial {
         zine: ZineId,
@@ -179,6 +185,12 @@ pub enum AuditAction {
     SubscriberPostal {
         subscriber: SubscriberId,
         postal: bool,
+    },
+    /// The GM posted the postal players' sheets: they have had every report up to the turn.
+    #[serde(rename = "postal.sheets_posted")]
+    SheetsPosted {
+        players: Vec<PlayerRowId>,
+        through_turn: i32,
     },
     #[serde(rename = "subscriber.mail_choice")]
     MailChoice {
@@ -302,6 +314,24 @@ pub enum AuditAction {
     },
     #[serde(rename = "press.withdraw")]
     PressWithdraw { player: PlayerRowId, entries: u64 },
+    /// The GM struck a press entry of the open turn: it is not printed.
+    #[serde(rename = "press.strike")]
+    PressStrike {
+        press: PressId,
+        player: PlayerRowId,
+        turn_id: TurnId,
+        text: String,
+        reason: String,
+    },
+    /// A GM changed their address or the digest's kinds.
+    #[serde(rename = "gm.digest")]
+    GmDigest {
+        email: Option<String>,
+        off: Vec<NoticeKind>,
+    },
+    /// A GM's digest was queued, with how many notices it mails and how many it passed over.
+    #[serde(rename = "gm.digest_sent")]
+    GmDigestSent { mailed: usize, passed_over: usize },
     #[serde(rename = "player.resign")]
     Resign { player: PlayerRowId, via: Via },
     #[serde(rename = "player.reinstate")]

@@ -110,7 +110,10 @@ impl TryFrom<String> for EmailAddress {
     }
 }
 
-/// A name shown to other people: 1 to 100 characters, no control characters, trimmed.
+/// A name shown to other people: 1 to 100 characters, no control characters, trimmed; a new
+/// name has no `<` or `>` either (markup is refused at entry: a name is text wherever it is
+/// shown, and a TELL must be able to name it). A name stored before that rule is read back
+/// as it is ([`DisplayName::stored`]) and shown escaped.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct DisplayName(String);
@@ -123,12 +126,26 @@ pub enum DisplayNameError {
     TooLong,
     #[error("the name contains control characters")]
     ControlCharacter,
+    #[error("the name contains < or >: write the name as plain text, without markup")]
+    Markup,
 }
 
 impl DisplayName {
     pub const MAX_CHARS: usize = 100;
 
+    /// A name as entered (a form, an import, a setup file): [`DisplayName::stored`]'s rules,
+    /// and no markup.
     pub fn parse(input: &str) -> Result<Self, DisplayNameError> {
+        let name = DisplayName::stored(input)?;
+        if name.0.contains(['<', '>']) {
+            return Err(DisplayNameError::Markup);
+        }
+        Ok(name)
+    }
+
+    /// A name as read back from the database: names stored before markup was refused keep
+    /// working.
+    pub fn stored(input: &str) -> Result<Self, DisplayNameError> {
         let name = input.trim();
         if name.is_empty() {
             return Err(DisplayNameError::Empty);
@@ -155,8 +172,9 @@ impl fmt::Display for DisplayName {
 
 impl TryFrom<String> for DisplayName {
     type Error = DisplayNameError;
+    /// Serde's way in, which reads stored JSON too: [`DisplayName::stored`]'s rules.
     fn try_from(value: String) -> Result<Self, Self::Error> {
-        DisplayName::parse(&value)
+        DisplayName::stored(&value)
     }
 }
 
@@ -221,10 +239,10 @@ impl From<ZineSlug> for String {
     }
 }
 
-/// Stored as `text`; read back through `parse`, so a row that holds what the type refuses is
-/// an error, never a value in hand.
+/// Stored as `text`; read back through `parse` (a display name through `stored`), so a row
+/// that holds what the type refuses is an error, never a value in hand.
 macro_rules! stored_as_text {
-    ($($name:ident),+) => {$(
+    ($name:ident via $read:ident) => {
         impl sqlx::Type<sqlx::Postgres> for $name {
             fn type_info() -> sqlx::postgres::PgTypeInfo {
                 <&str as sqlx::Type<sqlx::Postgres>>::type_info()
@@ -244,14 +262,20 @@ macro_rules! stored_as_text {
         }
 
         impl<'r> sqlx::Decode<'r, sqlx::Postgres> for $name {
-            fn decode(value: sqlx::postgres::PgValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
-                Ok($name::parse(<&str as sqlx::Decode<sqlx::Postgres>>::decode(value)?)?)
+            fn decode(
+                value: sqlx::postgres::PgValueRef<'r>,
+            ) -> Result<Self, sqlx::error::BoxDynError> {
+                Ok($name::$read(
+                    <&str as sqlx::Decode<sqlx::Postgres>>::decode(value)?,
+                )?)
             }
         }
-    )+};
+    };
 }
 
-stored_as_text!(EmailAddress, DisplayName, ZineSlug);
+stored_as_text!(EmailAddress via parse);
+stored_as_text!(ZineSlug via parse);
+stored_as_text!(DisplayName via stored);
 
 #[cfg(test)]
 mod tests {
@@ -311,6 +335,16 @@ mod tests {
             "Horatio"
         );
         assert_eq!(DisplayName::parse(" \t"), Err(DisplayNameError::Empty));
+        assert_eq!(
+            DisplayName::parse("<i>Felix</i> Fell"),
+            Err(DisplayNameError::Markup)
+        );
+        // One stored before the rule reads back as it is.
+        assert_eq!(
+            DisplayName::stored("<i>Felix</i> Fell").unwrap().as_str(),
+            "<i>Felix</i> Fell"
+        );
+        assert!(DisplayName::parse("Felix & Fell").is_ok());
         assert_eq!(
             DisplayName::parse("a\u{7}b"),
             Err(DisplayNameError::ControlCharacter)

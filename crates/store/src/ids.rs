@@ -36,6 +36,7 @@ macro_rules! row_id {
 }
 
 row_id!(AuditId, "audit entry");
+row_id!(ConversationId, "TELL conversation");
 row_id!(GameId, "game");
 row_id!(GmAccountId, "GM account");
 row_id!(InboundId, "inbound message");
@@ -43,8 +44,10 @@ row_id!(IssueId, "issue");
 row_id!(LetterId, "letter");
 row_id!(OfferId, "offer");
 row_id!(OpeningId, "opening");
+row_id!(NoticeId, "notice");
 row_id!(OutboundId, "outbound message");
 row_id!(PlayerRowId, "player");
+row_id!(PressId, "press entry");
 row_id!(SharedBodyId, "shared body");
 row_id!(SubscriberId, "subscriber");
 row_id!(TurnId, "turn");

@@ -13,7 +13,9 @@ use crate::games::{GameId, engine_of};
 use crate::ids::SubscriberId;
 use crate::ids::TurnId;
 use crate::ids::ZineId;
-use crate::status::{IssueStatus, LetterStatus, MailChoice, Source, SubscriberStatus, TurnStatus};
+use crate::status::{
+    FirstIssueGathers, IssueStatus, LetterStatus, MailChoice, Source, SubscriberStatus, TurnStatus,
+};
 
 pub use crate::ids::IssueId;
 pub use crate::ids::LetterId;
@@ -26,6 +28,8 @@ pub struct IssueSettings {
     pub issue_rhythm: Option<Schedule>,
     pub issues_since: Option<DateTime<Utc>>,
     pub next_issue_at: Option<DateTime<Utc>>,
+    /// What the first issue gathers.
+    pub first_issue_gathers: FirstIssueGathers,
 }
 
 /// [`IssueSettings`]: the query with the given condition, its parameters from `$1` on.
@@ -33,7 +37,8 @@ macro_rules! issue_settings {
     ($condition:literal, $($param:expr),+ $(,)?) => {
         sqlx::query!(
             r#"SELECT id AS "zine_id: ZineId", issue_rhythm AS "issue_rhythm: Json<Schedule>",
-                      issues_since, next_issue_at FROM zines "#
+                      issues_since, next_issue_at,
+                      first_issue_gathers AS "first_issue_gathers: FirstIssueGathers" FROM zines "#
                 + $condition,
             $($param),+
         )
@@ -42,6 +47,7 @@ macro_rules! issue_settings {
             issue_rhythm: row.issue_rhythm.map(|rhythm| rhythm.0),
             issues_since: row.issues_since,
             next_issue_at: row.next_issue_at,
+            first_issue_gathers: row.first_issue_gathers,
         })
     };
 }
@@ -100,6 +106,22 @@ pub async fn set_rhythm<'e>(
     .execute(db)
     .await?;
     Ok(())
+}
+
+/// Sets what the zine's first issue gathers; false if it gathered that already.
+pub async fn set_first_issue_gathers<'e>(
+    db: impl PgExecutor<'e>,
+    zine: ZineId,
+    gathers: FirstIssueGathers,
+) -> Result<bool, StoreError> {
+    let done = sqlx::query!(
+        "UPDATE zines SET first_issue_gathers = $2 WHERE id = $1 AND first_issue_gathers <> $2",
+        zine as ZineId,
+        gathers as FirstIssueGathers,
+    )
+    .execute(db)
+    .await?;
+    Ok(done.rows_affected() == 1)
 }
 
 pub async fn set_next_issue_at<'e>(
@@ -280,8 +302,9 @@ pub struct UnprintedReport {
     pub published_at: DateTime<Utc>,
 }
 
-/// The reports of the zine's games published since issues began and in no issue yet, by game
-/// (oldest game first), then turn.
+/// The reports of the zine's games in no issue yet, by game (oldest game first), then turn:
+/// those published since issues began, and, until the zine's first issue is out and if the
+/// GM chose so, every earlier one too (the first issue gathers since the zine began).
 pub async fn unprinted_reports<'e>(
     db: impl PgExecutor<'e>,
     zine: ZineId,
@@ -291,12 +314,17 @@ pub async fn unprinted_reports<'e>(
                   g.engine, t.number, r.text, r.html, t.revealed_seed, r.published_at
            FROM published_reports r JOIN turns t ON t.id = r.turn_id JOIN games g ON g.id = t.game_id
            JOIN zines z ON z.id = g.zine_id
-           WHERE g.zine_id = $1 AND z.issues_since IS NOT NULL AND r.published_at >= z.issues_since
+           WHERE g.zine_id = $1 AND z.issues_since IS NOT NULL
+           AND (r.published_at >= z.issues_since
+                OR (z.first_issue_gathers = $3 AND NOT EXISTS (
+                    SELECT 1 FROM zine_issues i WHERE i.zine_id = z.id AND i.status = $4)))
            AND t.status = $2
            AND NOT EXISTS (SELECT 1 FROM zine_issue_reports i WHERE i.turn_id = t.id)
            ORDER BY g.created_at, g.id, t.number"#,
         zine as ZineId,
         TurnStatus::Published as TurnStatus,
+        FirstIssueGathers::SinceZineBegan as FirstIssueGathers,
+        IssueStatus::Published as IssueStatus,
     )
     .fetch_all(db)
     .await?;

@@ -10,6 +10,7 @@ use sqlx::types::Json;
 use crate::StoreError;
 use crate::ids::GameId;
 use crate::ids::PlayerRowId;
+use crate::ids::PressId;
 use crate::ids::TurnId;
 use crate::status::{Source, TurnStatus};
 
@@ -254,6 +255,7 @@ pub async fn current_raw_orders<'e>(
 /// A turn's press with who sent it, in the order received.
 #[derive(Debug, Clone)]
 pub struct PressEntry {
+    pub id: PressId,
     pub display_name: String,
     pub text: String,
     pub source: Source,
@@ -266,7 +268,8 @@ pub async fn press_entries<'e>(
 ) -> Result<Vec<PressEntry>, StoreError> {
     Ok(sqlx::query_as!(
         PressEntry,
-        r#"SELECT p.display_name, x.text, x.source AS "source: Source", x.received_at
+        r#"SELECT x.id AS "id: PressId", p.display_name, x.text, x.source AS "source: Source",
+                  x.received_at
            FROM press x JOIN players p ON p.id = x.player_id
            WHERE x.turn_id = $1 ORDER BY x.received_at, x.id"#,
         turn as TurnId,
@@ -318,4 +321,58 @@ pub async fn open_turn_press_of_player<'e>(
     )
     .fetch_all(db)
     .await?)
+}
+
+/// A press entry the GM may strike, with what the player is told and the turn it is for.
+#[derive(Debug, Clone)]
+pub struct PressToStrike {
+    pub id: PressId,
+    pub player_id: PlayerRowId,
+    pub display_name: String,
+    pub email: crate::EmailAddress,
+    pub reply_token: String,
+    pub text: String,
+    pub turn_id: TurnId,
+    pub turn_number: i32,
+    pub turn_status: TurnStatus,
+}
+
+/// The game's press entry `id`, its turn locked (shared) to the end of the transaction, so the
+/// turn cannot resolve while the entry is struck. `None`: no such entry in the game (withdrawn,
+/// or struck already).
+pub async fn lock_press_entry(
+    tx: &mut sqlx::PgConnection,
+    game: GameId,
+    id: PressId,
+) -> Result<Option<PressToStrike>, StoreError> {
+    Ok(sqlx::query_as!(
+        PressToStrike,
+        r#"SELECT x.id AS "id: PressId", x.player_id AS "player_id: PlayerRowId", p.display_name,
+                  s.email AS "email: crate::EmailAddress", p.reply_token, x.text,
+                  t.id AS "turn_id: TurnId", t.number AS turn_number,
+                  t.status AS "turn_status: TurnStatus"
+           FROM press x JOIN turns t ON t.id = x.turn_id
+                JOIN players p ON p.id = x.player_id
+                JOIN subscribers s ON s.id = p.subscriber_id
+           WHERE x.id = $1 AND x.game_id = $2
+           FOR SHARE OF t"#,
+        id as PressId,
+        game as GameId,
+    )
+    .fetch_optional(&mut *tx)
+    .await?)
+}
+
+/// Deletes a press entry the GM struck: it is not printed. Returns whether it was there.
+pub async fn delete_press_entry(
+    tx: &mut sqlx::PgConnection,
+    id: PressId,
+) -> Result<bool, StoreError> {
+    Ok(
+        sqlx::query!("DELETE FROM press WHERE id = $1", id as PressId)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+            == 1,
+    )
 }

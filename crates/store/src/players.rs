@@ -568,3 +568,16 @@ pub async fn postal_players<'e>(
     .fetch_all(db)
     .await?)
 }
+
+/// A player's name in their game, if the row exists.
+pub async fn name_of<'e>(
+    db: impl PgExecutor<'e>,
+    player: PlayerRowId,
+) -> Result<Option<String>, StoreError> {
+    Ok(sqlx::query_scalar!(
+        "SELECT display_name FROM players WHERE id = $1",
+        player as PlayerRowId
+    )
+    .fetch_optional(db)
+    .await?)
+}

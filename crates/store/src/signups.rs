@@ -25,6 +25,8 @@ pub struct NewOpening<'a> {
     pub secret: &'a [u8; 32],
     /// The game's time zone.
     pub zone: Tz,
+    /// The first turn's deadline as the GM typed it, if any.
+    pub first_deadline: Option<DateTime<Utc>>,
 }
 
 pub async fn insert_opening<'e>(
@@ -33,8 +35,8 @@ pub async fn insert_opening<'e>(
     now: DateTime<Utc>,
 ) -> Result<OpeningId, StoreError> {
     sqlx::query_scalar!(
-        r#"INSERT INTO openings (zine_id, name, engine, setup, schedule, seats, seating, secret_seed, created_at, time_zone, status)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id AS "id: OpeningId""#,
+        r#"INSERT INTO openings (zine_id, name, engine, setup, schedule, seats, seating, secret_seed, created_at, time_zone, status, first_deadline)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id AS "id: OpeningId""#,
         new.zine_id as ZineId,
         new.name,
         new.setup.kind().name(),
@@ -46,6 +48,7 @@ pub async fn insert_opening<'e>(
         now,
         new.zone.name(),
         OpeningStatus::Open as OpeningStatus,
+        new.first_deadline,
     )
     .fetch_one(db)
     .await
@@ -70,6 +73,8 @@ pub struct Opening {
     pub created_at: DateTime<Utc>,
     /// The game's time zone.
     pub zone: Tz,
+    /// The first turn's deadline as the GM typed it, if any.
+    pub first_deadline: Option<DateTime<Utc>>,
     /// How many have signed up.
     pub signed: i64,
 }
@@ -82,7 +87,7 @@ macro_rules! openings {
                       o.setup, o.schedule AS "schedule: Json<Schedule>", o.seats,
                       o.seating AS "seating: Seating", o.secret_seed,
                       o.status AS "status: OpeningStatus", o.game_id AS "game_id: GameId",
-                      o.created_at, o.time_zone,
+                      o.created_at, o.time_zone, o.first_deadline,
                       (SELECT count(*) FROM signups s WHERE s.opening_id = o.id) AS "signed!"
                FROM openings o "#
                 + $condition,
@@ -114,6 +119,7 @@ macro_rules! openings {
                         .time_zone
                         .parse()
                         .map_err(|e| StoreError::invalid_row("openings.time_zone", e))?,
+                    first_deadline: row.first_deadline,
                     signed: row.signed,
                 })
             })

@@ -259,6 +259,15 @@ status! {
 }
 
 status! {
+    /// What a zine's first issue gathers (`zines.first_issue_gathers`): every report published
+    /// since the zine began, or only those since issues were turned on.
+    FirstIssueGathers, "first issue gathers" {
+        SinceZineBegan = "since_zine_began",
+        SinceIssuesBegan = "since_issues_began",
+    }
+}
+
+status! {
     /// What a subscriber chose to receive by mail: the zine's issue, or each game's report.
     MailChoice, "mail choice" {
         Issue = "issue",
@@ -300,5 +309,38 @@ status! {
         Lapsed = "lapsed",
         /// Not answered in time.
         Expired = "expired",
+    }
+}
+
+status! {
+    /// What a notice for the GM is about (`gm_notices.kind`); each kind the GM can switch off
+    /// in the digest.
+    NoticeKind, "notice kind" {
+        /// A game's sign-up filled: it started, or waits for the GM to seat the players.
+        SignupFilled = "signup_filled",
+        /// A seat wants a player: its player resigned or reached the missed-turns limit.
+        SeatWanted = "seat_wanted",
+        /// A standby accepted an offer and took a seat.
+        StandbySeated = "standby_seated",
+        /// A letter to the editor waits for the GM.
+        LetterWaiting = "letter_waiting",
+        /// A mail could not be delivered, for good.
+        MailFailed = "mail_failed",
+        /// A due turn could not be resolved.
+        TurnFailed = "turn_failed",
+    }
+}
+
+impl NoticeKind {
+    /// The kind's heading in the digest and on the settings page.
+    pub fn heading(self) -> &'static str {
+        match self {
+            NoticeKind::SignupFilled => "Sign-ups that filled",
+            NoticeKind::SeatWanted => "Resignations and seats that want a player",
+            NoticeKind::StandbySeated => "Standbys who took a seat",
+            NoticeKind::LetterWaiting => "Letters to the editor waiting",
+            NoticeKind::MailFailed => "Mail that could not be delivered",
+            NoticeKind::TurnFailed => "Turns that could not be resolved",
+        }
     }
 }

@@ -8,6 +8,7 @@ mod http;
 mod mail;
 mod shutdown;
 mod smtp;
+mod tells;
 mod web;
 
 use std::time::{Duration, Instant};

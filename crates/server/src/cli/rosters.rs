@@ -324,6 +324,7 @@ async fn open_signup(pool: &store::PgPool, args: &SignupOpenArgs) -> anyhow::Res
             seats: args.seats,
             seating: args.seating,
             zone: fields.zone,
+            first_deadline: None,
         },
         &mut turns::OsEntropy,
         ACTOR,

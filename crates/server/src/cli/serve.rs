@@ -182,8 +182,8 @@ fn outbox_relay(
     ))))
 }
 
-/// Sends due reminders, resolves the turns that are due and publishes due issues, every `every`, for as long as
-/// `gm serve` runs.
+/// Sends due reminders, resolves the turns that are due, publishes due issues and queues the
+/// GMs' digests, every `every`, for as long as `gm serve` runs.
 async fn deadline_worker(
     pool: store::PgPool,
     clock: Arc<dyn Clock>,
@@ -242,6 +242,16 @@ async fn deadline_worker(
             Err(error) => {
                 tracing::error!(error = %error, "publishing due issues failed; will retry")
             }
+        }
+        // Last, so a digest tells what this round did.
+        let site = crate::letters::MailSite {
+            domain: &mail_domain,
+            base_url: &base_url,
+        };
+        match crate::digest::send_due(&pool, clock.now(), site).await {
+            Ok(0) => {}
+            Ok(digests) => tracing::info!(digests, "GM digests queued"),
+            Err(error) => tracing::error!(error = %error, "queueing GM digests failed; will retry"),
         }
     }
 }

@@ -47,6 +47,9 @@ pub enum ZineCommand {
         #[arg(required = true, num_args = 1..)]
         rhythm: Vec<String>,
     },
+    /// What the first issue gathers: `since-zine` (every report since the zine began, the
+    /// default) or `since-issues` (only those since issues were turned on).
+    FirstIssue { gathers: String },
     /// Replace the next issue's editorial with the Markdown read from standard input.
     Editorial,
     /// Print the next issue as it would come out now (plain text).
@@ -83,6 +86,17 @@ pub(super) async fn run_zine(database: &DatabaseArgs, args: ZineArgs) -> anyhow:
     let base = args.base_url.as_str();
     match args.action {
         ZineCommand::Issues { rhythm } => set_rhythm(&pool, now, &zine, &rhythm.join(" ")).await?,
+        ZineCommand::FirstIssue { gathers } => {
+            let gathers = issues::parse_first_issue_gathers(&gathers)?;
+            let changed =
+                issues::set_first_issue_gathers(&pool, now, &zine, gathers, ACTOR).await?;
+            println!(
+                "{}: the first issue gathers {}{}.",
+                zine.name,
+                issues::first_issue_words(gathers),
+                if changed { "" } else { " (as it did already)" }
+            );
+        }
         ZineCommand::Editorial => {
             let mut text = String::new();
             std::io::stdin()

@@ -59,6 +59,11 @@ pub(super) async fn act(
         settings,
         tells_spent: None,
     };
+    if let Some(conversation) = &sender.conversation
+        && let Some(answer) = commands::answer_tell(&mut context, conversation).await?
+    {
+        out.push(answer);
+    }
     let mut helped = false;
     for command in &commands.commands {
         // However many HELP lines a message has, the help is sent once.
@@ -102,6 +107,11 @@ async fn take_orders(
     let commands = &reading.commands;
     let mut ordered_games = Vec::new();
     for game in commands.order_games() {
+        // In a reply to a relayed TELL, the lines that would be orders are the reply
+        // (`commands::answer_tell`); only lines under a GAME line are orders.
+        if game.is_none() && sender.conversation.is_some() {
+            continue;
+        }
         let orders = commands.order_text(game);
         let first_line = orders.lines.first().copied().unwrap_or_default();
         let holder = match sender.game(game) {

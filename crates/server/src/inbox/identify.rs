@@ -7,6 +7,7 @@ use store::audit::{AuditAction, NewAuditEntry};
 use store::outbox::{AutoSubmitted, Headers};
 use store::players::TokenHolder;
 use store::subscribers::SubscriberId;
+use store::tells::Conversation;
 
 use super::Batch;
 use crate::letters::{self, passwords};
@@ -26,6 +27,10 @@ pub(super) struct Sender {
     pub proof: Proof,
     /// The offer of a seat whose reply address the message came to (ACCEPT, DECLINE).
     pub offer: Option<store::offers::OfferId>,
+    /// The relayed TELL this message answers (it came to the TELL's relay address, or names
+    /// the relayed mail in In-Reply-To): what the sender wrote goes back as a TELL, never
+    /// into orders.
+    pub conversation: Option<Conversation>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,10 +52,38 @@ pub(super) async fn identify(
     now: DateTime<Utc>,
     domain: &str,
 ) -> Result<Result<Sender, String>, LifecycleError> {
-    match &reading.token {
-        Some(token) => by_reply_token(tx, batch, token.as_str()).await,
-        None => by_password(tx, batch, reading, from, now, domain).await,
+    let mut found = match &reading.token {
+        Some(token) => by_reply_token(tx, batch, token.as_str()).await?,
+        None => by_password(tx, batch, reading, from, now, domain).await?,
+    };
+    if let Ok(sender) = &mut found
+        && sender.conversation.is_none()
+    {
+        sender.conversation = answered_tell(tx, reading, sender.subscriber).await?;
     }
+    Ok(found)
+}
+
+/// The relayed TELL a message from a proven sender answers, by its headers: the message it
+/// replies to (In-Reply-To, else the last of References) is a TELL relayed to this sender.
+/// Only the direct parent counts: a later reply in the same thread (to a confirmation, say)
+/// is not a reply to the TELL.
+async fn answered_tell(
+    tx: &mut sqlx::PgConnection,
+    reading: &Reading,
+    subscriber: SubscriberId,
+) -> Result<Option<Conversation>, LifecycleError> {
+    let mail = &reading.mail;
+    let parent = match mail.in_reply_to.first() {
+        Some(parent) => Some(parent),
+        None => mail.references.last(),
+    };
+    // Relayed TELLs' Message-IDs are `tell.…@` (`letters::queued_ids`): most replies answer
+    // other mail, and cost no look-up.
+    let Some(parent) = parent.filter(|id| id.starts_with("tell.")) else {
+        return Ok(None);
+    };
+    Ok(store::tells::of_message(&mut *tx, parent, subscriber).await?)
 }
 
 /// The holder of a personal reply address; or the standby a seat was offered to at that
@@ -72,7 +105,29 @@ async fn by_reply_token(
             default: Some(holder),
             proof: Proof::ReplyToken,
             offer: None,
+            conversation: None,
         }));
+    }
+    // The relay address of a TELL: it was mailed to its holder alone.
+    if let Some(conversation) = store::tells::of_token(&mut *tx, token).await? {
+        let games =
+            store::players::player_rows_of_subscriber(&mut *tx, conversation.holder.subscriber)
+                .await?;
+        if let Some(holder) = games
+            .iter()
+            .find(|g| g.player_id == conversation.holder.player)
+            .cloned()
+        {
+            return Ok(Ok(Sender {
+                subscriber: holder.subscriber_id,
+                email: holder.email.clone(),
+                games,
+                default: Some(holder),
+                proof: Proof::ReplyToken,
+                offer: None,
+                conversation: Some(conversation),
+            }));
+        }
     }
     // A seat handed to a standby: the old holder is told so, not "unknown address".
     if let Some((game, turn)) = store::replacements::replaced_token(&mut *tx, token).await? {
@@ -92,6 +147,7 @@ async fn by_reply_token(
             default: None,
             proof: Proof::ReplyToken,
             offer: Some(offer.id),
+            conversation: None,
         }));
     }
     Ok(Err(letters::replies::unknown_reply_address()))
@@ -135,6 +191,7 @@ async fn by_password(
         default,
         proof: Proof::Password,
         offer: None,
+        conversation: None,
     }))
 }
 

@@ -14,7 +14,7 @@ use crate::outbox::post::{Circular, post_circular};
 use chrono::{DateTime, Utc};
 use store::audit::AuditAction;
 use store::issues::{Issue, IssueSettings, LetterId};
-use store::status::{LetterStatus, MailChoice, Source};
+use store::status::{FirstIssueGathers, LetterStatus, MailChoice, Source};
 use store::subscribers::SubscriberId;
 use store::zines::{Zine, ZineId};
 use store::{PgPool, StoreError};
@@ -22,7 +22,7 @@ use store::{PgPool, StoreError};
 pub use render::IssueContents;
 use schedule::{Schedule, ScheduleError};
 
-/// The print style sheet of the issue (A4 and US letter alike, a page break before each game,
+/// The print style sheet of the issue (A4 and US letter alike, games packed on pages,
 /// boards in black and white): the web page's, the printable page's and the PDF's.
 pub const PRINT_STYLE: &str = include_str!("../../../../templates/public/issue_print.css");
 
@@ -52,6 +52,11 @@ pub enum IssueError {
     EmptyLetter,
     #[error("the letter is {0} characters long; at most {MAX_LETTER_CHARS} are printed")]
     LetterTooLong(usize),
+    #[error(
+        "{0:?}: the first issue gathers `since-zine` (every report since the zine began) or \
+         `since-issues` (only those since issues were turned on)"
+    )]
+    FirstIssue(String),
     #[error("no letter {0} waits for moderation in this zine")]
     LetterNotFound(LetterId),
 }
@@ -111,6 +116,56 @@ pub async fn set_rhythm(
     .await?;
     tx.commit().await?;
     Ok(next)
+}
+
+/// Sets what the zine's first issue gathers (it matters until that issue is out): every
+/// report since the zine began, or only those since issues were turned on. Audited when it
+/// changes; the same choice again changes nothing. Returns whether it changed.
+pub async fn set_first_issue_gathers(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    zine: &Zine,
+    gathers: FirstIssueGathers,
+    actor: &str,
+) -> Result<bool, IssueError> {
+    let mut tx = pool.begin().await?;
+    let changed = store::issues::set_first_issue_gathers(&mut *tx, zine.id, gathers).await?;
+    if changed {
+        let action = AuditAction::FirstIssueGathers {
+            zine: zine.id,
+            gathers,
+        };
+        let entry = store::audit::NewAuditEntry {
+            actor,
+            game: None,
+            action,
+        };
+        store::audit::append(&mut *tx, &entry, now).await?;
+    }
+    tx.commit().await?;
+    Ok(changed)
+}
+
+/// What the first issue gathers, in words for the GM.
+pub fn first_issue_words(gathers: FirstIssueGathers) -> &'static str {
+    match gathers {
+        FirstIssueGathers::SinceZineBegan => "every report since the zine began",
+        FirstIssueGathers::SinceIssuesBegan => "only the reports since issues were turned on",
+    }
+}
+
+/// What the words of a form or the command line choose for the first issue.
+pub fn parse_first_issue_gathers(words: &str) -> Result<FirstIssueGathers, IssueError> {
+    match words
+        .trim()
+        .to_ascii_lowercase()
+        .replace(['-', ' '], "_")
+        .as_str()
+    {
+        "since_zine_began" | "since_zine" | "zine" => Ok(FirstIssueGathers::SinceZineBegan),
+        "since_issues_began" | "since_issues" | "issues" => Ok(FirstIssueGathers::SinceIssuesBegan),
+        _ => Err(IssueError::FirstIssue(words.trim().to_owned())),
+    }
 }
 
 /// The zine's issue settings.
@@ -374,7 +429,37 @@ pub async fn submit_letter(
         now,
     )
     .await?;
+    tell_the_gm(tx, zine, subscriber, now).await?;
     Ok(id)
+}
+
+/// Records for the GM's digest that a letter waits.
+async fn tell_the_gm(
+    tx: &mut sqlx::PgConnection,
+    zine: ZineId,
+    subscriber: SubscriberId,
+    now: DateTime<Utc>,
+) -> Result<(), IssueError> {
+    let Some(zine) = store::zines::find(&mut *tx, zine).await? else {
+        return Ok(());
+    };
+    let from = store::subscribers::find(&mut *tx, subscriber)
+        .await?
+        .map_or_else(String::new, |s| {
+            format!(" from {}", s.display_name.as_str())
+        });
+    let summary = format!(
+        "A letter to the editor of {}{from} waits for you.",
+        zine.name
+    );
+    let notice = store::notices::NewNotice {
+        kind: store::status::NoticeKind::LetterWaiting,
+        game: None,
+        summary: &summary,
+        link: &format!("/gm/zines/{}/issues#letters", zine.slug),
+    };
+    store::notices::record(&mut *tx, &notice, now).await?;
+    Ok(())
 }
 
 /// The GM approves (printed in the next issue) or turns down a letter not printed yet.

@@ -2,7 +2,7 @@
 //! and the print style sheet) printed by headless Chromium (`--print-to-pdf`).
 //!
 //! Why Chromium and not a PDF crate: the issue already has a print layout in HTML and CSS
-//! (page breaks between games, tables, SVG boards); Chromium lays that out exactly as a reader
+//! (games packed on pages, tables kept whole by row, SVG boards); Chromium lays that out exactly as a reader
 //! printing the page would get it, and it is already a dependency of the browser tests, which
 //! `scripts/test` installs from Debian's packages. A pure-Rust PDF writer would mean a second
 //! layout of the same issue (text flow, tables, fonts embedded by hand) to keep in step.

@@ -36,6 +36,16 @@ pub struct GameSection {
     pub next_deadline: String,
 }
 
+impl GameSection {
+    /// A game with nothing new, in one line: its name, rules and next deadline.
+    pub fn quiet_line(&self) -> String {
+        format!(
+            "{} ({}): next deadline {}.",
+            self.name, self.rules, self.next_deadline
+        )
+    }
+}
+
 /// A published report, as its public page shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReportSection {
@@ -69,6 +79,16 @@ impl IssueContents {
         format!("{}, issue {}", self.zine_name, self.number)
     }
 
+    /// The games with a report in this issue: each gets a section of its own.
+    pub fn games_with_news(&self) -> impl Iterator<Item = &GameSection> {
+        self.games.iter().filter(|g| !g.reports.is_empty())
+    }
+
+    /// The games with nothing new: a line each, not a section.
+    pub fn quiet_games(&self) -> Vec<&GameSection> {
+        self.games.iter().filter(|g| g.reports.is_empty()).collect()
+    }
+
     pub fn date_line(&self) -> String {
         self.date.format("%A %-d %B %Y").to_string()
     }
@@ -97,7 +117,7 @@ impl IssueContents {
             out.push(String::new());
             out.push(markdown::to_text(&self.editorial, COLUMNS - 2));
         }
-        for game in &self.games {
+        for game in self.games_with_news() {
             out.push(String::new());
             out.push(rule.clone());
             out.push(wrap(&format!(
@@ -107,10 +127,6 @@ impl IssueContents {
             )));
             out.push(wrap(&format!("Next deadline: {}", game.next_deadline)));
             out.push(thin.clone());
-            if game.reports.is_empty() {
-                out.push(String::new());
-                out.push("No turn resolved since the last issue.".into());
-            }
             for report in &game.reports {
                 out.push(String::new());
                 out.push(report.text.trim_end().to_owned());
@@ -121,6 +137,7 @@ impl IssueContents {
                 }
             }
         }
+        self.quiet_text(&mut out, &rule, &thin);
         out.push(String::new());
         out.push(rule.clone());
         out.push("GAMES OPEN FOR SIGN-UP".into());
@@ -151,6 +168,21 @@ impl IssueContents {
         let mut text = out.join("\n");
         text.push('\n');
         text
+    }
+
+    /// The games with nothing new, a line each under one heading (nothing if there are none).
+    fn quiet_text(&self, out: &mut Vec<String>, rule: &str, thin: &str) {
+        let quiet = self.quiet_games();
+        if quiet.is_empty() {
+            return;
+        }
+        out.push(String::new());
+        out.push(rule.to_owned());
+        out.push("NO TURN RESOLVED SINCE THE LAST ISSUE".into());
+        out.push(thin.to_owned());
+        for game in quiet {
+            out.push(wrap(&game.quiet_line()));
+        }
     }
 
     /// The issue as an HTML fragment (an `<article>`); every text in it is escaped, and the

@@ -5,14 +5,17 @@
 //! decide when a mail is due and queue it; here is only what it says and how it is addressed.
 
 pub mod copies;
+pub mod digest;
 pub mod issues;
 pub mod offers;
 pub mod passwords;
 pub mod postal;
+pub mod press;
 pub mod replacements;
 pub mod replies;
 pub mod signups;
 pub mod started;
+pub mod tells;
 pub mod turns;
 pub mod verdict;
 

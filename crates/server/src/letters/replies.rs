@@ -404,8 +404,9 @@ pub fn relayed_tell(sender: &str, game: &str, text: &str) -> Letter {
         subject: format!("{game}: a private message from {sender}"),
         body: format!(
             "A private message from {sender} in {game}, relayed by Admiralty:\n\n{text}\n\n\
-             To answer, reply to this mail with a line\n  TELL {sender}: <your message>\n\
-             (it goes to {sender} alone; quoted text is ignored).\n"
+             To answer, reply to this mail: what you write goes to {sender} alone,\n\
+             as a private message (quoted text is left out, and neither of you\n\
+             sees the other's address). A reply to this mail is never read as orders.\n"
         ),
     }
 }

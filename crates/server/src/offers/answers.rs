@@ -137,6 +137,17 @@ impl Answering<'_> {
             },
         )
         .await?;
+        let summary = format!(
+            "{} took {}'s seat in {} from turn {}.",
+            replaced.new_name, replaced.old_name, found.game_name, replaced.from_turn
+        );
+        let notice = store::notices::NewNotice {
+            kind: store::status::NoticeKind::StandbySeated,
+            game: Some(found.game_id),
+            summary: &summary,
+            link: &format!("/gm/games/{}", found.game_id),
+        };
+        store::notices::record(&mut *tx, &notice, now).await?;
         Ok(Answered::Took(words::accepted(
             &found.game_name,
             &replaced.old_name,

@@ -31,9 +31,38 @@ pub(crate) async fn seat_left(
         return Ok(());
     };
     let policy = store::offers::policy(&mut *tx, game).await?;
-    if limit(summary.engine, policy).is_some() && policy.offers == StandbyOffers::Automatic {
+    let handed_on = limit(summary.engine, policy).is_some();
+    tell_the_gm(tx, &summary, player, handed_on, now).await?;
+    if handed_on && policy.offers == StandbyOffers::Automatic {
         offer_to_next_standby(tx, game, player, reason, now, domain).await?;
     }
+    Ok(())
+}
+
+/// Records for the GM's digest that a player left their seat.
+async fn tell_the_gm(
+    tx: &mut sqlx::PgConnection,
+    game: &GameSummary,
+    player: PlayerRowId,
+    handed_on: bool,
+    now: DateTime<Utc>,
+) -> Result<(), LifecycleError> {
+    let name = store::players::name_of(&mut *tx, player)
+        .await?
+        .unwrap_or_else(|| format!("player {player}"));
+    let what = if handed_on {
+        "the seat wants a player"
+    } else {
+        "the fleet leaves at the next resolution"
+    };
+    let summary = format!("{name} left {} (resigned): {what}.", game.name);
+    let notice = store::notices::NewNotice {
+        kind: store::status::NoticeKind::SeatWanted,
+        game: Some(game.id),
+        summary: &summary,
+        link: &format!("/gm/games/{}#standby-heading", game.id),
+    };
+    store::notices::record(&mut *tx, &notice, now).await?;
     Ok(())
 }
 

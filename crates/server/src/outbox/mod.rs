@@ -157,6 +157,33 @@ fn start_senders(
     (sending, received)
 }
 
+/// Marks a message failed for good and, in the same transaction, records it for the GM's
+/// digest (unless it is a digest itself).
+async fn given_up(
+    pool: &PgPool,
+    message: &Leased,
+    error: &str,
+    now: DateTime<Utc>,
+) -> Result<(), store::StoreError> {
+    let mut tx = pool.begin().await?;
+    outbox::mark_failed(&mut *tx, message.id, error).await?;
+    if !crate::letters::digest::is_digest(&message.message_id) {
+        let summary = format!(
+            "Mail to {} could not be delivered: \"{}\" ({error}).",
+            message.to_address, message.subject
+        );
+        let notice = store::notices::NewNotice {
+            kind: store::status::NoticeKind::MailFailed,
+            game: None,
+            summary: &summary,
+            link: "/gm/outbox?status=failed",
+        };
+        store::notices::record(&mut *tx, &notice, now).await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
 /// Records a message that was not sent: failed for good, or to be tried again later (until
 /// [`MAX_ATTEMPTS`]).
 async fn record_failure(
@@ -168,12 +195,12 @@ async fn record_failure(
 ) -> Result<(), store::StoreError> {
     match failure {
         Failure::Permanent(error) => {
-            outbox::mark_failed(pool, message.id, &error).await?;
+            given_up(pool, message, &error, now).await?;
             done.failed += 1;
         }
         Failure::Temporary(error) if message.attempts + 1 >= MAX_ATTEMPTS => {
             let error = format!("gave up after {MAX_ATTEMPTS} attempts: {error}");
-            outbox::mark_failed(pool, message.id, &error).await?;
+            given_up(pool, message, &error, now).await?;
             done.failed += 1;
         }
         Failure::Temporary(error) => {

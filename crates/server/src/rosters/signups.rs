@@ -32,6 +32,8 @@ pub struct OpeningSpec<'a> {
     pub seating: Seating,
     /// The game's time zone: it starts in it (a weekly schedule keeps its own).
     pub zone: chrono_tz::Tz,
+    /// The first deadline the GM typed: the first turn's, when the game starts.
+    pub first_deadline: Option<DateTime<Utc>>,
 }
 
 /// Opens a game for sign-up, its secret made now so that the seating seed's commitment can be
@@ -77,6 +79,7 @@ pub async fn open_signup(
             seating: spec.seating,
             secret: &secret,
             zone: spec.zone,
+            first_deadline: spec.first_deadline,
         },
         now,
     )
@@ -190,17 +193,7 @@ pub(crate) async fn join_in(
         SignedUp::Queued(place) => place,
     };
     if place == opening.seats {
-        if opening.seating == Seating::Gm {
-            return Ok(Joined::Full {
-                game: opening.name,
-                seats: opening.seats,
-            });
-        }
-        let id = start_in(tx, now, &opening, None, "system", site).await?;
-        return Ok(Joined::Started {
-            game: opening.name,
-            id,
-        });
+        return filled(tx, now, opening, site).await;
     }
     Ok(Joined::Queued {
         game: opening.name,
@@ -209,6 +202,61 @@ pub(crate) async fn join_in(
         already: false,
         seating: opening.seating,
     })
+}
+
+/// The last seat was taken: the game starts, unless the GM seats the players; the GM is told.
+async fn filled(
+    tx: &mut sqlx::PgConnection,
+    now: DateTime<Utc>,
+    opening: Opening,
+    site: MailSite<'_>,
+) -> Result<Joined, LifecycleError> {
+    if opening.seating == Seating::Gm {
+        let summary = format!(
+            "The sign-up for {} filled ({} of {}): seat the players and start it.",
+            opening.name, opening.seats, opening.seats
+        );
+        tell_the_gm(
+            tx,
+            None,
+            &summary,
+            &format!("/gm/signups/{}", opening.id),
+            now,
+        )
+        .await?;
+        return Ok(Joined::Full {
+            game: opening.name,
+            seats: opening.seats,
+        });
+    }
+    let id = start_in(tx, now, &opening, None, "system", site).await?;
+    let summary = format!(
+        "The sign-up for {} filled ({} of {}): the game started.",
+        opening.name, opening.seats, opening.seats
+    );
+    tell_the_gm(tx, Some(id), &summary, &format!("/gm/games/{id}"), now).await?;
+    Ok(Joined::Started {
+        game: opening.name,
+        id,
+    })
+}
+
+/// Records for the GM's digest that a sign-up filled.
+async fn tell_the_gm(
+    tx: &mut sqlx::PgConnection,
+    game: Option<GameId>,
+    summary: &str,
+    link: &str,
+    now: DateTime<Utc>,
+) -> Result<(), LifecycleError> {
+    let notice = store::notices::NewNotice {
+        kind: store::status::NoticeKind::SignupFilled,
+        game,
+        summary,
+        link,
+    };
+    store::notices::record(&mut *tx, &notice, now).await?;
+    Ok(())
 }
 
 /// [`join_in`] in a transaction of its own (the player pages).
@@ -312,7 +360,7 @@ async fn start_in(
         zine: opening.zine_id,
         name: &opening.name,
         setup: &opening.setup,
-        first_deadline: None,
+        first_deadline: opening.first_deadline,
         schedule: opening.schedule,
     };
     let game = create_game_in(

@@ -19,6 +19,7 @@ use store::zines::Zine;
 
 use crate::AppState;
 use crate::error::AppError;
+use crate::web::once::once_per_form;
 
 pub(crate) fn router(state: &AppState) -> Router<AppState> {
     let router = Router::new()
@@ -53,11 +54,18 @@ pub(crate) fn router(state: &AppState) -> Router<AppState> {
         .route("/rules/{engine}", get(rules::get_rules))
         // Forms are refused whole when they hold a NUL (the webhook, outside, reads no body
         // before its token is checked).
+        // Forms are claimed by their key before they act, so that each acts once.
         .nest(
             "/gm",
-            gm::router().layer(middleware::from_fn(crate::web::input::refuse_nul_in_forms)),
+            gm::router()
+                .layer(middleware::from_fn_with_state(state.clone(), once_per_form))
+                .layer(middleware::from_fn(crate::web::input::refuse_nul_in_forms)),
         )
-        .merge(player::router().layer(middleware::from_fn(crate::web::input::refuse_nul_in_forms)))
+        .merge(
+            player::router()
+                .layer(middleware::from_fn_with_state(state.clone(), once_per_form))
+                .layer(middleware::from_fn(crate::web::input::refuse_nul_in_forms)),
+        )
         .fallback(not_found)
         // Every error of the pages above as a page in the layout (the webhook, a door for
         // machines, keeps its plain answers).

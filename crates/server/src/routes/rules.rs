@@ -5,7 +5,7 @@
 use askama::Template;
 use axum::response::Html;
 use games::EngineKind;
-use pulldown_cmark::{Event, Options, Parser};
+use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
 
 use crate::AppError;
 use crate::web::Path;
@@ -28,11 +28,24 @@ fn document(engine: EngineKind) -> &'static str {
     }
 }
 
+/// What a table is put in: a box that scrolls sideways on a phone, which the keyboard can
+/// reach (focusable, named) so that its hidden columns can be scrolled to (WCAG 2.1.1).
+const TABLE_BOX: &str =
+    r#"<div class="table-wrap" tabindex="0" role="region" aria-label="Table (scrolls sideways)">"#;
+
 /// Markdown as HTML; HTML written in the markdown is shown as text, not obeyed.
 fn markdown(text: &str) -> String {
-    let events = Parser::new_ext(text, Options::ENABLE_TABLES).map(|event| match event {
-        Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(raw),
-        other => other,
+    let events = Parser::new_ext(text, Options::ENABLE_TABLES).flat_map(|event| match event {
+        Event::Html(raw) | Event::InlineHtml(raw) => vec![Event::Text(raw)],
+        Event::Start(Tag::Table(alignments)) => vec![
+            Event::Html(CowStr::Borrowed(TABLE_BOX)),
+            Event::Start(Tag::Table(alignments)),
+        ],
+        Event::End(TagEnd::Table) => vec![
+            Event::End(TagEnd::Table),
+            Event::Html(CowStr::Borrowed("</div>\n")),
+        ],
+        other => vec![other],
     });
     let mut html = String::new();
     pulldown_cmark::html::push_html(&mut html, events);
@@ -66,5 +79,7 @@ mod tests {
             html.contains("<code>code</code>") && html.contains("<table>"),
             "{html}"
         );
+        // A table scrolls in a box the keyboard reaches.
+        assert!(html.contains(&format!("{TABLE_BOX}<table>")), "{html}");
     }
 }

@@ -176,6 +176,8 @@ pub async fn revoke_subscriber(
     let rows = store::players::rows_of_subscriber(&mut *tx, subscriber).await?;
     let tokens: Vec<String> = rows.iter().map(|_| new_reply_token(entropy)).collect();
     let reply_tokens = store::players::replace_reply_tokens(&mut *tx, &rows, &tokens).await?;
+    // The relay addresses of TELLs mailed to them go too (docs/mail.md).
+    store::tells::delete_of_subscriber(&mut *tx, subscriber).await?;
     Ok(Revoked {
         web_sessions,
         login_links,

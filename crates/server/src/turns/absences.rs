@@ -210,7 +210,7 @@ fn turns_away(
                 letters::deadline(deadline, zone)
             ));
         }
-        match schedule.deadlines().next_deadline(Some(deadline), deadline) {
+        match schedule.next_deadline(Some(deadline), deadline) {
             Some(next) => deadline = next,
             None => break,
         }

@@ -294,9 +294,7 @@ pub(crate) async fn create_game_in(
     .await?;
     seated.insert_players(&mut *tx, game, entropy).await?;
     let first = state.turn();
-    let deadline = spec
-        .first_deadline
-        .or_else(|| spec.schedule.next_deadline(None, now));
+    let deadline = first_deadline(spec.first_deadline, &settings, now);
     let opening = NewTurn {
         game_id: game,
         number: first,
@@ -333,4 +331,19 @@ pub(crate) async fn create_game_in(
         super::started::queue_start_mails(&mut *tx, now, &started, site).await?;
     }
     Ok(game)
+}
+
+/// The first turn's deadline: the one the GM typed, or, when it passed before the game started
+/// (a sign-up that filled late), the first slot after now on its rhythm (none for a manual
+/// schedule); with none typed, the schedule's first slot.
+fn first_deadline(
+    typed: Option<DateTime<Utc>>,
+    settings: &ScheduleSettings,
+    now: DateTime<Utc>,
+) -> Option<DateTime<Utc>> {
+    match typed {
+        Some(at) if at > now => Some(at),
+        Some(at) => settings.next_deadline(Some(at), now),
+        None => settings.next_deadline(None, now),
+    }
 }

@@ -67,9 +67,12 @@ pub async fn gm_action(
     let status_before = ClockChange::Status {
         status_before: stored.status,
     };
+    // The deadline the open turn had: Resolve now keeps the schedule's slots from it.
+    let mut slot = None;
     let change = match action {
         GmAction::ResolveNow | GmAction::Extend(_) | GmAction::SetDeadline(_) => {
             let turn = open.ok_or(LifecycleError::NoOpenTurn(game))?;
+            slot = turn.deadline;
             move_deadline(&mut tx, game, turn, action, now).await?
         }
         GmAction::Pause => pause(&mut tx, game, open, now)
@@ -95,7 +98,7 @@ pub async fn gm_action(
     .await?;
     tx.commit().await?;
     if action == GmAction::ResolveNow {
-        resolve_open_turn_now(pool, game, now, mail_domain).await?;
+        resolve_open_turn_now(pool, game, now, slot, mail_domain).await?;
     }
     Ok(())
 }
@@ -265,7 +268,7 @@ pub async fn set_schedule(
     let mut deadline_set = None;
     if let Some(turn) = open
         && (turn.deadline.is_none() || rule_changed)
-        && let Some(deadline) = settings.deadlines().next_deadline(None, now)
+        && let Some(deadline) = settings.next_deadline(None, now)
     {
         store::turns::set_deadline(&mut *tx, turn.id, deadline).await?;
         deadline_set = Some(deadline);

@@ -98,12 +98,40 @@ pub(crate) async fn count_turn(
             store::audit::append(&mut *tx, &reached, now).await?;
             continue;
         };
+        tell_the_gm(tx, game, player, count, now).await?;
         warn_the_player(tx, game, player, count, turn, &reached, now, domain).await?;
         if policy.offers == StandbyOffers::Automatic {
             offers::make::offer_to_next_standby(tx, game, player, OfferReason::Missed, now, domain)
                 .await?;
         }
     }
+    Ok(())
+}
+
+/// Records for the GM's digest that a player reached the missed-turns limit.
+async fn tell_the_gm(
+    tx: &mut sqlx::PgConnection,
+    game: GameId,
+    player: PlayerRowId,
+    missed: i32,
+    now: DateTime<Utc>,
+) -> Result<(), LifecycleError> {
+    let name = store::players::name_of(&mut *tx, player)
+        .await?
+        .unwrap_or_else(|| format!("player {player}"));
+    let game_name = store::games::summary(&mut *tx, game)
+        .await?
+        .map_or_else(|| format!("game {game}"), |summary| summary.name);
+    let summary = format!(
+        "{name} has missed {missed} turns in a row in {game_name}: the seat wants a player."
+    );
+    let notice = store::notices::NewNotice {
+        kind: store::status::NoticeKind::SeatWanted,
+        game: Some(game),
+        summary: &summary,
+        link: &format!("/gm/games/{game}#standby-heading"),
+    };
+    store::notices::record(&mut *tx, &notice, now).await?;
     Ok(())
 }
 

@@ -22,6 +22,7 @@ mod renames;
 pub mod resolve;
 mod started;
 pub mod states;
+pub mod strike;
 pub mod verify;
 
 use engine::TurnInput;

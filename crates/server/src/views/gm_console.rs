@@ -82,3 +82,12 @@ pub async fn audit_log(
     let found = store::audit::list_page(pool, before, filter, AUDIT_PAGE + 1).await?;
     Ok(one_page(found, AUDIT_PAGE, |e| e.entry.id))
 }
+
+/// The GM's digest settings (their address, the kinds switched off); `None` when the account
+/// is gone.
+pub async fn digest_settings(
+    pool: &PgPool,
+    gm: store::accounts::GmAccountId,
+) -> Result<Option<store::notices::DigestSettings>, StoreError> {
+    store::notices::settings(pool, gm).await
+}

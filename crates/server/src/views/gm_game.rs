@@ -3,6 +3,8 @@
 //! policy), what an irreversible action puts at stake, the postal players' sheets, and a game
 //! open for sign-up.
 
+use std::collections::BTreeMap;
+
 use games::{AnyState, EngineKind};
 use store::absences::GamePolicy;
 use store::games::{GameId, GameSummary};
@@ -58,6 +60,31 @@ impl GameDesk {
         self.current
             .as_ref()
             .is_some_and(|c| c.expects_orders(crate::turns::player_id(engine_player_id)))
+    }
+
+    /// The roster as the page shows it, in a few characters: who holds which seat in what
+    /// status, and the open offers. A roster form (replace, offer, withdraw, take back a
+    /// resignation) carries it, and is refused once the roster has moved on.
+    pub fn roster_version(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut seen = String::new();
+        for p in &self.players {
+            seen.push_str(&format!(
+                "p{}:{}:{};",
+                p.player_id, p.engine_player_id, p.status
+            ));
+        }
+        for r in &self.roster {
+            seen.push_str(&format!("r{}:{:?}:{};", r.name, r.seat, r.status));
+        }
+        for seat in self.standbys.iter().flat_map(|s| &s.wanted) {
+            seen.push_str(&format!("w{}:", seat.player));
+            for offer in &seat.offers {
+                seen.push_str(&format!("o{},", offer.id));
+            }
+        }
+        let digest = Sha256::digest(seen.as_bytes());
+        hex::encode(digest.iter().take(8).copied().collect::<Vec<u8>>())
     }
 }
 
@@ -248,11 +275,37 @@ pub async fn postal_players(pool: &PgPool, game: GameId) -> Result<Vec<PlayerRow
 }
 
 /// What the postal players' sheets print: the players, the game's state (each sheet shows one
-/// player's own view of it) and the turns (for the latest report).
+/// player's own view of it and the order help), the turns (for the reports) and the last
+/// turn whose report each player has had on paper.
 pub struct Printing {
     pub players: Vec<GamePlayer>,
     pub state: AnyState,
+    /// Newest first.
     pub turns: Vec<TurnSummary>,
+    pub paper_through: BTreeMap<PlayerRowId, i32>,
+}
+
+impl Printing {
+    /// The published reports `player` has not had on paper, oldest first.
+    pub fn reports_not_on_paper(&self, player: PlayerRowId) -> Vec<(i32, String)> {
+        let through = self.paper_through.get(&player).copied().unwrap_or(0);
+        let mut reports: Vec<(i32, String)> = self
+            .turns
+            .iter()
+            .filter(|t| t.number > through)
+            .filter_map(|t| t.report_text.clone().map(|text| (t.number, text)))
+            .collect();
+        reports.reverse();
+        reports
+    }
+
+    /// The latest turn with a published report (0: none yet).
+    pub fn latest_report(&self) -> i32 {
+        self.turns
+            .iter()
+            .find(|t| t.report_text.is_some())
+            .map_or(0, |t| t.number)
+    }
 }
 
 /// The game's players, its state and its turns, for printed sheets.
@@ -260,10 +313,12 @@ pub async fn printing(pool: &PgPool, game: GameId) -> Result<Printing, Lifecycle
     let players = store::players::of_game(pool, game).await?;
     let state = crate::turns::game_state(pool, game).await?;
     let turns = store::turns::turn_summaries(pool, game).await?;
+    let paper_through = store::paper::through_turns(pool, game).await?;
     Ok(Printing {
         players,
         state,
         turns,
+        paper_through,
     })
 }
 
@@ -290,4 +345,15 @@ pub async fn opening(pool: &PgPool, id: OpeningId) -> Result<Option<OpeningDesk>
         queue,
         zine_slug,
     }))
+}
+
+/// A press entry of the game, for the page that strikes it; `None` when it is gone.
+pub async fn press_to_strike(
+    pool: &PgPool,
+    game: GameId,
+    press: store::ids::PressId,
+) -> Result<Option<store::orders::PressToStrike>, StoreError> {
+    // The entry's lock lasts only this statement: the page reads, the strike checks again.
+    let mut conn = pool.acquire().await?;
+    store::orders::lock_press_entry(&mut conn, game, press).await
 }

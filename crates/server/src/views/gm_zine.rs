@@ -58,6 +58,8 @@ pub struct IssuesDesk {
     pub draft: Option<Issue>,
     /// Letters waiting for moderation.
     pub pending: Vec<Letter>,
+    /// How many subscribers are mailed an issue when it is published.
+    pub issue_readers: usize,
     /// The published issues, newest first.
     pub published: Vec<Issue>,
 }
@@ -73,6 +75,7 @@ pub async fn issues_desk(pool: &PgPool, zine: ZineId) -> Result<IssuesDesk, Issu
         settings,
         draft,
         pending: store::issues::letters(pool, zine, LetterStatus::Pending).await?,
+        issue_readers: store::issues::issue_readers(pool, zine).await?.len(),
         published: store::issues::published(pool, zine).await?,
     })
 }

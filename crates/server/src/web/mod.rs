@@ -5,8 +5,10 @@
 
 pub mod csrf;
 pub(crate) mod errors;
+pub(crate) mod field_errors;
 pub(crate) mod headers;
 pub(crate) mod input;
+pub mod once;
 mod path;
 pub mod session;
 

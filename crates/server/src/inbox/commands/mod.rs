@@ -5,6 +5,10 @@ mod in_game;
 mod issue;
 mod subscription;
 mod tell;
+mod tell_names;
+mod tell_reply;
+
+pub(super) use tell_reply::answer_tell;
 
 use chrono::{DateTime, Utc};
 use mail::Reading;

@@ -4,8 +4,10 @@ use store::audit::AuditAction;
 use store::outbox::Headers;
 use store::players::TokenHolder;
 use store::status::PlayerStatus;
+use store::tells::Side;
 
 use super::Context;
+use crate::entropy::{OsEntropy, new_reply_token};
 use crate::inbox::audit;
 use crate::inbox::budget::{self, Relay, Relayed};
 use crate::letters::{self, replies};
@@ -23,18 +25,18 @@ pub(super) async fn tell(
     text: &str,
 ) -> Result<String, LifecycleError> {
     let wanted = to.trim();
-    if let Some(refused) = too_long(cx, from, line, wanted, text).await? {
+    if let Some(refused) = refused_before_relay(cx, from, line, wanted, text).await? {
         return Ok(refused);
     }
-    if let Some(over) = cx.tells_spent {
-        budget::audit_tell_over(cx.tx, from, wanted, &over, cx.now).await?;
-        return Ok(replies::tell_not_relayed(line, wanted, &over));
-    }
     let players = store::players::player_rows_of_game(&mut *cx.tx, from.game_id).await?;
-    let recipient = players.iter().find(|p| {
-        p.display_name.trim().eq_ignore_ascii_case(wanted)
-            || wanted.parse::<i64>().is_ok_and(|n| n == p.engine_player_id)
-    });
+    let roster: Vec<(&str, i64, bool)> = players
+        .iter()
+        .map(|p| {
+            let active = p.status == PlayerStatus::Active && p.player_id != from.player_id;
+            (p.display_name.as_str(), p.engine_player_id, active)
+        })
+        .collect();
+    let recipient = super::tell_names::named(&roster, wanted).and_then(|i| players.get(i));
     let Some(recipient) = recipient.filter(|p| p.status == PlayerStatus::Active) else {
         let names: Vec<String> = players
             .iter()
@@ -52,6 +54,25 @@ pub(super) async fn tell(
         return Ok(replies::tell_to_yourself(line));
     }
     relay(cx, from, recipient, line, text).await
+}
+
+/// The refusal of a TELL too long, or past the budget this message already spent (audited);
+/// `None` when it may be relayed.
+pub(super) async fn refused_before_relay(
+    cx: &mut Context<'_, '_>,
+    from: &TokenHolder,
+    line: usize,
+    wanted: &str,
+    text: &str,
+) -> Result<Option<String>, LifecycleError> {
+    if let Some(refused) = too_long(cx, from, line, wanted, text).await? {
+        return Ok(Some(refused));
+    }
+    if let Some(over) = cx.tells_spent {
+        budget::audit_tell_over(cx.tx, from, wanted, &over, cx.now).await?;
+        return Ok(Some(replies::tell_not_relayed(line, wanted, &over)));
+    }
+    Ok(None)
 }
 
 /// The refusal of a TELL longer than `ADMIRALTY_TELL_MAX_CHARS`, audited; `None` if it is not.
@@ -79,7 +100,9 @@ async fn too_long(
 }
 
 /// Queues the TELL to its recipient within the sender's budgets; returns the confirmation line.
-async fn relay(
+/// Its Reply-To is the recipient's relay address for answering the sender (`store::tells`),
+/// and its Message-ID is recorded, so that a reply to it is relayed back, never read as orders.
+pub(super) async fn relay(
     cx: &mut Context<'_, '_>,
     from: &TokenHolder,
     recipient: &TokenHolder,
@@ -88,6 +111,20 @@ async fn relay(
 ) -> Result<String, LifecycleError> {
     let inbound_id = cx.batch.message_key(cx.reading);
     let domain = cx.settings.domain.as_str();
+    let conversation = store::tells::conversation(
+        &mut *cx.tx,
+        Side {
+            player: recipient.player_id,
+            subscriber: recipient.subscriber_id,
+        },
+        Side {
+            player: from.player_id,
+            subscriber: from.subscriber_id,
+        },
+        &new_reply_token(&mut OsEntropy),
+        cx.now,
+    )
+    .await?;
     let letter = replies::relayed_tell(&from.display_name, &from.game_name, text);
     let relay = Relay {
         mail: Posting::once(
@@ -98,7 +135,7 @@ async fn relay(
             letter,
         )
         .with_headers(Headers::reply_to(letters::reply_address(
-            &recipient.reply_token,
+            &conversation.reply_token,
             domain,
         ))),
         sender: from.subscriber_id,
@@ -108,7 +145,12 @@ async fn relay(
     };
     Ok(
         match budget::relay_tell(cx.tx, &relay, cx.settings, cx.now).await? {
-            Relayed::Queued => replies::tell_relayed(line, &recipient.display_name),
+            Relayed::Queued => {
+                let message_id = relay.mail.message_id.trim_matches(['<', '>']);
+                store::tells::record_relayed(&mut *cx.tx, message_id, conversation.id, cx.now)
+                    .await?;
+                replies::tell_relayed(line, &recipient.display_name)
+            }
             Relayed::Over(over) => {
                 if over.budget == Budgeted::TellsSent {
                     cx.tells_spent = Some(over);

@@ -63,13 +63,18 @@ fn grid_keys(grids: &[&GridPicture]) -> Vec<Key> {
         })
         .collect();
     let sides: BTreeSet<u8> = pieces.iter().map(|p| p.side).collect();
+    let names: Vec<&str> = grids
+        .iter()
+        .find(|g| !g.sides.is_empty())
+        .map(|g| g.sides.iter().map(String::as_str).collect())
+        .unwrap_or_default();
     for side in sides {
         keys.push(key(
             format!(
                 "<path d=\"M 0 -7 L 6 6 L 0 3 L -6 6 Z\" fill=\"{}\" transform=\"translate(8 9) rotate(90)\"/>",
                 side_colour(Some(side))
             ),
-            format!("side {}'s ship; tip: heading", u16::from(side) + 1),
+            format!("{}'s ship; tip: heading", side_name(&names, side)),
         ));
     }
     if pieces.iter().any(|p| p.damaged) {
@@ -115,16 +120,26 @@ fn map_keys(map: &MapPicture) -> Vec<Key> {
         })
         .collect();
     let sides: BTreeSet<u8> = map.shapes.iter().filter_map(|s| s.side).collect();
+    let names: Vec<&str> = map.sides.iter().map(String::as_str).collect();
     for side in sides {
         keys.push(key(
             format!(
                 "<rect x=\"2\" y=\"2\" width=\"12\" height=\"12\" fill=\"{}\"/>",
                 side_colour(Some(side))
             ),
-            format!("side {}", u16::from(side) + 1),
+            side_name(&names, side),
         ));
     }
     keys
+}
+
+/// A side as the legend names it: its name as the engine gave it, else "side N".
+fn side_name(names: &[&str], side: u8) -> String {
+    names
+        .get(usize::from(side))
+        .map(|name| name.trim())
+        .filter(|name| !name.is_empty())
+        .map_or_else(|| format!("side {}", u16::from(side) + 1), str::to_owned)
 }
 
 /// A scale bar for `map`, whose picture is `drawn_width` wide (in the legend's units), at
@@ -174,7 +189,14 @@ pub(super) fn draw_legend(out: &mut String, board: &Board, width: i64, height: i
     let width = width.max(KEY_WIDTH * tenths / 10);
     // Inside the legend's group, lengths are before its scaling.
     let inner_width = width * 10 / tenths;
-    let per_row = (inner_width / KEY_WIDTH).max(1);
+    // Room for the longest entry (a side's name can be long), within the picture's width.
+    let key_width = keys
+        .iter()
+        .map(|k| 32 + i64::try_from(k.label.chars().count()).unwrap_or(0) * 15 / 2)
+        .max()
+        .unwrap_or(KEY_WIDTH)
+        .clamp(KEY_WIDTH, inner_width.max(KEY_WIDTH));
+    let per_row = (inner_width / key_width).max(1);
     let _ = write!(
         out,
         "<g class=\"legend\" transform=\"translate(0 {}) scale({}.{})\"><title>legend</title>",
@@ -189,7 +211,7 @@ pub(super) fn draw_legend(out: &mut String, board: &Board, width: i64, height: i
     for (index, entry) in keys.iter().enumerate() {
         let index = i64::try_from(index).unwrap_or(0);
         let (x, y) = (
-            (index % per_row) * KEY_WIDTH,
+            (index % per_row) * key_width,
             top + (index / per_row) * KEY_HEIGHT,
         );
         let _ = write!(
@@ -220,6 +242,7 @@ mod tests {
             row_labels: vec!["1".into(), "2".into()],
             marks,
             pieces,
+            sides: Vec::new(),
         }
     }
 
@@ -274,6 +297,7 @@ mod tests {
                 heading: None,
                 note: String::new(),
             }],
+            sides: Vec::new(),
         };
         let mut out = String::new();
         let (width, height) = draw_legend(&mut out, &Board::Map(map), MAP_WIDTH, 540);
@@ -284,5 +308,49 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("ship; line: its heading") && out.contains(">side 1<"));
+    }
+
+    #[test]
+    fn a_legend_names_the_sides_the_engine_named() {
+        let mut named = grid(
+            vec![],
+            vec![GridPiece {
+                x: 1,
+                y: 1,
+                label: "Monitor".into(),
+                side: 1,
+                heading: Some(0),
+                damaged: false,
+            }],
+        );
+        named.sides = vec!["Union (Ann)".into(), "Confederacy (Bob & <Cy>)".into()];
+        assert_eq!(
+            labels(&grid_keys(&[&named])),
+            ["Confederacy (Bob & <Cy>)'s ship; tip: heading"]
+        );
+        let map = MapPicture {
+            width: 4800,
+            height: 3600,
+            shapes: vec![MapShape {
+                kind: MapKind::Unit,
+                label: "Resolute".into(),
+                side: Some(0),
+                outline: Outline::Circle {
+                    centre: MapPoint { x: 100, y: 100 },
+                    radius: 50,
+                },
+                heading: None,
+                note: String::new(),
+            }],
+            sides: vec!["Azure Wing (Cora)".into(), "Red Fleet (Dmitri)".into()],
+        };
+        let mut out = String::new();
+        draw_legend(&mut out, &Board::Map(map), MAP_WIDTH, 540);
+        assert!(out.contains(">Azure Wing (Cora)<"), "{out}");
+        assert!(!out.contains(">side 1<"), "{out}");
+        // Escaped in the SVG.
+        let mut out = String::new();
+        draw_legend(&mut out, &Board::Grid(named), 200, 200);
+        assert!(out.contains("Confederacy (Bob &amp; &lt;Cy&gt;)"), "{out}");
     }
 }

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use engine::{MapKind, MapPicture, MapPoint, MapShape, Outline};
 
-use super::{MAP_WIDTH, escape, side_colour};
+use super::{MAP_WIDTH, escape, labels, side_colour};
 
 /// Hundredths of an inch as an SVG number (inches, y flipped so north is up).
 pub(super) fn coordinate(hundredths: i64) -> String {
@@ -43,15 +43,61 @@ pub(super) fn draw_map(out: &mut String, map: &MapPicture) -> (i64, i64) {
         MapKind::Wreck => 4,
         MapKind::Unit => 5,
     });
+    let labelled: Vec<labels::Anchor<'_>> = shapes
+        .iter()
+        .filter(|shape| has_label(shape))
+        .map(|shape| labels::Anchor {
+            at: label_anchor(shape),
+            reach: match shape.outline {
+                Outline::Circle { radius, .. } => radius.max(10),
+                _ => 0,
+            },
+            text: &shape.label,
+        })
+        .collect();
+    let mut places = labels::place(&labelled).into_iter();
     for shape in shapes {
-        draw_shape(out, shape, height);
+        let label_at = if has_label(shape) {
+            places.next()
+        } else {
+            None
+        };
+        draw_shape(out, shape, height, label_at);
     }
     out.push_str("</svg>");
     (MAP_WIDTH, pixel_height)
 }
 
-/// One shape in its group, with its title and, for units and terrain, its label.
-fn draw_shape(out: &mut String, shape: &MapShape, height: i64) {
+/// Units and terrain are named on the map.
+fn has_label(shape: &MapShape) -> bool {
+    matches!(shape.kind, MapKind::Unit | MapKind::Terrain) && !shape.label.trim().is_empty()
+}
+
+/// The point a shape is drawn around: a circle's centre, a polygon's mean corner, a line's
+/// middle.
+fn label_anchor(shape: &MapShape) -> MapPoint {
+    match &shape.outline {
+        Outline::Polygon { points } => {
+            let count = i64::try_from(points.len()).unwrap_or(1).max(1);
+            let sum = points
+                .iter()
+                .fold((0i64, 0i64), |(x, y), p| (x + p.x, y + p.y));
+            MapPoint {
+                x: sum.0 / count,
+                y: sum.1 / count,
+            }
+        }
+        Outline::Circle { centre, .. } => *centre,
+        Outline::Line { from, to } => MapPoint {
+            x: (from.x + to.x) / 2,
+            y: (from.y + to.y) / 2,
+        },
+    }
+}
+
+/// One shape in its group, with its title and, for units and terrain, its label at
+/// `label_at` (its baseline's middle, placed by [`labels::place`]).
+fn draw_shape(out: &mut String, shape: &MapShape, height: i64, label_at: Option<MapPoint>) {
     let flip = |p: &MapPoint| (coordinate(p.x), coordinate(height - p.y));
     let colour = side_colour(shape.side);
     let (fill, stroke, opacity) = match shape.kind {
@@ -80,25 +126,25 @@ fn draw_shape(out: &mut String, shape: &MapShape, height: i64) {
         },
         escape(&title)
     );
-    let centre = draw_outline(out, shape, height, (fill, stroke, opacity));
-    if matches!(shape.kind, MapKind::Unit | MapKind::Terrain) {
-        let (x, y) = flip(&centre);
+    draw_outline(out, shape, height, (fill, stroke, opacity));
+    if let Some(at) = label_at {
+        let (x, y) = flip(&at);
         let _ = write!(
             out,
-            "<text x=\"{x}\" y=\"{y}\" font-size=\"0.9\" text-anchor=\"middle\" dy=\"-1.2\">{}</text>",
+            "<text x=\"{x}\" y=\"{y}\" font-size=\"0.9\" text-anchor=\"middle\">{}</text>",
             escape(&shape.label)
         );
     }
     out.push_str("</g>");
 }
 
-/// The shape's outline in its colours; returns the point its label is written at.
+/// The shape's outline in its colours.
 fn draw_outline(
     out: &mut String,
     shape: &MapShape,
     height: i64,
     (fill, stroke, opacity): (&str, &str, &str),
-) -> MapPoint {
+) {
     let flip = |p: &MapPoint| (coordinate(p.x), coordinate(height - p.y));
     let colour = side_colour(shape.side);
     match &shape.outline {
@@ -115,14 +161,6 @@ fn draw_outline(
                 "<polygon points=\"{}\" fill=\"{fill}\" fill-opacity=\"{opacity}\" stroke=\"{stroke}\" stroke-width=\"0.08\"/>",
                 corners.join(" ")
             );
-            let count = i64::try_from(points.len()).unwrap_or(1).max(1);
-            let sum = points
-                .iter()
-                .fold((0i64, 0i64), |(x, y), p| (x + p.x, y + p.y));
-            MapPoint {
-                x: sum.0 / count,
-                y: sum.1 / count,
-            }
         }
         Outline::Circle { centre, radius } => {
             let (x, y) = flip(centre);
@@ -146,7 +184,6 @@ fn draw_outline(
                     "<line x1=\"{x}\" y1=\"{y}\" x2=\"{tx}\" y2=\"{ty}\" stroke=\"{colour}\" stroke-width=\"0.15\"/>"
                 );
             }
-            *centre
         }
         Outline::Line { from, to } => {
             let ((x1, y1), (x2, y2)) = (flip(from), flip(to));
@@ -154,10 +191,6 @@ fn draw_outline(
                 out,
                 "<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"{stroke}\" stroke-width=\"0.12\" stroke-dasharray=\"0.4 0.3\"/>"
             );
-            MapPoint {
-                x: (from.x + to.x) / 2,
-                y: (from.y + to.y) / 2,
-            }
         }
     }
 }

@@ -5,6 +5,7 @@
 use engine::Board;
 
 mod grid;
+mod labels;
 mod legend;
 mod map;
 
@@ -115,6 +116,7 @@ mod tests {
                 heading: Some(90),
                 damaged: true,
             }],
+            sides: Vec::new(),
         }
     }
 
@@ -181,6 +183,7 @@ mod tests {
                 heading: Some(90),
                 note: "hull 5/5".into(),
             }],
+            sides: Vec::new(),
         };
         let svg = svg(&Board::Map(map), "map");
         assert!(svg.contains("viewBox=\"0 0 48.00 36.00\""), "{svg}");

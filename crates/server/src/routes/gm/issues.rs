@@ -31,6 +31,7 @@ fn issue_error(error: IssueError) -> AppError {
 fn notice(code: Option<&str>) -> Option<&'static str> {
     Some(match code? {
         "rhythm" => "The rhythm is saved.",
+        "first-issue" => "What the first issue gathers is saved.",
         "editorial" => "The editorial is saved.",
         "published" => "The issue is published and its mail queued.",
         "approved" => "The letter is approved: it goes into the next issue.",
@@ -51,6 +52,8 @@ struct IssuesPage {
     editorial: String,
     pending: Vec<store::issues::Letter>,
     published: Vec<(i32, String)>,
+    /// What the first issue gathers, while no issue is out (`None` once one is).
+    first_issue: Option<store::status::FirstIssueGathers>,
 }
 
 pub(crate) async fn get_issues(
@@ -77,6 +80,10 @@ pub(crate) async fn get_issues(
             chrome: gm.chrome(notice(query.done.as_deref())),
             rhythm: rhythm.map(|r| r.to_string()).unwrap_or_default(),
             next_issue: super::when_opt(&settings.next_issue_at),
+            first_issue: desk
+                .published
+                .is_empty()
+                .then_some(settings.first_issue_gathers),
             draft_number: draft.as_ref().map(|d| d.number),
             editorial: draft.map(|d| d.editorial).unwrap_or_default(),
             zine,
@@ -117,6 +124,27 @@ pub(crate) async fn post_rhythm(
 }
 
 #[derive(Debug, Deserialize)]
+pub(crate) struct FirstIssueForm {
+    #[serde(default)]
+    gathers: String,
+}
+
+/// What the first issue gathers (a field of its own beside the rhythm's form).
+pub(crate) async fn post_first_issue(
+    State(state): State<AppState>,
+    gm: Gm,
+    Path(slug): Path<String>,
+    CsrfForm(form): CsrfForm<FirstIssueForm>,
+) -> Result<Response, AppError> {
+    let zine = find_zine(&state, &slug).await?;
+    let gathers = issues::parse_first_issue_gathers(&form.gathers).map_err(issue_error)?;
+    issues::set_first_issue_gathers(&state.pool, state.clock.now(), &zine, gathers, &gm.actor())
+        .await
+        .map_err(issue_error)?;
+    Ok(Redirect::to(&format!("/gm/zines/{}/issues?done=first-issue", zine.slug)).into_response())
+}
+
+#[derive(Debug, Deserialize)]
 pub(crate) struct EditorialForm {
     #[serde(default)]
     editorial: String,
@@ -141,16 +169,108 @@ pub(crate) async fn post_editorial(
     Ok(Redirect::to(&format!("/gm/zines/{}/issues?done=editorial", zine.slug)).into_response())
 }
 
-#[derive(Debug, Deserialize)]
-pub(crate) struct EmptyForm {}
+#[derive(Template)]
+#[template(path = "gm/confirm.html")]
+struct ConfirmPublish {
+    chrome: super::Chrome,
+    title: String,
+    lead: String,
+    consequences: Vec<String>,
+    refusal: Option<String>,
+    action: String,
+    extra: Vec<(&'static str, String)>,
+    button: &'static str,
+    undo: &'static str,
+    back: String,
+    back_label: String,
+}
 
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct IssueQuery {
+    #[serde(default)]
+    issue: String,
+}
+
+/// The refusal of a publish form shown for another issue than the draft now.
+fn issue_moved_on(shown: &str, draft: Option<i32>) -> Option<String> {
+    let draft_text = draft.map(|n| n.to_string()).unwrap_or_default();
+    (shown.trim() != draft_text || draft.is_none()).then(|| {
+        format!(
+            "Already done: issue {} is no longer the one waiting to be published{}. Nothing more was published.",
+            if shown.trim().is_empty() { "?" } else { shown.trim() },
+            draft.map(|n| format!(" (issue {n} is now)")).unwrap_or_default()
+        )
+    })
+}
+
+/// Asks before publishing the next issue: it is mailed at once, and cannot be taken back.
+pub(crate) async fn get_confirm_publish(
+    State(state): State<AppState>,
+    gm: Gm,
+    Path(slug): Path<String>,
+    Query(query): Query<IssueQuery>,
+) -> Result<Response, AppError> {
+    let zine = find_zine(&state, &slug).await?;
+    let desk = crate::views::gm_zine::issues_desk(&state.pool, zine.id)
+        .await
+        .map_err(issue_error)?;
+    let draft = desk.draft.as_ref().map(|d| d.number);
+    let shown = if query.issue.is_empty() {
+        draft.map(|n| n.to_string()).unwrap_or_default()
+    } else {
+        query.issue
+    };
+    let refusal = issue_moved_on(&shown, draft);
+    let page = ConfirmPublish {
+        chrome: gm.chrome(None),
+        title: format!("Publish issue {shown} of {}", zine.name),
+        lead: format!(
+            "Issue {shown} is published now, with the reports, press and letters gathered since the last issue."
+        ),
+        consequences: vec![
+            format!(
+                "It is mailed at once to the {} subscriber(s) who take the zine's issue.",
+                desk.issue_readers
+            ),
+            "It appears on the zine's public pages, its feed and its printable page.".to_owned(),
+            "The next issue's draft starts empty.".to_owned(),
+        ],
+        refusal,
+        action: format!("/gm/zines/{}/issues/publish", zine.slug),
+        extra: vec![("issue", shown)],
+        button: "Publish and mail now",
+        undo: "This cannot be undone: the mail goes out at once.",
+        back: format!("/gm/zines/{}/issues", zine.slug),
+        back_label: format!("{}: issues", zine.name),
+    };
+    let status = if page.refusal.is_some() {
+        axum::http::StatusCode::CONFLICT
+    } else {
+        axum::http::StatusCode::OK
+    };
+    Ok((status, Html(page.render()?)).into_response())
+}
+
+/// Publishes the issue the confirmation page was shown for, and only that one.
 pub(crate) async fn post_publish(
     State(state): State<AppState>,
     gm: Gm,
     Path(slug): Path<String>,
-    CsrfForm(_): CsrfForm<EmptyForm>,
+    CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, AppError> {
     let zine = find_zine(&state, &slug).await?;
+    let shown = super::field(&pairs, "issue");
+    if super::field(&pairs, "confirm") != "yes" {
+        let query = serde_urlencoded::to_string([("issue", shown)]).unwrap_or_default();
+        let path = format!("/gm/zines/{}/issues/publish?{query}", zine.slug);
+        return Ok(Redirect::to(&path).into_response());
+    }
+    let desk = crate::views::gm_zine::issues_desk(&state.pool, zine.id)
+        .await
+        .map_err(issue_error)?;
+    if let Some(refusal) = issue_moved_on(shown, desk.draft.as_ref().map(|d| d.number)) {
+        return Err(AppError::Conflict(refusal));
+    }
     let domain = state.mail_domain.clone();
     issues::publish_now(
         &state.pool,

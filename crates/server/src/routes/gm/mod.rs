@@ -8,6 +8,7 @@ mod games;
 mod home;
 mod issues;
 mod mail;
+mod settings;
 mod signups;
 mod subscribers;
 mod zines;
@@ -37,6 +38,10 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/outbox", get(mail::get_outbox))
         .route("/outbox/{id}/resend", post(mail::post_outbox_resend))
         .route("/audit", get(audit::get_audit))
+        .route(
+            "/settings",
+            get(settings::get_settings).post(settings::post_settings),
+        )
         .layer(middleware::from_fn(console_headers))
 }
 
@@ -51,11 +56,15 @@ fn zine_routes() -> Router<AppState> {
             get(issues::get_issue_preview),
         )
         .route("/zines/{slug}/issues/rhythm", post(issues::post_rhythm))
+        .route("/zines/{slug}/issues/first", post(issues::post_first_issue))
         .route(
             "/zines/{slug}/issues/editorial",
             post(issues::post_editorial),
         )
-        .route("/zines/{slug}/issues/publish", post(issues::post_publish))
+        .route(
+            "/zines/{slug}/issues/publish",
+            get(issues::get_confirm_publish).post(issues::post_publish),
+        )
         .route("/zines/{slug}/letters/{letter}", post(issues::post_letter))
         .route(
             "/zines/{slug}/subscribers",
@@ -115,9 +124,14 @@ fn game_routes() -> Router<AppState> {
         )
         .route("/games/{id}/print/{player}", get(games::get_postal_print))
         .route("/games/{id}/print-postal", get(games::get_print_postal))
+        .route("/games/{id}/sheets-posted", post(games::post_sheets_posted))
         .route("/games/{id}/actions/{action}", post(games::post_action))
         .route("/games/{id}/confirm/{action}", get(games::get_confirm_game))
         .route("/games/{id}/delete", post(games::post_delete))
+        .route(
+            "/games/{id}/press/{press}/strike",
+            get(games::get_strike).post(games::post_strike),
+        )
 }
 
 /// Console pages show hidden facts: never cached, never framed, no referrer to other sites.
@@ -135,7 +149,6 @@ async fn console_headers(request: Request, next: Next) -> Response {
 /// session a GET is redirected to the login page, anything else refused.
 #[derive(Debug, Clone)]
 pub(crate) struct Gm {
-    #[allow(dead_code, reason = "kept for pages that will be per-GM")]
     pub id: GmAccountId,
     pub name: String,
     pub csrf: String,
@@ -227,6 +240,10 @@ pub(crate) fn notice(code: Option<&str>) -> Option<&'static str> {
         "missed-saved" => "Missed turns and standbys: saved.",
         "offered" => "The seat was offered: they were mailed, and take the seat when they accept.",
         "offer-withdrawn" => "The offer was withdrawn; they were told by mail.",
+        "press-struck" => {
+            "The press was struck: it will not be printed, and its player was told by mail."
+        }
+        "settings-saved" => "Settings saved.",
         "reinstated" => {
             "The resignation is taken back: the player plays on, and was told by mail; open offers of the seat lapsed."
         }

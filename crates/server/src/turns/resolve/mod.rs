@@ -81,15 +81,22 @@ pub async fn resolve_due(
 }
 
 /// Resolves the game's open turn now, whatever its deadline and grace period, unless a worker
-/// got to it first (then it is done already).
+/// got to it first (then it is done already). `slot` is the deadline the turn had before the
+/// GM chose Resolve now: the next turn's deadline is the schedule's slot after it (never at or
+/// before now), on the schedule's time of day, as when a turn resolves early.
 pub(crate) async fn resolve_open_turn_now(
     pool: &PgPool,
     game: GameId,
     now: DateTime<Utc>,
+    slot: Option<DateTime<Utc>>,
     mail_domain: &str,
 ) -> Result<(), LifecycleError> {
     let mut tx = pool.begin().await?;
     if let Some(due) = store::turns::claim_open_turn(&mut tx, game).await? {
+        let due = DueTurn {
+            deadline: slot.or(due.deadline),
+            ..due
+        };
         resolve_claimed(
             &mut tx,
             &due,
@@ -135,6 +142,9 @@ async fn put_off_failed_turn(
         now,
     )
     .await?;
+    if failures_before == 0 {
+        tell_the_gm(&mut tx, game, &error, now).await?;
+    }
     tx.commit().await?;
     tracing::error!(
         %game,
@@ -144,6 +154,28 @@ async fn put_off_failed_turn(
         error = %error,
         "resolving a due turn failed; the other due turns go on, this one is retried later"
     );
+    Ok(())
+}
+
+/// Records for the GM's digest that a due turn could not be resolved (the first failure: the
+/// retries that follow are in the audit log and on the game's page).
+async fn tell_the_gm(
+    tx: &mut sqlx::PgConnection,
+    game: GameId,
+    error: &str,
+    now: DateTime<Utc>,
+) -> Result<(), LifecycleError> {
+    let name = store::games::summary(&mut *tx, game)
+        .await?
+        .map_or_else(|| format!("game {game}"), |summary| summary.name);
+    let summary = format!("A due turn of {name} could not be resolved: {error}. It is retried.");
+    let notice = store::notices::NewNotice {
+        kind: store::status::NoticeKind::TurnFailed,
+        game: Some(game),
+        summary: &summary,
+        link: &format!("/gm/games/{game}"),
+    };
+    store::notices::record(&mut *tx, &notice, now).await?;
     Ok(())
 }
 

@@ -60,7 +60,7 @@ pub(super) async fn open_next_turn(
     }
     let settings = &game.schedule;
     let next = resolved.state.turn();
-    let next_deadline = settings.deadlines().next_deadline(due.deadline, now);
+    let next_deadline = settings.next_deadline(due.deadline, now);
     store::turns::open_turn(
         &mut *tx,
         &NewTurn {

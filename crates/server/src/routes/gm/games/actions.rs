@@ -8,11 +8,13 @@ use chrono::Duration;
 use store::games::GameId;
 
 use super::super::{Gm, field};
-use super::schedule_form::{local_deadline_from_form, settings_from_form};
+use super::desk::{SentBack, send_back};
+use super::schedule_form::{ScheduleForm, local_deadline_from_form, settings_from_form};
 use super::{confirm, find_game, lifecycle_error};
 use crate::turns::{self, GmAction};
 use crate::web::Path;
 use crate::web::csrf::CsrfForm;
+use crate::web::field_errors::FieldErrors;
 use crate::{AppError, AppState};
 
 /// The longest extension the console offers in one go (30 days).
@@ -25,7 +27,17 @@ pub(crate) async fn post_schedule(
     CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, AppError> {
     let game = find_game(&state, id).await?;
-    let settings = settings_from_form(&pairs).map_err(AppError::BadRequest)?;
+    let settings = match settings_from_form(&pairs) {
+        Ok(settings) => settings,
+        Err(errors) => {
+            let sent = SentBack {
+                errors,
+                schedule: Some(ScheduleForm::typed(&pairs)),
+                ..SentBack::default()
+            };
+            return send_back(&state, &gm, id, sent).await;
+        }
+    };
     turns::set_schedule(
         &state.pool,
         state.clock.now(),
@@ -47,16 +59,40 @@ pub(crate) async fn post_absence(
 ) -> Result<Response, AppError> {
     use crate::turns::absences::MAX_WAIT_DAYS;
     let game = find_game(&state, id).await?;
-    let policy = field(&pairs, "absence_policy")
+    let mut errors = FieldErrors::default();
+    let chosen = field(&pairs, "absence_policy");
+    let policy = chosen
         .parse::<store::status::AbsencePolicy>()
-        .map_err(|_| AppError::BadRequest("choose what happens when a player is away".into()))?;
-    let wait_days = match field(&pairs, "wait_days").trim().parse::<u32>() {
-        Ok(days) if (1..=MAX_WAIT_DAYS).contains(&days) => days,
+        .map_err(|_| {
+            errors.push(
+                "absence-policy",
+                "Choose what happens when a player is away.",
+            );
+        })
+        .ok();
+    let typed_days = field(&pairs, "wait_days").trim();
+    let wait_days = match typed_days.parse::<u32>() {
+        Ok(days) if (1..=MAX_WAIT_DAYS).contains(&days) => Some(days),
         _ => {
-            return Err(AppError::BadRequest(format!(
-                "the longest wait must be a whole number of days from 1 to {MAX_WAIT_DAYS}"
-            )));
+            errors.push(
+                "wait-days",
+                format!(
+                    "The longest wait must be a whole number of days from 1 to {MAX_WAIT_DAYS}, not {typed_days:?}."
+                ),
+            );
+            None
         }
+    };
+    let (Some(policy), Some(wait_days)) = (policy, wait_days) else {
+        let sent = SentBack {
+            errors,
+            absence: Some((
+                policy.map_or("no_penalty", |p| p.as_str()),
+                typed_days.to_owned(),
+            )),
+            ..SentBack::default()
+        };
+        return send_back(&state, &gm, id, sent).await;
     };
     let policy = store::absences::GamePolicy { policy, wait_days };
     crate::turns::absences::set_policy(
@@ -84,30 +120,13 @@ pub(crate) async fn post_action(
             "/gm/games/{id}/confirm/{action}"
         )));
     }
-    let gm_action = match action.as_str() {
-        "resolve-now" => GmAction::ResolveNow,
-        "extend" => match field(&pairs, "hours").parse::<i64>() {
-            Ok(hours) if (1..=MAX_EXTEND_HOURS).contains(&hours) => {
-                GmAction::Extend(Duration::hours(hours))
-            }
-            _ => {
-                return Err(AppError::BadRequest(format!(
-                    "extend by a whole number of hours from 1 to {MAX_EXTEND_HOURS}"
-                )));
-            }
-        },
-        "deadline" => {
-            let settings = turns::schedule_of(&state.pool, game.id)
-                .await
-                .map_err(lifecycle_error)?;
-            let at = local_deadline_from_form(field(&pairs, "deadline"), settings.zone())
-                .map_err(AppError::BadRequest)?;
-            GmAction::SetDeadline(at)
-        }
-        "pause" => GmAction::Pause,
-        "resume" => GmAction::Resume,
-        "end" => GmAction::End,
-        _ => return Err(AppError::NotFound),
+    if matches!(action.as_str(), "resolve-now" | "end") {
+        let stakes = crate::views::gm_game::stakes(&state.pool, &game).await?;
+        confirm::check_turn(&game.name, &stakes, &pairs)?;
+    }
+    let gm_action = match lifecycle_action(&state, &game, &action, &pairs).await? {
+        Ok(gm_action) => gm_action,
+        Err(sent) => return send_back(&state, &gm, id, sent).await,
     };
     turns::gm_action(
         &state.pool,
@@ -120,4 +139,53 @@ pub(crate) async fn post_action(
     .await
     .map_err(lifecycle_error)?;
     Ok(Redirect::to(&format!("/gm/games/{id}?done={action}")).into_response())
+}
+
+/// The action the GM asked for, or the form sent back with its error beside the field (hours
+/// out of range, a deadline that is not a date or is past).
+async fn lifecycle_action(
+    state: &AppState,
+    game: &store::games::GameSummary,
+    action: &str,
+    pairs: &[(String, String)],
+) -> Result<Result<GmAction, SentBack>, AppError> {
+    Ok(Ok(match action {
+        "resolve-now" => GmAction::ResolveNow,
+        "extend" => match field(pairs, "hours").trim().parse::<i64>() {
+            Ok(hours) if (1..=MAX_EXTEND_HOURS).contains(&hours) => {
+                GmAction::Extend(Duration::hours(hours))
+            }
+            _ => {
+                return Ok(Err(SentBack {
+                    errors: FieldErrors::one(
+                        "hours",
+                        format!(
+                            "Extend by a whole number of hours from 1 to {MAX_EXTEND_HOURS}, not {:?}.",
+                            field(pairs, "hours")
+                        ),
+                    ),
+                    hours: Some(field(pairs, "hours").to_owned()),
+                    ..SentBack::default()
+                }));
+            }
+        },
+        "deadline" => {
+            let zone = game.schedule.zone();
+            let typed = field(pairs, "deadline");
+            let error = match local_deadline_from_form(typed, zone) {
+                Ok(at) if at > state.clock.now() => return Ok(Ok(GmAction::SetDeadline(at))),
+                Ok(_) => format!("Deadline: {typed} ({zone}) is past: choose a moment to come."),
+                Err(error) => error,
+            };
+            return Ok(Err(SentBack {
+                errors: FieldErrors::one("deadline", error),
+                deadline: Some(typed.to_owned()),
+                ..SentBack::default()
+            }));
+        }
+        "pause" => GmAction::Pause,
+        "resume" => GmAction::Resume,
+        "end" => GmAction::End,
+        _ => return Err(AppError::NotFound),
+    }))
 }

@@ -5,13 +5,14 @@
 
 use crate::web::Path;
 use askama::Template;
-use axum::extract::State;
+use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use store::games::GameId;
 use store::subscribers::SubscriberId;
 
 use super::super::{Chrome, Gm, field};
+use super::confirm_roster::{self, RosterAsk, RosterQuery};
 use super::{find_game, lifecycle_error};
 use crate::turns;
 use crate::views::gm_game::{self, Stakes};
@@ -20,7 +21,7 @@ use crate::{AppError, AppState};
 
 #[derive(Template)]
 #[template(path = "gm/confirm.html")]
-struct ConfirmPage {
+pub(super) struct ConfirmPage {
     chrome: Chrome,
     title: String,
     lead: String,
@@ -69,9 +70,40 @@ fn report_mail(stakes: &Stakes) -> String {
     }
 }
 
+/// The refusal of a form shown for a turn that is no longer the open one.
+fn turn_moved_on(name: &str, shown: &str, open: Option<i32>) -> Option<String> {
+    let shown = shown.trim();
+    let open_text = open.map(|n| n.to_string()).unwrap_or_default();
+    (shown != open_text).then(|| match (shown.is_empty(), open) {
+        (true, _) => format!(
+            "This form names no turn: open it again from {name}'s page, which shows the turn it acts on. Nothing was done."
+        ),
+        (false, Some(now)) => format!(
+            "Already done: turn {shown} of {name} is no longer open (the game has moved on to turn {now}). Nothing more was done; its report is on the game's page."
+        ),
+        (false, None) => format!(
+            "Already done: turn {shown} of {name} is no longer open and no turn is. Nothing more was done."
+        ),
+    })
+}
+
+/// Refuses a Resolve now or End form shown for another turn than the open one.
+pub(crate) fn check_turn(
+    name: &str,
+    stakes: &Stakes,
+    pairs: &[(String, String)],
+) -> Result<(), AppError> {
+    match turn_moved_on(name, field(pairs, "turn"), stakes.open_turn) {
+        Some(refusal) => Err(AppError::Conflict(refusal)),
+        None => Ok(()),
+    }
+}
+
 fn ask_resolve_now(id: GameId, name: &str, stakes: &Stakes) -> Result<Asked, AppError> {
     let Some(number) = stakes.open_turn else {
-        return Err(AppError::Conflict(format!("{name} has no open turn.")));
+        return Err(AppError::Conflict(format!(
+            "Already done, or not possible: {name} has no open turn."
+        )));
     };
     let (players, ordered) = (stakes.players, stakes.ordered);
     Ok(Asked {
@@ -146,29 +178,80 @@ pub(crate) async fn get_confirm_game(
     State(state): State<AppState>,
     gm: Gm,
     Path((id, action)): Path<(GameId, String)>,
+    Query(query): Query<RosterQuery>,
 ) -> Result<Response, AppError> {
     let game = find_game(&state, id).await?;
+    if matches!(action.as_str(), "replace" | "offer" | "withdraw") {
+        let desk = gm_game::game_desk(&state.pool, &game)
+            .await
+            .map_err(lifecycle_error)?;
+        let asked = match action.as_str() {
+            "replace" => confirm_roster::ask_replace(id, &desk, &query),
+            "offer" => confirm_roster::ask_offer(id, &desk, &query),
+            _ => confirm_roster::ask_withdraw(id, &desk, &query),
+        };
+        return render_roster(gm, id, game.name, asked);
+    }
     let stakes = gm_game::stakes(&state.pool, &game).await?;
     let name = game.name.clone();
-    let asked = match action.as_str() {
+    let mut asked = match action.as_str() {
         "resolve-now" => ask_resolve_now(id, &name, &stakes)?,
         "end" => ask_end(id, &name, &stakes),
         "delete" => ask_delete(id, &name, &stakes),
         _ => return Err(AppError::NotFound),
     };
+    let mut extra = Vec::new();
+    if action != "delete" {
+        // The form acts on the turn it was shown for (the game page's link names it).
+        let shown = turn_shown(&query, stakes.open_turn);
+        asked.refusal = asked
+            .refusal
+            .or_else(|| turn_moved_on(&name, &shown, stakes.open_turn));
+        extra.push(("turn", shown));
+    }
     let page = ConfirmPage {
         chrome: gm.chrome(None),
         title: asked.title,
         lead: asked.lead,
         consequences: asked.consequences,
         action: asked.path,
-        extra: Vec::new(),
+        extra,
         button: asked.button,
         undo: "This cannot be undone.",
         back: format!("/gm/games/{id}"),
         back_label: name,
         refusal: asked.refusal,
     };
+    respond(page)
+}
+
+/// The turn a confirmation acts on: the one its link named, or (a link without one) the open
+/// turn now.
+fn turn_shown(query: &RosterQuery, open: Option<i32>) -> String {
+    if query.turn.is_empty() {
+        open.map(|n| n.to_string()).unwrap_or_default()
+    } else {
+        query.turn.clone()
+    }
+}
+
+fn render_roster(gm: Gm, id: GameId, name: String, asked: RosterAsk) -> Result<Response, AppError> {
+    respond(ConfirmPage {
+        chrome: gm.chrome(None),
+        title: asked.title,
+        lead: asked.lead,
+        consequences: asked.consequences,
+        refusal: asked.refusal,
+        action: asked.path,
+        extra: asked.extra,
+        button: asked.button,
+        undo: "This cannot be undone: the mail goes out at once.",
+        back: format!("/gm/games/{id}"),
+        back_label: name,
+    })
+}
+
+fn respond(page: ConfirmPage) -> Result<Response, AppError> {
     let status = if page.refusal.is_some() {
         StatusCode::CONFLICT
     } else {

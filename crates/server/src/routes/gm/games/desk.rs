@@ -4,7 +4,8 @@
 
 use askama::Template;
 use axum::extract::{Query, State};
-use axum::response::Html;
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Response};
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use store::games::{GameId, GameSummary};
@@ -17,6 +18,7 @@ use super::schedule_form::{ScheduleForm, WEEKDAYS, schedule_text};
 use super::{find_game, lifecycle_error, standbys};
 use crate::views::gm_game::{GameDesk, OrderCount, game_desk};
 use crate::web::Path;
+use crate::web::field_errors::{FieldErrors, zone_names};
 use crate::{AppError, AppState};
 
 struct PlayerRow {
@@ -36,6 +38,7 @@ struct PlayerRow {
 }
 
 struct PressRow {
+    id: String,
     name: String,
     text: String,
     received: String,
@@ -79,9 +82,17 @@ struct GamePage {
     /// name, standbys first); empty without an open turn.
     seats: Vec<(i64, String)>,
     candidates: Vec<(SubscriberId, String)>,
+    /// The roster's version the page shows, carried by its roster forms.
+    roster_version: String,
     today: String,
     /// The absence policy: its stored name, the waiting limit in days, and in words.
-    absence: (&'static str, u32, String),
+    absence: (&'static str, String, String),
+    /// Hours to extend by, as typed (24 unless sent back).
+    hours: String,
+    /// The errors of the form sent back, beside their fields.
+    errors: FieldErrors,
+    /// Every IANA time zone, for the zone field's list.
+    zones: Vec<&'static str>,
     /// Missed turns and standbys; `None` for Barmy.
     standbys: Option<standbys::StandbyPanel>,
 }
@@ -137,13 +148,49 @@ fn turn_rows(desk: &GameDesk, zone: Tz) -> Vec<TurnRow> {
         .collect()
 }
 
+/// A form of the game's page sent back with its errors: what the GM typed, shown again in
+/// place of what is saved.
+#[derive(Default)]
+pub(super) struct SentBack {
+    pub errors: FieldErrors,
+    pub schedule: Option<ScheduleForm>,
+    pub deadline: Option<String>,
+    pub hours: Option<String>,
+    /// The absence policy's name and the longest wait, as typed.
+    pub absence: Option<(&'static str, String)>,
+}
+
 pub(crate) async fn get_game(
     State(state): State<AppState>,
     gm: Gm,
     Path(id): Path<GameId>,
     Query(query): Query<super::super::home::DoneQuery>,
 ) -> Result<Html<String>, AppError> {
-    let game = find_game(&state, id).await?;
+    let chrome = gm.chrome(super::super::notice(query.done.as_deref()));
+    Ok(Html(
+        game_page(&state, chrome, id, SentBack::default()).await?,
+    ))
+}
+
+/// The game's page again with the form the GM sent, its values kept and its errors beside
+/// their fields: 422, nothing changed.
+pub(super) async fn send_back(
+    state: &AppState,
+    gm: &Gm,
+    id: GameId,
+    sent: SentBack,
+) -> Result<Response, AppError> {
+    let html = game_page(state, gm.chrome(None), id, sent).await?;
+    Ok((StatusCode::UNPROCESSABLE_ENTITY, Html(html)).into_response())
+}
+
+async fn game_page(
+    state: &AppState,
+    chrome: super::super::Chrome,
+    id: GameId,
+    sent: SentBack,
+) -> Result<String, AppError> {
+    let game = find_game(state, id).await?;
     let desk = game_desk(&state.pool, &game)
         .await
         .map_err(lifecycle_error)?;
@@ -151,23 +198,29 @@ pub(crate) async fn get_game(
     let zone = settings.zone();
     let players = player_rows(&desk);
     let count = OrderCount::of(&desk.players);
+    let absence = desk.absence;
+    let (policy, wait_days) = sent
+        .absence
+        .unwrap_or((absence.policy.as_str(), absence.wait_days.to_string()));
     let page = GamePage {
-        chrome: gm.chrome(super::super::notice(query.done.as_deref())),
+        chrome,
         setup: serde_json::to_string_pretty(&game.setup).unwrap_or_default(),
         schedule: schedule_text(settings),
-        form: ScheduleForm::of(settings),
+        form: sent.schedule.unwrap_or_else(|| ScheduleForm::of(settings)),
         weekdays: WEEKDAYS,
         zone: zone.name().to_owned(),
         open_turn: desk.open_turn().map(|t| {
             let typed = t.deadline.map_or_else(String::new, |at| {
                 at.with_timezone(&zone).format("%Y-%m-%dT%H:%M").to_string()
             });
+            let typed = sent.deadline.clone().unwrap_or(typed);
             (t.number, shown(t.deadline, zone), typed)
         }),
         ordered: count.ordered,
         playing: count.playing,
         players,
         roster: desk.roster.clone(),
+        roster_version: desk.roster_version(),
         post_to: active_players(&desk.players, |_| true),
         // Seats the GM may offer while their players still play: active, with a fleet in battle.
         offerable: active_players(&desk.players, |p| desk.in_battle(p.engine_player_id)),
@@ -185,14 +238,18 @@ pub(crate) async fn get_game(
         today: state.clock.now().format("%Y-%m-%d").to_string(),
         standbys: desk.standbys.as_ref().map(standbys::panel),
         absence: (
-            desk.absence.policy.as_str(),
-            desk.absence.wait_days,
-            crate::turns::absences::policy_words(desk.absence),
+            policy,
+            wait_days,
+            crate::turns::absences::policy_words(absence),
         ),
+        hours: sent.hours.unwrap_or_else(|| "24".to_owned()),
+        errors: sent.errors,
+        zones: zone_names(),
         press: desk
             .press
             .iter()
             .map(|p| PressRow {
+                id: p.id.to_string(),
                 name: p.display_name.clone(),
                 text: p.text.clone(),
                 received: when(&p.received_at),
@@ -201,5 +258,5 @@ pub(crate) async fn get_game(
         turns: turn_rows(&desk, zone),
         game,
     };
-    Ok(Html(page.render()?))
+    Ok(page.render()?)
 }

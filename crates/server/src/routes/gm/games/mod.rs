@@ -4,10 +4,11 @@
 //! ([`confirm`]); creating one ([`new`], its seats in [`roster`], its setup in
 //! [`setup_form`], its schedule, which the game's page changes too, in [`schedule_form`]);
 //! orders by post and printed sheets ([`postal`]); replacing a player ([`replace`]) and
-//! offering seats to standbys ([`standbys`]).
+//! offering seats to standbys ([`standbys`]); striking a press entry ([`strike`]).
 
 mod actions;
 mod confirm;
+mod confirm_roster;
 mod desk;
 mod new;
 mod peek;
@@ -17,6 +18,7 @@ mod roster;
 mod schedule_form;
 mod setup_form;
 mod standbys;
+mod strike;
 
 pub(crate) use actions::{post_absence, post_action, post_schedule};
 pub(crate) use confirm::{get_confirm_game, get_confirm_unsubscribe, post_delete};
@@ -25,9 +27,11 @@ pub(crate) use new::{get_new_game, post_new_game};
 pub(crate) use peek::{get_positions, get_preview};
 pub(crate) use postal::{
     get_print as get_postal_print, get_print_postal, post_orders as post_postal_orders,
+    post_sheets_posted,
 };
 pub(crate) use replace::post_replace;
 pub(crate) use standbys::{post_missed, post_offer, post_reinstate, post_withdraw};
+pub(crate) use strike::{get_strike, post_strike};
 
 use store::games::GameId;
 

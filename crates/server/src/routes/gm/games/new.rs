@@ -22,9 +22,12 @@ use crate::{AppError, AppState};
 
 use super::lifecycle_error;
 use super::roster::{RosterForm, roster_form, roster_from_form, signup_from_form};
-use super::schedule_form::{local_deadline_from_form, schedule_from_form};
+use super::schedule_form::{
+    WEEKDAYS, local_deadline_from_form, schedule_from_form, zone_from_form,
+};
 use super::setup_form::{SetupField, setup_fields, setup_from_form};
 use crate::rosters::signups::OpeningSpec;
+use crate::web::field_errors::{FieldErrors, zone_names};
 
 #[derive(Template)]
 #[template(path = "gm/new_game.html")]
@@ -34,13 +37,20 @@ struct NewGamePage {
     engines: Vec<(String, String)>,
     engine: Option<(String, String)>,
     fields: Vec<SetupField>,
-    errors: Vec<String>,
+    /// The errors of the form sent back, beside their fields.
+    errors: FieldErrors,
     name: String,
     deadline: String,
     /// The game's time zone: the first deadline is typed in it.
     zone: String,
     schedule: String,
     days: String,
+    /// A weekly schedule's day and time (HH:MM).
+    weekday: String,
+    time: String,
+    weekdays: [&'static str; 7],
+    /// Every IANA time zone, for the zone field's list.
+    zones: Vec<&'static str>,
     setup_extra: String,
     active_subscribers: usize,
     /// The engine's switches as its standard setup sets them (issue 19's rulebook).
@@ -60,7 +70,7 @@ async fn new_game_page(
     zine: Zine,
     engine: Option<EngineKind>,
     entered: Option<&[(String, String)]>,
-    errors: Vec<String>,
+    errors: FieldErrors,
 ) -> Result<String, AppError> {
     let subscribers = crate::views::gm_zine::subscribers(&state.pool, zine.id).await?;
     let active_subscribers = subscribers
@@ -98,6 +108,10 @@ async fn new_game_page(
         zone: typed("zone", "UTC"),
         schedule: typed("schedule", "every_days"),
         days: typed("days", "7"),
+        weekday: typed("weekday", "Friday"),
+        time: typed("time", "18:00"),
+        weekdays: WEEKDAYS,
+        zones: zone_names(),
         setup_extra: typed("setup_extra", ""),
         active_subscribers,
         roster,
@@ -118,7 +132,7 @@ pub(crate) async fn get_new_game(
         Some(name) => Some(name.parse::<EngineKind>().map_err(|_| AppError::NotFound)?),
     };
     Ok(Html(
-        new_game_page(&state, &gm, zine, engine, None, Vec::new()).await?,
+        new_game_page(&state, &gm, zine, engine, None, FieldErrors::default()).await?,
     ))
 }
 
@@ -146,54 +160,83 @@ fn first_deadline(
         text => match local_deadline_from_form(text, zone) {
             Ok(at) if at <= now => Err("First deadline: it must be in the future.".into()),
             Ok(at) => Ok(Some(at)),
-            Err(e) => Err(e.replace("Deadline:", "First deadline:")),
+            Err(e) => Err(format!(
+                "{} Click the field for the date picker.",
+                e.replace("Deadline:", "First deadline:")
+            )),
         },
     }
 }
 
-/// The form read, or every error in it, each naming its field.
+/// The game's zone and deadline rule, their errors beside their fields (a bad zone named once,
+/// though a weekly rule reads it too: `FieldErrors::extend`).
+fn zone_and_schedule(
+    pairs: &[(String, String)],
+    errors: &mut FieldErrors,
+) -> (Option<Tz>, Option<Schedule>) {
+    let zone = match zone_from_form(pairs) {
+        Ok(zone) => Some(zone.unwrap_or(Tz::UTC)),
+        Err(error) => {
+            errors.extend(error);
+            None
+        }
+    };
+    let schedule = match schedule_from_form(pairs) {
+        Ok(schedule) => Some(schedule),
+        Err(more) => {
+            errors.extend(more);
+            None
+        }
+    };
+    (zone, schedule)
+}
+
+/// The form read, or every error in it, each beside its field.
 fn read_new_game(
     engine: EngineKind,
     pairs: &[(String, String)],
     now: DateTime<Utc>,
-) -> Result<NewGame, Vec<String>> {
-    let mut errors = Vec::new();
+) -> Result<NewGame, FieldErrors> {
+    let mut errors = FieldErrors::default();
     let name = super::super::zines::zine_name(field(pairs, "name"))
-        .map_err(|e| errors.push(format!("Game name: {}", e.replace("The name", "it"))))
+        .map_err(|e| {
+            errors.push(
+                "game-name",
+                format!("Game name: {}", e.replace("The name", "it")),
+            )
+        })
         .ok();
-    let schedule = schedule_from_form(pairs).map_err(|e| errors.push(e)).ok();
-    let zone = match field(pairs, "zone") {
-        "" => Some(Tz::UTC),
-        name => name
-            .parse::<Tz>()
-            .map_err(|_| {
-                errors.push(format!(
-                    "Time zone: {name:?} is not a time zone: use a name such as Europe/London."
-                ));
-            })
-            .ok(),
-    };
+    let (zone, schedule) = zone_and_schedule(pairs, &mut errors);
     let deadline = first_deadline(pairs, zone.unwrap_or(Tz::UTC), now)
-        .map_err(|e| errors.push(e))
+        .map_err(|e| errors.push("deadline", e))
         .ok();
     if deadline == Some(None) && matches!(schedule, Some(Schedule::EveryDays(_))) {
-        errors.push("First deadline: a schedule of every N days needs a first deadline.".into());
+        errors.push(
+            "deadline",
+            "First deadline: a schedule of every N days needs a first deadline.",
+        );
     }
     let setup = setup_from_form(engine, pairs)
-        .map_err(|e| errors.extend(e))
+        .map_err(|e| e.into_iter().for_each(|e| errors.push_form(e)))
         .ok();
     let signup = match signup_from_form(pairs) {
         None => None,
         Some(Ok(signup)) => Some(signup),
+        Some(Err(error)) if error.starts_with("Seats given") => {
+            errors.push("seating", error);
+            None
+        }
         Some(Err(error)) => {
-            errors.push(error);
+            errors.push("signup-seats", error);
             None
         }
     };
     let roster = if signup.is_some() {
         Some(turns::Roster::EveryActiveSubscriber)
     } else {
-        roster_from_form(pairs).map_err(|e| errors.push(e)).ok()
+        roster_from_form(pairs)
+            .map_err(|e| errors.push_form(e))
+            .ok()
     };
     match (name, schedule, zone, deadline, setup, roster) {
         (
@@ -232,6 +275,7 @@ async fn open_signup(
         seats,
         seating,
         zone: game.zone,
+        first_deadline: game.first_deadline,
     };
     let opened = crate::rosters::signups::open_signup(
         &state.pool,
@@ -312,7 +356,16 @@ pub(crate) async fn post_new_game(
             };
             match made {
                 Ok(to) => return Ok(Redirect::to(&to).into_response()),
-                Err(error) => vec![error],
+                // The name is taken; or, for a sign-up, the seat count is what was refused.
+                Err(error) if error.starts_with("There is already") => {
+                    FieldErrors::one("game-name", error)
+                }
+                Err(error) if game.signup.is_some() => FieldErrors::one("signup-seats", error),
+                Err(error) => {
+                    let mut errors = FieldErrors::default();
+                    errors.push_form(error);
+                    errors
+                }
             }
         }
         Err(errors) => errors,

@@ -5,7 +5,7 @@ use crate::web::Path;
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{Html, IntoResponse, Redirect, Response};
 use chrono::NaiveDate;
 use store::games::GameId;
 use store::players::PlayerRowId;
@@ -82,28 +82,40 @@ pub(crate) async fn post_orders(
     Ok((status, Html(page.render()?)).into_response())
 }
 
-/// One player's sheet: their own position, nothing of anyone else's.
+/// One player's sheet: their own position, nothing of anyone else's, and every report they
+/// have not had on paper.
 struct Sheet {
     player: String,
     /// The player's own view: what their mail would say of their fleet.
     position: Vec<String>,
+    /// (turn, report text), oldest first.
+    reports: Vec<(i32, String)>,
+    /// The last turn whose report they have had on paper (0: none).
+    had_through: i32,
 }
 
 #[derive(Template)]
 #[template(path = "gm/print.html")]
 struct PrintPage {
     game: String,
+    game_id: GameId,
     /// Whose sheets these are, for the title.
     whose: String,
     sheets: Vec<Sheet>,
     deadline: Option<String>,
-    /// The latest published report, if any.
-    report: Option<(i32, String)>,
+    /// How to write orders for the game as it stands (the engine's order help).
+    order_help: String,
+    /// The players whose sheets these are, and the latest report they print: what "posted"
+    /// records.
+    players: Vec<PlayerRowId>,
+    latest: i32,
+    csrf: String,
 }
 
 /// The sheets of `players` (rows of the game), in that order, on one page to print.
 async fn print_page(
     state: &AppState,
+    gm: &Gm,
     game: &store::games::GameSummary,
     players: &[PlayerRowId],
     whose: String,
@@ -122,28 +134,62 @@ async fn print_page(
                     player.engine_player_id,
                 )))
                 .lines,
+            reports: printing.reports_not_on_paper(player.id),
+            had_through: printing.paper_through.get(&player.id).copied().unwrap_or(0),
         })
         .collect();
     let page = PrintPage {
         game: game.name.clone(),
+        game_id: game.id,
         whose,
         sheets,
         deadline: game
             .deadline
             .map(|at| crate::letters::deadline(at, game.schedule.zone())),
-        report: printing
-            .turns
-            .iter()
-            .find_map(|t| t.report_text.clone().map(|text| (t.number, text))),
+        order_help: printing.state.order_help(),
+        players: players.to_vec(),
+        latest: printing.latest_report(),
+        csrf: gm.chrome(None).csrf,
     };
     Ok(Html(page.render()?))
 }
 
+/// The GM posted the sheets shown: the players shown have had every report up to `through`.
+/// A resubmitted form finds them there already and changes nothing.
+pub(crate) async fn post_sheets_posted(
+    State(state): State<AppState>,
+    gm: Gm,
+    Path(id): Path<GameId>,
+    CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
+) -> Result<Response, AppError> {
+    let game = find_game(&state, id).await?;
+    let through = field(&pairs, "through")
+        .parse::<i32>()
+        .ok()
+        .filter(|n| *n >= 0)
+        .ok_or_else(|| AppError::BadRequest("which turn's report was printed last?".into()))?;
+    let players = pairs
+        .iter()
+        .filter(|(name, _)| name == "player")
+        .map(|(_, value)| value.parse::<PlayerRowId>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| AppError::BadRequest(e.to_string()))?;
+    let (now, actor) = (state.clock.now(), gm.actor());
+    postal::mark_sheets_posted(&state.pool, now, game.id, &players, through, &actor)
+        .await
+        .map_err(super::lifecycle_error)?;
+    let back = match players.as_slice() {
+        [one] => format!("/gm/games/{}/print/{one}", game.id),
+        _ => format!("/gm/games/{}/print-postal", game.id),
+    };
+    Ok(Redirect::to(&back).into_response())
+}
+
 /// A printable sheet for a postal player: their own position (the engine's view for that
-/// player, nothing more) and the latest report, to send by post.
+/// player, nothing more), the order help and every report they have not had on paper.
 pub(crate) async fn get_print(
     State(state): State<AppState>,
-    _gm: Gm,
+    gm: Gm,
     Path((id, player)): Path<(GameId, PlayerRowId)>,
 ) -> Result<Html<String>, AppError> {
     let game = find_game(&state, id).await?;
@@ -153,17 +199,17 @@ pub(crate) async fn get_print(
         .find(|p| p.id == player)
         .ok_or(AppError::NotFound)?
         .display_name;
-    print_page(&state, &game, &[player], name).await
+    print_page(&state, &gm, &game, &[player], name).await
 }
 
 /// Every postal player's sheet of the game on one page, one sheet a printed page: the GM
 /// prints the post at once.
 pub(crate) async fn get_print_postal(
     State(state): State<AppState>,
-    _gm: Gm,
+    gm: Gm,
     Path(id): Path<GameId>,
 ) -> Result<Html<String>, AppError> {
     let game = find_game(&state, id).await?;
     let postal = gm_game::postal_players(&state.pool, game.id).await?;
-    print_page(&state, &game, &postal, "every postal player".into()).await
+    print_page(&state, &gm, &game, &postal, "every postal player".into()).await
 }

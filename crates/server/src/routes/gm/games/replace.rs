@@ -1,8 +1,8 @@
 //! The GM replaces a player with a standby or any active subscriber (`crate::rosters::replace`);
-//! who may take a seat is read in `views::gm_game`.
+//! who may take a seat is read in `views::gm_game`. Only from its confirmation page.
 
 use axum::extract::State;
-use axum::response::Redirect;
+use axum::response::{IntoResponse, Redirect, Response};
 use store::games::GameId;
 use store::subscribers::SubscriberId;
 
@@ -18,8 +18,13 @@ pub(crate) async fn post_replace(
     gm: Gm,
     Path(id): Path<GameId>,
     CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
-) -> Result<Redirect, AppError> {
+) -> Result<Response, AppError> {
     let game = find_game(&state, id).await?;
+    if let Some(ask) =
+        super::confirm_roster::before_roster_action(&state, &game, "replace", &pairs).await?
+    {
+        return Ok(ask);
+    }
     let subscriber = field(&pairs, "subscriber")
         .parse::<SubscriberId>()
         .map_err(|_| AppError::BadRequest("choose who takes the seat".into()))?;
@@ -37,8 +42,5 @@ pub(crate) async fn post_replace(
     )
     .await
     .map_err(super::lifecycle_error)?;
-    Ok(Redirect::to(&format!(
-        "/gm/games/{}?done=replaced",
-        game.id
-    )))
+    Ok(Redirect::to(&format!("/gm/games/{}?done=replaced", game.id)).into_response())
 }

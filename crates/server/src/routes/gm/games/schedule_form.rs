@@ -3,72 +3,157 @@
 //! named; and a deadline typed in the game's zone.
 
 use chrono::{DateTime, Utc};
-use schedule::ScheduleSettings;
+use schedule::{ScheduleError, ScheduleSettings};
 
 use super::{MAX_SCHEDULE_DAYS, field};
 use crate::turns::Schedule;
+use crate::web::field_errors::FieldErrors;
 
 /// The deadline rule from the form: `schedule` is `manual`, `every_days` (with `days`) or
-/// `weekly` (with `weekday`, `time` as HH:MM and `zone`, an IANA time zone name).
-pub(super) fn schedule_from_form(pairs: &[(String, String)]) -> Result<Schedule, String> {
+/// `weekly` (with `weekday`, `time` as HH:MM and `zone`, an IANA time zone name); each error
+/// tied to its field.
+pub(super) fn schedule_from_form(pairs: &[(String, String)]) -> Result<Schedule, FieldErrors> {
     match field(pairs, "schedule") {
         "manual" | "" => Ok(Schedule::Manual),
-        "every_days" => match field(pairs, "days").parse::<u32>() {
+        "every_days" => match field(pairs, "days").trim().parse::<u32>() {
             Ok(days) if (1..=MAX_SCHEDULE_DAYS).contains(&days) => Ok(Schedule::EveryDays(days)),
-            _ => Err(format!(
-                "Schedule: the days between deadlines must be a whole number from 1 to {MAX_SCHEDULE_DAYS}."
+            _ => Err(FieldErrors::one(
+                "days",
+                format!(
+                    "Schedule: the days between deadlines must be a whole number from 1 to {MAX_SCHEDULE_DAYS}, not {:?}.",
+                    field(pairs, "days")
+                ),
             )),
         },
-        "weekly" => {
-            let weekday = field(pairs, "weekday")
-                .parse::<chrono::Weekday>()
-                .map_err(|_| {
-                    "Schedule: the weekday must be a day's name, e.g. Friday.".to_owned()
-                })?;
-            let time = chrono::NaiveTime::parse_from_str(field(pairs, "time"), "%H:%M")
-                .map_err(|_| "Schedule: the time must be HH:MM, e.g. 18:00.".to_owned())?;
-            let zone = zone_from_form(pairs)?.ok_or_else(|| {
-                "Schedule: a weekly schedule needs a time zone, e.g. Europe/London.".to_owned()
-            })?;
-            schedule::Weekly::new(
-                weekday,
-                chrono::Timelike::hour(&time),
-                chrono::Timelike::minute(&time),
-                zone,
+        "weekly" => weekly_from_form(pairs),
+        other => Err(FieldErrors::one(
+            "schedule",
+            format!("Schedule: unknown kind {other:?}: choose one of the list."),
+        )),
+    }
+}
+
+/// A weekly rule: every error of its day, time and zone at once.
+fn weekly_from_form(pairs: &[(String, String)]) -> Result<Schedule, FieldErrors> {
+    let mut errors = FieldErrors::default();
+    let weekday = field(pairs, "weekday")
+        .parse::<chrono::Weekday>()
+        .map_err(|_| {
+            errors.push(
+                "weekday",
+                "Weekly: choose the day of the week, e.g. Friday.",
             )
-            .map(Schedule::Weekly)
-            .map_err(|e| format!("Schedule: {e}."))
+        })
+        .ok();
+    let typed = field(pairs, "time").trim();
+    let time = chrono::NaiveTime::parse_from_str(typed, "%H:%M")
+        .map_err(|_| {
+            errors.push(
+                "time",
+                format!("Weekly: {typed:?} is not a time of day: write HH:MM on the 24-hour clock, e.g. 18:00."),
+            );
+        })
+        .ok();
+    let zone = match zone_from_form(pairs) {
+        Ok(Some(zone)) => Some(zone),
+        Ok(None) => {
+            errors.push(
+                "zone",
+                "Time zone: a weekly schedule needs one, e.g. Europe/London.",
+            );
+            None
         }
-        other => Err(format!("Schedule: unknown kind {other:?}.")),
+        Err(error) => {
+            errors.extend(error);
+            None
+        }
+    };
+    match (weekday, time, zone) {
+        (Some(weekday), Some(time), Some(zone)) => schedule::Weekly::new(
+            weekday,
+            chrono::Timelike::hour(&time),
+            chrono::Timelike::minute(&time),
+            zone,
+        )
+        .map(Schedule::Weekly)
+        .map_err(|e| FieldErrors::one("time", format!("Weekly: {e}."))),
+        _ => Err(errors),
     }
 }
 
 /// The whole schedule from the game page's form: the deadline rule, the reminders (`48h, 6h`),
-/// the grace period (`0`, `2h`) and early resolution (a checkbox).
-pub(super) fn settings_from_form(pairs: &[(String, String)]) -> Result<ScheduleSettings, String> {
-    let deadlines = schedule_from_form(pairs)?;
-    let reminders = field(pairs, "reminders")
-        .split([',', ' '])
-        .filter(|r| !r.trim().is_empty())
-        .map(|r| schedule::parse_duration(r.trim()).map_err(|e| format!("Reminders: {e}.")))
-        .collect::<Result<Vec<_>, _>>()?;
+/// the grace period (`0`, `2h`) and early resolution (a checkbox); every field's error at once.
+pub(super) fn settings_from_form(
+    pairs: &[(String, String)],
+) -> Result<ScheduleSettings, FieldErrors> {
+    let mut errors = FieldErrors::default();
+    let deadlines = schedule_from_form(pairs).map_err(|e| errors.extend(e)).ok();
+    let reminders = reminders_from_form(field(pairs, "reminders"))
+        .map_err(|e| errors.push("reminders", e))
+        .ok();
     let grace = match field(pairs, "grace").trim() {
-        "" | "0" => chrono::Duration::zero(),
-        text => schedule::parse_duration(text).map_err(|e| format!("Grace: {e}."))?,
+        "" | "0" => Some(chrono::Duration::zero()),
+        text => schedule::parse_duration(text)
+            .map_err(|e| errors.push("grace", format!("Grace: {e}.")))
+            .ok(),
     };
     let early = field(pairs, "early") == "on";
-    let zone = zone_from_form(pairs)?.unwrap_or(chrono_tz::Tz::UTC);
+    // A weekly rule has named its zone's error already: `extend` keeps one.
+    let zone = match zone_from_form(pairs) {
+        Ok(zone) => zone.unwrap_or(chrono_tz::Tz::UTC),
+        Err(error) => {
+            errors.extend(error);
+            chrono_tz::Tz::UTC
+        }
+    };
+    let (Some(deadlines), Some(reminders), Some(grace)) = (deadlines, reminders, grace) else {
+        return Err(errors);
+    };
+    if !errors.is_empty() {
+        return Err(errors);
+    }
     ScheduleSettings::new(deadlines, &reminders, grace, early)
         .map(|settings| settings.with_zone(zone))
-        .map_err(|e| format!("Schedule: {e}."))
+        .map_err(|e| {
+            let field = match e {
+                ScheduleError::GraceRange(_) => "grace",
+                _ => "reminders",
+            };
+            FieldErrors::one(field, format!("{e}."))
+        })
 }
 
-/// The `zone` field: an IANA name, or none when left empty.
-fn zone_from_form(pairs: &[(String, String)]) -> Result<Option<chrono_tz::Tz>, String> {
-    match field(pairs, "zone") {
+/// `48h, 6h` (or `48h 6h`): each reminder a duration; the error names the piece as typed
+/// (`"2 days"`, not `"2"`).
+fn reminders_from_form(text: &str) -> Result<Vec<chrono::Duration>, String> {
+    let mut reminders = Vec::new();
+    for piece in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        for word in piece.split_whitespace() {
+            let reminder = schedule::parse_duration(word).map_err(|_| {
+                format!(
+                    "Reminders: {piece:?} is not a duration: write e.g. 2d, 48h, 6h or 90m, several separated by commas (48h, 6h)."
+                )
+            })?;
+            reminders.push(reminder);
+        }
+    }
+    Ok(reminders)
+}
+
+/// The `zone` field: an IANA name (chrono-tz's list, the form's `<datalist>`), or none when
+/// left empty.
+pub(super) fn zone_from_form(
+    pairs: &[(String, String)],
+) -> Result<Option<chrono_tz::Tz>, FieldErrors> {
+    match field(pairs, "zone").trim() {
         "" => Ok(None),
         name => name.parse::<chrono_tz::Tz>().map(Some).map_err(|_| {
-            format!("Schedule: {name:?} is not a time zone: use a name such as Europe/London.")
+            FieldErrors::one(
+                "zone",
+                format!(
+                    "Time zone: {name:?} is not a time zone: choose one from the list, such as Europe/London or America/New_York."
+                ),
+            )
         }),
     }
 }
@@ -77,7 +162,8 @@ fn zone_from_form(pairs: &[(String, String)]) -> Result<Option<chrono_tz::Tz>, S
 pub(crate) struct ScheduleForm {
     /// `manual`, `every_days` or `weekly`.
     pub kind: &'static str,
-    pub days: u32,
+    /// As typed: a form sent back keeps "seven" to show it beside its error.
+    pub days: String,
     /// `Monday` … `Sunday`; Friday when the rule is not weekly.
     pub weekday: &'static str,
     pub time: String,
@@ -98,6 +184,30 @@ pub(crate) const WEEKDAYS: [&str; 7] = [
 ];
 
 impl ScheduleForm {
+    /// The form as the GM sent it, to show again beside its errors.
+    pub(crate) fn typed(pairs: &[(String, String)]) -> ScheduleForm {
+        let kind = match field(pairs, "schedule") {
+            "manual" => "manual",
+            "weekly" => "weekly",
+            _ => "every_days",
+        };
+        let weekday = WEEKDAYS
+            .iter()
+            .find(|day| day.eq_ignore_ascii_case(field(pairs, "weekday")))
+            .copied()
+            .unwrap_or("Friday");
+        ScheduleForm {
+            kind,
+            days: field(pairs, "days").to_owned(),
+            weekday,
+            time: field(pairs, "time").to_owned(),
+            zone: field(pairs, "zone").to_owned(),
+            reminders: field(pairs, "reminders").to_owned(),
+            grace: field(pairs, "grace").to_owned(),
+            early: field(pairs, "early") == "on",
+        }
+    }
+
     pub(crate) fn of(settings: &ScheduleSettings) -> ScheduleForm {
         let (kind, days, weekday, time) = match settings.deadlines() {
             Schedule::Manual => ("manual", 7, "Friday", "18:00".to_owned()),
@@ -114,7 +224,7 @@ impl ScheduleForm {
         };
         ScheduleForm {
             kind,
-            days,
+            days: days.to_string(),
             weekday,
             time,
             zone: settings.zone().name().to_owned(),

@@ -2,7 +2,7 @@
 //! the game's limit and who makes offers, the seats that want a player, the open offers.
 
 use axum::extract::State;
-use axum::response::Redirect;
+use axum::response::{IntoResponse, Redirect, Response};
 use store::games::GameId;
 use store::offers::{MissedPolicy, OfferId};
 use store::players::PlayerRowId;
@@ -166,8 +166,13 @@ pub(crate) async fn post_offer(
     gm: Gm,
     Path(id): Path<GameId>,
     CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
-) -> Result<Redirect, AppError> {
+) -> Result<Response, AppError> {
     let game = find_game(&state, id).await?;
+    if let Some(ask) =
+        super::confirm_roster::before_roster_action(&state, &game, "offer", &pairs).await?
+    {
+        return Ok(ask);
+    }
     let choose = |what: &str| AppError::BadRequest(format!("choose {what}"));
     let player = field(&pairs, "player")
         .parse::<PlayerRowId>()
@@ -186,7 +191,7 @@ pub(crate) async fn post_offer(
     )
     .await
     .map_err(lifecycle_error)?;
-    Ok(Redirect::to(&format!("/gm/games/{id}?done=offered")))
+    Ok(Redirect::to(&format!("/gm/games/{id}?done=offered")).into_response())
 }
 
 /// The GM takes back an open offer.
@@ -194,9 +199,15 @@ pub(crate) async fn post_withdraw(
     State(state): State<AppState>,
     gm: Gm,
     Path((id, offer)): Path<(GameId, OfferId)>,
-    CsrfForm(_): CsrfForm<Vec<(String, String)>>,
-) -> Result<Redirect, AppError> {
+    CsrfForm(mut pairs): CsrfForm<Vec<(String, String)>>,
+) -> Result<Response, AppError> {
     let game = find_game(&state, id).await?;
+    pairs.push(("offer".to_owned(), offer.to_string()));
+    if let Some(ask) =
+        super::confirm_roster::before_roster_action(&state, &game, "withdraw", &pairs).await?
+    {
+        return Ok(ask);
+    }
     offers::withdraw(
         &state.pool,
         state.clock.now(),
@@ -207,9 +218,7 @@ pub(crate) async fn post_withdraw(
     )
     .await
     .map_err(lifecycle_error)?;
-    Ok(Redirect::to(&format!(
-        "/gm/games/{id}?done=offer-withdrawn"
-    )))
+    Ok(Redirect::to(&format!("/gm/games/{id}?done=offer-withdrawn")).into_response())
 }
 
 /// The GM takes a player's resignation back while their fleet is still in the battle.
@@ -217,9 +226,11 @@ pub(crate) async fn post_reinstate(
     State(state): State<AppState>,
     gm: Gm,
     Path((id, player)): Path<(GameId, PlayerRowId)>,
-    CsrfForm(_): CsrfForm<Vec<(String, String)>>,
+    CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Redirect, AppError> {
     let game = find_game(&state, id).await?;
+    // A form from before the roster moved on (the resignation already taken back) is refused.
+    super::confirm_roster::before_roster_action(&state, &game, "reinstate", &pairs).await?;
     crate::rosters::resign::reinstate(
         &state.pool,
         state.clock.now(),

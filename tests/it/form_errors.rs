@@ -1,0 +1,333 @@
+//! Issue 27, item 6: forms never dead-end. A mistake in a form of the game's page or the
+//! new-game form (a sign-up's too) brings back the same form, 422, with everything typed kept
+//! and each error beside its field: the field `aria-invalid`, described by its error
+//! (`aria-describedby`), the first one `autofocus`ed; nothing saved.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    reason = "tests"
+)]
+
+use games::EngineKind;
+use reqwest::StatusCode;
+use serde_json::Value;
+use store::PgPool;
+
+use crate::console::populate;
+use crate::console_season::gm_logged_in;
+use crate::helpers::TestApp;
+use crate::rosters::{standard_form, zine_of_six};
+
+/// The opening tag of the element with `id` on `page`.
+fn tag<'a>(page: &'a str, id: &str) -> &'a str {
+    let at = page
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no element {id} in\n{page}"));
+    let start = page[..at].rfind('<').unwrap();
+    &page[start..at + page[at..].find('>').unwrap()]
+}
+
+/// The field `id` is marked invalid, described by its error, which says `says`.
+fn error_beside(page: &str, id: &str, says: &str) {
+    let input = tag(page, id);
+    assert!(input.contains("aria-invalid=\"true\""), "{input}");
+    assert!(
+        input.contains(&format!("aria-describedby=\"{id}-error\"")),
+        "{input}"
+    );
+    let error = &page[page.find(&format!("id=\"{id}-error\"")).unwrap()..];
+    let error = &error[..error.find("</p>").unwrap()];
+    let says = crate::console::html(says);
+    assert!(error.contains(&says), "{says} in {error}");
+}
+
+/// Only the field `id` has `autofocus`.
+fn focused(page: &str, id: &str) {
+    assert_eq!(page.matches(" autofocus").count(), 1, "{page}");
+    assert!(tag(page, id).contains(" autofocus"), "{}", tag(page, id));
+}
+
+async fn schedule(pool: &PgPool, game: i64) -> Value {
+    sqlx::query_scalar("SELECT schedule FROM games WHERE id = $1")
+        .bind(game)
+        .fetch_one(pool)
+        .await
+        .unwrap()
+}
+
+/// Fault 5: "every Saturday morning", zone "London", reminders "2 days" gave a bare "Bad
+/// request" page with every typed field lost.
+#[tokio::test]
+async fn the_schedule_form_comes_back_with_what_was_typed_and_each_error_beside_its_field() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let game = populate(pool).await;
+    let mut gm = gm_logged_in(&app).await;
+    let before = schedule(pool, game).await;
+    let response = gm
+        .submit(
+            &format!("/gm/games/{game}/schedule"),
+            &[
+                ("schedule", "weekly"),
+                ("weekday", "Saturday"),
+                ("time", "morning"),
+                ("zone", "London"),
+                ("reminders", "2 days"),
+                ("grace", "1h"),
+                ("early", "on"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    assert!(page.contains("id=\"schedule-form\""), "the form is back");
+    error_beside(&page, "time", "\"morning\" is not a time of day");
+    error_beside(&page, "zone", "\"London\" is not a time zone");
+    error_beside(&page, "reminders", "\"2 days\" is not a duration");
+    focused(&page, "time");
+    assert!(tag(&page, "zone").contains("value=\"London\""));
+    assert!(tag(&page, "zone").contains("list=\"zones\""));
+    assert!(page.contains("<option value=\"Europe/London\">"));
+    assert!(tag(&page, "reminders").contains("value=\"2 days\""));
+    assert!(tag(&page, "grace").contains("value=\"1h\""));
+    assert!(tag(&page, "early").contains(" checked"));
+    assert!(page.contains("<option value=\"Saturday\" selected>"));
+    assert!(page.contains("<option value=\"weekly\" selected>"));
+    assert!(!tag(&page, "grace").contains("aria-invalid"));
+    assert_eq!(schedule(pool, game).await, before, "nothing saved");
+
+    // The same form mended is saved.
+    let response = gm
+        .submit(
+            &format!("/gm/games/{game}/schedule"),
+            &[
+                ("schedule", "weekly"),
+                ("weekday", "Saturday"),
+                ("time", "09:00"),
+                ("zone", "Europe/London"),
+                ("reminders", "2d"),
+                ("grace", "1h"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    assert_eq!(schedule(pool, game).await["weekday"], "Saturday");
+}
+
+/// Fault 5: a deadline in the past, hours that are not a number and a wait of 90 days gave
+/// "Not done" or "Bad request" pages.
+#[tokio::test]
+async fn the_deadline_extend_and_absence_forms_come_back_with_their_errors() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let game = populate(pool).await;
+    let mut gm = gm_logged_in(&app).await;
+
+    let response = gm
+        .submit(
+            &format!("/gm/games/{game}/actions/deadline"),
+            &[("deadline", "1805-10-20T09:00")],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    error_beside(&page, "deadline", "is past");
+    focused(&page, "deadline");
+    assert!(tag(&page, "deadline").contains("value=\"1805-10-20T09:00\""));
+
+    let response = gm
+        .submit(
+            &format!("/gm/games/{game}/actions/extend"),
+            &[("hours", "two days")],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    error_beside(&page, "hours", "from 1 to 720, not \"two days\"");
+    assert!(tag(&page, "hours").contains("value=\"two days\""));
+
+    let response = gm
+        .submit(
+            &format!("/gm/games/{game}/absence"),
+            &[("absence_policy", "wait"), ("wait_days", "90")],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    error_beside(&page, "wait-days", "from 1 to 28");
+    focused(&page, "wait-days");
+    assert!(tag(&page, "wait-days").contains("value=\"90\""));
+    assert!(page.contains("<option value=\"wait\" selected>"));
+}
+
+/// Issue 27 items 6 and 7: the new-game form takes a weekly schedule (it was only every N days
+/// or manual) and a zone from the IANA list; a zone it does not know comes back beside its
+/// field with the rest kept, a sign-up's seat count too.
+#[tokio::test]
+async fn the_new_game_form_takes_a_weekly_schedule_and_sends_back_a_bad_zone_beside_its_field() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let mut gm = zine_of_six(&app).await;
+    let page = gm
+        .get_text("/gm/zines/gazette/games/new?engine=barmy")
+        .await;
+    assert!(page.contains("<option value=\"weekly\">"), "weekly offered");
+    assert!(tag(&page, "zone").contains("list=\"zones\""));
+
+    let form = |zone: &str| {
+        let mut form = standard_form(EngineKind::Barmy, "Weekly Barmy");
+        form.retain(|(key, _)| key != "schedule");
+        form.extend([
+            ("schedule".to_owned(), "weekly".to_owned()),
+            ("weekday".to_owned(), "Saturday".to_owned()),
+            ("time".to_owned(), "12:00".to_owned()),
+            ("zone".to_owned(), zone.to_owned()),
+        ]);
+        form
+    };
+    let pairs = form("London");
+    let sent: Vec<(&str, &str)> = pairs
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let response = gm.submit("/gm/zines/gazette/games/new", &sent).await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    error_beside(&page, "zone", "\"London\" is not a time zone");
+    focused(&page, "zone");
+    assert!(tag(&page, "game-name").contains("value=\"Weekly Barmy\""));
+    assert!(tag(&page, "time").contains("value=\"12:00\""));
+    assert!(page.contains("<option value=\"Saturday\" selected>"));
+    assert!(page.contains("<option value=\"weekly\" selected>"));
+
+    let pairs = form("Europe/London");
+    let sent: Vec<(&str, &str)> = pairs
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let response = gm.submit("/gm/zines/gazette/games/new", &sent).await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    let saved: Value = sqlx::query_scalar("SELECT schedule FROM games")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(saved["kind"], "weekly");
+    assert_eq!(saved["weekday"], "Saturday");
+    assert_eq!(saved["zone"], "Europe/London");
+
+    // A sign-up with too many seats: the seat count is marked, the rest kept.
+    let mut signup = standard_form(EngineKind::Salvo, "Spring Salvo");
+    signup.extend([
+        ("start".to_owned(), "signup".to_owned()),
+        ("signup_seats".to_owned(), "many".to_owned()),
+        ("seating".to_owned(), "order".to_owned()),
+    ]);
+    let sent: Vec<(&str, &str)> = signup
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let response = gm.submit("/gm/zines/gazette/games/new", &sent).await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    error_beside(&page, "signup-seats", "a number is needed");
+    assert!(tag(&page, "game-name").contains("value=\"Spring Salvo\""));
+}
+
+/// Shows the page open in `client` at 1280 and 390 px and keeps a screenshot of each in
+/// `target/screenshots-forms/<width>/<name>.png` for a person to look at.
+async fn photograph(client: &fantoccini::Client, name: &str) -> anyhow::Result<()> {
+    let dir = crate::browser::failures_dir().with_file_name("screenshots-forms");
+    for width in crate::looks::WIDTHS {
+        client.set_window_size(width, 1400).await?;
+        let png = client.screenshot().await?;
+        let dir = dir.join(width.to_string());
+        std::fs::create_dir_all(&dir)?;
+        std::fs::write(dir.join(format!("{name}.png")), png)?;
+    }
+    Ok(())
+}
+
+/// The zone picker in Chromium: the zone field offers chrono-tz's list (`<datalist>`, no
+/// JavaScript); a name not on it comes back beside the field, the field focused, the rest of
+/// the form as typed; a name from the list is saved.
+#[tokio::test]
+async fn the_zone_picker_offers_the_iana_list_and_a_zone_not_on_it_comes_back_focused() {
+    use anyhow::ensure;
+
+    use crate::browser::{click, fill, in_browser, start_chromedriver, text_of};
+    use crate::console::{PASSWORD, add_gm};
+
+    let Some(driver) = start_chromedriver() else {
+        return;
+    };
+    let app = TestApp::spawn().await;
+    let game = populate(&app.db.pool).await;
+    add_gm(&app.db.pool, "nelson").await;
+    let base = app.url("");
+    let pool = app.db.pool.clone();
+    in_browser("forms-zone-picker", &driver, move |client| async move {
+        client.goto(&format!("{base}/gm/login")).await?;
+        fill(&client, "#name", "nelson").await?;
+        fill(&client, "#password", PASSWORD).await?;
+        click(&client, "main form button[type=submit]").await?;
+        text_of(&client, "#games").await?;
+
+        client.goto(&format!("{base}/gm/games/{game}")).await?;
+        let offered = client
+            .execute(
+                "const list = document.querySelector('#zone').list; \
+                 return [list.options.length, [...list.options].some(o => o.value === 'Europe/London')];",
+                vec![],
+            )
+            .await?;
+        ensure!(
+            offered[0].as_u64().unwrap_or(0) > 400 && offered[1] == true,
+            "the zone field offers the IANA list: {offered}"
+        );
+        fill(&client, "#zone", "London").await?;
+        fill(&client, "#reminders", "48h, 6h").await?;
+        click(&client, "#schedule-form button[type=submit]").await?;
+        let error = text_of(&client, "#zone-error").await?;
+        ensure!(error.contains("\"London\" is not a time zone"), "{error}");
+        let focus = client
+            .execute(
+                "const e = document.activeElement; \
+                 return [e.id, e.value, e.getAttribute('aria-invalid'), e.getAttribute('aria-describedby'), \
+                         document.querySelector('#reminders').value];",
+                vec![],
+            )
+            .await?;
+        ensure!(
+            focus == serde_json::json!(["zone", "London", "true", "zone-error", "48h, 6h"]),
+            "the zone field is focused, marked and kept, the reminders kept: {focus}"
+        );
+        photograph(&client, "game-schedule-zone-error").await?;
+
+        fill(&client, "#zone", "Europe/London").await?;
+        click(&client, "#schedule-form button[type=submit]").await?;
+        text_of(&client, "#game-status").await?;
+
+        client
+            .goto(&format!("{base}/gm/zines/demo/games/new?engine=barmy"))
+            .await?;
+        fill(&client, "#game-name", "Weekly").await?;
+        fill(&client, "#zone", "Mars/Olympus").await?;
+        click(&client, "#create-game").await?;
+        let error = text_of(&client, "#zone-error").await?;
+        ensure!(error.contains("\"Mars/Olympus\" is not a time zone"), "{error}");
+        photograph(&client, "new-game-zone-error").await?;
+        Ok(())
+    })
+    .await;
+    let zone: String = sqlx::query_scalar("SELECT schedule->>'zone' FROM games WHERE id = $1")
+        .bind(game)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(zone, "Europe/London");
+    drop(driver);
+    app.stop().await;
+}

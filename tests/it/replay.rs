@@ -1,0 +1,416 @@
+//! Every action once (issue 27): each POST route of the router, sent its real form twice.
+//! For each route a case builds the state its form acts on, opens the page that shows the
+//! form, sends it once (it must succeed), takes a snapshot of every table of the database,
+//! sends the very same form again, and checks that the answer says "Already done" and that
+//! the database is byte for byte what it was: no turn, no mail, no audit entry.
+//!
+//! The POST routes are read from the router's source (`crates/server/src/routes/`), so a
+//! route added without a case here fails `every_post_route_has_a_replay_case`. How to add a
+//! case: tests/README.md ("Every action once: the replay test").
+
+use reqwest::StatusCode;
+use serde_json::Value;
+use sqlx::PgPool;
+
+use crate::console::{Browser, PASSWORD, add_gm, populate};
+use crate::forms::{Form, form_to, form_with_id};
+use crate::helpers::TestApp;
+
+/// The router's files and the prefix their routes are nested under.
+const ROUTER_FILES: [(&str, &str); 3] = [
+    ("crates/server/src/routes/mod.rs", ""),
+    ("crates/server/src/routes/gm/mod.rs", "/gm"),
+    ("crates/server/src/routes/player/mod.rs", ""),
+];
+
+/// POST routes that take no form, and what "once" means for them instead (docs/web.md).
+const NOT_FORMS: [(&str, &str); 1] = [(
+    "/inbound/mail",
+    "the webhook: a message is stored once per Message-ID and body (tests/it/mail_doors.rs)",
+)];
+
+/// Routes whose replay case is still to be written (each is claimed by the same layer; the
+/// list may only shrink: a route listed here that has a case fails the test).
+const WITHOUT_CASE_YET: [&str; 23] = [
+    "/gm/games/{id}/delete",
+    "/gm/games/{id}/missed",
+    "/gm/games/{id}/offer",
+    "/gm/games/{id}/offers/{offer}/withdraw",
+    "/gm/games/{id}/players/{player}/reinstate",
+    "/gm/games/{id}/post-orders",
+    "/gm/games/{id}/replace",
+    "/gm/signups/{id}/start",
+    "/gm/subscribers/{id}/status",
+    "/gm/zines/{slug}/games/new",
+    "/gm/zines/{slug}/issues/editorial",
+    "/gm/zines/{slug}/issues/publish",
+    "/gm/zines/{slug}/issues/rhythm",
+    "/gm/zines/{slug}/letters/{letter}",
+    "/login/{token}",
+    "/me/absences",
+    "/me/games/{game}/orders",
+    "/me/games/{game}/press/withdraw",
+    "/me/games/{game}/resign",
+    "/me/offers/{offer}",
+    "/me/signups/{opening}",
+    "/me/zine/letter",
+    "/me/zine/mail",
+];
+
+/// Every POST route of the router, as written in its source (`{param}` included).
+fn post_routes() -> Vec<String> {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let mut routes = Vec::new();
+    for (file, prefix) in ROUTER_FILES {
+        let source = std::fs::read_to_string(format!("{root}/{file}")).unwrap();
+        let mut rest = source.as_str();
+        while let Some(at) = rest.find(".route(") {
+            rest = &rest[at + ".route(".len()..];
+            let call = call_text(rest);
+            let path = call.split('"').nth(1).unwrap_or_default();
+            if call.contains("post(") {
+                routes.push(format!("{prefix}{path}"));
+            }
+        }
+    }
+    routes.sort();
+    routes
+}
+
+/// The text of a call's arguments, up to its closing parenthesis.
+fn call_text(after_open: &str) -> &str {
+    let mut depth = 1;
+    for (i, c) in after_open.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return &after_open[..i];
+                }
+            }
+            _ => {}
+        }
+    }
+    after_open
+}
+
+/// Every table's rows, ordered, as JSON: the whole database.
+async fn snapshot(pool: &PgPool) -> Value {
+    let tables: Vec<String> = sqlx::query_scalar(
+        "SELECT table_name::text FROM information_schema.tables
+         WHERE table_schema = 'public' AND table_type = 'BASE TABLE'
+         AND table_name <> '_sqlx_migrations' ORDER BY table_name",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    let mut all = serde_json::Map::new();
+    for table in tables {
+        // The table names come from the catalogue, not from input.
+        let rows: Value = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+            "SELECT coalesce(jsonb_agg(to_jsonb(t) ORDER BY to_jsonb(t)::text), '[]') FROM \"{table}\" t"
+        )))
+        .fetch_one(pool)
+        .await
+        .unwrap();
+        all.insert(table, rows);
+    }
+    Value::Object(all)
+}
+
+/// Who sends a case's form.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Who {
+    Gm,
+    Player,
+    Visitor,
+}
+
+/// One route's case: the page that shows the form, which form, and what a person types.
+struct Case {
+    route: &'static str,
+    who: Who,
+    page: String,
+    form: Pick,
+    fill: Vec<(&'static str, String)>,
+}
+
+enum Pick {
+    Id(&'static str),
+    Action(String),
+    /// The page's first form whose action ends so.
+    Ending(&'static str),
+}
+
+struct World {
+    app: TestApp,
+    gm: Browser,
+    player: Browser,
+    visitor: Browser,
+    game: i64,
+}
+
+impl World {
+    fn browser(&mut self, who: Who) -> &mut Browser {
+        match who {
+            Who::Gm => &mut self.gm,
+            Who::Player => &mut self.player,
+            Who::Visitor => &mut self.visitor,
+        }
+    }
+
+    async fn id(&self, sql: &str) -> i64 {
+        sqlx::query_scalar(sqlx::AssertSqlSafe(sql.to_owned()))
+            .fetch_one(&self.app.db.pool)
+            .await
+            .unwrap()
+    }
+}
+
+/// Sends a case's form twice and checks the second sending changed nothing.
+async fn replay(world: &mut World, case: Case) {
+    let route = case.route;
+    let page = world.browser(case.who).get_text(&case.page).await;
+    let mut form: Form = match &case.form {
+        Pick::Id(id) => form_with_id(&page, id),
+        Pick::Action(action) => form_to(&page, action),
+        Pick::Ending(end) => crate::forms::forms(&page)
+            .into_iter()
+            .find(|f| f.action.ends_with(end))
+            .unwrap_or_else(|| panic!("{route}: no form to …{end} in {page}")),
+    };
+    assert!(
+        form.get("once").is_some() || form.action.contains("once="),
+        "{route}: the form carries no key"
+    );
+    for (name, value) in &case.fill {
+        form.set(name, value);
+    }
+    let first = send(world.browser(case.who), &form).await;
+    let status = first.status();
+    let said = first.text().await.unwrap();
+    assert!(
+        status.is_success() || status.is_redirection(),
+        "{route}: the first sending failed ({status}): {said}"
+    );
+    let before = snapshot(&world.app.db.pool).await;
+    let again = send(world.browser(case.who), &form).await;
+    assert_eq!(
+        again.status(),
+        StatusCode::OK,
+        "{route}: the replay's status"
+    );
+    let said = again.text().await.unwrap();
+    assert!(
+        said.contains("Already done"),
+        "{route}: the replay said {said}"
+    );
+    let after = snapshot(&world.app.db.pool).await;
+    assert!(before == after, "{route}: the replay changed the database");
+}
+
+async fn send(browser: &mut Browser, form: &Form) -> reqwest::Response {
+    assert_eq!(form.method, "post", "{} is not a POST form", form.action);
+    if form.multipart {
+        browser.post_multipart(&form.action, &form.pairs()).await
+    } else {
+        browser.post(&form.action, &form.pairs()).await
+    }
+}
+
+fn case(route: &'static str, who: Who, page: String, form: Pick) -> Case {
+    Case {
+        route,
+        who,
+        page,
+        form,
+        fill: Vec::new(),
+    }
+}
+
+impl Case {
+    fn fill(mut self, name: &'static str, value: impl Into<String>) -> Case {
+        self.fill.push((name, value.into()));
+        self
+    }
+}
+
+async fn world() -> World {
+    let app = TestApp::spawn().await;
+    let game = populate(&app.db.pool).await;
+    add_gm(&app.db.pool, "nelson").await;
+    let mut gm = Browser::new(&app);
+    gm.login("nelson", PASSWORD).await;
+    let player = crate::players::logged_in(&app, "villeneuve@example.org").await;
+    let visitor = Browser::new(&app);
+    World {
+        app,
+        gm,
+        player,
+        visitor,
+        game,
+    }
+}
+
+/// The cases of the GM's console, in an order in which each finds what it acts on.
+async fn gm_cases(world: &World) -> Vec<Case> {
+    let game = world.game;
+    let subscriber = world
+        .id("SELECT id FROM subscribers WHERE email = 'gravina@example.org'")
+        .await;
+    let inbound = world.id("SELECT id FROM inbound_messages LIMIT 1").await;
+    let zine = "/gm/zines/demo";
+    vec![
+        case(
+            "/gm/zines",
+            Who::Gm,
+            "/gm/zines".into(),
+            Pick::Action("/gm/zines".into()),
+        )
+        .fill("name", "The Second Gazette")
+        .fill("slug", "second"),
+        case(
+            "/gm/zines/{slug}/subscribers",
+            Who::Gm,
+            zine.into(),
+            Pick::Action(format!("{zine}/subscribers")),
+        )
+        .fill("name", "Thomas Hardy")
+        .fill("email", "hardy@example.org"),
+        case(
+            "/gm/zines/{slug}/subscribers/import",
+            Who::Gm,
+            zine.into(),
+            Pick::Id("import"),
+        )
+        .fill("text", "blackwood@example.org,Henry Blackwood"),
+        case(
+            "/gm/subscribers/{id}",
+            Who::Gm,
+            format!("/gm/subscribers/{subscriber}"),
+            Pick::Action(format!("/gm/subscribers/{subscriber}")),
+        )
+        .fill("name", "Federico C. Gravina"),
+        case(
+            "/gm/subscribers/{id}/postal",
+            Who::Gm,
+            format!("/gm/subscribers/{subscriber}"),
+            Pick::Id("postal-form"),
+        ),
+        case(
+            "/gm/games/{id}/schedule",
+            Who::Gm,
+            format!("/gm/games/{game}"),
+            Pick::Action(format!("/gm/games/{game}/schedule")),
+        ),
+        case(
+            "/gm/games/{id}/absence",
+            Who::Gm,
+            format!("/gm/games/{game}"),
+            Pick::Action(format!("/gm/games/{game}/absence")),
+        ),
+        case(
+            "/gm/inbox/{id}/retry",
+            Who::Gm,
+            "/gm/inbox".into(),
+            Pick::Action(format!("/gm/inbox/{inbound}/retry")),
+        ),
+        case(
+            "/gm/outbox/{id}/resend",
+            Who::Gm,
+            "/gm/outbox?status=failed".into(),
+            Pick::Ending("/resend"),
+        ),
+        case(
+            "/gm/games/{id}/actions/{action}",
+            Who::Gm,
+            format!("/gm/games/{game}/confirm/resolve-now"),
+            Pick::Id("confirm-form"),
+        ),
+    ]
+}
+
+/// The players' pages, the logins and the logouts (last: they end the sessions).
+fn other_cases(world: &World) -> Vec<Case> {
+    let game = world.game;
+    vec![
+        case(
+            "/me/games/{game}/press",
+            Who::Player,
+            format!("/me/games/{game}"),
+            Pick::Id("press-form"),
+        )
+        .fill("press", "The fleet sails at dawn."),
+        case(
+            "/me/standby",
+            Who::Player,
+            "/me".into(),
+            Pick::Action("/me/standby".into()),
+        ),
+        case(
+            "/gm/login",
+            Who::Visitor,
+            "/gm/login".into(),
+            Pick::Action("/gm/login".into()),
+        )
+        .fill("name", "nelson")
+        .fill("password", PASSWORD),
+        case(
+            "/login",
+            Who::Visitor,
+            "/login".into(),
+            Pick::Id("login-form"),
+        )
+        .fill("email", "gravina@example.org"),
+        case(
+            "/gm/logout",
+            Who::Gm,
+            "/gm".into(),
+            Pick::Action("/gm/logout".into()),
+        ),
+        case(
+            "/logout",
+            Who::Player,
+            "/me".into(),
+            Pick::Action("/logout".into()),
+        ),
+    ]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_form_sent_twice_acts_once() {
+    let mut world = world().await;
+    let mut cases = gm_cases(&world).await;
+    cases.extend(other_cases(&world));
+    let mut covered: Vec<&str> = Vec::new();
+    for case in cases {
+        covered.push(case.route);
+        replay(&mut world, case).await;
+    }
+    let routes = post_routes();
+    let missing: Vec<&String> = routes
+        .iter()
+        .filter(|r| {
+            !covered.contains(&r.as_str())
+                && !WITHOUT_CASE_YET.contains(&r.as_str())
+                && !NOT_FORMS.iter().any(|(n, _)| n == r)
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "POST routes without a replay case: {missing:#?}"
+    );
+    world.app.stop().await;
+}
+
+#[test]
+fn every_post_route_has_a_replay_case() {
+    let routes = post_routes();
+    assert!(routes.len() > 30, "{routes:#?}");
+    assert!(routes.contains(&"/gm/games/{id}/actions/{action}".to_owned()));
+    assert!(routes.contains(&"/me/games/{game}/press".to_owned()));
+    for listed in WITHOUT_CASE_YET {
+        assert!(routes.contains(&listed.to_owned()), "{listed} is no route");
+    }
+}
