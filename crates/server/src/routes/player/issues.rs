@@ -4,7 +4,6 @@
 //! with the engines' examples (written between backticks, as mail shows them) as code, and
 //! the count of lines with an error.
 
-use std::collections::BTreeSet;
 
 use engine::LineIssue;
 
@@ -78,40 +77,6 @@ impl IssueView {
     }
 }
 
-/// What the page says first when a set is refused: how many of its lines have an error
-/// (a line with two bad shots is one line), and that nothing was stored.
-pub(crate) fn refusal(errors: &[LineIssue], line_count: usize) -> String {
-    let lines: BTreeSet<usize> = errors
-        .iter()
-        .map(|e| e.line)
-        .filter(|line| (1..=line_count).contains(line))
-        .collect();
-    let elsewhere = errors.len()
-        - errors
-            .iter()
-            .filter(|e| (1..=line_count).contains(&e.line))
-            .count();
-    let on_lines = match lines.len() {
-        0 => None,
-        1 => Some("1 line has an error".to_owned()),
-        n => Some(format!("{n} lines have an error")),
-    };
-    let other = match elsewhere {
-        0 => None,
-        1 => Some("1 problem is with the set as a whole".to_owned()),
-        n => Some(format!("{n} problems are with the set as a whole")),
-    };
-    let what = match (on_lines, other) {
-        (Some(lines), Some(other)) => format!("{lines}, and {other}"),
-        (Some(one), None) | (None, Some(one)) => one,
-        (None, None) => "it has an error".to_owned(),
-    };
-    format!(
-        "Your orders were NOT accepted: {what} (see below). Nothing was stored, and your earlier \
-         orders, if any, still stand. Correct the orders in the form below and send them again."
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,29 +103,5 @@ mod tests {
         assert_eq!(shown(&code_spans("`A` or `B`")), "<A> or <B>");
         assert_eq!(shown(&code_spans("a lone ` stays")), "a lone ` stays");
         assert_eq!(shown(&code_spans("")), "");
-    }
-
-    fn error(line: usize) -> LineIssue {
-        LineIssue {
-            line,
-            text: String::new(),
-            problem: String::new(),
-            expected: String::new(),
-            if_it_stands: None,
-        }
-    }
-
-    #[test]
-    fn lines_are_counted_once_however_many_errors_they_hold() {
-        // Three lines, five errors: two on line 1, two on line 2, one on line 3.
-        let errors: Vec<LineIssue> = [1, 1, 2, 2, 3].into_iter().map(error).collect();
-        let said = refusal(&errors, 3);
-        assert!(said.contains(": 3 lines have an error"), "{said}");
-        assert!(refusal(&[error(2)], 3).contains(": 1 line has an error"));
-        let said = refusal(&[error(1), error(0)], 2);
-        assert!(
-            said.contains("1 line has an error, and 1 problem is with the set as a whole"),
-            "{said}"
-        );
     }
 }
