@@ -190,7 +190,9 @@ async fn an_issue_prints_the_reports_since_the_last_issue_the_editorial_and_appr
     assert!(
         // The turn resolved before its deadline of the 23rd: the next keeps the schedule's
         // slots, a week after that deadline (issue 27).
-        again.contains("\nMailed Barmy (Barmy Battleships): next deadline Wednesday 30 October 1805"),
+        again.contains(
+            "\nMailed Barmy (Barmy Battleships): next deadline Wednesday 30 October 1805"
+        ),
         "{again}"
     );
     assert!(
