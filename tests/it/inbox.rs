@@ -48,7 +48,9 @@ pub(crate) async fn barmy_game(
         let new = NewSubscriber {
             zine_id: zine.id,
             email: EmailAddress::parse(address).unwrap(),
-            display_name: DisplayName::parse(display).unwrap(),
+            // As stored: the hostile tests' names with markup stand for names stored before
+            // markup was refused at entry (issue 27), which must keep working.
+            display_name: DisplayName::stored(display).unwrap(),
         };
         subscribers::insert(pool, &new, trafalgar()).await.unwrap();
     }

@@ -188,7 +188,11 @@ async fn an_issue_prints_the_reports_since_the_last_issue_the_editorial_and_appr
         "{again}"
     );
     assert!(
-        again.contains("\nMailed Barmy (Barmy Battleships): next deadline Monday 28 October 1805"),
+        // The turn resolved before its deadline of the 23rd: the next keeps the schedule's
+        // slots, a week after that deadline (issue 27).
+        again.contains(
+            "\nMailed Barmy (Barmy Battleships): next deadline Wednesday 30 October 1805"
+        ),
         "{again}"
     );
     assert!(

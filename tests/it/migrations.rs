@@ -1,12 +1,15 @@
 use store::testing::TestDatabase;
 
 /// Every table the schema must have, with sqlx's own bookkeeping.
-const TABLES: [&str; 28] = [
+const TABLES: [&str; 33] = [
     "_sqlx_migrations",
     "absences",
     "audit_log",
+    "form_submissions",
     "games",
     "gm_accounts",
+    "gm_notice_deliveries",
+    "gm_notices",
     "inbound_messages",
     "login_failures",
     "login_links",
@@ -23,6 +26,8 @@ const TABLES: [&str; 28] = [
     "signups",
     "standbys",
     "subscribers",
+    "tell_conversations",
+    "tell_relayed_messages",
     "turn_reminders",
     "turns",
     "web_sessions",
