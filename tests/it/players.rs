@@ -597,7 +597,8 @@ async fn barmy_orders_through_the_form_keep_hidden_what_is_hidden() {
     let me = nelson.get_text("/me").await;
     assert!(me.contains("not in yet"), "{me}");
 
-    // A bad set: the engine's error beside its line, the text kept, nothing stored.
+    // A partly bad set: the engine's error beside its line, the text kept, and (one policy for
+    // both doors, issue 27 item 5) the good line stands, as it does by mail.
     let bad = "A1, B2\nZ99, Q0 hoist the signal";
     let expected = EngineKind::Barmy
         .parse_state(&state)
@@ -607,19 +608,28 @@ async fn barmy_orders_through_the_form_keep_hidden_what_is_hidden() {
     let response = submit(&mut nelson, &orders_path, &[("orders", bad)]).await;
     assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let page = response.text().await.unwrap();
-    assert!(page.contains("Your orders were NOT accepted"), "{page}");
+    assert!(
+        page.contains("Your orders for Trafalgar, as understood:")
+            && page.contains("(a refused line is left out of them)"),
+        "{page}"
+    );
     for error in &expected.errors {
         let row = issue_row(&page, error.line, &error.text);
         let beside = format!(
             "<strong>Error:</strong> {} Would be accepted: {}",
-            with_code(&error.problem),
+            with_code(&error.problem_if_it_stands()),
             with_code(&error.expected)
         );
         assert!(row.contains(&beside), "{beside} in {row}");
     }
     assert!(!issue_row(&page, 1, "A1, B2").contains("Error"));
     assert!(page.contains(&format!(">{}</textarea>", html(bad))));
-    assert_eq!(orders_and_press(pool).await, (0, 0));
+    // Barmy reads what follows the last square as press: "hoist the signal" is kept with it.
+    assert_eq!(orders_and_press(pool).await, (1, 1));
+    let stored = store::orders::current_raw_orders(pool, fleet.barmy, nelson_row)
+        .await
+        .unwrap();
+    assert_eq!(stored.as_deref(), Some(bad));
 
     // A good set: stored from the web, confirmed, shown as understood, in STATUS's place.
     let good = "A1, B2 England expects";
@@ -630,11 +640,14 @@ async fn barmy_orders_through_the_form_keep_hidden_what_is_hidden() {
     assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
     let response = submit(&mut nelson, &orders_path, &[("orders", good)]).await;
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    // It replaces the partly bad set that stood, and so withdraws that set's press.
     assert_eq!(
         response.headers()[LOCATION].to_str().unwrap(),
-        format!("{page_path}?done=orders")
+        format!("{page_path}?done=orders-press-withdrawn")
     );
-    let page = nelson.get_text(&format!("{page_path}?done=orders")).await;
+    let page = nelson
+        .get_text(&format!("{page_path}?done=orders-press-withdrawn"))
+        .await;
     assert!(page.contains("Your orders were received."), "{page}");
     for line in &parsed.understood {
         assert!(page.contains(&format!("<li>{}</li>", html(line))), "{line}");
@@ -799,7 +812,7 @@ async fn salvo_orders_through_the_form_keep_each_fleet_to_its_admiral() {
     let mut nelson = logged_in(app, NELSON).await;
     let mut villeneuve = logged_in(app, VILLENEUVE).await;
 
-    // The salvo form: a bad line gets salvo's own message beside it.
+    // The salvo form: a bad line gets salvo's own message beside it; the good line stands.
     let bad = "FIRE B7\nFIRE Z99";
     let expected = EngineKind::Salvo
         .parse_state(&state)
@@ -817,7 +830,7 @@ async fn salvo_orders_through_the_form_keep_each_fleet_to_its_admiral() {
             error.problem
         );
     }
-    assert_eq!(orders_and_press(pool).await, (0, 0));
+    assert_eq!(orders_and_press(pool).await, (1, 0));
     // Salvo's order help is on the form.
     assert!(page.contains("PLACE RANDOM"));
 
