@@ -6,11 +6,13 @@
 use chrono::{DateTime, Utc};
 use mail::Reading;
 use mail::commands::Command;
+use store::players::TokenHolder;
 use store::status::Source;
 
 use super::commands::{self, Context};
 use super::identify::Sender;
 use super::{Batch, Settings};
+use crate::config::PressLimits;
 use crate::letters::{Letter, replies};
 use crate::turns::{self, LifecycleError};
 
@@ -154,26 +156,7 @@ async fn take_orders(
                 if taken.stored {
                     ordered_games.push(holder.game_name.clone());
                 }
-                out.push(replies::orders_confirmation(
-                    holder,
-                    &taken.parsed,
-                    taken.stored,
-                    &orders,
-                ));
-                if taken.press_withdrawn > 0 {
-                    out.push(replies::press_replaced(
-                        &holder.game_name,
-                        taken.press_withdrawn,
-                    ));
-                }
-                for (sent, admitted) in taken.parsed.press.iter().zip(&taken.press) {
-                    out.push(replies::press(
-                        &holder.game_name,
-                        sent,
-                        admitted,
-                        &press_limits,
-                    ));
-                }
+                answer_taken(holder, &taken, &orders, &press_limits, out);
             }
             Err(
                 error @ (LifecycleError::DeadlinePassed(_)
@@ -186,6 +169,36 @@ async fn take_orders(
         }
     }
     Ok(ordered_games)
+}
+
+/// The reply's words for a set taken in: the verdict line by line, then what became of press.
+fn answer_taken(
+    holder: &TokenHolder,
+    taken: &turns::Taken,
+    orders: &mail::commands::OrderText,
+    press_limits: &PressLimits,
+    out: &mut Vec<String>,
+) {
+    out.push(replies::orders_confirmation(
+        holder,
+        &taken.parsed,
+        taken.stored,
+        orders,
+    ));
+    if taken.press_withdrawn > 0 {
+        out.push(replies::press_replaced(
+            &holder.game_name,
+            taken.press_withdrawn,
+        ));
+    }
+    for (sent, admitted) in taken.parsed.press.iter().zip(&taken.press) {
+        out.push(replies::press(
+            &holder.game_name,
+            sent,
+            admitted,
+            press_limits,
+        ));
+    }
 }
 
 /// Whether the message resigns from the game its order lines for `game` go to (a RESIGN

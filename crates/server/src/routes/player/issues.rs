@@ -1,9 +1,6 @@
 //! What the players' game page says about a set of orders the engine found problems in: each
-//! problem worded for the web (where a set with an error is refused whole, so nothing "counts
-//! as a miss if not corrected": that is mail's wording, [`engine::LineIssue::if_it_stands`]),
-//! with the engines' examples (written between backticks, as mail shows them) as code, and
-//! the count of lines with an error.
-
+//! problem worded for the web, with the engines' examples (written between backticks, as mail
+//! shows them) as code.
 
 use engine::LineIssue;
 
