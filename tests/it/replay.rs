@@ -280,7 +280,8 @@ async fn gm_cases(world: &World) -> Vec<Case> {
             Who::Gm,
             format!("/gm/subscribers/{subscriber}"),
             Pick::Id("postal-form"),
-        ),
+        )
+        .fill("postal", "on"),
         case(
             "/gm/games/{id}/schedule",
             Who::Gm,
@@ -550,9 +551,6 @@ async fn roster_cases(world: &mut World, covered: &mut Vec<&'static str>) {
 /// The players' pages, the logins and the logouts (last: they end the sessions).
 async fn other_cases(world: &World) -> Vec<Case> {
     let game = world.game;
-    let hardy = world
-        .id("SELECT id FROM subscribers WHERE email = 'hardy@example.org'")
-        .await;
     vec![
         case(
             "/me/games/{game}/press",
@@ -581,6 +579,23 @@ async fn other_cases(world: &World) -> Vec<Case> {
             Pick::Id("press-form"),
         )
         .fill("press", "A second word from the Bucentaure."),
+    ]
+}
+
+/// After the GM has struck a press entry: a new press, withdrawn, and the rest.
+async fn later_cases(world: &World) -> Vec<Case> {
+    let game = world.game;
+    let hardy = world
+        .id("SELECT id FROM subscribers WHERE email = 'hardy@example.org'")
+        .await;
+    vec![
+        case(
+            "/me/games/{game}/press",
+            Who::Player,
+            format!("/me/games/{game}"),
+            Pick::Id("press-form"),
+        )
+        .fill("press", "A third word, after the GM's pen."),
         case(
             "/me/games/{game}/press/withdraw",
             Who::Player,
@@ -615,6 +630,26 @@ async fn other_cases(world: &World) -> Vec<Case> {
             "/gm/zines/demo/issues".into(),
             Pick::Containing("/letters/"),
         ),
+        case(
+            "/gm/zines/{slug}/issues/first",
+            Who::Gm,
+            "/gm/zines/demo/issues".into(),
+            Pick::Id("first-issue"),
+        )
+        .fill("gathers", "since_issues_began"),
+        case(
+            "/gm/games/{id}/sheets-posted",
+            Who::Gm,
+            format!("/gm/games/{game}/print-postal"),
+            Pick::Id("sheets-posted"),
+        ),
+        case(
+            "/gm/settings",
+            Who::Gm,
+            "/gm/settings".into(),
+            Pick::Id("digest-form"),
+        )
+        .fill("email", "nelson@example.org"),
         case(
             "/gm/zines/{slug}/issues/rhythm",
             Who::Gm,
@@ -700,6 +735,31 @@ async fn every_form_sent_twice_acts_once() {
         replay(&mut world, case).await;
     }
     for case in other_cases(&world).await {
+        covered.push(case.route);
+        replay(&mut world, case).await;
+    }
+    // The GM strikes a press entry of the open turn, found by its link on the game's page.
+    let desk = world
+        .gm
+        .get_text(&format!("/gm/games/{}", world.game))
+        .await;
+    let strike = desk
+        .split("href=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .find(|href| href.ends_with("/strike"))
+        .unwrap_or_else(|| panic!("no press to strike on {desk}"))
+        .to_owned();
+    let struck = case(
+        "/gm/games/{id}/press/{press}/strike",
+        Who::Gm,
+        strike,
+        Pick::Id("strike-form"),
+    )
+    .fill("reason", "It names a real person.");
+    covered.push(struck.route);
+    replay(&mut world, struck).await;
+    for case in later_cases(&world).await {
         covered.push(case.route);
         replay(&mut world, case).await;
     }
