@@ -275,8 +275,15 @@ async fn a_gm_offers_a_flagged_seat_and_the_standby_takes_it_in_a_real_browser()
         .await?;
         // The confirmation page says who is mailed; the offer is made from there.
         let asked = text_of(&client, "#consequences").await?;
+        // Issue 27: the taker is named without the dropdown's "(standby)" mark, and a seat
+        // offered for missed turns is not said to be "kept playing".
         ensure!(
-            asked.contains("Gravina (standby) is mailed the offer now"),
+            asked.contains("Gravina is mailed the offer now") && !asked.contains("(standby)"),
+            "{asked}"
+        );
+        ensure!(
+            asked.contains("because Lucas has missed 1 turn in a row (the limit is 1)")
+                && !asked.contains("keeps playing"),
             "{asked}"
         );
         let shots = crate::browser::failures_dir().join("../once");

@@ -35,6 +35,8 @@ pub enum LifecycleError {
         "a set of orders that arrived after this one was already accepted, and the last set received counts"
     )]
     LaterOrdersStand,
+    #[error("you already sent this very press for this turn: it is printed once")]
+    PressAlreadySent,
     #[error(transparent)]
     Schedule(#[from] ScheduleError),
     #[error("game {0} is over")]

@@ -111,6 +111,13 @@ pub async fn send_press(
 ) -> Result<AdmittedPress, LifecycleError> {
     let mut tx = pool.begin().await?;
     let lock = store::subscribers::lock_player(&mut tx, holder.player_id).await?;
+    // Back and a reload give the form a fresh once key: the same text from the same player
+    // for the same turn is that press again, not a second entry (issue 27).
+    let sent =
+        store::orders::open_turn_press_of_player(&mut *tx, holder.game_id, lock.player()).await?;
+    if sent.iter().any(|earlier| earlier.trim() == text.trim()) {
+        return Err(LifecycleError::PressAlreadySent);
+    }
     let mut open_turns = OpenTurns::new(states.clone());
     let taken = press_for_open_turn(
         &mut tx,

@@ -42,7 +42,7 @@ pub struct GameDesk {
     /// For replacements, with an open turn and but in Barmy: the seats still in the battle,
     /// and who may take one (subscriber id, label; the zine's standbys first).
     pub seats: Vec<RosterRow>,
-    pub takers: Vec<(SubscriberId, String)>,
+    pub takers: Vec<Taker>,
     /// Missed turns and standbys; none for Barmy (no seat is handed over).
     pub standbys: Option<Standbys>,
     pub absence: GamePolicy,
@@ -131,23 +131,48 @@ pub async fn game_desk(pool: &PgPool, game: &GameSummary) -> Result<GameDesk, Li
     Ok(desk)
 }
 
+/// Someone who may take a seat. The name is kept apart from the "(standby)" mark: the
+/// dropdown shows the mark, the confirmation pages and mails name the person.
+#[derive(Debug, Clone)]
+pub struct Taker {
+    pub id: SubscriberId,
+    pub name: String,
+    pub standby: bool,
+}
+
+impl Taker {
+    /// How the dropdown lists them.
+    pub fn label(&self) -> String {
+        if self.standby {
+            format!("{} (standby)", self.name)
+        } else {
+            self.name.clone()
+        }
+    }
+}
+
 /// Who may take a seat: the zine's standbys first (marked), then every other active
-/// subscriber who does not play the game; (subscriber id, label).
-async fn takers(
-    pool: &PgPool,
-    game: &GameSummary,
-) -> Result<Vec<(SubscriberId, String)>, StoreError> {
+/// subscriber who does not play the game.
+async fn takers(pool: &PgPool, game: &GameSummary) -> Result<Vec<Taker>, StoreError> {
     let standbys = store::replacements::standbys_for_game(pool, game.zine_id, game.id).await?;
-    let mut out: Vec<(SubscriberId, String)> = standbys
+    let mut out: Vec<Taker> = standbys
         .iter()
-        .map(|s| (s.subscriber_id, format!("{} (standby)", s.display_name)))
+        .map(|s| Taker {
+            id: s.subscriber_id,
+            name: s.display_name.clone(),
+            standby: true,
+        })
         .collect();
     for other in store::players::unenrolled_subscribers(pool, game.id).await? {
         if !standbys
             .iter()
             .any(|s| s.subscriber_id == other.subscriber_id)
         {
-            out.push((other.subscriber_id, other.display_name));
+            out.push(Taker {
+                id: other.subscriber_id,
+                name: other.display_name,
+                standby: false,
+            });
         }
     }
     Ok(out)

@@ -15,6 +15,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use store::games::GameSummary;
 
 use super::super::field;
+use crate::offers::Want;
 use crate::views::gm_game::{self, GameDesk};
 use crate::{AppError, AppState};
 
@@ -89,8 +90,8 @@ pub(crate) fn check_roster(desk: &GameDesk, pairs: &[(String, String)]) -> Resul
 fn taker_name(desk: &GameDesk, subscriber: SubscriberId) -> Option<String> {
     desk.takers
         .iter()
-        .find(|(id, _)| *id == subscriber)
-        .map(|(_, name)| name.clone())
+        .find(|t| t.id == subscriber)
+        .map(|t| t.name.clone())
 }
 
 /// A refusal page's words when a choice is missing or no longer possible.
@@ -180,9 +181,7 @@ pub(super) fn ask_offer(id: GameId, desk: &GameDesk, query: &RosterQuery) -> Ros
             format!(
                 "{taker_name} is mailed the offer now, and takes the seat if they accept before it expires."
             ),
-            format!(
-                "{name} keeps playing until then (withdraw the offer to keep them); when the seat is taken they are mailed that it was handed on."
-            ),
+            offered_seat_words(desk, seat.player_id, name),
         ],
         button: "Offer the seat",
         path,
@@ -192,6 +191,35 @@ pub(super) fn ask_offer(id: GameId, desk: &GameDesk, query: &RosterQuery) -> Ros
             ("roster", query.roster.clone()),
         ],
         refusal: None,
+    }
+}
+
+/// What happens to the offered seat's holder meanwhile: it depends on why the seat is offered
+/// (a player still playing keeps playing; a resigned seat or one at its missed-turns limit has
+/// nobody playing it).
+fn offered_seat_words(desk: &GameDesk, seat: PlayerRowId, name: &str) -> String {
+    let want = desk
+        .standbys
+        .as_ref()
+        .and_then(|s| s.wanted.iter().find(|w| w.player == seat))
+        .map(|w| w.want);
+    match want {
+        Some(Want::Resigned) => format!(
+            "{name} has resigned: the seat has no player until it is taken; from then the report names its new holder."
+        ),
+        Some(Want::Missed { turns, limit }) => {
+            let turns = if turns == 1 {
+                "1 turn".to_owned()
+            } else {
+                format!("{turns} turns")
+            };
+            format!(
+                "The seat wants a player because {name} has missed {turns} in a row (the limit is {limit}); when the seat is taken {name} is mailed that it was handed on."
+            )
+        }
+        Some(Want::OfferedByGm) | None => format!(
+            "{name} keeps playing until then (withdraw the offer to keep them); when the seat is taken they are mailed that it was handed on."
+        ),
     }
 }
 

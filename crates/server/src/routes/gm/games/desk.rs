@@ -234,7 +234,7 @@ async fn game_page(
                 )
             })
             .collect(),
-        candidates: desk.takers.clone(),
+        candidates: desk.takers.iter().map(|t| (t.id, t.label())).collect(),
         today: state.clock.now().format("%Y-%m-%d").to_string(),
         standbys: desk.standbys.as_ref().map(standbys::panel),
         absence: (

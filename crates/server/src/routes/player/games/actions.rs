@@ -199,6 +199,12 @@ pub(crate) async fn post_press(
             };
             Ok(Redirect::to(&format!("{}?done={done}", game_url(holder.game_id))).into_response())
         }
+        Err(LifecycleError::PressAlreadySent) => {
+            let why = "Your press was already sent: this very text is on file for this turn, \
+                       so it was not stored again and is printed once."
+                .to_owned();
+            refused(&state, &player, &holder, refuse(why)).await
+        }
         Err(error @ (LifecycleError::NoOpenTurn(_) | LifecycleError::DeadlinePassed(_))) => {
             let why = format!("Your press was not accepted: {error}.");
             refused(&state, &player, &holder, refuse(why)).await
