@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::super::Player;
 use super::super::issues::IssueView;
-use super::page::{FormState, SubmittedLine, refused};
+use super::page::{FormState, SubmittedLine, judged, refused};
 use super::{game_url, internal, own_game};
 use crate::letters::verdict::{Entry, Verdict};
 use crate::limits::PressVerdict;
@@ -90,7 +90,11 @@ pub(crate) async fn post_orders(
         verdict.closing()
     );
     let form = judged_set(&text, &entries, headline);
-    refused(&state, &player, &holder, form).await
+    if taken.stored {
+        judged(&state, &player, &holder, form).await
+    } else {
+        refused(&state, &player, &holder, form).await
+    }
 }
 
 /// The form of a judged set: the text as typed, each line with what the verdict says of it,

@@ -210,3 +210,15 @@ pub(super) async fn refused(
     let page = game_page(state, player, holder, None, form).await?;
     Ok((StatusCode::UNPROCESSABLE_ENTITY, Html(page.render()?)).into_response())
 }
+
+/// The game page with a set that was stored but has lines to report (refused, warned, chat):
+/// a success, so not 422.
+pub(super) async fn judged(
+    state: &AppState,
+    player: &Player,
+    holder: &TokenHolder,
+    form: FormState,
+) -> Result<Response, AppError> {
+    let page = game_page(state, player, holder, None, form).await?;
+    Ok((StatusCode::OK, Html(page.render()?)).into_response())
+}
