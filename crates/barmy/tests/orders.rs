@@ -219,7 +219,7 @@ fn a_line_without_squares_is_an_error_that_says_what_would_do() {
     let parsed = Barmy::parse_orders(
         &state(Setup::default()),
         PlayerId(1),
-        "Dear GM, my shots are below\nG13 K19",
+        "my shots are below\nG13 K19",
     );
     assert_eq!(parsed.orders.shots.len(), 2);
     let [error] = parsed.errors.as_slice() else {
@@ -228,6 +228,23 @@ fn a_line_without_squares_is_an_error_that_says_what_would_do() {
     assert_eq!(error.line, 1);
     assert!(error.problem.contains("no squares"));
     assert!(error.expected.contains("PRESS"));
+}
+
+#[test]
+fn a_greeting_above_the_squares_is_set_aside_not_refused() {
+    // Issue 27: a greeting is not an order and not an error either (engine::chat).
+    let parsed = Barmy::parse_orders(
+        &state(Setup::default()),
+        PlayerId(1),
+        "Dear GM, my shots are below\nG13 K19",
+    );
+    assert_eq!(parsed.orders.shots.len(), 2);
+    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+    let [aside] = parsed.chat.as_slice() else {
+        panic!("{:?}", parsed.chat)
+    };
+    assert_eq!(aside.line, 1);
+    assert!(aside.problem.contains("greeting"), "{}", aside.problem);
 }
 
 #[test]
