@@ -115,12 +115,12 @@ pub(crate) async fn post_action(
 ) -> Result<Response, AppError> {
     let game = find_game(&state, id).await?;
     // Resolving and ending cannot be undone: they are done only from their confirmation page.
-    if matches!(action.as_str(), "resolve-now" | "end") && !confirm::confirmed(&pairs) {
-        return Ok(confirm::ask_first(&format!(
-            "/gm/games/{id}/confirm/{action}"
-        )));
-    }
     if matches!(action.as_str(), "resolve-now" | "end") {
+        if !confirm::confirmed(&pairs) {
+            return Ok(confirm::ask_first(&format!(
+                "/gm/games/{id}/confirm/{action}"
+            )));
+        }
         let stakes = crate::views::gm_game::stakes(&state.pool, &game).await?;
         confirm::check_turn(&game.name, &stakes, &pairs)?;
     }

@@ -107,6 +107,13 @@ fn refused(title: String, path: String, why: String) -> RosterAsk {
     }
 }
 
+/// The subscriber the form chose to take the seat, with their name; `None` if none was chosen
+/// or the one chosen may not take it.
+fn chosen_taker(desk: &GameDesk, query: &RosterQuery) -> Option<(SubscriberId, String)> {
+    let subscriber = query.subscriber.parse::<SubscriberId>().ok()?;
+    taker_name(desk, subscriber).map(|name| (subscriber, name))
+}
+
 pub(super) fn ask_replace(id: GameId, desk: &GameDesk, query: &RosterQuery) -> RosterAsk {
     let path = format!("/gm/games/{id}/replace");
     let title = "Replace a player".to_owned();
@@ -115,11 +122,7 @@ pub(super) fn ask_replace(id: GameId, desk: &GameDesk, query: &RosterQuery) -> R
         .parse::<i64>()
         .ok()
         .and_then(|engine_id| desk.seats.iter().find(|s| s.engine_player_id == engine_id));
-    let taker = query
-        .subscriber
-        .parse::<SubscriberId>()
-        .ok()
-        .and_then(|s| taker_name(desk, s).map(|name| (s, name)));
+    let taker = chosen_taker(desk, query);
     if query.roster != desk.roster_version() {
         return refused(title, path, moved_on());
     }
@@ -158,11 +161,7 @@ pub(super) fn ask_offer(id: GameId, desk: &GameDesk, query: &RosterQuery) -> Ros
         .parse::<PlayerRowId>()
         .ok()
         .and_then(|row| desk.players.iter().find(|p| p.player_id == row));
-    let taker = query
-        .subscriber
-        .parse::<SubscriberId>()
-        .ok()
-        .and_then(|s| taker_name(desk, s).map(|name| (s, name)));
+    let taker = chosen_taker(desk, query);
     if query.roster != desk.roster_version() {
         return refused(title, path, moved_on());
     }
