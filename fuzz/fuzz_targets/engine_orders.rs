@@ -8,6 +8,8 @@
 //! Properties besides "no panic":
 //! - parsing is deterministic;
 //! - every error and warning names a line of the text (1-based) and quotes it as written;
+//! - every correction works: an example a refusal offers, written in the refused line's
+//!   place, is accepted there (`engine::corrections`);
 //! - the parsed orders survive their JSON form (the service stores them as JSON) and resolve:
 //!   orders the parser accepted never make the turn fail with a bad state;
 //! - the resolution is deterministic: the same state, orders and seeds give the same turn.
@@ -110,6 +112,13 @@ fuzz_target!(|data: &[u8]| {
             issue.text
         );
     }
+
+    // Every correction works: each example a refusal offers is accepted in its line's place.
+    let broken = game.state.broken_corrections(player, &text);
+    assert!(
+        broken.is_empty(),
+        "{engine}: a refusal's example is refused in its turn: {broken:#?}"
+    );
 
     // The orders as the service stores them (JSON), resolved as the deadline would.
     let stored: Value =

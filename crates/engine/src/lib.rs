@@ -11,6 +11,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 pub mod chat;
+pub mod corrections;
 pub mod dice;
 pub mod order_text;
 pub mod report;

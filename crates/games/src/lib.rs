@@ -514,6 +514,18 @@ impl AnyState {
         })
     }
 
+    /// The examples `text`'s refusals offer that are refused in their turn when written in the
+    /// refused line's place (issue 28: every correction works; see [`engine::corrections`]).
+    pub fn broken_corrections(
+        &self,
+        player: PlayerId,
+        text: &str,
+    ) -> Vec<engine::corrections::BrokenCorrection> {
+        with_state!(self, E, state => {
+            engine::corrections::failures::<E>(state, player, text)
+        })
+    }
+
     /// Resolves the state's current turn, then puts the press under the report in roster
     /// order (each player's press in the order received) (BARMY-21).
     pub fn resolve(

@@ -423,6 +423,22 @@ fn play_turn<T: CaseTable>(
                 problems.push(format!("the orders are {got}, wanted {orders}"));
             }
         }
+        // Issue 28: every example a refusal offers is accepted in the refused line's place.
+        for broken in engine::corrections::failures::<T::Engine>(state, player, text) {
+            problems.push(format!(
+                "line {} {:?} is refused ({}) with the example `{}`, which is refused in its turn: {}",
+                broken.refused.line,
+                broken.refused.text,
+                broken.refused.problem,
+                broken.example,
+                broken
+                    .still
+                    .iter()
+                    .map(|e| e.problem.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ));
+        }
         failures.extend(
             problems
                 .into_iter()
