@@ -63,3 +63,4 @@ mod starts;
 mod subscribers;
 mod time_kept;
 mod turns;
+mod verdicts;

@@ -57,6 +57,25 @@ const CLOSINGS: &[&str] = &[
     "fair winds",
     "take care",
     "later",
+    "br",
+    "greetings",
+    "ciao",
+    "mvh",
+    "med vänlig hälsning",
+    "vänliga hälsningar",
+    "viele grüße",
+    "liebe grüße",
+    "grüße",
+    "gruß",
+    "lg",
+    "mfg",
+    "cordialement",
+    "amitiés",
+    "bien à vous",
+    "saludos",
+    "un saludo",
+    "groeten",
+    "pozdrawiam",
 ];
 
 /// Words that open a greeting.
@@ -68,6 +87,14 @@ const GREETINGS: &[&str] = &[
     "greetings",
     "morning",
     "evening",
+    "hallo",
+    "bonjour",
+    "salut",
+    "hej",
+    "hola",
+    "ciao",
+    "moin",
+    "servus",
 ];
 
 /// Words that start chat rather than an order.
@@ -161,10 +188,15 @@ fn is_closing(text: &str) -> bool {
 
 fn is_greeting(text: &str) -> bool {
     let words = words(text);
-    no_digits(text)
+    let good_time = words.first().is_some_and(|w| w == "good")
         && words
-            .first()
-            .is_some_and(|w| GREETINGS.contains(&w.as_str()))
+            .get(1)
+            .is_some_and(|w| ["morning", "afternoon", "evening", "day"].contains(&w.as_str()));
+    no_digits(text)
+        && (good_time
+            || words
+                .first()
+                .is_some_and(|w| GREETINGS.contains(&w.as_str())))
 }
 
 fn no_digits(text: &str) -> bool {
@@ -323,6 +355,9 @@ mod tests {
             "FIRE B7\nRegards,\nagnes",
             "FIRE B7\nRegards, Agnes\nAF",
             "FIRE B7\nThanks!\nBest wishes",
+            "FIRE B7\nViele Grüße,\nJürgen",
+            "FIRE B7\nMed vänlig hälsning\nOlle Svensson",
+            "FIRE B7\nCordialement,\nAmélie",
         ] {
             let parsed = refuse_all_but_fire(text);
             assert_eq!(aside(&parsed), [2, 3], "{text:?}");
@@ -359,6 +394,15 @@ mod tests {
                 Aside::Command.words()
             ]
         );
+    }
+
+    #[test]
+    fn greetings_in_the_languages_players_write() {
+        for greeting in ["Good morning!", "Hallo zusammen,", "Bonjour à tous", "Hej,"] {
+            let parsed = refuse_all_but_fire(&format!("{greeting}\nFIRE B7"));
+            assert_eq!(aside(&parsed), [1], "{greeting:?}");
+            assert_eq!(parsed.chat[0].problem, Aside::Greeting.words());
+        }
     }
 
     #[test]

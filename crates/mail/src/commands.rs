@@ -315,7 +315,14 @@ impl Commands {
             _ => false,
         };
         for order in self.orders.iter().filter(|o| same(o.game.as_deref())) {
-            if !out.text.is_empty() {
+            if let Some(&previous) = out.lines.last() {
+                // Something stood between (a blank line, a command, quoted text): the engine
+                // is shown a blank line, as the web form's text would show it, so that a
+                // press ends there at both doors.
+                if order.line > previous + 1 {
+                    out.text.push('\n');
+                    out.lines.push(previous + 1);
+                }
                 out.text.push('\n');
             }
             out.text.push_str(&order.text);
@@ -967,8 +974,10 @@ mod tests {
             ]
         );
         let text = parsed.order_text(Some("AUTUMN"));
-        assert_eq!(text.text, "position carrier a1 h\nNUKE D4");
-        assert_eq!(text.original_line(2), Some(6));
+        // The PRESS and the blank line between are shown to the engine as one blank line,
+        // as the web form's text would show them (a press ends there at both doors).
+        assert_eq!(text.text, "position carrier a1 h\n\nNUKE D4");
+        assert_eq!(text.original_line(3), Some(6));
         assert_eq!(text.original_line(0), None);
         assert_eq!(parsed.order_games(), vec![None, Some("autumn")]);
     }

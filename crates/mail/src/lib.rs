@@ -44,7 +44,7 @@
 //! - [`token`]: [`token::parse_token`] (charset and length), [`token::reply_token`] (find
 //!   `orders+TOKEN@...` among addresses), [`token::reply_address`]. Making tokens is the
 //!   server's job (randomness): 26 characters of lower-case base32 is a good choice.
-//! - [`quotes`]: [`quotes::strip`]`(body, sender_name) -> `[`Stripped`]: the lines the person
+//! - [`quotes`]: [`quotes::strip`]`(body) -> `[`Stripped`]: the lines the person
 //!   wrote, each with its ORIGINAL line number, and what was removed, by kind and lines.
 //! - [`commands`]: [`commands::parse`]`(&[Line]) -> `[`Commands`]: commands with line numbers
 //!   and the GAME they fall under, order lines for the engine, problems (a bad command line,
@@ -162,8 +162,7 @@ pub fn read(raw: &[u8], reply_local_part: &str) -> Result<Reading, MailError> {
     let mail = inbound::parse(raw)?;
     let delivery = loops::classify(&mail);
     let token = mail.reply_token(reply_local_part);
-    let sender_name = mail.from.as_ref().and_then(|f| f.name.as_deref());
-    let mut text = quotes::strip(&mail.body, sender_name);
+    let mut text = quotes::strip(&mail.body);
     // A robot's text is never acted on: a vacation reply or a bounce may quote a turn report.
     let commands = if delivery.may_reply() {
         commands::parse(&text.lines)

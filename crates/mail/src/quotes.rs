@@ -22,12 +22,9 @@
 //!    (`>`) reading goes on (a bottom-posted reply may follow the quote); if it is not, the
 //!    client pasted the original unquoted (Yahoo, some mobile clients) and everything to the
 //!    end is removed.
-//! 4. Last, courtesies: a greeting on the first line ("Hi,", "Dear Admiralty,", "Good
-//!    morning!") and a sign-off at the end ("Regards," or "Thanks!", alone or with the
-//!    sender's name, and lines holding only words of the sender's display name) are removed:
-//!    they are not orders, and the engine would only report them as errors. A closing counts
-//!    only when nothing but the sender's name follows it, so `Thanks` followed by an order
-//!    keeps both.
+//! Greetings and sign-offs ("Hi all,", "Regards, Agnes") are the person's text and are kept:
+//! the order reader of every door (`engine::chat`, the same for mail and the web form) sets
+//! them aside and says so, so that a line is judged alike whichever door it came through.
 //!
 //! Forwards: a forwarded message is not what the person wrote in this message, so it is removed
 //! like history ([`RemovalKind::Forwarded`]), and only the text above the marker counts. The
@@ -62,10 +59,6 @@ pub enum RemovalKind {
     Signature,
     /// "Sent from my iPhone" and its kin.
     MobileFooter,
-    /// A greeting on the first line ("Hi,", "Dear Admiralty,").
-    Greeting,
-    /// A closing and the sender's name at the end ("Regards,", "Thanks!", "Olle").
-    SignOff,
 }
 
 /// A run of removed lines, by original line numbers (inclusive).
@@ -109,9 +102,7 @@ pub fn number_lines(body: &str) -> Vec<Line> {
 }
 
 /// The lines of `body` that the person wrote in this message (see the module docs).
-/// `sender_name` (the From display name) lets a trailing line with just the sender's name go
-/// with the sign-off.
-pub fn strip(body: &str, sender_name: Option<&str>) -> Stripped {
+pub fn strip(body: &str) -> Stripped {
     let all = number_lines(body);
     let last_number = all.last().map_or(0, |l| l.number);
     let mut out = Stripped::default();
@@ -164,159 +155,8 @@ pub fn strip(body: &str, sender_name: Option<&str>) -> Stripped {
         out.lines.push(line.clone());
         index += 1;
     }
-    remove_courtesies(&mut out, sender_name);
     out.removed.sort_by_key(|r| r.first);
     out
-}
-
-/// Drops a greeting on the first line and a sign-off at the end: they are not orders, and the
-/// engine would only report them as errors.
-fn remove_courtesies(out: &mut Stripped, sender_name: Option<&str>) {
-    let name: Vec<String> = sender_name.map(words).unwrap_or_default();
-    let first = out.lines.iter().position(|l| !l.text.trim().is_empty());
-    if let Some(first) = first
-        && out.lines.get(first).is_some_and(|l| is_greeting(&l.text))
-    {
-        let line = out.lines.remove(first);
-        note(
-            &mut out.removed,
-            RemovalKind::Greeting,
-            line.number,
-            line.number,
-        );
-    }
-
-    // Walking up from the end: lines of the sender's name, then at most one closing.
-    let mut cut = None;
-    for (index, line) in out.lines.iter().enumerate().rev() {
-        let text = line.text.trim();
-        if text.is_empty() {
-            continue;
-        }
-        let line_words = words(text);
-        if !name.is_empty() && !line_words.is_empty() && line_words.iter().all(|w| name.contains(w))
-        {
-            cut = Some(index);
-            continue;
-        }
-        if is_closing(&line_words, &name) && !text.chars().any(|c| c.is_ascii_digit()) {
-            cut = Some(index);
-        }
-        break;
-    }
-    if let Some(cut) = cut {
-        for line in out.lines.split_off(cut) {
-            if !line.text.trim().is_empty() {
-                note(
-                    &mut out.removed,
-                    RemovalKind::SignOff,
-                    line.number,
-                    line.number,
-                );
-            }
-        }
-    }
-}
-
-/// Lower-case words, punctuation dropped.
-fn words(text: &str) -> Vec<String> {
-    text.split(|c: char| c.is_whitespace() || (c.is_ascii_punctuation() && c != '\''))
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect()
-}
-
-const GREETINGS: &[&str] = &[
-    "hi",
-    "hello",
-    "hey",
-    "dear",
-    "greetings",
-    "morning",
-    "hallo",
-    "bonjour",
-    "salut",
-    "hej",
-    "hola",
-    "ciao",
-    "moin",
-    "servus",
-];
-
-/// "Hi,", "Hello GM,", "Dear Admiralty,", "Good morning!": a greeting word and at most three
-/// more words, no digits, punctuation only at the end (so "Hi, PASS" is an order after all).
-fn is_greeting(text: &str) -> bool {
-    let body = text.trim().trim_end_matches([',', '!', '.', ':', ' ']);
-    if body
-        .chars()
-        .any(|c| c.is_ascii_digit() || (c.is_ascii_punctuation() && c != '\'' && c != '-'))
-    {
-        return false;
-    }
-    let line_words = words(body);
-    let mut rest = line_words.as_slice();
-    if let [good, time, tail @ ..] = rest
-        && good == "good"
-        && ["morning", "afternoon", "evening", "day"].contains(&time.as_str())
-    {
-        rest = tail;
-    } else if let [greeting, tail @ ..] = rest
-        && GREETINGS.contains(&greeting.as_str())
-    {
-        rest = tail;
-    } else {
-        return false;
-    }
-    rest.len() <= 3
-}
-
-const CLOSINGS: &[&[&str]] = &[
-    &["regards"],
-    &["best", "regards"],
-    &["kind", "regards"],
-    &["warm", "regards"],
-    &["best", "wishes"],
-    &["best"],
-    &["cheers"],
-    &["thanks"],
-    &["thank", "you"],
-    &["many", "thanks"],
-    &["thx"],
-    &["ta"],
-    &["yours"],
-    &["yours", "sincerely"],
-    &["sincerely"],
-    &["br"],
-    &["greetings"],
-    &["love"],
-    &["ciao"],
-    &["mvh"],
-    &["med", "vänlig", "hälsning"],
-    &["vänliga", "hälsningar"],
-    &["viele", "grüße"],
-    &["liebe", "grüße"],
-    &["grüße"],
-    &["gruß"],
-    &["lg"],
-    &["mfg"],
-    &["cordialement"],
-    &["amitiés"],
-    &["bien", "à", "vous"],
-    &["saludos"],
-    &["un", "saludo"],
-    &["groeten"],
-    &["pozdrawiam"],
-];
-
-/// A closing phrase, alone or with the sender's name: "Regards,", "Thanks, Olle", "Cheers!".
-fn is_closing(line_words: &[String], name: &[String]) -> bool {
-    CLOSINGS.iter().any(|closing| {
-        line_words.len() >= closing.len()
-            && line_words.iter().zip(closing.iter()).all(|(w, c)| w == c)
-            && line_words
-                .get(closing.len()..)
-                .is_some_and(|rest| rest.iter().all(|w| name.contains(w)))
-    })
 }
 
 /// Records removed lines, joining a run that continues the previous one of the same kind.
@@ -615,7 +455,7 @@ mod tests {
     use super::*;
 
     fn kept(body: &str) -> Vec<(usize, String)> {
-        strip(body, None)
+        strip(body)
             .lines
             .into_iter()
             .filter(|l| !l.text.trim().is_empty())
@@ -636,7 +476,7 @@ mod tests {
     #[test]
     fn gmail_wraps_the_attribution() {
         let body = "FIRE B7\n\nOn Mon, Mar 3, 2025 at 10:00 AM Admiralty <\norders+k7qw2xzp4m9rtb3n@example.org> wrote:\n\n> Turn 3 report\n";
-        let stripped = strip(body, None);
+        let stripped = strip(body);
         assert_eq!(kept(body), vec![k(1, "FIRE B7")]);
         assert_eq!(
             stripped.removed.first(),
@@ -657,7 +497,7 @@ mod tests {
     #[test]
     fn yahoo_puts_the_original_on_the_attribution_line() {
         let body = "FIRE D4\nSent from Yahoo Mail on Android\n \n  On Mon, 3 Mar 2025 at 10:00, Admiralty<orders@example.org> wrote:   Turn 3 report\nFIRE B7";
-        let stripped = strip(body, None);
+        let stripped = strip(body);
         assert_eq!(kept(body), vec![k(1, "FIRE D4")]);
         assert!(stripped.removed_any(RemovalKind::MobileFooter));
     }
@@ -720,46 +560,22 @@ mod tests {
     #[test]
     fn forwards_keep_only_the_text_above() {
         let body = "Please see below\n\n---------- Forwarded message ---------\nFrom: Fred\nF1 A-B";
-        let stripped = strip(body, None);
+        let stripped = strip(body);
         assert_eq!(kept(body), vec![k(1, "Please see below")]);
         assert!(stripped.removed_any(RemovalKind::Forwarded));
         assert_eq!(kept("x\nBegin forwarded message:\n\nF1"), vec![k(1, "x")]);
     }
 
     #[test]
-    fn greetings_and_sign_offs_go() {
+    fn greetings_and_sign_offs_are_the_persons_text() {
+        // Kept for the order reader, which sets them aside the same way at every door.
         let body = "Hi all,\n\nFIRE B7\nPRESS Onward.\n\nCheers,\nOlle Svensson\n";
+        let stripped = strip(body);
+        assert!(stripped.removed.is_empty(), "{:?}", stripped.removed);
         assert_eq!(
-            strip(body, Some("Olle Svensson"))
-                .lines
-                .iter()
-                .filter(|l| !l.text.is_empty())
-                .count(),
-            2
+            kept("FIRE B7\nThanks!"),
+            vec![k(1, "FIRE B7"), k(2, "Thanks!")]
         );
-        assert_eq!(kept("FIRE B7\nThanks!"), vec![k(1, "FIRE B7")]);
-        assert_eq!(
-            kept("FIRE B7\nThanks, Olle"),
-            vec![k(1, "FIRE B7"), k(2, "Thanks, Olle")]
-        );
-        let stripped = strip("FIRE B7\nThanks, Olle\n- Olle", Some("Olle"));
-        assert_eq!(stripped.lines.len(), 1);
-        assert_eq!(
-            stripped.removed,
-            vec![Removal {
-                kind: RemovalKind::SignOff,
-                first: 2,
-                last: 3
-            }]
-        );
-        // Only a closing alone: "Thanks for the report" goes on, and so do orders after it.
-        assert_eq!(kept("Thanks for the report\nFIRE B7").len(), 2);
-        assert_eq!(kept("Thanks\nSCUBA").len(), 2);
-        assert_eq!(kept("Hi\nThanks\n").len(), 0);
-        assert_eq!(kept("Hey Bob, you will sink tonight").len(), 1);
-        assert_eq!(kept("Hi, PASS").len(), 1);
-        assert_eq!(kept("Hello GM\nPASS"), vec![k(2, "PASS")]);
-        assert_eq!(kept("Good morning!\nDear Admiralty,\nPASS").len(), 2);
     }
 
     #[test]

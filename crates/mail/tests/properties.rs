@@ -128,10 +128,9 @@ proptest! {
     #[test]
     fn kept_lines_are_the_lines_as_written(body in proptest::collection::vec(
         proptest::sample::select(FRAGMENTS), 0..40).prop_map(|p| p.concat()),
-        name in proptest::option::of("[A-Za-z]{1,8}( [A-Za-z]{1,8})?"),
     ) {
         let original = quotes::number_lines(&body);
-        let stripped = quotes::strip(&body, name.as_deref());
+        let stripped = quotes::strip(&body);
         for line in &stripped.lines {
             prop_assert_eq!(&original[line.number - 1].text, &line.text);
         }

@@ -4,6 +4,7 @@
 //! small, fast bounds set through the same settings an operator uses, and talk to it over
 //! loopback with raw sockets (a client that misbehaves on purpose).
 
+mod chat;
 mod http;
 mod mail;
 mod shutdown;

@@ -19,7 +19,7 @@ const FRED: &str = "fred@example.org";
 const JOHN: &str = "john@example.org";
 
 /// Delivers `raw` to `rcpt` through the SMTP listener, as a client's mail server does.
-async fn send(doors: &Doors, from: &str, rcpt: &str, raw: &str) {
+pub(super) async fn send(doors: &Doors, from: &str, rcpt: &str, raw: &str) {
     let mut client = doors.smtp_connect().await;
     assert!(smtp_reply(&mut client).await.starts_with("220"));
     for command in [
@@ -107,7 +107,7 @@ async fn confirmations(pool: &PgPool, to: &str) -> Vec<String> {
 }
 
 /// Waits until `to` has `count` confirmations; returns the newest.
-async fn confirmation(pool: &PgPool, to: &str, count: usize) -> String {
+pub(super) async fn confirmation(pool: &PgPool, to: &str, count: usize) -> String {
     let started = Instant::now();
     loop {
         let all = confirmations(pool, to).await;
@@ -124,7 +124,11 @@ async fn confirmation(pool: &PgPool, to: &str, count: usize) -> String {
 }
 
 /// The player's current orders and press on file, as written.
-async fn on_file(pool: &PgPool, game: GameId, engine_id: i64) -> (Vec<String>, Vec<String>) {
+pub(super) async fn on_file(
+    pool: &PgPool,
+    game: GameId,
+    engine_id: i64,
+) -> (Vec<String>, Vec<String>) {
     let orders = sqlx::query_scalar(
         "SELECT o.raw_text FROM orders o JOIN players p ON p.id = o.player_id \
          WHERE p.game_id = $1 AND p.engine_player_id = $2 AND o.superseded_at IS NULL",

@@ -8,11 +8,31 @@
 
 use engine::{LineIssue, ParsedOrders};
 
+/// What the verdict says of a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryKind {
+    /// Refused: left out of the orders.
+    Error,
+    /// Accepted, but it may not do what the player hoped.
+    Warning,
+    /// Set aside as not an order (a closing, a name, chat, a mail command).
+    Chat,
+}
+
+impl std::fmt::Display for EntryKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            EntryKind::Error => "Error",
+            EntryKind::Warning => "Warning",
+            EntryKind::Chat => "Chat",
+        })
+    }
+}
+
 /// One line the verdict speaks of, besides the orders understood.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
-    /// `Error`, `Warning` or `Chat`.
-    pub kind: &'static str,
+    pub kind: EntryKind,
     /// The engine's 1-based line number in the order text.
     pub line: usize,
     pub text: String,
@@ -50,18 +70,18 @@ impl<'a, O> Verdict<'a, O> {
     /// Errors, then warnings, then the lines set aside as chat, each in line order.
     pub fn entries(&self) -> Vec<Entry> {
         let refused = |issue: &LineIssue| Entry {
-            kind: "Error",
+            kind: EntryKind::Error,
             line: issue.line,
             text: issue.text.clone(),
             problem: issue.problem_if_it_stands(),
             expected: Some(issue.expected.clone()),
         };
         let warned = |issue: &LineIssue| Entry {
-            kind: "Warning",
+            kind: EntryKind::Warning,
             ..refused(issue)
         };
         let chat = |issue: &LineIssue| Entry {
-            kind: "Chat",
+            kind: EntryKind::Chat,
             line: issue.line,
             text: issue.text.clone(),
             problem: format!("taken as {}", issue.problem),

@@ -4,6 +4,8 @@
 
 use engine::LineIssue;
 
+use crate::letters::verdict::EntryKind;
+
 /// A piece of a problem's text: plain words, or an example to show as code.
 pub(crate) struct TextPart {
     pub text: String,
@@ -44,7 +46,7 @@ pub(crate) fn code_spans(text: &str) -> Vec<TextPart> {
 
 /// One problem with a line, as the web page words it.
 pub(crate) struct IssueView {
-    pub kind: &'static str,
+    pub kind: EntryKind,
     pub line: usize,
     pub text: String,
     pub problem: Vec<TextPart>,
@@ -63,7 +65,7 @@ impl IssueView {
         }
     }
 
-    pub fn new(kind: &'static str, issue: &LineIssue) -> Self {
+    pub fn new(kind: EntryKind, issue: &LineIssue) -> Self {
         IssueView {
             kind,
             line: issue.line,

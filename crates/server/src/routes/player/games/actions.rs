@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::super::Player;
 use super::super::issues::IssueView;
-use super::page::{FormState, SubmittedLine, judged, refused};
+use super::page::{FormState, SetOutcome, SubmittedLine, judged, refused};
 use super::{game_url, internal, own_game};
 use crate::letters::verdict::{Entry, Verdict};
 use crate::limits::PressVerdict;
@@ -89,7 +89,12 @@ pub(crate) async fn post_orders(
         verdict.headline(&holder.game_name),
         verdict.closing()
     );
-    let form = judged_set(&text, &entries, headline);
+    let mut form = judged_set(&text, &entries, headline);
+    form.orders_outcome = match (taken.stored, taken.parsed.errors.is_empty()) {
+        (false, _) => SetOutcome::NotStored,
+        (true, false) => SetOutcome::StoredWithRefusals,
+        (true, true) => SetOutcome::Stored,
+    };
     if taken.stored {
         judged(&state, &player, &holder, form).await
     } else {

@@ -28,7 +28,7 @@ pub(super) struct SubmittedLine {
 /// The orders that stand for the open turn, as the engine reads them.
 struct CurrentOrders {
     understood: Vec<String>,
-    warnings: Vec<IssueView>,
+    issues: Vec<IssueView>,
 }
 
 struct PastOrdersView {
@@ -47,8 +47,33 @@ pub(super) struct FormState {
     pub lines: Vec<SubmittedLine>,
     pub other_issues: Vec<IssueView>,
     pub orders_error: Option<String>,
+    /// How the set the headline speaks of was taken, for the headline's look.
+    pub orders_outcome: SetOutcome,
     pub press: String,
     pub press_error: Option<String>,
+}
+
+/// What became of a set of orders sent on the form.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) enum SetOutcome {
+    /// Nothing stored: refused, or no line of it was an order.
+    #[default]
+    NotStored,
+    /// Stored, with refused lines left out of it.
+    StoredWithRefusals,
+    /// Stored; the verdict speaks only of warnings or chat.
+    Stored,
+}
+
+impl SetOutcome {
+    /// The headline's class: red where nothing was stored, amber where lines were left out.
+    pub fn class(self) -> &'static str {
+        match self {
+            SetOutcome::NotStored => "error",
+            SetOutcome::StoredWithRefusals => "warning",
+            SetOutcome::Stored => "notice",
+        }
+    }
 }
 
 impl FormState {
@@ -109,11 +134,13 @@ async fn game_page(
         Some(text) => {
             let parsed = game_state.parse_orders(me, text);
             Some(CurrentOrders {
-                understood: parsed.understood,
-                warnings: parsed
-                    .warnings
+                understood: parsed.understood.clone(),
+                // The verdict the set got when it came in, mail's words: refused lines left
+                // out, warnings, lines taken as chat.
+                issues: crate::letters::verdict::Verdict::new(&parsed, true)
+                    .entries()
                     .iter()
-                    .map(|w| IssueView::new("Warning", w))
+                    .map(IssueView::from_entry)
                     .collect(),
             })
         }
