@@ -126,7 +126,9 @@ async fn a_reply_with_orders_is_stored_acted_on_once_and_confirmed() {
             .fetch_one(pool)
             .await
             .unwrap();
-    assert!(raw_text.starts_with("G13, K19"), "{raw_text}");
+    // The greeting is the player's text, set aside by the order reader (issue 27: the same
+    // at both doors), and the blank line under it is kept.
+    assert!(raw_text.starts_with("Hi GM,\n\nG13, K19"), "{raw_text}");
     assert!(
         !raw_text.contains("A1, A2"),
         "quoted history was taken for orders: {raw_text}"
@@ -151,6 +153,10 @@ async fn a_reply_with_orders_is_stored_acted_on_once_and_confirmed() {
     // The error names the line as the player wrote it (line 4 of the message, after the
     // greeting and a blank line).
     assert!(body.contains("Error on line 4: \"T12, S13\""), "{body}");
+    assert!(
+        body.contains("Chat on line 1: \"Hi GM,\"\n    taken as a greeting, not an order"),
+        "{body}"
+    );
     assert!(body.contains("T12 would be a third shot"), "{body}");
     assert!(
         body.contains("Would be accepted: two squares such as `G13, K19`"),

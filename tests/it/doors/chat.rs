@@ -131,6 +131,7 @@ async fn sign_offs_chat_and_other_games_commands_are_not_orders_by_mail() {
     )
     .await;
     let reply = confirmation(&pool, DMITRI, 2).await;
+    eprintln!("Dmitri's answer to JOIN / Cheers / Dmitri:\n{reply}\n");
     assert!(
         reply.contains(
             "No line of your message was read as an order for Lissa, so nothing was stored"
@@ -154,6 +155,10 @@ async fn sign_offs_chat_and_other_games_commands_are_not_orders_by_mail() {
         reply.contains("spring salvo"),
         "the JOIN is answered: {reply}"
     );
+    assert!(
+        !reply.contains("no orders: holds fire"),
+        "nothing stored, so nothing is listed as understood: {reply}"
+    );
     assert_eq!(
         on_file(&pool, game, dmitri_seat).await,
         on_file_before,
@@ -174,6 +179,7 @@ async fn sign_offs_chat_and_other_games_commands_are_not_orders_by_mail() {
     )
     .await;
     let reply = confirmation(&pool, AGNES, 1).await;
+    eprintln!("Agnes's answer to Regards / Agnes:\n{reply}\n");
     assert!(!reply.contains("Error"), "{reply}");
     assert!(reply.contains("Chat on line 1: \"Regards,\""), "{reply}");
     assert!(reply.contains("Chat on line 2: \"Agnes\""), "{reply}");
@@ -232,6 +238,7 @@ async fn sign_offs_chat_and_other_games_commands_are_not_orders_by_mail() {
     )
     .await;
     let reply = confirmation(&pool, AGNES, 3).await;
+    eprintln!("Agnes's answer to RESIGN with chat:\n{reply}\n");
     assert!(reply.contains("You have resigned"), "{reply}");
     assert!(!reply.contains("as understood"), "{reply}");
     assert!(!reply.contains("these orders stand"), "{reply}");

@@ -237,8 +237,11 @@ pub fn orders_confirmation(
 ) -> String {
     let verdict = crate::letters::verdict::Verdict::new(parsed, stored);
     let mut out = format!("{}\n", verdict.headline(&holder.game_name));
-    for line in &parsed.understood {
-        out.push_str(&format!("  - {line}\n"));
+    // Nothing stored: what the lines would have meant is not what stands.
+    if stored {
+        for line in &parsed.understood {
+            out.push_str(&format!("  - {line}\n"));
+        }
     }
     for entry in verdict.entries() {
         let line = orders.original_line(entry.line).unwrap_or(entry.line);

@@ -2,8 +2,6 @@
 //! problem worded for the web, with the engines' examples (written between backticks, as mail
 //! shows them) as code.
 
-use engine::LineIssue;
-
 use crate::letters::verdict::EntryKind;
 
 /// A piece of a problem's text: plain words, or an example to show as code.
@@ -62,16 +60,6 @@ impl IssueView {
             text: entry.text.clone(),
             problem: code_spans(&entry.problem),
             expected: code_spans(entry.expected.as_deref().unwrap_or("")),
-        }
-    }
-
-    pub fn new(kind: EntryKind, issue: &LineIssue) -> Self {
-        IssueView {
-            kind,
-            line: issue.line,
-            text: issue.text.clone(),
-            problem: code_spans(&issue.problem),
-            expected: code_spans(&issue.expected),
         }
     }
 }
