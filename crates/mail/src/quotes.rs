@@ -22,6 +22,7 @@
 //!    (`>`) reading goes on (a bottom-posted reply may follow the quote); if it is not, the
 //!    client pasted the original unquoted (Yahoo, some mobile clients) and everything to the
 //!    end is removed.
+//!
 //! Greetings and sign-offs ("Hi all,", "Regards, Agnes") are the person's text and are kept:
 //! the order reader of every door (`engine::chat`, the same for mail and the web form) sets
 //! them aside and says so, so that a line is judged alike whichever door it came through.
