@@ -331,3 +331,103 @@ async fn the_zone_picker_offers_the_iana_list_and_a_zone_not_on_it_comes_back_fo
     drop(driver);
     app.stop().await;
 }
+
+async fn issue_rhythm(pool: &PgPool, slug: &str) -> Option<Value> {
+    sqlx::query_scalar("SELECT issue_rhythm FROM zines WHERE slug = $1")
+        .bind(slug)
+        .fetch_one(pool)
+        .await
+        .unwrap()
+}
+
+/// Fault 5: the issue's rhythm was free text ("every Saturday morning" gave a bare "Bad
+/// request"); it is chosen with the game schedule's fields, the zone from the IANA list, and
+/// a mistake comes back beside its field.
+#[tokio::test]
+async fn the_issue_rhythm_is_chosen_with_fields_and_a_mistake_comes_back_beside_its_field() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let mut gm = zine_of_six(&app).await;
+    let page = gm.get_text("/gm/zines/gazette/issues").await;
+    assert!(
+        page.contains("<option value=\"off\" selected>"),
+        "no issues yet"
+    );
+    assert!(tag(&page, "zone").contains("list=\"zones\""));
+
+    let response = gm
+        .submit(
+            "/gm/zines/gazette/issues/rhythm",
+            &[
+                ("rhythm", "weekly"),
+                ("weekday", "Saturday"),
+                ("time", "morning"),
+                ("zone", "London"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    assert!(page.contains("id=\"issue-rhythm\""), "the form is back");
+    error_beside(&page, "time", "\"morning\" is not a time of day");
+    error_beside(&page, "zone", "\"London\" is not a time zone");
+    focused(&page, "time");
+    assert!(tag(&page, "time").contains("value=\"morning\""));
+    assert!(tag(&page, "zone").contains("value=\"London\""));
+    assert!(page.contains("<option value=\"Saturday\" selected>"));
+    assert!(page.contains("<option value=\"weekly\" selected>"));
+    assert!(page.contains("<option value=\"Europe/London\">"));
+    assert_eq!(issue_rhythm(pool, "gazette").await, None, "nothing saved");
+
+    let response = gm
+        .submit(
+            "/gm/zines/gazette/issues/rhythm",
+            &[("rhythm", "every_days"), ("days", "a fortnight")],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    error_beside(&page, "days", "from 1 to 365, not \"a fortnight\"");
+    assert!(tag(&page, "days").contains("value=\"a fortnight\""));
+    assert_eq!(issue_rhythm(pool, "gazette").await, None, "nothing saved");
+
+    let response = gm
+        .submit(
+            "/gm/zines/gazette/issues/rhythm",
+            &[
+                ("rhythm", "weekly"),
+                ("weekday", "Saturday"),
+                ("time", "09:00"),
+                ("zone", "Europe/London"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    let page = gm.get_text("/gm/zines/gazette/issues").await;
+    assert!(
+        page.contains("<option value=\"weekly\" selected>"),
+        "{page}"
+    );
+    assert!(tag(&page, "time").contains("value=\"09:00\""));
+    assert!(tag(&page, "zone").contains("value=\"Europe/London\""));
+    assert!(issue_rhythm(pool, "gazette").await.is_some());
+}
+
+/// The weekly time is a text field on the 24-hour clock: `<input type=time>` shows the
+/// browser locale's clock (6:00 PM in Chromium), while every mail and page says 18:00.
+#[tokio::test]
+async fn the_weekly_time_is_typed_and_shown_on_the_24_hour_clock() {
+    let app = TestApp::spawn().await;
+    let game = populate(&app.db.pool).await;
+    let mut gm = gm_logged_in(&app).await;
+    for path in [
+        format!("/gm/games/{game}"),
+        "/gm/zines/demo/issues".to_owned(),
+        "/gm/zines/demo/games/new?engine=barmy".to_owned(),
+    ] {
+        let page = gm.get_text(&path).await;
+        let time = tag(&page, "time");
+        assert!(time.contains("type=\"text\""), "{path}: {time}");
+        assert!(page.contains("24-hour clock"), "{path}");
+    }
+}

@@ -30,6 +30,7 @@ pub(crate) use postal::{
     post_sheets_posted,
 };
 pub(crate) use replace::post_replace;
+pub(crate) use schedule_form::{ScheduleForm, WEEKDAYS, rule_from_form};
 pub(crate) use standbys::{post_missed, post_offer, post_reinstate, post_withdraw};
 pub(crate) use strike::{get_strike, post_strike};
 
