@@ -431,3 +431,185 @@ async fn the_weekly_time_is_typed_and_shown_on_the_24_hour_clock() {
         assert!(page.contains("24-hour clock"), "{path}");
     }
 }
+
+/// Everything these forms may change, to show a form sent back changed nothing.
+async fn everything(pool: &PgPool) -> Value {
+    let mut all = crate::console::fingerprint(pool).await;
+    all["absences"] = sqlx::query_scalar(
+        "SELECT coalesce(jsonb_agg(to_jsonb(a) ORDER BY id), '[]') FROM absences a",
+    )
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    all
+}
+
+/// Fault 5 on the zine's forms: a new zine with a bad short name, or one taken, comes back
+/// with the error beside the short name and the name kept (it was a list above the form).
+#[tokio::test]
+async fn the_new_zine_form_names_the_field_in_error_and_keeps_what_was_typed() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    populate(pool).await;
+    let mut gm = gm_logged_in(&app).await;
+    let before = everything(pool).await;
+    for (slug, says) in [
+        ("Second Gazette!", "Short name:"),
+        ("demo", "There is already"),
+    ] {
+        let response = gm
+            .submit(
+                "/gm/zines",
+                &[("name", "The Second Gazette"), ("slug", slug)],
+            )
+            .await;
+        assert_eq!(
+            response.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{slug}"
+        );
+        let page = response.text().await.unwrap();
+        error_beside(&page, "zine-slug", says);
+        focused(&page, "zine-slug");
+        assert!(tag(&page, "zine-name").contains("value=\"The Second Gazette\""));
+        assert!(!tag(&page, "zine-name").contains("aria-invalid"));
+        assert!(tag(&page, "zine-slug").contains(&format!("value=\"{slug}\"")));
+    }
+    assert_eq!(everything(pool).await, before, "nothing saved");
+}
+
+/// Fault 5 on the subscriber forms: adding or editing with a bad address or name, and an
+/// upload with nothing in it, come back with each error beside its field and what was typed.
+#[tokio::test]
+async fn the_subscriber_forms_send_back_each_error_beside_its_field() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    populate(pool).await;
+    let mut gm = gm_logged_in(&app).await;
+    let before = everything(pool).await;
+
+    let response = gm
+        .submit(
+            "/gm/zines/demo/subscribers",
+            &[("name", " "), ("email", "hardy at example.org")],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    error_beside(&page, "sub-name", "Name:");
+    error_beside(&page, "sub-email", "Address:");
+    focused(&page, "sub-name");
+    assert!(tag(&page, "sub-email").contains("value=\"hardy at example.org\""));
+
+    let response = gm
+        .submit(
+            "/gm/zines/demo/subscribers",
+            &[
+                ("name", "Thomas Hardy"),
+                ("email", "villeneuve@example.org"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    error_beside(&page, "sub-email", "There is already");
+    assert!(tag(&page, "sub-name").contains("value=\"Thomas Hardy\""));
+
+    let response = gm
+        .submit(
+            "/gm/subscribers/1",
+            &[("name", "Horatio"), ("email", "nelson@")],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    assert!(page.contains("id=\"edit-subscriber\""), "the form is back");
+    error_beside(&page, "sub-email", "Address:");
+    focused(&page, "sub-email");
+    assert!(tag(&page, "sub-name").contains("value=\"Horatio\""));
+
+    let csrf = gm.csrf().await;
+    let response = gm
+        .post_multipart(
+            "/gm/zines/demo/subscribers/import",
+            &[("csrf", &csrf), ("text", "  \n")],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    error_beside(&page, "import-file", "Choose a CSV file");
+    assert_eq!(everything(pool).await, before, "nothing saved");
+
+    // A bad row is named with its line, the rows pasted kept to mend.
+    let rows = "email,name\nhardy@example.org,Thomas Hardy\nblackwood at sea,Henry Blackwood";
+    let response = gm
+        .post_multipart(
+            "/gm/zines/demo/subscribers/import",
+            &[("csrf", &csrf), ("text", rows)],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    let report = &page[page.find("id=\"import-report\"").unwrap()..];
+    assert!(
+        report.contains("<td>3</td><td><code>blackwood at sea,Henry Blackwood</code>"),
+        "{report}"
+    );
+    assert!(
+        page.contains(&crate::console::html(rows)),
+        "the rows are kept"
+    );
+}
+
+/// Fault 5 on the player's page: an absence with its days the wrong way round, or a day that
+/// is not a date, gave a bare "Bad request"; it comes back beside its field, the days kept.
+#[tokio::test]
+async fn the_players_absence_form_comes_back_with_the_days_typed_and_the_error_beside_them() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    populate(pool).await;
+    let mut player = crate::players::logged_in(&app, "villeneuve@example.org").await;
+    let before = everything(pool).await;
+    let csrf = crate::console::hidden_csrf(&player.get_text("/me").await);
+    let response = player
+        .post(
+            "/me/absences",
+            &[
+                ("csrf", csrf.as_str()),
+                ("first_day", "2030-05-10"),
+                ("last_day", "2030-05-01"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    assert!(page.contains("id=\"absence-form\""), "the form is back");
+    error_beside(&page, "last-day", "The last day is before the first");
+    focused(&page, "last-day");
+    assert!(tag(&page, "first-day").contains("value=\"2030-05-10\""));
+    assert!(tag(&page, "last-day").contains("value=\"2030-05-01\""));
+
+    let response = player
+        .post(
+            "/me/absences",
+            &[
+                ("csrf", csrf.as_str()),
+                ("first_day", "next Monday"),
+                ("last_day", "2030-05-01"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    error_beside(
+        &page,
+        "first-day",
+        "must be a date (YYYY-MM-DD), not \"next Monday\"",
+    );
+    assert_eq!(
+        everything(pool).await["absences"],
+        before["absences"],
+        "nothing recorded"
+    );
+    assert_eq!(everything(pool).await, before, "nothing saved");
+}
