@@ -613,3 +613,85 @@ async fn the_players_absence_form_comes_back_with_the_days_typed_and_the_error_b
     );
     assert_eq!(everything(pool).await, before, "nothing saved");
 }
+
+/// Fault 5 on the game page's post form: orders received by post with no player chosen and a
+/// day that is not a date gave a bare "Bad request" and lost the orders typed.
+#[tokio::test]
+async fn the_post_form_comes_back_with_the_orders_typed_and_each_error_beside_its_field() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let game = populate(pool).await;
+    let mut gm = gm_logged_in(&app).await;
+    let before = everything(pool).await;
+    let response = gm
+        .submit(
+            &format!("/gm/games/{game}/post-orders"),
+            &[
+                ("player", ""),
+                ("received_on", "last Tuesday"),
+                ("kind", "orders"),
+                ("orders", "B2\nC3"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    assert!(page.contains("id=\"post-orders\""), "the form is back");
+    error_beside(&page, "post-player", "Choose the player");
+    error_beside(&page, "post-received", "not \"last Tuesday\"");
+    focused(&page, "post-player");
+    assert!(tag(&page, "post-received").contains("value=\"last Tuesday\""));
+    assert!(page.contains(">B2\nC3</textarea>"), "the orders are kept");
+
+    let response = gm
+        .submit(
+            &format!("/gm/games/{game}/post-orders"),
+            &[
+                ("player", "1"),
+                ("received_on", "2005-10-21"),
+                ("kind", "press"),
+                ("orders", ""),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    error_beside(&page, "post-text", "Write the press as received.");
+    assert!(page.contains("<option value=\"press\" selected>"));
+    assert!(page.contains("<option value=\"1\" selected>"));
+    assert_eq!(everything(pool).await, before, "nothing saved");
+}
+
+/// Fault 5 on the missed-turns form: a limit of 0 and an offer of 30 days gave a bare "Bad
+/// request"; both come back beside their fields, the choice of who offers kept.
+#[tokio::test]
+async fn the_missed_turns_form_comes_back_with_each_error_beside_its_field() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let (mut gm, game) = crate::offers::over_dover(&app).await;
+    let before = everything(pool).await;
+    let response = gm
+        .submit(
+            &format!("/gm/games/{game}/missed"),
+            &[
+                ("missed_limit", "0"),
+                ("standby_offers", "automatic"),
+                ("offer_days", "30"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    assert!(page.contains("id=\"missed-form\""), "the form is back");
+    error_beside(
+        &page,
+        "missed-limit",
+        "from 1 to 20, or empty for the rules' default, not \"0\"",
+    );
+    error_beside(&page, "offer-days", "from 1 to 14, not \"30\"");
+    focused(&page, "missed-limit");
+    assert!(tag(&page, "missed-limit").contains("value=\"0\""));
+    assert!(tag(&page, "offer-days").contains("value=\"30\""));
+    assert!(page.contains("<option value=\"automatic\" selected>"));
+    assert_eq!(everything(pool).await, before, "nothing saved");
+}

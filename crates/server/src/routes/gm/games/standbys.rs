@@ -10,11 +10,13 @@ use store::status::StandbyOffers;
 use store::subscribers::SubscriberId;
 
 use super::super::Gm;
+use super::desk::{SentBack, send_back};
 use super::{field, find_game, lifecycle_error};
 use crate::offers::{self, Want};
 use crate::views::gm_game::Standbys;
 use crate::web::Path;
 use crate::web::csrf::CsrfForm;
+use crate::web::field_errors::FieldErrors;
 use crate::{AppError, AppState};
 
 /// One open offer as the GM sees it: its id, to whom, when and by whom.
@@ -45,6 +47,8 @@ pub(super) struct StandbyPanel {
     pub automatic: bool,
     /// How many days an offer stands.
     pub offer_days: u32,
+    /// The days field: the days saved, or as typed when the form comes back.
+    pub offer_days_field: String,
     pub max_offer_days: u32,
     pub wanted: Vec<WantedRow>,
 }
@@ -90,6 +94,7 @@ pub(super) fn panel(standbys: &Standbys) -> StandbyPanel {
         custom: policy.limit.map(|n| n.to_string()).unwrap_or_default(),
         automatic: policy.offers == StandbyOffers::Automatic,
         offer_days: policy.offer_days,
+        offer_days_field: policy.offer_days.to_string(),
         max_offer_days: offers::MAX_OFFER_DAYS,
         wanted,
     }
@@ -104,45 +109,74 @@ fn offer_reason(reason: store::status::OfferReason) -> &'static str {
     }
 }
 
-/// The game's missed-turns limit and who offers seats.
+/// The missed-turns form as typed: the limit, who offers (`automatic` or not), the days.
+pub(super) struct MissedForm {
+    pub limit: String,
+    pub automatic: bool,
+    pub offer_days: String,
+}
+
+/// The game's missed-turns limit and who offers seats; a mistake comes back beside its field.
 pub(crate) async fn post_missed(
     State(state): State<AppState>,
     gm: Gm,
     Path(id): Path<GameId>,
     CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
-) -> Result<Redirect, AppError> {
+) -> Result<Response, AppError> {
     let game = find_game(&state, id).await?;
-    let limit = match field(&pairs, "missed_limit").trim() {
-        "" => None,
-        typed => Some(typed.parse::<u32>().ok().filter(|n| (1..=20).contains(n)).ok_or_else(
-            || {
-                AppError::BadRequest(
-                    "the missed-turns limit is a whole number of turns from 1 to 20, or empty for the rules' default"
-                        .into(),
-                )
-            },
-        )?),
+    let mut errors = FieldErrors::default();
+    let limit = match field(&pairs, "missed_limit") {
+        "" => Some(None),
+        typed => typed
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=20).contains(n))
+            .map(Some)
+            .or_else(|| {
+                errors.push(
+                    "missed-limit",
+                    format!("The missed-turns limit is a whole number of turns from 1 to 20, or empty for the rules' default, not {typed:?}."),
+                );
+                None
+            }),
     };
     let offers = field(&pairs, "standby_offers")
         .parse::<StandbyOffers>()
-        .map_err(|_| AppError::BadRequest("choose who offers seats to standbys".into()))?;
-    let offer_days = match field(&pairs, "offer_days").trim() {
+        .map_err(|_| errors.push("standby-offers", "Choose who offers seats to standbys."))
+        .ok();
+    let offer_days = match field(&pairs, "offer_days") {
         // A form from before the field: the game's days stay as they are.
-        "" => {
+        "" => Some(
             crate::views::gm_game::missed_policy(&state.pool, game.id)
                 .await?
-                .offer_days
-        }
+                .offer_days,
+        ),
         typed => typed
             .parse::<u32>()
             .ok()
             .filter(|n| (1..=offers::MAX_OFFER_DAYS).contains(n))
-            .ok_or_else(|| {
-                AppError::BadRequest(format!(
-                    "an offer stands a whole number of days from 1 to {}",
-                    offers::MAX_OFFER_DAYS
-                ))
-            })?,
+            .or_else(|| {
+                errors.push(
+                    "offer-days",
+                    format!(
+                        "An offer stands a whole number of days from 1 to {}, not {typed:?}.",
+                        offers::MAX_OFFER_DAYS
+                    ),
+                );
+                None
+            }),
+    };
+    let (Some(limit), Some(offers), Some(offer_days)) = (limit, offers, offer_days) else {
+        let sent = SentBack {
+            errors,
+            missed: Some(MissedForm {
+                limit: field(&pairs, "missed_limit").to_owned(),
+                automatic: field(&pairs, "standby_offers") == "automatic",
+                offer_days: field(&pairs, "offer_days").to_owned(),
+            }),
+            ..SentBack::default()
+        };
+        return send_back(&state, &gm, id, sent).await;
     };
     offers::set_policy(
         &state.pool,
@@ -157,7 +191,7 @@ pub(crate) async fn post_missed(
     )
     .await
     .map_err(lifecycle_error)?;
-    Ok(Redirect::to(&format!("/gm/games/{id}?done=missed-saved")))
+    Ok(Redirect::to(&format!("/gm/games/{id}?done=missed-saved")).into_response())
 }
 
 /// The GM offers a seat to a standby (or any active subscriber who does not play the game).
