@@ -695,3 +695,46 @@ async fn the_missed_turns_form_comes_back_with_each_error_beside_its_field() {
     assert!(page.contains("<option value=\"automatic\" selected>"));
     assert_eq!(everything(pool).await, before, "nothing saved");
 }
+
+/// The player's letter and the login-link request: the refusal is beside its field (it was a
+/// line above the form, and the letter's page answered 200 as if it had gone).
+#[tokio::test]
+async fn the_letter_and_login_link_forms_tie_their_error_to_the_field() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    populate(pool).await;
+    let mut player = crate::players::logged_in(&app, "villeneuve@example.org").await;
+    let before = everything(pool).await;
+    let csrf = crate::console::hidden_csrf(&player.get_text("/me/zine").await);
+    let response = player
+        .post(
+            "/me/zine/letter",
+            &[("csrf", csrf.as_str()), ("letter", "  ")],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    error_beside(&page, "letter", "Your letter was not sent");
+    focused(&page, "letter");
+    let letters: i64 = sqlx::query_scalar("SELECT count(*) FROM zine_letters")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(letters, 0);
+
+    let mut visitor = crate::console::Browser::new(&app);
+    let response = crate::players::ask_for_link(&mut visitor, "villeneuve at sea").await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    let input = tag(&page, "email");
+    assert!(
+        input.contains("aria-describedby=\"login-error\""),
+        "{input}"
+    );
+    assert!(input.contains("value=\"villeneuve at sea\""), "{input}");
+    assert!(input.contains(" autofocus"), "{input}");
+    assert!(page.contains("id=\"login-error\">That is not an email address"));
+    let mut after = everything(pool).await;
+    after["sessions"] = before["sessions"].clone();
+    assert_eq!(after, before, "nothing saved");
+}

@@ -191,7 +191,7 @@ async fn a_player_chooses_reports_or_the_issue_and_a_refused_letter_comes_back_i
             &[("csrf", csrf.as_str()), ("letter", long.as_str())],
         )
         .await;
-    assert_eq!(refused.status(), StatusCode::OK);
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let body = refused.text().await.unwrap();
     assert!(body.contains("at most 4000 are printed"), "{body}");
     assert!(body.contains(&long), "the letter is lost");
