@@ -738,3 +738,79 @@ async fn the_letter_and_login_link_forms_tie_their_error_to_the_field() {
     after["sessions"] = before["sessions"].clone();
     assert_eq!(after, before, "nothing saved");
 }
+
+/// The forms sent back in Chromium: the issue rhythm's weekly time and zone, a short name
+/// taken on the new-zine form, an address already subscribed; each error beside its field,
+/// the field focused, photographed at 1280 and 390 px.
+#[tokio::test]
+async fn the_forms_sent_back_in_chromium_focus_the_field_in_error() {
+    use anyhow::ensure;
+
+    use crate::browser::{choose, click, fill, in_browser, start_chromedriver, text_of};
+    use crate::console::{PASSWORD, add_gm};
+
+    let Some(driver) = start_chromedriver() else {
+        return;
+    };
+    let app = TestApp::spawn().await;
+    populate(&app.db.pool).await;
+    add_gm(&app.db.pool, "nelson").await;
+    let base = app.url("");
+    in_browser("forms-sent-back", &driver, move |client| async move {
+        client.goto(&format!("{base}/gm/login")).await?;
+        fill(&client, "#name", "nelson").await?;
+        fill(&client, "#password", PASSWORD).await?;
+        click(&client, "main form button[type=submit]").await?;
+        text_of(&client, "#games").await?;
+        let focus = "const e = document.activeElement; \
+                     return [e.id, e.value, e.getAttribute('aria-describedby')];";
+
+        client.goto(&format!("{base}/gm/zines/demo/issues")).await?;
+        choose(&client, "#rhythm", "weekly").await?;
+        choose(&client, "#weekday", "Saturday").await?;
+        fill(&client, "#time", "9 am").await?;
+        fill(&client, "#zone", "London").await?;
+        click(&client, "#issue-rhythm button[type=submit]").await?;
+        let error = text_of(&client, "#time-error").await?;
+        ensure!(
+            error.contains("\"9 am\" is not a time of day"),
+            "{error}"
+        );
+        let focused = client.execute(focus, vec![]).await?;
+        ensure!(
+            focused == serde_json::json!(["time", "9 am", "time-error"]),
+            "the time is focused and kept: {focused}"
+        );
+        photograph(&client, "issue-rhythm-error").await?;
+        fill(&client, "#time", "09:00").await?;
+        fill(&client, "#zone", "Europe/London").await?;
+        click(&client, "#issue-rhythm button[type=submit]").await?;
+        let notice = text_of(&client, "#notice").await?;
+        ensure!(notice.contains("The rhythm is saved."), "{notice}");
+
+        client.goto(&format!("{base}/gm/zines")).await?;
+        fill(&client, "#zine-name", "The Second Gazette").await?;
+        fill(&client, "#zine-slug", "demo").await?;
+        click(&client, "#new-zine button[type=submit]").await?;
+        let error = text_of(&client, "#zine-slug-error").await?;
+        ensure!(error.contains("There is already"), "{error}");
+        let focused = client.execute(focus, vec![]).await?;
+        ensure!(
+            focused == serde_json::json!(["zine-slug", "demo", "zine-slug-error"]),
+            "{focused}"
+        );
+        photograph(&client, "new-zine-error").await?;
+
+        client.goto(&format!("{base}/gm/zines/demo")).await?;
+        fill(&client, "#sub-name", "Pierre Again").await?;
+        fill(&client, "#sub-email", "villeneuve@example.org").await?;
+        click(&client, "#add-subscriber button[type=submit]").await?;
+        let error = text_of(&client, "#sub-email-error").await?;
+        ensure!(error.contains("There is already"), "{error}");
+        photograph(&client, "add-subscriber-error").await?;
+        Ok(())
+    })
+    .await;
+    drop(driver);
+    app.stop().await;
+}
