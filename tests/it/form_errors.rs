@@ -772,10 +772,7 @@ async fn the_forms_sent_back_in_chromium_focus_the_field_in_error() {
         fill(&client, "#zone", "London").await?;
         click(&client, "#issue-rhythm button[type=submit]").await?;
         let error = text_of(&client, "#time-error").await?;
-        ensure!(
-            error.contains("\"9 am\" is not a time of day"),
-            "{error}"
-        );
+        ensure!(error.contains("\"9 am\" is not a time of day"), "{error}");
         let focused = client.execute(focus, vec![]).await?;
         ensure!(
             focused == serde_json::json!(["time", "9 am", "time-error"]),

@@ -144,7 +144,7 @@ pub(crate) async fn post_subscriber(
                     let to = format!("/gm/zines/{}?done=subscriber-added", zine.slug);
                     return Ok(Redirect::to(&to).into_response());
                 }
-                Err(StoreError::AlreadyExists { what }) => taken(&what),
+                Err(StoreError::AlreadyExists { what }) => taken(what),
                 Err(error) => return Err(error.into()),
             }
         }
@@ -353,7 +353,7 @@ pub(crate) async fn post_subscriber_edit(
                     let to = format!("/gm/zines/{}?done=subscriber-saved", zine.slug);
                     return Ok(Redirect::to(&to).into_response());
                 }
-                Err(StoreError::AlreadyExists { what }) => taken(&what),
+                Err(StoreError::AlreadyExists { what }) => taken(what),
                 Err(error) => return Err(error.into()),
             }
         }

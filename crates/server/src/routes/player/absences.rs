@@ -6,20 +6,11 @@ use axum::response::{IntoResponse, Redirect, Response};
 use chrono::NaiveDate;
 use store::absences::Absence;
 
-use super::Player;
-use crate::turns::LifecycleError;
+use super::{Player, absence_error};
 use crate::turns::absences::{Declared, declare_absence};
 use crate::web::csrf::CsrfForm;
 use crate::web::field_errors::FieldErrors;
 use crate::{AppError, AppState};
-
-/// Refusals of an absence are the player's to read; storage failures are logged and hidden.
-pub(super) fn absence_error(error: LifecycleError) -> AppError {
-    match error {
-        LifecycleError::Store(error) => AppError::Store(error),
-        other => AppError::Conflict(format!("{other}.")),
-    }
-}
 
 fn field<'a>(form: &'a [(String, String)], name: &str) -> &'a str {
     form.iter()

@@ -162,7 +162,14 @@ pub(super) struct SentBack {
     /// The form for orders and press received by post, as typed.
     pub post: Option<PostForm>,
     /// The missed-turns form, as typed.
-    pub missed: Option<standbys::MissedForm>,
+    pub missed: Option<MissedForm>,
+}
+
+/// The missed-turns form as typed: the limit, who offers (`automatic` or not), the days.
+pub(super) struct MissedForm {
+    pub limit: String,
+    pub automatic: bool,
+    pub offer_days: String,
 }
 
 /// The form for orders and press received by post: each field as typed.
@@ -174,6 +181,28 @@ pub(super) struct PostForm {
     /// `orders` or `press`.
     pub kind: String,
     pub text: String,
+}
+
+impl PostForm {
+    /// The form as first shown: orders, received today.
+    fn today(now: DateTime<Utc>) -> PostForm {
+        PostForm {
+            received_on: now.format("%Y-%m-%d").to_string(),
+            kind: "orders".to_owned(),
+            ..PostForm::default()
+        }
+    }
+}
+
+/// The standbys' panel, its form as typed when it comes back.
+fn standby_panel(desk: &GameDesk, typed: Option<MissedForm>) -> Option<standbys::StandbyPanel> {
+    let mut panel = standbys::panel(desk.standbys.as_ref()?);
+    if let Some(typed) = typed {
+        panel.custom = typed.limit;
+        panel.automatic = typed.automatic;
+        panel.offer_days_field = typed.offer_days;
+    }
+    Some(panel)
 }
 
 pub(crate) async fn get_game(
@@ -251,20 +280,10 @@ async fn game_page(
             })
             .collect(),
         candidates: desk.takers.iter().map(|t| (t.id, t.label())).collect(),
-        post: sent.post.unwrap_or_else(|| PostForm {
-            received_on: state.clock.now().format("%Y-%m-%d").to_string(),
-            kind: "orders".to_owned(),
-            ..PostForm::default()
-        }),
-        standbys: desk.standbys.as_ref().map(|panel| {
-            let mut panel = standbys::panel(panel);
-            if let Some(typed) = sent.missed {
-                panel.custom = typed.limit;
-                panel.automatic = typed.automatic;
-                panel.offer_days_field = typed.offer_days;
-            }
-            panel
-        }),
+        post: sent
+            .post
+            .unwrap_or_else(|| PostForm::today(state.clock.now())),
+        standbys: standby_panel(&desk, sent.missed),
         absence: (
             policy,
             wait_days,

@@ -4,19 +4,17 @@
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 use store::games::GameId;
-use store::offers::{MissedPolicy, OfferId};
+use store::offers::OfferId;
 use store::players::PlayerRowId;
 use store::status::StandbyOffers;
 use store::subscribers::SubscriberId;
 
 use super::super::Gm;
-use super::desk::{SentBack, send_back};
 use super::{field, find_game, lifecycle_error};
 use crate::offers::{self, Want};
 use crate::views::gm_game::Standbys;
 use crate::web::Path;
 use crate::web::csrf::CsrfForm;
-use crate::web::field_errors::FieldErrors;
 use crate::{AppError, AppState};
 
 /// One open offer as the GM sees it: its id, to whom, when and by whom.
@@ -107,91 +105,6 @@ fn offer_reason(reason: store::status::OfferReason) -> &'static str {
         OfferReason::Missed => "for the missed turns",
         OfferReason::Resigned => "after the resignation",
     }
-}
-
-/// The missed-turns form as typed: the limit, who offers (`automatic` or not), the days.
-pub(super) struct MissedForm {
-    pub limit: String,
-    pub automatic: bool,
-    pub offer_days: String,
-}
-
-/// The game's missed-turns limit and who offers seats; a mistake comes back beside its field.
-pub(crate) async fn post_missed(
-    State(state): State<AppState>,
-    gm: Gm,
-    Path(id): Path<GameId>,
-    CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
-) -> Result<Response, AppError> {
-    let game = find_game(&state, id).await?;
-    let mut errors = FieldErrors::default();
-    let limit = match field(&pairs, "missed_limit") {
-        "" => Some(None),
-        typed => typed
-            .parse::<u32>()
-            .ok()
-            .filter(|n| (1..=20).contains(n))
-            .map(Some)
-            .or_else(|| {
-                errors.push(
-                    "missed-limit",
-                    format!("The missed-turns limit is a whole number of turns from 1 to 20, or empty for the rules' default, not {typed:?}."),
-                );
-                None
-            }),
-    };
-    let offers = field(&pairs, "standby_offers")
-        .parse::<StandbyOffers>()
-        .map_err(|_| errors.push("standby-offers", "Choose who offers seats to standbys."))
-        .ok();
-    let offer_days = match field(&pairs, "offer_days") {
-        // A form from before the field: the game's days stay as they are.
-        "" => Some(
-            crate::views::gm_game::missed_policy(&state.pool, game.id)
-                .await?
-                .offer_days,
-        ),
-        typed => typed
-            .parse::<u32>()
-            .ok()
-            .filter(|n| (1..=offers::MAX_OFFER_DAYS).contains(n))
-            .or_else(|| {
-                errors.push(
-                    "offer-days",
-                    format!(
-                        "An offer stands a whole number of days from 1 to {}, not {typed:?}.",
-                        offers::MAX_OFFER_DAYS
-                    ),
-                );
-                None
-            }),
-    };
-    let (Some(limit), Some(offers), Some(offer_days)) = (limit, offers, offer_days) else {
-        let sent = SentBack {
-            errors,
-            missed: Some(MissedForm {
-                limit: field(&pairs, "missed_limit").to_owned(),
-                automatic: field(&pairs, "standby_offers") == "automatic",
-                offer_days: field(&pairs, "offer_days").to_owned(),
-            }),
-            ..SentBack::default()
-        };
-        return send_back(&state, &gm, id, sent).await;
-    };
-    offers::set_policy(
-        &state.pool,
-        state.clock.now(),
-        game.id,
-        MissedPolicy {
-            limit,
-            offers,
-            offer_days,
-        },
-        &gm.actor(),
-    )
-    .await
-    .map_err(lifecycle_error)?;
-    Ok(Redirect::to(&format!("/gm/games/{id}?done=missed-saved")).into_response())
 }
 
 /// The GM offers a seat to a standby (or any active subscriber who does not play the game).

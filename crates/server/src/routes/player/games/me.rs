@@ -7,7 +7,7 @@ use axum::response::{Html, IntoResponse, Response};
 use serde::Deserialize;
 
 use super::super::Player;
-use super::super::absences::absence_error;
+use super::super::absence_error;
 use super::super::signups::{self, OfferRow, SignupRow};
 use super::{game_url, turn_line};
 use crate::views::player::OwnGame;
