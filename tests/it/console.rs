@@ -725,7 +725,7 @@ async fn zines_and_subscribers_refuse_bad_input_and_escape_what_they_show() {
             .text()
             .await
             .unwrap()
-            .contains("There is already a zine with this short name.")
+            .contains("There is already a zine with this short name:")
     );
 
     // Subscribers by the form.
