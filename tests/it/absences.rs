@@ -385,7 +385,7 @@ async fn a_player_declares_and_cancels_an_absence_on_their_page() {
             ],
         )
         .await;
-    assert_eq!(backwards.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(backwards.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let count = || async {
         sqlx::query_scalar::<_, i64>("SELECT count(*) FROM absences")
             .fetch_one(pool)

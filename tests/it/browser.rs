@@ -214,6 +214,16 @@ pub(crate) async fn fill(client: &Client, css: &str, text: &str) -> anyhow::Resu
     .await
 }
 
+/// Chooses the option `value` of the `<select>` `css`.
+pub(crate) async fn choose(client: &Client, css: &str, value: &str) -> anyhow::Result<()> {
+    let value = value.to_owned();
+    on_element(client, css, move |select| {
+        let value = value.clone();
+        async move { select.select_by_value(&value).await }
+    })
+    .await
+}
+
 pub(crate) async fn click(client: &Client, css: &str) -> anyhow::Result<()> {
     on_element(client, css, |element| async move { element.click().await }).await
 }

@@ -117,7 +117,7 @@ async fn publish_issue_then_back_and_the_same_button_publishes_no_second_issue()
     in_browser("publish_issue_back", &driver, move |client| async move {
         gm_login(&client, &base).await?;
         client.goto(&format!("{base}/gm/zines/demo/issues")).await?;
-        fill(&client, "#rhythm", "manual").await?;
+        crate::browser::choose(&client, "#rhythm", "manual").await?;
         click(&client, "#issue-rhythm button[type=submit]").await?;
         click(&client, "#issue-publish").await?;
         text_of(&client, "#confirm-form").await?;

@@ -186,7 +186,7 @@ fn location(response: &reqwest::Response) -> String {
 }
 
 /// Everything a refused request must leave alone.
-async fn fingerprint(pool: &PgPool) -> Value {
+pub(crate) async fn fingerprint(pool: &PgPool) -> Value {
     sqlx::query_scalar(
         "SELECT jsonb_build_object( \
            'zines', (SELECT coalesce(jsonb_agg(to_jsonb(z) ORDER BY id), '[]') FROM zines z), \
@@ -725,7 +725,7 @@ async fn zines_and_subscribers_refuse_bad_input_and_escape_what_they_show() {
             .text()
             .await
             .unwrap()
-            .contains("There is already a zine with this short name.")
+            .contains("There is already a zine with this short name:")
     );
 
     // Subscribers by the form.

@@ -331,3 +331,483 @@ async fn the_zone_picker_offers_the_iana_list_and_a_zone_not_on_it_comes_back_fo
     drop(driver);
     app.stop().await;
 }
+
+async fn issue_rhythm(pool: &PgPool, slug: &str) -> Option<Value> {
+    sqlx::query_scalar("SELECT issue_rhythm FROM zines WHERE slug = $1")
+        .bind(slug)
+        .fetch_one(pool)
+        .await
+        .unwrap()
+}
+
+/// Fault 5: the issue's rhythm was free text ("every Saturday morning" gave a bare "Bad
+/// request"); it is chosen with the game schedule's fields, the zone from the IANA list, and
+/// a mistake comes back beside its field.
+#[tokio::test]
+async fn the_issue_rhythm_is_chosen_with_fields_and_a_mistake_comes_back_beside_its_field() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let mut gm = zine_of_six(&app).await;
+    let page = gm.get_text("/gm/zines/gazette/issues").await;
+    assert!(
+        page.contains("<option value=\"off\" selected>"),
+        "no issues yet"
+    );
+    assert!(tag(&page, "zone").contains("list=\"zones\""));
+
+    let response = gm
+        .submit(
+            "/gm/zines/gazette/issues/rhythm",
+            &[
+                ("rhythm", "weekly"),
+                ("weekday", "Saturday"),
+                ("time", "morning"),
+                ("zone", "London"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    assert!(page.contains("id=\"issue-rhythm\""), "the form is back");
+    error_beside(&page, "time", "\"morning\" is not a time of day");
+    error_beside(&page, "zone", "\"London\" is not a time zone");
+    focused(&page, "time");
+    assert!(tag(&page, "time").contains("value=\"morning\""));
+    assert!(tag(&page, "zone").contains("value=\"London\""));
+    assert!(page.contains("<option value=\"Saturday\" selected>"));
+    assert!(page.contains("<option value=\"weekly\" selected>"));
+    assert!(page.contains("<option value=\"Europe/London\">"));
+    assert_eq!(issue_rhythm(pool, "gazette").await, None, "nothing saved");
+
+    let response = gm
+        .submit(
+            "/gm/zines/gazette/issues/rhythm",
+            &[("rhythm", "every_days"), ("days", "a fortnight")],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    error_beside(&page, "days", "from 1 to 365, not \"a fortnight\"");
+    assert!(tag(&page, "days").contains("value=\"a fortnight\""));
+    assert_eq!(issue_rhythm(pool, "gazette").await, None, "nothing saved");
+
+    let response = gm
+        .submit(
+            "/gm/zines/gazette/issues/rhythm",
+            &[
+                ("rhythm", "weekly"),
+                ("weekday", "Saturday"),
+                ("time", "09:00"),
+                ("zone", "Europe/London"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    let page = gm.get_text("/gm/zines/gazette/issues").await;
+    assert!(
+        page.contains("<option value=\"weekly\" selected>"),
+        "{page}"
+    );
+    assert!(tag(&page, "time").contains("value=\"09:00\""));
+    assert!(tag(&page, "zone").contains("value=\"Europe/London\""));
+    assert!(issue_rhythm(pool, "gazette").await.is_some());
+}
+
+/// The weekly time is a text field on the 24-hour clock: `<input type=time>` shows the
+/// browser locale's clock (6:00 PM in Chromium), while every mail and page says 18:00.
+#[tokio::test]
+async fn the_weekly_time_is_typed_and_shown_on_the_24_hour_clock() {
+    let app = TestApp::spawn().await;
+    let game = populate(&app.db.pool).await;
+    let mut gm = gm_logged_in(&app).await;
+    for path in [
+        format!("/gm/games/{game}"),
+        "/gm/zines/demo/issues".to_owned(),
+        "/gm/zines/demo/games/new?engine=barmy".to_owned(),
+    ] {
+        let page = gm.get_text(&path).await;
+        let time = tag(&page, "time");
+        assert!(time.contains("type=\"text\""), "{path}: {time}");
+        assert!(page.contains("24-hour clock"), "{path}");
+    }
+}
+
+/// Everything these forms may change, to show a form sent back changed nothing.
+async fn everything(pool: &PgPool) -> Value {
+    let mut all = crate::console::fingerprint(pool).await;
+    all["absences"] = sqlx::query_scalar(
+        "SELECT coalesce(jsonb_agg(to_jsonb(a) ORDER BY id), '[]') FROM absences a",
+    )
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    all
+}
+
+/// Fault 5 on the zine's forms: a new zine with a bad short name, or one taken, comes back
+/// with the error beside the short name and the name kept (it was a list above the form).
+#[tokio::test]
+async fn the_new_zine_form_names_the_field_in_error_and_keeps_what_was_typed() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    populate(pool).await;
+    let mut gm = gm_logged_in(&app).await;
+    let before = everything(pool).await;
+    for (slug, says) in [
+        ("Second Gazette!", "Short name:"),
+        ("demo", "There is already"),
+    ] {
+        let response = gm
+            .submit(
+                "/gm/zines",
+                &[("name", "The Second Gazette"), ("slug", slug)],
+            )
+            .await;
+        assert_eq!(
+            response.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{slug}"
+        );
+        let page = response.text().await.unwrap();
+        error_beside(&page, "zine-slug", says);
+        focused(&page, "zine-slug");
+        assert!(tag(&page, "zine-name").contains("value=\"The Second Gazette\""));
+        assert!(!tag(&page, "zine-name").contains("aria-invalid"));
+        assert!(tag(&page, "zine-slug").contains(&format!("value=\"{slug}\"")));
+    }
+    assert_eq!(everything(pool).await, before, "nothing saved");
+}
+
+/// Fault 5 on the subscriber forms: adding or editing with a bad address or name, and an
+/// upload with nothing in it, come back with each error beside its field and what was typed.
+#[tokio::test]
+async fn the_subscriber_forms_send_back_each_error_beside_its_field() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    populate(pool).await;
+    let mut gm = gm_logged_in(&app).await;
+    let before = everything(pool).await;
+
+    let response = gm
+        .submit(
+            "/gm/zines/demo/subscribers",
+            &[("name", " "), ("email", "hardy at example.org")],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    error_beside(&page, "sub-name", "Name:");
+    error_beside(&page, "sub-email", "Address:");
+    focused(&page, "sub-name");
+    assert!(tag(&page, "sub-email").contains("value=\"hardy at example.org\""));
+
+    let response = gm
+        .submit(
+            "/gm/zines/demo/subscribers",
+            &[
+                ("name", "Thomas Hardy"),
+                ("email", "villeneuve@example.org"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    error_beside(&page, "sub-email", "There is already");
+    assert!(tag(&page, "sub-name").contains("value=\"Thomas Hardy\""));
+
+    let response = gm
+        .submit(
+            "/gm/subscribers/1",
+            &[("name", "Horatio"), ("email", "nelson@")],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    assert!(page.contains("id=\"edit-subscriber\""), "the form is back");
+    error_beside(&page, "sub-email", "Address:");
+    focused(&page, "sub-email");
+    assert!(tag(&page, "sub-name").contains("value=\"Horatio\""));
+
+    let csrf = gm.csrf().await;
+    let response = gm
+        .post_multipart(
+            "/gm/zines/demo/subscribers/import",
+            &[("csrf", &csrf), ("text", "  \n")],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    error_beside(&page, "import-file", "Choose a CSV file");
+    assert_eq!(everything(pool).await, before, "nothing saved");
+
+    // A bad row is named with its line, the rows pasted kept to mend.
+    let rows = "email,name\nhardy@example.org,Thomas Hardy\nblackwood at sea,Henry Blackwood";
+    let response = gm
+        .post_multipart(
+            "/gm/zines/demo/subscribers/import",
+            &[("csrf", &csrf), ("text", rows)],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    let report = &page[page.find("id=\"import-report\"").unwrap()..];
+    assert!(
+        report.contains("<td>3</td><td><code>blackwood at sea,Henry Blackwood</code>"),
+        "{report}"
+    );
+    assert!(
+        page.contains(&crate::console::html(rows)),
+        "the rows are kept"
+    );
+}
+
+/// Fault 5 on the player's page: an absence with its days the wrong way round, or a day that
+/// is not a date, gave a bare "Bad request"; it comes back beside its field, the days kept.
+#[tokio::test]
+async fn the_players_absence_form_comes_back_with_the_days_typed_and_the_error_beside_them() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    populate(pool).await;
+    let mut player = crate::players::logged_in(&app, "villeneuve@example.org").await;
+    let before = everything(pool).await;
+    let csrf = crate::console::hidden_csrf(&player.get_text("/me").await);
+    let response = player
+        .post(
+            "/me/absences",
+            &[
+                ("csrf", csrf.as_str()),
+                ("first_day", "2030-05-10"),
+                ("last_day", "2030-05-01"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    assert!(page.contains("id=\"absence-form\""), "the form is back");
+    error_beside(&page, "last-day", "The last day is before the first");
+    focused(&page, "last-day");
+    assert!(tag(&page, "first-day").contains("value=\"2030-05-10\""));
+    assert!(tag(&page, "last-day").contains("value=\"2030-05-01\""));
+
+    let response = player
+        .post(
+            "/me/absences",
+            &[
+                ("csrf", csrf.as_str()),
+                ("first_day", "next Monday"),
+                ("last_day", "2030-05-01"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    error_beside(
+        &page,
+        "first-day",
+        "must be a date (YYYY-MM-DD), not \"next Monday\"",
+    );
+    assert_eq!(
+        everything(pool).await["absences"],
+        before["absences"],
+        "nothing recorded"
+    );
+    assert_eq!(everything(pool).await, before, "nothing saved");
+}
+
+/// Fault 5 on the game page's post form: orders received by post with no player chosen and a
+/// day that is not a date gave a bare "Bad request" and lost the orders typed.
+#[tokio::test]
+async fn the_post_form_comes_back_with_the_orders_typed_and_each_error_beside_its_field() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let game = populate(pool).await;
+    let mut gm = gm_logged_in(&app).await;
+    let before = everything(pool).await;
+    let response = gm
+        .submit(
+            &format!("/gm/games/{game}/post-orders"),
+            &[
+                ("player", ""),
+                ("received_on", "last Tuesday"),
+                ("kind", "orders"),
+                ("orders", "B2\nC3"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    assert!(page.contains("id=\"post-orders\""), "the form is back");
+    error_beside(&page, "post-player", "Choose the player");
+    error_beside(&page, "post-received", "not \"last Tuesday\"");
+    focused(&page, "post-player");
+    assert!(tag(&page, "post-received").contains("value=\"last Tuesday\""));
+    assert!(page.contains(">B2\nC3</textarea>"), "the orders are kept");
+
+    let response = gm
+        .submit(
+            &format!("/gm/games/{game}/post-orders"),
+            &[
+                ("player", "1"),
+                ("received_on", "2005-10-21"),
+                ("kind", "press"),
+                ("orders", ""),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    error_beside(&page, "post-text", "Write the press as received.");
+    assert!(page.contains("<option value=\"press\" selected>"));
+    assert!(page.contains("<option value=\"1\" selected>"));
+    assert_eq!(everything(pool).await, before, "nothing saved");
+}
+
+/// Fault 5 on the missed-turns form: a limit of 0 and an offer of 30 days gave a bare "Bad
+/// request"; both come back beside their fields, the choice of who offers kept.
+#[tokio::test]
+async fn the_missed_turns_form_comes_back_with_each_error_beside_its_field() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let (mut gm, game) = crate::offers::over_dover(&app).await;
+    let before = everything(pool).await;
+    let response = gm
+        .submit(
+            &format!("/gm/games/{game}/missed"),
+            &[
+                ("missed_limit", "0"),
+                ("standby_offers", "automatic"),
+                ("offer_days", "30"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    assert!(page.contains("id=\"missed-form\""), "the form is back");
+    error_beside(
+        &page,
+        "missed-limit",
+        "from 1 to 20, or empty for the rules' default, not \"0\"",
+    );
+    error_beside(&page, "offer-days", "from 1 to 14, not \"30\"");
+    focused(&page, "missed-limit");
+    assert!(tag(&page, "missed-limit").contains("value=\"0\""));
+    assert!(tag(&page, "offer-days").contains("value=\"30\""));
+    assert!(page.contains("<option value=\"automatic\" selected>"));
+    assert_eq!(everything(pool).await, before, "nothing saved");
+}
+
+/// The player's letter and the login-link request: the refusal is beside its field (it was a
+/// line above the form, and the letter's page answered 200 as if it had gone).
+#[tokio::test]
+async fn the_letter_and_login_link_forms_tie_their_error_to_the_field() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    populate(pool).await;
+    let mut player = crate::players::logged_in(&app, "villeneuve@example.org").await;
+    let before = everything(pool).await;
+    let csrf = crate::console::hidden_csrf(&player.get_text("/me/zine").await);
+    let response = player
+        .post(
+            "/me/zine/letter",
+            &[("csrf", csrf.as_str()), ("letter", "  ")],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    error_beside(&page, "letter", "Your letter was not sent");
+    focused(&page, "letter");
+    let letters: i64 = sqlx::query_scalar("SELECT count(*) FROM zine_letters")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(letters, 0);
+
+    let mut visitor = crate::console::Browser::new(&app);
+    let response = crate::players::ask_for_link(&mut visitor, "villeneuve at sea").await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    let input = tag(&page, "email");
+    assert!(
+        input.contains("aria-describedby=\"login-error\""),
+        "{input}"
+    );
+    assert!(input.contains("value=\"villeneuve at sea\""), "{input}");
+    assert!(input.contains(" autofocus"), "{input}");
+    assert!(page.contains("id=\"login-error\">That is not an email address"));
+    let mut after = everything(pool).await;
+    after["sessions"] = before["sessions"].clone();
+    assert_eq!(after, before, "nothing saved");
+}
+
+/// The forms sent back in Chromium: the issue rhythm's weekly time and zone, a short name
+/// taken on the new-zine form, an address already subscribed; each error beside its field,
+/// the field focused, photographed at 1280 and 390 px.
+#[tokio::test]
+async fn the_forms_sent_back_in_chromium_focus_the_field_in_error() {
+    use anyhow::ensure;
+
+    use crate::browser::{choose, click, fill, in_browser, start_chromedriver, text_of};
+    use crate::console::{PASSWORD, add_gm};
+
+    let Some(driver) = start_chromedriver() else {
+        return;
+    };
+    let app = TestApp::spawn().await;
+    populate(&app.db.pool).await;
+    add_gm(&app.db.pool, "nelson").await;
+    let base = app.url("");
+    in_browser("forms-sent-back", &driver, move |client| async move {
+        client.goto(&format!("{base}/gm/login")).await?;
+        fill(&client, "#name", "nelson").await?;
+        fill(&client, "#password", PASSWORD).await?;
+        click(&client, "main form button[type=submit]").await?;
+        text_of(&client, "#games").await?;
+        let focus = "const e = document.activeElement; \
+                     return [e.id, e.value, e.getAttribute('aria-describedby')];";
+
+        client.goto(&format!("{base}/gm/zines/demo/issues")).await?;
+        choose(&client, "#rhythm", "weekly").await?;
+        choose(&client, "#weekday", "Saturday").await?;
+        fill(&client, "#time", "9 am").await?;
+        fill(&client, "#zone", "London").await?;
+        click(&client, "#issue-rhythm button[type=submit]").await?;
+        let error = text_of(&client, "#time-error").await?;
+        ensure!(error.contains("\"9 am\" is not a time of day"), "{error}");
+        let focused = client.execute(focus, vec![]).await?;
+        ensure!(
+            focused == serde_json::json!(["time", "9 am", "time-error"]),
+            "the time is focused and kept: {focused}"
+        );
+        photograph(&client, "issue-rhythm-error").await?;
+        fill(&client, "#time", "09:00").await?;
+        fill(&client, "#zone", "Europe/London").await?;
+        click(&client, "#issue-rhythm button[type=submit]").await?;
+        let notice = text_of(&client, "#notice").await?;
+        ensure!(notice.contains("The rhythm is saved."), "{notice}");
+
+        client.goto(&format!("{base}/gm/zines")).await?;
+        fill(&client, "#zine-name", "The Second Gazette").await?;
+        fill(&client, "#zine-slug", "demo").await?;
+        click(&client, "#new-zine button[type=submit]").await?;
+        let error = text_of(&client, "#zine-slug-error").await?;
+        ensure!(error.contains("There is already"), "{error}");
+        let focused = client.execute(focus, vec![]).await?;
+        ensure!(
+            focused == serde_json::json!(["zine-slug", "demo", "zine-slug-error"]),
+            "{focused}"
+        );
+        photograph(&client, "new-zine-error").await?;
+
+        client.goto(&format!("{base}/gm/zines/demo")).await?;
+        fill(&client, "#sub-name", "Pierre Again").await?;
+        fill(&client, "#sub-email", "villeneuve@example.org").await?;
+        click(&client, "#add-subscriber button[type=submit]").await?;
+        let error = text_of(&client, "#sub-email-error").await?;
+        ensure!(error.contains("There is already"), "{error}");
+        photograph(&client, "add-subscriber-error").await?;
+        Ok(())
+    })
+    .await;
+    drop(driver);
+    app.stop().await;
+}

@@ -136,7 +136,7 @@ async fn a_gm_publishes_an_issue_in_a_real_browser_and_a_reader_opens_it() {
         fill(&client, "#name", "nelson").await?;
         fill(&client, "#password", PASSWORD).await?;
         click(&client, "form button[type=submit]").await?;
-        fill(&client, "#rhythm", "manual").await?;
+        crate::browser::choose(&client, "#rhythm", "manual").await?;
         click(&client, "#issue-rhythm button").await?;
         anyhow::ensure!(
             text_once(&client, "#notice", "The rhythm is saved.").await? == "The rhythm is saved."

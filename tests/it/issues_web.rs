@@ -26,15 +26,15 @@ async fn the_gm_sets_the_rhythm_writes_the_editorial_moderates_letters_and_publi
     let page = gm.get_text("/gm/zines/mailed/issues").await;
     assert!(page.contains("publishes no issues"), "{page}");
 
-    // A bad rhythm is refused with the reason; nothing changes.
+    // A bad rhythm is refused with the reason beside its field; nothing changes.
     let bad = gm
         .submit(
             "/gm/zines/mailed/issues/rhythm",
-            &[("rhythm", "fortnightly")],
+            &[("rhythm", "every_days"), ("days", "fortnightly")],
         )
         .await;
-    assert_eq!(bad.status(), StatusCode::BAD_REQUEST);
-    assert!(bad.text().await.unwrap().contains("is not a schedule"));
+    assert_eq!(bad.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(bad.text().await.unwrap().contains("id=\"days-error\""));
     // Without the form's token nothing is done.
     let forged = gm
         .post("/gm/zines/mailed/issues/rhythm", &[("rhythm", "manual")])
@@ -50,7 +50,12 @@ async fn the_gm_sets_the_rhythm_writes_the_editorial_moderates_letters_and_publi
     let set = gm
         .submit(
             "/gm/zines/mailed/issues/rhythm",
-            &[("rhythm", "weekly Saturday 09:00 Europe/London")],
+            &[
+                ("rhythm", "weekly"),
+                ("weekday", "Saturday"),
+                ("time", "09:00"),
+                ("zone", "Europe/London"),
+            ],
         )
         .await;
     assert_eq!(set.status(), StatusCode::SEE_OTHER);
@@ -186,7 +191,7 @@ async fn a_player_chooses_reports_or_the_issue_and_a_refused_letter_comes_back_i
             &[("csrf", csrf.as_str()), ("letter", long.as_str())],
         )
         .await;
-    assert_eq!(refused.status(), StatusCode::OK);
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let body = refused.text().await.unwrap();
     assert!(body.contains("at most 4000 are printed"), "{body}");
     assert!(body.contains(&long), "the letter is lost");

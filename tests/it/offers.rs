@@ -424,7 +424,8 @@ async fn the_gm_offers_a_flagged_seat_on_the_console_and_the_standby_takes_it_on
     assert!(page.contains("rules' default, 2"), "{page}");
     assert!(page.contains("id=\"no-wanted\""), "{page}");
     let csrf = crate::console::hidden_csrf(&page);
-    // A limit out of range is refused in words; 1 is saved, offers left to the GM.
+    // A limit out of range is refused in words beside its field; 1 is saved, offers left to
+    // the GM.
     let refused = gm
         .post(
             &format!("/gm/games/{game}/missed"),
@@ -435,7 +436,7 @@ async fn the_gm_offers_a_flagged_seat_on_the_console_and_the_standby_takes_it_on
             ],
         )
         .await;
-    assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert!(refused.text().await.unwrap().contains("from 1 to 20"));
     let refused = gm
         .post(
@@ -448,7 +449,7 @@ async fn the_gm_offers_a_flagged_seat_on_the_console_and_the_standby_takes_it_on
             ],
         )
         .await;
-    assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert!(refused.text().await.unwrap().contains("from 1 to 14"));
     let saved = gm
         .post(

@@ -162,7 +162,7 @@ pub fn with_code(text: &str) -> String {
 }
 
 /// Asks for a link for `email` with the form, as a browser does.
-async fn ask_for_link(browser: &mut Browser, email: &str) -> reqwest::Response {
+pub(crate) async fn ask_for_link(browser: &mut Browser, email: &str) -> reqwest::Response {
     let page = browser.get_text("/login").await;
     let csrf = hidden_csrf(&page);
     browser

@@ -58,7 +58,7 @@ async fn the_gm_enters_orders_received_by_post_and_the_player_gets_the_same_conf
     let path = format!("/gm/games/{game}/post-orders");
     let hardy_id = hardy.to_string();
 
-    // A day that is not a date changes nothing.
+    // A day that is not a date changes nothing: the form comes back beside its field.
     let response = gm
         .submit(
             &path,
@@ -69,7 +69,14 @@ async fn the_gm_enters_orders_received_by_post_and_the_player_gets_the_same_conf
             ],
         )
         .await;
-    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        response
+            .text()
+            .await
+            .unwrap()
+            .contains("id=\"post-received-error\"")
+    );
     let orders: i64 = sqlx::query_scalar("SELECT count(*) FROM orders")
         .fetch_one(pool)
         .await

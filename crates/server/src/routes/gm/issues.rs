@@ -11,13 +11,14 @@ use store::issues::LetterId;
 use store::zines::Zine;
 
 use super::Gm;
+use super::games::{ScheduleForm, WEEKDAYS, rule_from_form};
 use super::home::DoneQuery;
 use crate::issues::{self, IssueError};
 use crate::routes::find_zine;
 use crate::routes::issues::IssuePage;
 use crate::web::csrf::CsrfForm;
+use crate::web::field_errors::{FieldErrors, zone_names};
 use crate::{AppError, AppState};
-use schedule::Schedule;
 
 fn issue_error(error: IssueError) -> AppError {
     match error {
@@ -45,8 +46,14 @@ fn notice(code: Option<&str>) -> Option<&'static str> {
 struct IssuesPage {
     chrome: super::Chrome,
     zine: Zine,
-    /// The rhythm as the form writes it; empty when the zine publishes no issues.
+    /// The rhythm in words; empty when the zine publishes no issues.
     rhythm: String,
+    /// The rhythm's fields, as saved or as sent back (kind `off`: no issues).
+    form: ScheduleForm,
+    weekdays: [&'static str; 7],
+    zones: Vec<&'static str>,
+    /// The rhythm form's errors, beside their fields.
+    errors: FieldErrors,
     next_issue: String,
     draft_number: Option<i32>,
     editorial: String,
@@ -63,6 +70,17 @@ pub(crate) async fn get_issues(
     Query(query): Query<DoneQuery>,
 ) -> Result<Html<String>, AppError> {
     let zine = find_zine(&state, &slug).await?;
+    let chrome = gm.chrome(notice(query.done.as_deref()));
+    Ok(Html(issues_page(&state, chrome, zine, None).await?))
+}
+
+/// The issues page; `sent` is a rhythm form sent back: its fields as typed and their errors.
+async fn issues_page(
+    state: &AppState,
+    chrome: super::Chrome,
+    zine: Zine,
+    sent: Option<(ScheduleForm, FieldErrors)>,
+) -> Result<String, AppError> {
     let desk = crate::views::gm_zine::issues_desk(&state.pool, zine.id)
         .await
         .map_err(issue_error)?;
@@ -75,47 +93,51 @@ pub(crate) async fn get_issues(
         .iter()
         .filter_map(|i| Some((i.number, super::when(&i.published_at?))))
         .collect();
-    Ok(Html(
-        IssuesPage {
-            chrome: gm.chrome(notice(query.done.as_deref())),
-            rhythm: rhythm.map(|r| r.to_string()).unwrap_or_default(),
-            next_issue: super::when_opt(&settings.next_issue_at),
-            first_issue: desk
-                .published
-                .is_empty()
-                .then_some(settings.first_issue_gathers),
-            draft_number: draft.as_ref().map(|d| d.number),
-            editorial: draft.map(|d| d.editorial).unwrap_or_default(),
-            zine,
-            pending,
-            published,
-        }
-        .render()?,
-    ))
+    let (form, errors) =
+        sent.unwrap_or_else(|| (ScheduleForm::of_rule(rhythm), FieldErrors::default()));
+    Ok(IssuesPage {
+        chrome,
+        rhythm: rhythm.map(|r| r.to_string()).unwrap_or_default(),
+        form,
+        weekdays: WEEKDAYS,
+        zones: zone_names(),
+        errors,
+        next_issue: super::when_opt(&settings.next_issue_at),
+        first_issue: desk
+            .published
+            .is_empty()
+            .then_some(settings.first_issue_gathers),
+        draft_number: draft.as_ref().map(|d| d.number),
+        editorial: draft.map(|d| d.editorial).unwrap_or_default(),
+        zine,
+        pending,
+        published,
+    }
+    .render()?)
 }
 
-#[derive(Debug, Deserialize)]
-pub(crate) struct RhythmForm {
-    #[serde(default)]
-    rhythm: String,
-}
-
+/// The rhythm from its fields: `rhythm` is `off`, `manual`, `every_days` (with `days`) or
+/// `weekly` (with `weekday`, `time` and `zone`), read as the game's schedule is. A mistake
+/// brings the page back, 422, with what was typed and the error beside its field.
 pub(crate) async fn post_rhythm(
     State(state): State<AppState>,
     gm: Gm,
     Path(slug): Path<String>,
-    CsrfForm(form): CsrfForm<RhythmForm>,
+    CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, AppError> {
     let zine = find_zine(&state, &slug).await?;
-    let words = form.rhythm.trim();
-    let rhythm = if words.is_empty() || words.eq_ignore_ascii_case("off") {
-        None
-    } else {
-        Some(
-            words
-                .parse::<Schedule>()
-                .map_err(|e| AppError::BadRequest(e.to_string()))?,
-        )
+    let rhythm = match super::field(&pairs, "rhythm") {
+        "off" => None,
+        _ => match rule_from_form("rhythm", &pairs) {
+            Ok(rhythm) => Some(rhythm),
+            Err(errors) => {
+                let sent = (ScheduleForm::typed_rule("rhythm", &pairs), errors);
+                let html = issues_page(&state, gm.chrome(None), zine, Some(sent)).await?;
+                return Ok(
+                    (axum::http::StatusCode::UNPROCESSABLE_ENTITY, Html(html)).into_response()
+                );
+            }
+        },
     };
     issues::set_rhythm(&state.pool, state.clock.now(), &zine, rhythm, &gm.actor())
         .await

@@ -17,6 +17,7 @@ use crate::subscriptions;
 use crate::views::gm_zine;
 use crate::web::Path;
 use crate::web::csrf::{self, CsrfForm};
+use crate::web::field_errors::FieldErrors;
 use crate::web::session::CurrentSession;
 use crate::{AppError, AppState};
 
@@ -32,17 +33,23 @@ struct ZinePage {
     games: Vec<GameRow>,
     /// Games open for sign-up (and those that started from one).
     signups: Vec<store::signups::Opening>,
-    errors: Vec<String>,
+    /// The add and import forms' errors, beside their fields.
+    errors: FieldErrors,
     email: String,
     name: String,
     import: Option<subscriptions::ImportReport>,
+    /// The rows pasted into the import form, kept when it comes back.
+    import_text: String,
 }
 
+/// What a form of the zine's page sent, shown again beside its errors.
+#[derive(Default)]
 struct Entered {
-    errors: Vec<String>,
+    errors: FieldErrors,
     email: String,
     name: String,
     import: Option<subscriptions::ImportReport>,
+    import_text: String,
 }
 
 async fn zine_page(
@@ -63,6 +70,7 @@ async fn zine_page(
         email: entered.email,
         name: entered.name,
         import: entered.import,
+        import_text: entered.import_text,
     }
     .render()?)
 }
@@ -74,22 +82,35 @@ pub(crate) async fn get_zine(
     Query(query): Query<DoneQuery>,
 ) -> Result<Html<String>, AppError> {
     let zine = find_zine(&state, &slug).await?;
-    let entered = Entered {
-        errors: Vec::new(),
-        email: String::new(),
-        name: String::new(),
-        import: None,
-    };
+    let notice = super::notice(query.done.as_deref());
     Ok(Html(
-        zine_page(
-            &state,
-            &gm,
-            zine,
-            super::notice(query.done.as_deref()),
-            entered,
-        )
-        .await?,
+        zine_page(&state, &gm, zine, notice, Entered::default()).await?,
     ))
+}
+
+/// A subscriber's name and address, each error beside its field (`sub-name`, `sub-email`).
+fn subscriber_from_form(
+    form: &SubscriberForm,
+) -> Result<(store::EmailAddress, store::DisplayName), FieldErrors> {
+    let mut errors = FieldErrors::default();
+    let name = store::DisplayName::parse(&form.name)
+        .map_err(|e| errors.push("sub-name", format!("Name: {e}.")))
+        .ok();
+    let email = store::EmailAddress::parse(&form.email)
+        .map_err(|e| errors.push("sub-email", format!("Address: {e}.")))
+        .ok();
+    match (email, name) {
+        (Some(email), Some(name)) => Ok((email, name)),
+        _ => Err(errors),
+    }
+}
+
+/// A second subscriber with the address: the address field's error.
+fn taken(what: &str) -> FieldErrors {
+    FieldErrors::one(
+        "sub-email",
+        format!("There is already {what} in this zine."),
+    )
 }
 
 #[derive(Debug, Deserialize)]
@@ -107,7 +128,7 @@ pub(crate) async fn post_subscriber(
     CsrfForm(form): CsrfForm<SubscriberForm>,
 ) -> Result<Response, AppError> {
     let zine = find_zine(&state, &slug).await?;
-    let errors = match subscriptions::parse_subscriber(&form.email, &form.name) {
+    let errors = match subscriber_from_form(&form) {
         Ok((email, display_name)) => {
             let added = subscriptions::add(
                 &state.pool,
@@ -123,9 +144,7 @@ pub(crate) async fn post_subscriber(
                     let to = format!("/gm/zines/{}?done=subscriber-added", zine.slug);
                     return Ok(Redirect::to(&to).into_response());
                 }
-                Err(StoreError::AlreadyExists { what }) => {
-                    vec![format!("There is already {what} in this zine.")]
-                }
+                Err(StoreError::AlreadyExists { what }) => taken(what),
                 Err(error) => return Err(error.into()),
             }
         }
@@ -135,7 +154,7 @@ pub(crate) async fn post_subscriber(
         errors,
         email: form.email,
         name: form.name,
-        import: None,
+        ..Entered::default()
     };
     let html = zine_page(&state, &gm, zine, None, entered).await?;
     Ok((StatusCode::UNPROCESSABLE_ENTITY, Html(html)).into_response())
@@ -151,22 +170,58 @@ pub(crate) async fn post_import(
     let session = session.ok_or(AppError::LoginRequired)?;
     csrf::check_multipart(&session, &mut form).await?;
     let zine = find_zine(&state, &slug).await?;
+    let mut entered = Entered::default();
+    let data = match read_upload(&mut form, &mut entered.import_text).await {
+        Ok(data) if data.iter().all(u8::is_ascii_whitespace) => {
+            entered.errors.push(
+                "import-file",
+                "Choose a CSV file (or paste rows) to import.",
+            );
+            None
+        }
+        Ok(data) => Some(data),
+        Err(error) => {
+            entered.errors.push("import-file", error);
+            None
+        }
+    };
+    if let Some(data) = data {
+        let report =
+            subscriptions::import(&state.pool, state.clock.now(), &zine, &data, &gm.actor())
+                .await?;
+        // The rows pasted are added now: only the refused ones are worth keeping.
+        if report.problems.is_empty() {
+            entered.import_text.clear();
+        }
+        entered.import = Some(report);
+    }
+    let status = match &entered.import {
+        Some(report) if report.problems.is_empty() => StatusCode::OK,
+        _ => StatusCode::UNPROCESSABLE_ENTITY,
+    };
+    let html = zine_page(&state, &gm, zine, None, entered).await?;
+    Ok((status, Html(html)).into_response())
+}
+
+/// The upload's rows (the file's, then those pasted, kept in `pasted`); an upload that cannot
+/// be read, or is too large, is the file field's error.
+async fn read_upload(form: &mut Multipart, pasted: &mut String) -> Result<Vec<u8>, String> {
+    let unreadable = |e: axum::extract::multipart::MultipartError| {
+        format!("The upload could not be read ({e}): choose the file again.")
+    };
     let mut data = Vec::new();
-    while let Some(field) = form
-        .next_field()
-        .await
-        .map_err(|e| AppError::BadRequest(format!("the upload could not be read: {e}")))?
-    {
-        if matches!(field.name(), Some("file" | "text")) {
-            let bytes = field
-                .bytes()
-                .await
-                .map_err(|e| AppError::BadRequest(format!("the upload could not be read: {e}")))?;
+    while let Some(field) = form.next_field().await.map_err(unreadable)? {
+        let name = field.name().map(str::to_owned);
+        if matches!(name.as_deref(), Some("file" | "text")) {
+            let bytes = field.bytes().await.map_err(unreadable)?;
+            if name.as_deref() == Some("text") {
+                *pasted = String::from_utf8_lossy(&bytes).into_owned();
+            }
             if data.len() + bytes.len() > MAX_IMPORT_BYTES {
-                return Err(AppError::BadRequest(format!(
-                    "the CSV is larger than {} KiB",
+                return Err(format!(
+                    "The CSV is larger than {} KiB: split it and import each part.",
                     MAX_IMPORT_BYTES / 1024
-                )));
+                ));
             }
             if !bytes.is_empty() && !data.is_empty() && !data.ends_with(b"\n") {
                 data.push(b'\n');
@@ -174,31 +229,7 @@ pub(crate) async fn post_import(
             data.extend_from_slice(&bytes);
         }
     }
-    let errors = if data.iter().all(u8::is_ascii_whitespace) {
-        vec!["Choose a CSV file (or paste rows) to import.".to_owned()]
-    } else {
-        Vec::new()
-    };
-    let import = if errors.is_empty() {
-        Some(
-            subscriptions::import(&state.pool, state.clock.now(), &zine, &data, &gm.actor())
-                .await?,
-        )
-    } else {
-        None
-    };
-    let status = match &import {
-        Some(report) if report.problems.is_empty() => StatusCode::OK,
-        _ => StatusCode::UNPROCESSABLE_ENTITY,
-    };
-    let entered = Entered {
-        errors,
-        email: String::new(),
-        name: String::new(),
-        import,
-    };
-    let html = zine_page(&state, &gm, zine, None, entered).await?;
-    Ok((status, Html(html)).into_response())
+    Ok(data)
 }
 
 pub(crate) async fn get_export(
@@ -249,7 +280,7 @@ struct SubscriberPage {
     subscriber: Subscriber,
     /// Sends orders on paper or by phone: the GM enters them (`crate::postal`).
     postal: bool,
-    errors: Vec<String>,
+    errors: FieldErrors,
     email: String,
     name: String,
 }
@@ -294,7 +325,7 @@ pub(crate) async fn get_subscriber(
         email: subscriber.email.to_string(),
         name: subscriber.display_name.to_string(),
         subscriber,
-        errors: Vec::new(),
+        errors: FieldErrors::default(),
     };
     Ok(Html(page.render()?))
 }
@@ -306,7 +337,7 @@ pub(crate) async fn post_subscriber_edit(
     CsrfForm(form): CsrfForm<SubscriberForm>,
 ) -> Result<Response, AppError> {
     let (subscriber, zine) = find_subscriber(&state, id).await?;
-    let errors = match subscriptions::parse_subscriber(&form.email, &form.name) {
+    let errors = match subscriber_from_form(&form) {
         Ok((email, name)) => {
             let edited = subscriptions::edit(
                 &state.pool,
@@ -322,9 +353,7 @@ pub(crate) async fn post_subscriber_edit(
                     let to = format!("/gm/zines/{}?done=subscriber-saved", zine.slug);
                     return Ok(Redirect::to(&to).into_response());
                 }
-                Err(StoreError::AlreadyExists { what }) => {
-                    vec![format!("There is already {what} in this zine.")]
-                }
+                Err(StoreError::AlreadyExists { what }) => taken(what),
                 Err(error) => return Err(error.into()),
             }
         }

@@ -10,6 +10,7 @@ use store::ZineSlug;
 use super::home::DoneQuery;
 use super::{Chrome, Gm};
 use crate::web::csrf::CsrfForm;
+use crate::web::field_errors::FieldErrors;
 use crate::{AppError, AppState};
 
 #[derive(Template)]
@@ -17,7 +18,8 @@ use crate::{AppError, AppState};
 struct ZinesPage {
     chrome: Chrome,
     zines: Vec<store::zines::Zine>,
-    errors: Vec<String>,
+    /// The new-zine form's errors, beside their fields.
+    errors: FieldErrors,
     slug: String,
     name: String,
 }
@@ -26,7 +28,7 @@ async fn zines_page(
     state: &AppState,
     gm: &Gm,
     notice: Option<&str>,
-    errors: Vec<String>,
+    errors: FieldErrors,
     slug: String,
     name: String,
 ) -> Result<String, AppError> {
@@ -52,7 +54,7 @@ pub(crate) async fn get_zines(
             &state,
             &gm,
             notice,
-            Vec::new(),
+            FieldErrors::default(),
             String::new(),
             String::new(),
         )
@@ -85,16 +87,22 @@ pub(crate) async fn post_zine(
     gm: Gm,
     CsrfForm(form): CsrfForm<ZineForm>,
 ) -> Result<Response, AppError> {
-    let mut errors = Vec::new();
-    let slug = ZineSlug::parse(form.slug.trim())
-        .map_err(|e| errors.push(format!("Short name: {e}.")))
+    // In the form's order, so that the first field in error is the one focused.
+    let mut errors = FieldErrors::default();
+    let name = zine_name(&form.name)
+        .map_err(|e| errors.push("zine-name", e))
         .ok();
-    let name = zine_name(&form.name).map_err(|e| errors.push(e)).ok();
+    let slug = ZineSlug::parse(form.slug.trim())
+        .map_err(|e| errors.push("zine-slug", format!("Short name: {e}.")))
+        .ok();
     if let (Some(slug), Some(name)) = (&slug, &name) {
         match crate::zines::create(&state.pool, state.clock.now(), slug, name, &gm.actor()).await {
             Ok(_) => return Ok(Redirect::to("/gm/zines?done=zine-added").into_response()),
             Err(store::StoreError::AlreadyExists { what }) => {
-                errors.push(format!("There is already {what}."));
+                errors.push(
+                    "zine-slug",
+                    format!("There is already {what}: choose another short name."),
+                );
             }
             Err(error) => return Err(error.into()),
         }

@@ -24,6 +24,7 @@ use axum::routing::{get, post};
 use store::sessions::Principal;
 use store::subscribers::SubscriberId;
 
+use crate::turns::LifecycleError;
 use crate::web::session::CurrentSession;
 use crate::{AppError, AppState};
 
@@ -136,4 +137,12 @@ fn notice(code: Option<&str>) -> Option<&'static str> {
 /// Readable times, in UTC.
 fn when(at: &chrono::DateTime<chrono::Utc>) -> String {
     at.format("%A %-d %B %Y, %H:%M UTC").to_string()
+}
+
+/// Refusals of an absence are the player's to read; storage failures are logged and hidden.
+pub(super) fn absence_error(error: LifecycleError) -> AppError {
+    match error {
+        LifecycleError::Store(error) => AppError::Store(error),
+        other => AppError::Conflict(format!("{other}.")),
+    }
 }

@@ -53,18 +53,27 @@ async fn page(
     let choice = issues::mail_choice_on_web(&state.pool, player.subscriber)
         .await
         .map_err(internal)?;
-    Ok(Html(
-        ZinePage {
-            csrf: player.csrf.clone(),
-            notice,
-            error,
-            issue: choice == MailChoice::Issue,
-            letter,
-            max_letter: MAX_LETTER_CHARS,
-        }
-        .render()?,
+    // A letter sent back is a form to mend, not a page that worked.
+    let status = if error.is_some() {
+        axum::http::StatusCode::UNPROCESSABLE_ENTITY
+    } else {
+        axum::http::StatusCode::OK
+    };
+    Ok((
+        status,
+        Html(
+            ZinePage {
+                csrf: player.csrf.clone(),
+                notice,
+                error,
+                issue: choice == MailChoice::Issue,
+                letter,
+                max_letter: MAX_LETTER_CHARS,
+            }
+            .render()?,
+        ),
     )
-    .into_response())
+        .into_response())
 }
 
 fn internal(error: IssueError) -> AppError {

@@ -6,11 +6,14 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 use chrono::Duration;
 use store::games::GameId;
+use store::offers::MissedPolicy;
+use store::status::StandbyOffers;
 
 use super::super::{Gm, field};
-use super::desk::{SentBack, send_back};
+use super::desk::{MissedForm, SentBack, send_back};
 use super::schedule_form::{ScheduleForm, local_deadline_from_form, settings_from_form};
 use super::{confirm, find_game, lifecycle_error};
+use crate::offers;
 use crate::turns::{self, GmAction};
 use crate::web::Path;
 use crate::web::csrf::CsrfForm;
@@ -188,4 +191,82 @@ async fn lifecycle_action(
         "end" => GmAction::End,
         _ => return Err(AppError::NotFound),
     }))
+}
+
+/// The game's missed-turns limit and who offers seats; a mistake comes back beside its field.
+pub(crate) async fn post_missed(
+    State(state): State<AppState>,
+    gm: Gm,
+    Path(id): Path<GameId>,
+    CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
+) -> Result<Response, AppError> {
+    let game = find_game(&state, id).await?;
+    let mut errors = FieldErrors::default();
+    let limit = match field(&pairs, "missed_limit") {
+        "" => Some(None),
+        typed => typed
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=20).contains(n))
+            .map(Some)
+            .or_else(|| {
+                errors.push(
+                    "missed-limit",
+                    format!("The missed-turns limit is a whole number of turns from 1 to 20, or empty for the rules' default, not {typed:?}."),
+                );
+                None
+            }),
+    };
+    let offers = field(&pairs, "standby_offers")
+        .parse::<StandbyOffers>()
+        .map_err(|_| errors.push("standby-offers", "Choose who offers seats to standbys."))
+        .ok();
+    let offer_days = match field(&pairs, "offer_days") {
+        // A form from before the field: the game's days stay as they are.
+        "" => Some(
+            crate::views::gm_game::missed_policy(&state.pool, game.id)
+                .await?
+                .offer_days,
+        ),
+        typed => typed
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=offers::MAX_OFFER_DAYS).contains(n))
+            .or_else(|| {
+                errors.push(
+                    "offer-days",
+                    format!(
+                        "An offer stands a whole number of days from 1 to {}, not {typed:?}.",
+                        offers::MAX_OFFER_DAYS
+                    ),
+                );
+                None
+            }),
+    };
+    let (Some(limit), Some(offers), Some(offer_days)) = (limit, offers, offer_days) else {
+        let sent = SentBack {
+            errors,
+            missed: Some(MissedForm {
+                limit: field(&pairs, "missed_limit").to_owned(),
+                automatic: field(&pairs, "standby_offers") == "automatic",
+                offer_days: field(&pairs, "offer_days").to_owned(),
+            }),
+            ..SentBack::default()
+        };
+        return send_back(&state, &gm, id, sent).await;
+    };
+    offers::set_policy(
+        &state.pool,
+        state.clock.now(),
+        game.id,
+        MissedPolicy {
+            limit,
+            offers,
+            offer_days,
+        },
+        &gm.actor(),
+    )
+    .await
+    .map_err(lifecycle_error)?;
+    Ok(Redirect::to(&format!("/gm/games/{id}?done=missed-saved")).into_response())
 }

@@ -84,11 +84,12 @@ struct GamePage {
     candidates: Vec<(SubscriberId, String)>,
     /// The roster's version the page shows, carried by its roster forms.
     roster_version: String,
-    today: String,
     /// The absence policy: its stored name, the waiting limit in days, and in words.
     absence: (&'static str, String, String),
     /// Hours to extend by, as typed (24 unless sent back).
     hours: String,
+    /// The form for orders received by post (today and orders unless sent back).
+    post: PostForm,
     /// The errors of the form sent back, beside their fields.
     errors: FieldErrors,
     /// Every IANA time zone, for the zone field's list.
@@ -158,6 +159,50 @@ pub(super) struct SentBack {
     pub hours: Option<String>,
     /// The absence policy's name and the longest wait, as typed.
     pub absence: Option<(&'static str, String)>,
+    /// The form for orders and press received by post, as typed.
+    pub post: Option<PostForm>,
+    /// The missed-turns form, as typed.
+    pub missed: Option<MissedForm>,
+}
+
+/// The missed-turns form as typed: the limit, who offers (`automatic` or not), the days.
+pub(super) struct MissedForm {
+    pub limit: String,
+    pub automatic: bool,
+    pub offer_days: String,
+}
+
+/// The form for orders and press received by post: each field as typed.
+#[derive(Debug, Clone, Default)]
+pub(super) struct PostForm {
+    /// The player's row id, as chosen (empty: none).
+    pub player: String,
+    pub received_on: String,
+    /// `orders` or `press`.
+    pub kind: String,
+    pub text: String,
+}
+
+impl PostForm {
+    /// The form as first shown: orders, received today.
+    fn today(now: DateTime<Utc>) -> PostForm {
+        PostForm {
+            received_on: now.format("%Y-%m-%d").to_string(),
+            kind: "orders".to_owned(),
+            ..PostForm::default()
+        }
+    }
+}
+
+/// The standbys' panel, its form as typed when it comes back.
+fn standby_panel(desk: &GameDesk, typed: Option<MissedForm>) -> Option<standbys::StandbyPanel> {
+    let mut panel = standbys::panel(desk.standbys.as_ref()?);
+    if let Some(typed) = typed {
+        panel.custom = typed.limit;
+        panel.automatic = typed.automatic;
+        panel.offer_days_field = typed.offer_days;
+    }
+    Some(panel)
 }
 
 pub(crate) async fn get_game(
@@ -235,8 +280,10 @@ async fn game_page(
             })
             .collect(),
         candidates: desk.takers.iter().map(|t| (t.id, t.label())).collect(),
-        today: state.clock.now().format("%Y-%m-%d").to_string(),
-        standbys: desk.standbys.as_ref().map(standbys::panel),
+        post: sent
+            .post
+            .unwrap_or_else(|| PostForm::today(state.clock.now())),
+        standbys: standby_panel(&desk, sent.missed),
         absence: (
             policy,
             wait_days,

@@ -20,7 +20,7 @@ mod setup_form;
 mod standbys;
 mod strike;
 
-pub(crate) use actions::{post_absence, post_action, post_schedule};
+pub(crate) use actions::{post_absence, post_action, post_missed, post_schedule};
 pub(crate) use confirm::{get_confirm_game, get_confirm_unsubscribe, post_delete};
 pub(crate) use desk::get_game;
 pub(crate) use new::{get_new_game, post_new_game};
@@ -30,7 +30,8 @@ pub(crate) use postal::{
     post_sheets_posted,
 };
 pub(crate) use replace::post_replace;
-pub(crate) use standbys::{post_missed, post_offer, post_reinstate, post_withdraw};
+pub(crate) use schedule_form::{ScheduleForm, WEEKDAYS, rule_from_form};
+pub(crate) use standbys::{post_offer, post_reinstate, post_withdraw};
 pub(crate) use strike::{get_strike, post_strike};
 
 use store::games::GameId;

@@ -11,12 +11,51 @@ use store::games::GameId;
 use store::players::PlayerRowId;
 
 use super::super::{Chrome, Gm};
+use super::desk::{PostForm, SentBack, send_back};
 use super::{field, find_game};
 use crate::postal::{self, PostedOrders};
 use crate::turns::LifecycleError;
 use crate::views::gm_game;
 use crate::web::csrf::CsrfForm;
+use crate::web::field_errors::FieldErrors;
 use crate::{AppError, AppState};
+
+/// The post form's player, day received and kind (`orders` or `press`), each mistake beside
+/// its field.
+fn posted_fields(
+    pairs: &[(String, String)],
+) -> Result<(PlayerRowId, NaiveDate, &'static str), FieldErrors> {
+    let mut errors = FieldErrors::default();
+    let player = field(pairs, "player")
+        .parse::<PlayerRowId>()
+        .map_err(|_| errors.push("post-player", "Choose the player whose letter this is."))
+        .ok();
+    let typed = field(pairs, "received_on");
+    let received_on = NaiveDate::parse_from_str(typed, "%Y-%m-%d")
+        .map_err(|_| {
+            errors.push(
+                "post-received",
+                format!("The day received must be a date (YYYY-MM-DD), not {typed:?}."),
+            );
+        })
+        .ok();
+    let kind = match field(pairs, "kind") {
+        "press" if field(pairs, "orders").is_empty() => {
+            errors.push("post-text", "Write the press as received.");
+            None
+        }
+        "press" => Some("press"),
+        "" | "orders" => Some("orders"),
+        _ => {
+            errors.push("post-kind", "Choose orders or press.");
+            None
+        }
+    };
+    match (player, received_on, kind) {
+        (Some(player), Some(received_on), Some(kind)) => Ok((player, received_on, kind)),
+        _ => Err(errors),
+    }
+}
 
 #[derive(Template)]
 #[template(path = "gm/posted.html")]
@@ -35,11 +74,22 @@ pub(crate) async fn post_orders(
     CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, AppError> {
     let game = find_game(&state, id).await?;
-    let player = field(&pairs, "player")
-        .parse::<PlayerRowId>()
-        .map_err(|_| AppError::BadRequest("choose the player".into()))?;
-    let received_on = NaiveDate::parse_from_str(field(&pairs, "received_on"), "%Y-%m-%d")
-        .map_err(|_| AppError::BadRequest("the day received must be a date (YYYY-MM-DD)".into()))?;
+    let (player, received_on, kind) = match posted_fields(&pairs) {
+        Ok(fields) => fields,
+        Err(errors) => {
+            let sent = SentBack {
+                errors,
+                post: Some(PostForm {
+                    player: field(&pairs, "player").to_owned(),
+                    received_on: field(&pairs, "received_on").to_owned(),
+                    kind: field(&pairs, "kind").to_owned(),
+                    text: field(&pairs, "orders").to_owned(),
+                }),
+                ..SentBack::default()
+            };
+            return send_back(&state, &gm, id, sent).await;
+        }
+    };
     let text = field(&pairs, "orders");
     let posted = PostedOrders {
         game: id,
@@ -48,15 +98,10 @@ pub(crate) async fn post_orders(
         received_on,
     };
     let (now, actor) = (state.clock.now(), gm.actor());
-    let entered = match field(&pairs, "kind") {
-        "press" if text.trim().is_empty() => {
-            return Err(AppError::BadRequest("write the press as received".into()));
-        }
-        "press" => postal::enter_press(&state.pool, now, &posted, &actor, &state.mail_domain).await,
-        "" | "orders" => {
-            postal::enter_orders(&state.pool, now, &posted, &actor, &state.mail_domain).await
-        }
-        _ => return Err(AppError::BadRequest("choose orders or press".into())),
+    let entered = if kind == "press" {
+        postal::enter_press(&state.pool, now, &posted, &actor, &state.mail_domain).await
+    } else {
+        postal::enter_orders(&state.pool, now, &posted, &actor, &state.mail_domain).await
     };
     let (status, confirmation, error) = match entered {
         Ok(text) => (StatusCode::OK, Some(text), None),

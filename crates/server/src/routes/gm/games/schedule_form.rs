@@ -13,7 +13,17 @@ use crate::web::field_errors::FieldErrors;
 /// `weekly` (with `weekday`, `time` as HH:MM and `zone`, an IANA time zone name); each error
 /// tied to its field.
 pub(super) fn schedule_from_form(pairs: &[(String, String)]) -> Result<Schedule, FieldErrors> {
-    match field(pairs, "schedule") {
+    rule_from_form("schedule", pairs)
+}
+
+/// A rule whose kind is the field `kind` (`manual`, `every_days` or `weekly`), the other
+/// fields as [`schedule_from_form`] reads them: the game's schedule and the zine's issue
+/// rhythm are chosen with the same fields.
+pub(crate) fn rule_from_form(
+    kind: &'static str,
+    pairs: &[(String, String)],
+) -> Result<Schedule, FieldErrors> {
+    match field(pairs, kind) {
         "manual" | "" => Ok(Schedule::Manual),
         "every_days" => match field(pairs, "days").trim().parse::<u32>() {
             Ok(days) if (1..=MAX_SCHEDULE_DAYS).contains(&days) => Ok(Schedule::EveryDays(days)),
@@ -27,8 +37,8 @@ pub(super) fn schedule_from_form(pairs: &[(String, String)]) -> Result<Schedule,
         },
         "weekly" => weekly_from_form(pairs),
         other => Err(FieldErrors::one(
-            "schedule",
-            format!("Schedule: unknown kind {other:?}: choose one of the list."),
+            kind,
+            format!("Unknown kind of schedule {other:?}: choose one of the list."),
         )),
     }
 }
@@ -186,9 +196,15 @@ pub(crate) const WEEKDAYS: [&str; 7] = [
 impl ScheduleForm {
     /// The form as the GM sent it, to show again beside its errors.
     pub(crate) fn typed(pairs: &[(String, String)]) -> ScheduleForm {
-        let kind = match field(pairs, "schedule") {
+        ScheduleForm::typed_rule("schedule", pairs)
+    }
+
+    /// The form as sent, its kind in the field `kind_field` (the issue rhythm's may be `off`).
+    pub(crate) fn typed_rule(kind_field: &str, pairs: &[(String, String)]) -> ScheduleForm {
+        let kind = match field(pairs, kind_field) {
             "manual" => "manual",
             "weekly" => "weekly",
+            "off" => "off",
             _ => "every_days",
         };
         let weekday = WEEKDAYS
@@ -209,24 +225,7 @@ impl ScheduleForm {
     }
 
     pub(crate) fn of(settings: &ScheduleSettings) -> ScheduleForm {
-        let (kind, days, weekday, time) = match settings.deadlines() {
-            Schedule::Manual => ("manual", 7, "Friday", "18:00".to_owned()),
-            Schedule::EveryDays(days) => ("every_days", days, "Friday", "18:00".to_owned()),
-            Schedule::Weekly(weekly) => (
-                "weekly",
-                7,
-                WEEKDAYS
-                    .get(weekly.weekday().num_days_from_monday() as usize)
-                    .copied()
-                    .unwrap_or("Friday"),
-                weekly.time().format("%H:%M").to_string(),
-            ),
-        };
         ScheduleForm {
-            kind,
-            days: days.to_string(),
-            weekday,
-            time,
             zone: settings.zone().name().to_owned(),
             reminders: settings
                 .reminders()
@@ -236,6 +235,39 @@ impl ScheduleForm {
                 .join(", "),
             grace: schedule::format_duration(settings.grace()),
             early: settings.early_resolution(),
+            ..ScheduleForm::of_rule(Some(settings.deadlines()))
+        }
+    }
+
+    /// A rule's fields (`off` for none: a zine without issues); the zone a weekly rule's.
+    pub(crate) fn of_rule(rule: Option<Schedule>) -> ScheduleForm {
+        let mut zone = String::new();
+        let (kind, days, weekday, time) = match rule {
+            None => ("off", 7, "Friday", "18:00".to_owned()),
+            Some(Schedule::Manual) => ("manual", 7, "Friday", "18:00".to_owned()),
+            Some(Schedule::EveryDays(days)) => ("every_days", days, "Friday", "18:00".to_owned()),
+            Some(Schedule::Weekly(weekly)) => {
+                zone = weekly.zone().name().to_owned();
+                (
+                    "weekly",
+                    7,
+                    WEEKDAYS
+                        .get(weekly.weekday().num_days_from_monday() as usize)
+                        .copied()
+                        .unwrap_or("Friday"),
+                    weekly.time().format("%H:%M").to_string(),
+                )
+            }
+        };
+        ScheduleForm {
+            kind,
+            days: days.to_string(),
+            weekday,
+            time,
+            zone,
+            reminders: String::new(),
+            grace: String::new(),
+            early: false,
         }
     }
 }

@@ -4,7 +4,7 @@
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 use store::games::GameId;
-use store::offers::{MissedPolicy, OfferId};
+use store::offers::OfferId;
 use store::players::PlayerRowId;
 use store::status::StandbyOffers;
 use store::subscribers::SubscriberId;
@@ -45,6 +45,8 @@ pub(super) struct StandbyPanel {
     pub automatic: bool,
     /// How many days an offer stands.
     pub offer_days: u32,
+    /// The days field: the days saved, or as typed when the form comes back.
+    pub offer_days_field: String,
     pub max_offer_days: u32,
     pub wanted: Vec<WantedRow>,
 }
@@ -90,6 +92,7 @@ pub(super) fn panel(standbys: &Standbys) -> StandbyPanel {
         custom: policy.limit.map(|n| n.to_string()).unwrap_or_default(),
         automatic: policy.offers == StandbyOffers::Automatic,
         offer_days: policy.offer_days,
+        offer_days_field: policy.offer_days.to_string(),
         max_offer_days: offers::MAX_OFFER_DAYS,
         wanted,
     }
@@ -102,62 +105,6 @@ fn offer_reason(reason: store::status::OfferReason) -> &'static str {
         OfferReason::Missed => "for the missed turns",
         OfferReason::Resigned => "after the resignation",
     }
-}
-
-/// The game's missed-turns limit and who offers seats.
-pub(crate) async fn post_missed(
-    State(state): State<AppState>,
-    gm: Gm,
-    Path(id): Path<GameId>,
-    CsrfForm(pairs): CsrfForm<Vec<(String, String)>>,
-) -> Result<Redirect, AppError> {
-    let game = find_game(&state, id).await?;
-    let limit = match field(&pairs, "missed_limit").trim() {
-        "" => None,
-        typed => Some(typed.parse::<u32>().ok().filter(|n| (1..=20).contains(n)).ok_or_else(
-            || {
-                AppError::BadRequest(
-                    "the missed-turns limit is a whole number of turns from 1 to 20, or empty for the rules' default"
-                        .into(),
-                )
-            },
-        )?),
-    };
-    let offers = field(&pairs, "standby_offers")
-        .parse::<StandbyOffers>()
-        .map_err(|_| AppError::BadRequest("choose who offers seats to standbys".into()))?;
-    let offer_days = match field(&pairs, "offer_days").trim() {
-        // A form from before the field: the game's days stay as they are.
-        "" => {
-            crate::views::gm_game::missed_policy(&state.pool, game.id)
-                .await?
-                .offer_days
-        }
-        typed => typed
-            .parse::<u32>()
-            .ok()
-            .filter(|n| (1..=offers::MAX_OFFER_DAYS).contains(n))
-            .ok_or_else(|| {
-                AppError::BadRequest(format!(
-                    "an offer stands a whole number of days from 1 to {}",
-                    offers::MAX_OFFER_DAYS
-                ))
-            })?,
-    };
-    offers::set_policy(
-        &state.pool,
-        state.clock.now(),
-        game.id,
-        MissedPolicy {
-            limit,
-            offers,
-            offer_days,
-        },
-        &gm.actor(),
-    )
-    .await
-    .map_err(lifecycle_error)?;
-    Ok(Redirect::to(&format!("/gm/games/{id}?done=missed-saved")))
 }
 
 /// The GM offers a seat to a standby (or any active subscriber who does not play the game).

@@ -7,10 +7,11 @@ use axum::response::{Html, IntoResponse, Response};
 use serde::Deserialize;
 
 use super::super::Player;
-use super::super::absences::absence_error;
+use super::super::absence_error;
 use super::super::signups::{self, OfferRow, SignupRow};
 use super::{game_url, turn_line};
 use crate::views::player::OwnGame;
+use crate::web::field_errors::FieldErrors;
 use crate::{AppError, AppState};
 
 struct GameRow {
@@ -58,6 +59,17 @@ struct MePage {
     /// Seats offered to the player, and what came of their last answer.
     offers: Vec<OfferRow>,
     offer_notice: Option<&'static str>,
+    /// The absence form as sent back (empty days and no errors otherwise).
+    absence: SentAbsence,
+    errors: FieldErrors,
+}
+
+/// The absence form sent back: the days as typed and the errors beside them.
+#[derive(Default)]
+pub(crate) struct SentAbsence {
+    pub first_day: String,
+    pub last_day: String,
+    pub errors: FieldErrors,
 }
 
 /// `/me?offer=...`: what came of the player's answer to an offer. Codes, not text.
@@ -82,20 +94,40 @@ pub(crate) async fn get_me(
     player: Player,
     Query(query): Query<MeQuery>,
 ) -> Result<Response, AppError> {
+    let notice = offer_notice(query.offer.as_deref());
+    let html = me_page(&state, player, notice, SentAbsence::default()).await?;
+    Ok(Html(html).into_response())
+}
+
+/// `/me` again with the absence form as sent and its errors: 422, nothing recorded.
+pub(crate) async fn send_back_me(
+    state: &AppState,
+    player: Player,
+    sent: SentAbsence,
+) -> Result<Response, AppError> {
+    let html = me_page(state, player, None, sent).await?;
+    Ok((axum::http::StatusCode::UNPROCESSABLE_ENTITY, Html(html)).into_response())
+}
+
+async fn me_page(
+    state: &AppState,
+    player: Player,
+    offer_notice: Option<&'static str>,
+    mut absence: SentAbsence,
+) -> Result<String, AppError> {
     let me = crate::views::player::me_page(&state.pool, player.subscriber, state.clock.now())
         .await
         .map_err(absence_error)?;
-    Ok(Html(
-        MePage {
-            games: me.games.iter().map(GameRow::new).collect(),
-            signups: signups::rows(me.openings),
-            absences: me.absences,
-            standby: me.standby,
-            offers: signups::offers(me.offers),
-            offer_notice: offer_notice(query.offer.as_deref()),
-            csrf: player.csrf,
-        }
-        .render()?,
-    )
-    .into_response())
+    Ok(MePage {
+        games: me.games.iter().map(GameRow::new).collect(),
+        signups: signups::rows(me.openings),
+        absences: me.absences,
+        standby: me.standby,
+        offers: signups::offers(me.offers),
+        offer_notice,
+        csrf: player.csrf,
+        errors: std::mem::take(&mut absence.errors),
+        absence,
+    }
+    .render()?)
 }

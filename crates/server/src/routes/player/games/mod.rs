@@ -8,7 +8,7 @@ mod me;
 mod page;
 
 pub(crate) use actions::{post_orders, post_press};
-pub(crate) use me::get_me;
+pub(crate) use me::{SentAbsence, get_me, send_back_me};
 pub(crate) use page::get_game;
 
 use store::games::GameId;
