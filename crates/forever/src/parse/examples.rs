@@ -35,6 +35,8 @@ fn family(word: &str) -> Option<&'static str> {
         "DEFLECT" | "DEFLECTOR" => "DEFLECT",
         "TOW" => "TOW",
         "RELEASE" => "RELEASE",
+        // A rotation written on its own line goes on a move (phase 3 turns freely).
+        "TURN" | "ROT" | "ROTATE" | "FACE" | "SWIVEL" => "MOVE2",
         "OFFER" => "OFFER",
         _ => return None,
     })
@@ -56,16 +58,21 @@ impl Parser<'_> {
     /// the order as written, when there is one. A working example is shown in backticks; a
     /// template that is words (or that no candidate makes work) is shown as words.
     pub(super) fn expected_for(&self, line: usize, template: &str, refused: Option<&str>) -> String {
-        let wanted = template_family(template).or_else(|| {
-            refused
-                .and_then(|r| r.split_whitespace().next())
-                .and_then(family)
-        });
-        let Some(wanted) = wanted else {
+        // The kind of order the player wrote first (a MOVE2 is corrected by a MOVE2), then
+        // the kind the template shows (DEPLOY in battle is answered with a move).
+        let written = refused
+            .and_then(|r| r.split_whitespace().next())
+            .and_then(family);
+        let shown = template_family(template);
+        if written.is_none() && shown.is_none() {
             return self.example(template);
-        };
+        }
+        let mut candidates = Vec::new();
+        for wanted in [written, shown].into_iter().flatten() {
+            candidates.extend(self.candidates(wanted, template, refused));
+        }
         let mut tried = 0;
-        for candidate in self.candidates(wanted, template, refused) {
+        for candidate in candidates {
             if tried >= MOST_TRIES {
                 break;
             }
@@ -194,6 +201,11 @@ impl Parser<'_> {
                 }
             }
             "MOVE1" | "MOVE2" => {
+                if let Some(turn) = refused.and_then(turn_written) {
+                    for &ship in &own {
+                        out.push(format!("{wanted} {} TURN {turn}", names(ship)));
+                    }
+                }
                 for &ship in &own {
                     out.push(format!("{wanted} {} BY 1, 0", names(ship)));
                     out.push(format!("{wanted} {} TURN 0", names(ship)));
@@ -274,4 +286,22 @@ impl Parser<'_> {
             .map(|name| format!("DEPLOY {name} AT {x}, {y} FACING 0"))
             .collect()
     }
+}
+
+/// The turn a line such as `turn right 45` or `rotate -30` asks for, in degrees anticlockwise
+/// (right is clockwise, so negative).
+fn turn_written(text: &str) -> Option<i64> {
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|w| w.trim_end_matches(['°', ',', '.']).to_ascii_uppercase())
+        .collect();
+    if !words
+        .first()
+        .is_some_and(|w| ["TURN", "ROT", "ROTATE"].contains(&w.as_str()))
+    {
+        return None;
+    }
+    let degrees = words.iter().find_map(|w| w.trim_end_matches("DEG").parse::<i64>().ok())?;
+    let right = words.iter().any(|w| ["RIGHT", "R", "CLOCKWISE", "STARBOARD"].contains(&w.as_str()));
+    Some(if right { -degrees.abs() } else { degrees })
 }

@@ -366,7 +366,20 @@ impl Parser<'_> {
             "EMP" | "PULSE" | "NANO" | "HEAL" | "TC" | "FLUX" | "BATTERY" => verb.as_str(),
             _ => return None,
         };
-        let rest: Vec<&str> = words.collect();
+        let mut rest: Vec<&str> = words.collect();
+        // `Lancer deflects S3 …`: the item named after the verb belongs to the ship (FIRE
+        // joins them itself; moves, tows and releases name only the ship).
+        let names_an_item = !matches!(keyword, "FIRE" | "MOVE1" | "MOVE2" | "TOW" | "RELEASE" | "BATTERY");
+        let item = rest.first().copied().filter(|w| {
+            names_an_item && !first.contains('.') && !["AT", "PROTECT", "ON", "TO", "BY"].iter().any(|k| w.eq_ignore_ascii_case(k))
+        });
+        let first = match item {
+            Some(item) => {
+                rest.remove(0);
+                format!("{first}.{item}")
+            }
+            None => first.to_string(),
+        };
         Some(format!("{keyword} {first} {}", rest.join(" ")).trim().to_string())
     }
 
