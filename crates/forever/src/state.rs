@@ -460,6 +460,21 @@ pub struct State {
 }
 
 impl State {
+    /// The number the player's next player-turn will have: the one a ship's disablement is
+    /// measured against when that turn resolves (FOREVER-DEF-DISABLED, FOREVER-GM-51).
+    pub fn next_own_turn(&self, player: PlayerId) -> u32 {
+        self.seat(player).map_or(1, |s| s.turns_taken.saturating_add(1))
+    }
+
+    /// Whether a ship will still be disabled in her owner's next player-turn: then she takes
+    /// no shooting-phase action, nor do her demeters (FOREVER-DEF-DISABLED). The order check
+    /// and the resolution ask this same question.
+    pub fn disabled_for_next_turn(&self, ship: usize) -> bool {
+        self.ships
+            .get(ship)
+            .is_some_and(|s| s.is_disabled(self.next_own_turn(s.owner)))
+    }
+
     pub fn seat(&self, player: PlayerId) -> Option<&Seat> {
         self.seats.iter().find(|s| s.player.id == player)
     }

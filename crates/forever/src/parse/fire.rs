@@ -49,6 +49,7 @@ impl Parser<'_> {
         let (ship, item) = self
             .own_item(&word, Self::is_weapon, "weapon")
             .map_err(|e| (e, FIRE_EXAMPLE))?;
+        self.may_act(ship).map_err(|e| (e, FIRE_EXAMPLE))?;
         if !cursor.peek_is(&["AT"]) {
             return Err(("FIRE needs AT and an aim".to_string(), FIRE_EXAMPLE));
         }
@@ -257,6 +258,7 @@ impl Parser<'_> {
             items.push((ship, item));
         }
         let ship = items.first().map_or(0, |(s, _)| *s);
+        self.may_act(ship).map_err(|e| (e, BATTERY_EXAMPLE))?;
         if items.iter().any(|(s, _)| *s != ship) {
             return Err((
                 "a battery's weapons must be on one ship".to_string(),
