@@ -271,6 +271,28 @@ impl Ship {
     }
 
     /// Every attached part's rectangle, `None` for parts gone.
+    /// The part a swivel of `part` to `angle` would leave more than a quarter covered by the
+    /// ship's other parts, if any (FOREVER-GM-32). The order check and the movement phase
+    /// both ask this, so a swivel the turn would refuse is refused when written.
+    pub fn swivel_overcovers(&self, hull: &Hull, part: usize, angle: i64) -> Option<usize> {
+        let mut trial = self.clone();
+        trial.swivels.insert(part, Degrees::new(angle));
+        let shapes: Vec<(usize, Polygon)> = trial
+            .polygons(hull)
+            .into_iter()
+            .enumerate()
+            .filter_map(|(index, shape)| shape.map(|s| (index, s)))
+            .collect();
+        shapes.iter().find_map(|(index, shape)| {
+            let covered: i128 = shapes
+                .iter()
+                .filter(|(other, _)| other != index)
+                .map(|(_, other)| shape.overlap_area2(other))
+                .sum();
+            (4 * covered > shape.area2()).then_some(*index)
+        })
+    }
+
     pub fn polygons(&self, hull: &Hull) -> Vec<Option<Polygon>> {
         (0..hull.parts.len())
             .map(|part| {

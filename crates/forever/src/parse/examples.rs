@@ -109,7 +109,7 @@ impl Parser<'_> {
     }
 
     /// Candidate examples, best first: the order as written cut short (what was understood
-    /// of it), the template with the player's names, then orders built from the state.
+    /// of it), orders built from the state, then the template with the player's names.
     fn candidates(&self, wanted: &str, template: &str, refused: Option<&str>) -> Vec<String> {
         let mut out = Vec::new();
         if let Some(refused) = refused.filter(|r| {
@@ -122,10 +122,12 @@ impl Parser<'_> {
                 }
             }
         }
+        // Built from the state before the template: they name what is there (a swivel's own
+        // section, a live target), the template only a form.
+        out.extend(self.built(wanted, refused));
         if template_family(template) == Some(wanted) {
             out.push(self.example(template));
         }
-        out.extend(self.built(wanted, refused));
         out
     }
 
@@ -201,6 +203,13 @@ impl Parser<'_> {
                 }
             }
             "MOVE1" | "MOVE2" => {
+                if let Some(part) = refused.and_then(swivel_written) {
+                    for &ship in own.iter().take(1) {
+                        for angle in [0, 45, -45, 90, -90, 135, -135] {
+                            out.push(format!("{wanted} {} SWIVEL {part} {angle}", names(ship)));
+                        }
+                    }
+                }
                 if let Some(turn) = refused.and_then(turn_written) {
                     for &ship in &own {
                         out.push(format!("{wanted} {} TURN {turn}", names(ship)));
@@ -304,4 +313,11 @@ fn turn_written(text: &str) -> Option<i64> {
     let degrees = words.iter().find_map(|w| w.trim_end_matches("DEG").parse::<i64>().ok())?;
     let right = words.iter().any(|w| ["RIGHT", "R", "CLOCKWISE", "STARBOARD"].contains(&w.as_str()));
     Some(if right { -degrees.abs() } else { degrees })
+}
+
+/// The section a move's `SWIVEL <section> <angle>` names.
+fn swivel_written(text: &str) -> Option<String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let at = words.iter().position(|w| w.eq_ignore_ascii_case("SWIVEL"))?;
+    words.get(at + 1).map(|w| (*w).to_string())
 }

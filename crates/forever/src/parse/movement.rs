@@ -154,6 +154,20 @@ impl Parser<'_> {
             .parts
             .get(part)
             .map_or(section.clone(), |p| p.name.clone());
+        // The same check the movement phase makes (FOREVER-GM-32): it depends only on the
+        // ship's own shape, so the turn would refuse this swivel whatever else happens.
+        if let Some(covered) = self
+            .state
+            .ships
+            .get(ship)
+            .and_then(|data| data.swivel_overcovers(hull, part, angle))
+        {
+            let covered = hull.parts.get(covered).map_or("?", |p| p.name.as_str());
+            return Err((
+                format!("a swivel of {part_name} to {angle}° would leave {covered} more than 25% covered (FOREVER-GM-32)"),
+                MOVE_EXAMPLE,
+            ));
+        }
         Ok((part_name, angle))
     }
 
