@@ -99,5 +99,9 @@ fn players_phrasings_are_read_right_or_refused_with_a_fix_that_works() {
             failures.push(format!("{:?}:\n  {}", case.text, wrong.join("\n  ")));
         }
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "IRON-ADM-16 (examples that work, how players write):\n{}",
+        failures.join("\n")
+    );
 }
