@@ -485,7 +485,8 @@ impl State {
     /// The number the player's next player-turn will have: the one a ship's disablement is
     /// measured against when that turn resolves (FOREVER-DEF-DISABLED, FOREVER-GM-51).
     pub fn next_own_turn(&self, player: PlayerId) -> u32 {
-        self.seat(player).map_or(1, |s| s.turns_taken.saturating_add(1))
+        self.seat(player)
+            .map_or(1, |s| s.turns_taken.saturating_add(1))
     }
 
     /// Whether a ship will still be disabled in her owner's next player-turn: then she takes

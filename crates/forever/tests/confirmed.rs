@@ -12,7 +12,10 @@
 //! ship lost in the turn, or disabled by this turn's fire. A ship disabled before the turn
 //! is no excuse: her orders should have been refused when written.
 
-#[allow(dead_code, reason = "the case table's own binary; only its table is used here")]
+#[allow(
+    dead_code,
+    reason = "the case table's own binary; only its table is used here"
+)]
 #[path = "rules.rs"]
 mod rules;
 
@@ -60,19 +63,28 @@ fn not_done(
             Action::Emp { ship, module, .. }
             | Action::Heal { ship, module, .. }
             | Action::Launch { ship, module, .. }
-            | Action::Flux { ship, module, .. } => (ship, vec![format!("{module}:"), format!("{module} ")]),
-            Action::Computer { ship, module, weapon, .. } => {
-                (ship, vec![format!("{module}:"), format!("{weapon}:")])
+            | Action::Flux { ship, module, .. } => {
+                (ship, vec![format!("{module}:"), format!("{module} ")])
             }
+            Action::Computer {
+                ship,
+                module,
+                weapon,
+                ..
+            } => (ship, vec![format!("{module}:"), format!("{weapon}:")]),
         };
         let written = result(ship);
         if disabled_before(ship) {
-            missing.push(format!("{action:?} was confirmed for a ship disabled before the turn"));
+            missing.push(format!(
+                "{action:?} was confirmed for a ship disabled before the turn"
+            ));
         } else if !(labels.iter().any(|l| written.contains(l.as_str()))
             || lost(ship)
             || written.contains("disabled"))
         {
-            missing.push(format!("{action:?} is neither done nor said stopped: {written:?}"));
+            missing.push(format!(
+                "{action:?} is neither done nor said stopped: {written:?}"
+            ));
         }
     }
     let opening = warnings
@@ -84,9 +96,14 @@ fn not_done(
             let skipped = phase == 1 && opening;
             // Done ("move 1: …", a swivel, a tow), or stopped by where things are when it
             // moves ("would overlap …", "in tow: cannot move itself").
-            let said = [format!("move {phase}"), "swivelled".into(), "in tow".into(), "would overlap".into()]
-                .iter()
-                .any(|w| written.contains(w.as_str()));
+            let said = [
+                format!("move {phase}"),
+                "swivelled".into(),
+                "in tow".into(),
+                "would overlap".into(),
+            ]
+            .iter()
+            .any(|w| written.contains(w.as_str()));
             if given && !skipped && !lost(ship) && !said {
                 missing.push(format!(
                     "{ship}'s movement {phase} is neither done nor said stopped: {written:?}"
@@ -142,7 +159,10 @@ fn play(case: &Case<rules::Table>) -> Vec<String> {
                 &parsed.orders,
                 &parsed.warnings,
             ) {
-                failures.push(format!("{} turn {number}, {}: {missing}", case.name, player.name));
+                failures.push(format!(
+                    "{} turn {number}, {}: {missing}",
+                    case.name, player.name
+                ));
             }
         }
         state = resolution.state;

@@ -78,7 +78,10 @@ fn check(state: &State, case: &Case) -> Vec<String> {
         }
     }
     if let Some(warned) = &case.warned
-        && !parsed.warnings.iter().any(|w| w.problem.contains(warned.as_str()))
+        && !parsed
+            .warnings
+            .iter()
+            .any(|w| w.problem.contains(warned.as_str()))
     {
         wrong.push(format!("no warning has {warned:?}: {:#?}", parsed.warnings));
     }

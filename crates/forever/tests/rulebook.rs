@@ -381,7 +381,10 @@ fn forever_adm_21_examples_name_the_players_own_ships_and_a_blank_line_does_not_
     let parsed = Forever::parse_orders(&building, ALICE, design);
     assert_eq!(parsed.errors.len(), 1, "{:#?}", parsed.errors);
     // The middle of Alice's strip, the left half of the 72" table (FOREVER-ADM-17).
-    assert_eq!(parsed.errors[0].expected, "`DEPLOY Scout AT 18, 24 FACING 0`");
+    assert_eq!(
+        parsed.errors[0].expected,
+        "`DEPLOY Scout AT 18, 24 FACING 0`"
+    );
     // The blank lines inside the design did not cut it short: its section is there.
     assert!(
         parsed

@@ -12,7 +12,10 @@
 //! start of the turn; a move in her Result (cut down, stopped, steered home); or the ship
 //! sunk or escaped in the turn, or her player gone.
 
-#[allow(dead_code, reason = "the case table's own binary; only its table is used here")]
+#[allow(
+    dead_code,
+    reason = "the case table's own binary; only its table is used here"
+)]
 #[path = "rules.rs"]
 mod rules;
 
@@ -46,7 +49,13 @@ fn not_done(after: &State, report: &Report, player: &Player, orders: &Orders) ->
             ('M', !ship_orders.main.is_empty()),
             ('P', !ship_orders.port.is_empty()),
             ('S', !ship_orders.starboard.is_empty()),
-            ('T', ship_orders.torpedo.as_ref().is_some_and(|t| !t.targets.is_empty())),
+            (
+                'T',
+                ship_orders
+                    .torpedo
+                    .as_ref()
+                    .is_some_and(|t| !t.targets.is_empty()),
+            ),
         ] {
             let fired = coord.contains(&format!("{letter}→"));
             // Fire comes before movement, from the positions the orders were checked
@@ -60,9 +69,7 @@ fn not_done(after: &State, report: &Report, player: &Player, orders: &Orders) ->
                 ));
             }
         }
-        let moves = ship_orders
-            .movement
-            .is_some_and(|m| m != Manoeuvre::Hold);
+        let moves = ship_orders.movement.is_some_and(|m| m != Manoeuvre::Hold);
         let said = ["move ", "breaking off", "rammed", "stopped"]
             .iter()
             .any(|w| result.contains(w));
@@ -116,7 +123,10 @@ fn play(case: &Case<rules::Table>) -> Vec<String> {
         // her orders are stopped by that.
         for (player, orders) in sets.iter().filter(|(p, _)| !turn.leaving.contains(&p.name)) {
             for missing in not_done(&resolution.state, &resolution.report, player, orders) {
-                failures.push(format!("{} turn {number}, {}: {missing}", case.name, player.name));
+                failures.push(format!(
+                    "{} turn {number}, {}: {missing}",
+                    case.name, player.name
+                ));
             }
         }
         state = resolution.state;

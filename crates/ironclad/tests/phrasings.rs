@@ -48,8 +48,7 @@ fn state(setup: &serde_json::Value) -> State {
 
 #[test]
 fn players_phrasings_are_read_right_or_refused_with_a_fix_that_works() {
-    let corpus: Corpus =
-        serde_json::from_str(include_str!("phrasings/battle.json")).unwrap();
+    let corpus: Corpus = serde_json::from_str(include_str!("phrasings/battle.json")).unwrap();
     let state = state(&corpus.setup);
     assert!(corpus.cases.len() >= 30, "{} phrasings", corpus.cases.len());
     let mut failures = Vec::new();
@@ -78,9 +77,18 @@ fn players_phrasings_are_read_right_or_refused_with_a_fix_that_works() {
             }
         }
         if let Some(refused) = &case.refused {
-            match parsed.errors.iter().find(|e| e.problem.contains(refused.as_str())) {
-                None => wrong.push(format!("not refused with {refused:?}: {:#?}", parsed.errors)),
-                Some(error) if !case.no_example && engine::corrections::examples(error).is_empty() => {
+            match parsed
+                .errors
+                .iter()
+                .find(|e| e.problem.contains(refused.as_str()))
+            {
+                None => wrong.push(format!(
+                    "not refused with {refused:?}: {:#?}",
+                    parsed.errors
+                )),
+                Some(error)
+                    if !case.no_example && engine::corrections::examples(error).is_empty() =>
+                {
                     wrong.push(format!("refused without an example: {error:#?}"));
                 }
                 Some(_) => {}
@@ -91,7 +99,10 @@ fn players_phrasings_are_read_right_or_refused_with_a_fix_that_works() {
             }
         }
         if let Some(warned) = &case.warned
-            && !parsed.warnings.iter().any(|w| w.problem.contains(warned.as_str()))
+            && !parsed
+                .warnings
+                .iter()
+                .any(|w| w.problem.contains(warned.as_str()))
         {
             wrong.push(format!("no warning has {warned:?}: {:#?}", parsed.warnings));
         }

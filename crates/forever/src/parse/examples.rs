@@ -10,9 +10,29 @@ use super::Parser;
 
 /// Order words whose templates are whole orders (the others are words or fragments).
 const ORDER_KINDS: &[&str] = &[
-    "FIRE", "SHOOT", "BATTERY", "MOVE", "MOVE1", "M1", "MOVE2", "M2", "DEPLOY", "EMP", "PULSE",
-    "NANO", "HEAL", "LAUNCH", "TC", "COMPUTER", "FLUX", "DEMETER", "DEFLECT", "DEFLECTOR", "TOW",
-    "RELEASE", "OFFER",
+    "FIRE",
+    "SHOOT",
+    "BATTERY",
+    "MOVE",
+    "MOVE1",
+    "M1",
+    "MOVE2",
+    "M2",
+    "DEPLOY",
+    "EMP",
+    "PULSE",
+    "NANO",
+    "HEAL",
+    "LAUNCH",
+    "TC",
+    "COMPUTER",
+    "FLUX",
+    "DEMETER",
+    "DEFLECT",
+    "DEFLECTOR",
+    "TOW",
+    "RELEASE",
+    "OFFER",
 ];
 
 /// How many candidates are tried at most for one refusal (each is a parse of one line).
@@ -57,7 +77,12 @@ impl Parser<'_> {
     /// The `expected` of a refusal on `line` whose example follows `template`; `refused` is
     /// the order as written, when there is one. A working example is shown in backticks; a
     /// template that is words (or that no candidate makes work) is shown as words.
-    pub(super) fn expected_for(&self, line: usize, template: &str, refused: Option<&str>) -> String {
+    pub(super) fn expected_for(
+        &self,
+        line: usize,
+        template: &str,
+        refused: Option<&str>,
+    ) -> String {
         // The kind of order the player wrote first (a MOVE2 is corrected by a MOVE2), then
         // the kind the template shows (DEPLOY in battle is answered with a move).
         let written = refused
@@ -71,17 +96,15 @@ impl Parser<'_> {
         for wanted in [written, shown].into_iter().flatten() {
             candidates.extend(self.candidates(wanted, template, refused));
         }
-        let mut tried = 0;
-        for candidate in candidates {
-            if tried >= MOST_TRIES {
-                break;
-            }
-            tried += 1;
-            if self.works(line, &candidate) {
-                return format!("`{candidate}`");
-            }
+        candidates.dedup();
+        match candidates
+            .into_iter()
+            .take(MOST_TRIES)
+            .find(|c| self.works(line, c))
+        {
+            Some(found) => format!("`{found}`"),
+            None => self.in_words(template),
         }
-        self.in_words(template)
     }
 
     /// Whether `order`, written on `line` in place of the refused one, is read without an
@@ -112,9 +135,9 @@ impl Parser<'_> {
     /// of it), orders built from the state, then the template with the player's names.
     fn candidates(&self, wanted: &str, template: &str, refused: Option<&str>) -> Vec<String> {
         let mut out = Vec::new();
-        if let Some(refused) = refused.filter(|r| {
-            r.split_whitespace().next().and_then(family) == Some(wanted)
-        }) {
+        if let Some(refused) =
+            refused.filter(|r| r.split_whitespace().next().and_then(family) == Some(wanted))
+        {
             let words: Vec<&str> = refused.split_whitespace().collect();
             for end in (2..words.len()).rev() {
                 if let Some(prefix) = words.get(..end) {
@@ -246,7 +269,12 @@ impl Parser<'_> {
                 }
             }
             "DEMETER" => {
-                for demeter in self.state.demeters.iter().filter(|d| d.owner == self.player) {
+                for demeter in self
+                    .state
+                    .demeters
+                    .iter()
+                    .filter(|d| d.owner == self.player)
+                {
                     for aim in &aims {
                         out.push(format!("DEMETER {} FIRE AT {aim}", demeter.name));
                     }
@@ -310,14 +338,20 @@ fn turn_written(text: &str) -> Option<i64> {
     {
         return None;
     }
-    let degrees = words.iter().find_map(|w| w.trim_end_matches("DEG").parse::<i64>().ok())?;
-    let right = words.iter().any(|w| ["RIGHT", "R", "CLOCKWISE", "STARBOARD"].contains(&w.as_str()));
+    let degrees = words
+        .iter()
+        .find_map(|w| w.trim_end_matches("DEG").parse::<i64>().ok())?;
+    let right = words
+        .iter()
+        .any(|w| ["RIGHT", "R", "CLOCKWISE", "STARBOARD"].contains(&w.as_str()));
     Some(if right { -degrees.abs() } else { degrees })
 }
 
 /// The section a move's `SWIVEL <section> <angle>` names.
 fn swivel_written(text: &str) -> Option<String> {
     let words: Vec<&str> = text.split_whitespace().collect();
-    let at = words.iter().position(|w| w.eq_ignore_ascii_case("SWIVEL"))?;
+    let at = words
+        .iter()
+        .position(|w| w.eq_ignore_ascii_case("SWIVEL"))?;
     words.get(at + 1).map(|w| (*w).to_string())
 }

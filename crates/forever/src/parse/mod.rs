@@ -349,7 +349,10 @@ impl Parser<'_> {
     fn ship_first(&self, order: &str) -> Option<String> {
         let mut words = order.split_whitespace();
         let first = words.next()?.trim_end_matches([':', ',']);
-        let verb = words.next()?.trim_end_matches([':', ',']).to_ascii_uppercase();
+        let verb = words
+            .next()?
+            .trim_end_matches([':', ','])
+            .to_ascii_uppercase();
         let ship = first.split(['.', '/']).next().unwrap_or(first);
         let index = self.state.ship_index(ship)?;
         if self.state.ships.get(index)?.owner != self.player {
@@ -369,9 +372,16 @@ impl Parser<'_> {
         let mut rest: Vec<&str> = words.collect();
         // `Lancer deflects S3 …`: the item named after the verb belongs to the ship (FIRE
         // joins them itself; moves, tows and releases name only the ship).
-        let names_an_item = !matches!(keyword, "FIRE" | "MOVE1" | "MOVE2" | "TOW" | "RELEASE" | "BATTERY");
+        let names_an_item = !matches!(
+            keyword,
+            "FIRE" | "MOVE1" | "MOVE2" | "TOW" | "RELEASE" | "BATTERY"
+        );
         let item = rest.first().copied().filter(|w| {
-            names_an_item && !first.contains('.') && !["AT", "PROTECT", "ON", "TO", "BY"].iter().any(|k| w.eq_ignore_ascii_case(k))
+            names_an_item
+                && !first.contains('.')
+                && !["AT", "PROTECT", "ON", "TO", "BY"]
+                    .iter()
+                    .any(|k| w.eq_ignore_ascii_case(k))
         });
         let first = match item {
             Some(item) => {
@@ -380,7 +390,11 @@ impl Parser<'_> {
             }
             None => first.to_string(),
         };
-        Some(format!("{keyword} {first} {}", rest.join(" ")).trim().to_string())
+        Some(
+            format!("{keyword} {first} {}", rest.join(" "))
+                .trim()
+                .to_string(),
+        )
     }
 
     /// With one player-turn per PBEM turn (`turn_mode: alternate`, FOREVER-GM-02), the name

@@ -164,7 +164,9 @@ impl Parser<'_> {
         {
             let covered = hull.parts.get(covered).map_or("?", |p| p.name.as_str());
             return Err((
-                format!("a swivel of {part_name} to {angle}° would leave {covered} more than 25% covered (FOREVER-GM-32)"),
+                format!(
+                    "a swivel of {part_name} to {angle}° would leave {covered} more than 25% covered (FOREVER-GM-32)"
+                ),
                 MOVE_EXAMPLE,
             ));
         }

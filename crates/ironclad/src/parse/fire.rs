@@ -6,7 +6,9 @@ use crate::fire::{self, Group, Solution};
 use crate::orders::TorpedoOrder;
 use crate::state::{Ship, ShipId, TubeMount};
 
-use super::words::{ALTERNATIVE_WORDS, FILLER_WORDS, HOLD_FIRE_WORDS, Token, group_word, is_word, skip_fillers};
+use super::words::{
+    ALTERNATIVE_WORDS, FILLER_WORDS, HOLD_FIRE_WORDS, Token, group_word, is_word, skip_fillers,
+};
 use super::{Issue, Parser, Slot, issue};
 
 impl Parser<'_> {

@@ -62,8 +62,7 @@ impl Parser<'_> {
     pub(super) fn line_ahead_warnings(&mut self) {
         let pending = std::mem::take(&mut self.line_ahead);
         for (line, raw, mover_id, other_id, area) in pending {
-            let (Some(mover), Some(other)) =
-                (self.state.ship(mover_id), self.state.ship(other_id))
+            let (Some(mover), Some(other)) = (self.state.ship(mover_id), self.state.ship(other_id))
             else {
                 continue;
             };
