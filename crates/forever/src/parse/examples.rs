@@ -73,6 +73,11 @@ fn template_family(template: &str) -> Option<&'static str> {
         .flatten()
 }
 
+/// Whether a text is a whole order of one of the families.
+pub(super) fn is_order(text: &str) -> bool {
+    template_family(text).is_some()
+}
+
 impl Parser<'_> {
     /// The `expected` of a refusal on `line` whose example follows `template`; `refused` is
     /// the order as written, when there is one. A working example is shown in backticks; a
@@ -109,7 +114,7 @@ impl Parser<'_> {
 
     /// Whether `order`, written on `line` in place of the refused one, is read without an
     /// error by the parser as it stands.
-    fn works(&self, line: usize, order: &str) -> bool {
+    pub(super) fn works(&self, line: usize, order: &str) -> bool {
         let mut trial = self.clone();
         trial.trial = true;
         trial.errors.clear();

@@ -153,8 +153,12 @@ impl Parser<'_> {
     }
 
     fn warn(&mut self, line: usize, text: &str, problem: impl Into<String>, expected: &str) {
+        // A warning's template is often the player's own line put right: shown as it is when
+        // it is accepted there.
         let expected = if self.trial {
             String::new()
+        } else if examples::is_order(expected) && self.works(line, expected) {
+            format!("`{expected}`")
         } else {
             self.expected_for(line, expected, None)
         };

@@ -56,7 +56,14 @@ impl Parser<'_> {
         let speed = self.check_speed(line, raw, ship, &ship_name, &order);
         let opening = self.state.round == 0 && self.state.seating.first() == Some(&self.player);
         if first && opening {
-            self.warn(line, raw, "you open the battle in the shooting phase: movement 1 is skipped this turn (FOREVER-PLAY-3)", "MOVE2 Lancer TO 30, 20");
+            // The same move as movement 2, which this turn has.
+            let as_second = raw
+                .split_once(char::is_whitespace)
+                .filter(|_| !raw.contains(';'))
+                .map_or("MOVE2 Lancer TO 30, 20".to_string(), |(_, rest)| {
+                    format!("MOVE2 {}", rest.trim())
+                });
+            self.warn(line, raw, "you open the battle in the shooting phase: movement 1 is skipped this turn (FOREVER-PLAY-3)", &as_second);
         }
         self.understood.push(format!(
             "{ship_name}: movement {} {} (speed {}\")",
