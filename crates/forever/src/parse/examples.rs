@@ -4,6 +4,8 @@
 //! (what earlier lines already spent included) before it is offered; when none works the
 //! refusal shows the order's form in words, never a line that would be refused in its turn.
 
+use std::rc::Rc;
+
 use crate::state::Phase;
 
 use super::Parser;
@@ -37,6 +39,9 @@ const ORDER_KINDS: &[&str] = &[
 
 /// How many candidates are tried at most for one refusal (each is a parse of one line).
 const MOST_TRIES: usize = 48;
+
+/// How many candidates one mail may try in all; then refusals show the form in words.
+pub(super) const TRIALS_PER_MAIL: usize = 2000;
 
 /// The family of an order word, as the candidates are written.
 fn family(word: &str) -> Option<&'static str> {
@@ -115,9 +120,27 @@ impl Parser<'_> {
     /// Whether `order`, written on `line` in place of the refused one, is read without an
     /// error by the parser as it stands.
     pub(super) fn works(&self, line: usize, order: &str) -> bool {
-        let mut trial = self.clone();
-        trial.trial = true;
-        trial.errors.clear();
+        let left = self.trials_left.get();
+        if left == 0 {
+            return false;
+        }
+        self.trials_left.set(left - 1);
+        // What judges an order (the orders so far, what is spent), without the diagnostics.
+        let mut trial = Parser {
+            state: self.state,
+            player: self.player,
+            hulls: Rc::clone(&self.hulls),
+            orders: self.orders.clone(),
+            understood: Vec::new(),
+            press: Vec::new(),
+            errors: Vec::new(),
+            warnings: Vec::new(),
+            used: self.used.clone(),
+            design_lines: Vec::new(),
+            design_failed: self.design_failed,
+            trial: true,
+            trials_left: Rc::clone(&self.trials_left),
+        };
         trial.order(line, order, order);
         trial.errors.is_empty()
     }

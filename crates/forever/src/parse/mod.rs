@@ -8,6 +8,7 @@
 //! ships, sections, weapons and modules an order names, and `cursor` reads an order's words.
 
 use std::collections::BTreeSet;
+use std::cell::Cell;
 use std::rc::Rc;
 
 use engine::order_text::{Line, OrderText};
@@ -32,7 +33,6 @@ use cursor::Cursor;
 /// A refused order: the problem and a correct example.
 type Refusal = (String, &'static str);
 
-#[derive(Clone)]
 struct Parser<'a> {
     state: &'a State,
     player: PlayerId,
@@ -51,6 +51,9 @@ struct Parser<'a> {
     design_failed: bool,
     /// This parser only tries an example: its refusals need no examples of their own.
     trial: bool,
+    /// How many more examples this mail may try (shared with the trials): a mail of
+    /// thousands of bad lines gets words, not a parse per candidate per line.
+    trials_left: Rc<Cell<usize>>,
 }
 
 /// Parses one player's orders.
@@ -74,6 +77,7 @@ pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders
         design_lines: Vec::new(),
         design_failed: false,
         trial: false,
+        trials_left: Rc::new(Cell::new(examples::TRIALS_PER_MAIL)),
     };
     parser.run(text);
     parser.finish()

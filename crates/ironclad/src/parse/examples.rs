@@ -8,11 +8,19 @@ use super::words::{
     MAIN_WORDS, MOVE_WORDS, ORDER_WORDS, PORT_WORDS, STARBOARD_WORDS, TORPEDO_WORDS,
     WITHDRAW_WORDS, is_word, tokens,
 };
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use engine::ParsedOrders;
+
 use super::{Parser, group_word};
 use crate::fire::Group;
 
 /// How many candidates are tried at most for one example (each is a parse of one line).
 const MOST_TRIES: usize = 48;
+
+/// How many candidates one mail may try in all; then refusals show the form in words.
+pub(super) const TRIALS_PER_MAIL: usize = 2000;
 
 impl Parser<'_> {
     /// `expected` with each example checked: a whole order line with no backticks is put in
@@ -77,9 +85,35 @@ impl Parser<'_> {
     /// Whether `order`, written on `line` in place of the refused one, is read without an
     /// error by the parser as it stands.
     pub(super) fn works(&self, line: usize, order: &str) -> bool {
-        let mut trial = self.clone();
-        trial.trial = true;
-        trial.out.errors.clear();
+        let left = self.trials_left.get();
+        if left == 0 {
+            return false;
+        }
+        self.trials_left.set(left - 1);
+        // What judges an order (the orders so far, the armaments filled, the ship the lines
+        // are for), without the diagnostics.
+        let mut trial = Parser {
+            state: self.state,
+            player: self.player,
+            out: ParsedOrders {
+                orders: self.out.orders.clone(),
+                understood: Vec::new(),
+                press: Vec::new(),
+                errors: Vec::new(),
+                warnings: Vec::new(),
+                chat: Vec::new(),
+                orders_read: 0,
+            },
+            current: self.current,
+            filled: self.filled.clone(),
+            line_ship: None,
+            refused: BTreeMap::new(),
+            example_own: self.example_own.clone(),
+            example_enemy: self.example_enemy.clone(),
+            trial: true,
+            line_ahead: Vec::new(),
+            trials_left: Rc::clone(&self.trials_left),
+        };
         trial.line(line, order, order);
         trial.out.errors.is_empty()
     }

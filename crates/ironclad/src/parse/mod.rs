@@ -51,7 +51,6 @@ enum Slot {
     Withdraw,
 }
 
-#[derive(Clone)]
 struct Parser<'a> {
     state: &'a State,
     player: PlayerId,
@@ -69,6 +68,9 @@ struct Parser<'a> {
     /// Moves into an area one of the player's own ships holds now: line, text, the mover, the
     /// ship in the way and the area, warned at the end, once the ORDER line is known.
     line_ahead: Vec<(usize, String, ShipId, ShipId, crate::grid::Area)>,
+    /// How many more examples this mail may try (shared with the trials): a mail of
+    /// thousands of bad lines gets words, not a parse per candidate per line.
+    trials_left: std::rc::Rc<std::cell::Cell<usize>>,
 }
 
 /// Parses one player's order text (see [`crate::help::order_help`] for the syntax).
@@ -106,6 +108,7 @@ pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders
         example_enemy,
         trial: false,
         line_ahead: Vec::new(),
+        trials_left: std::rc::Rc::new(std::cell::Cell::new(examples::TRIALS_PER_MAIL)),
     };
     let mut reader = OrderText::new(text);
     for line in reader.by_ref() {
