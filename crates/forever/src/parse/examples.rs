@@ -147,6 +147,10 @@ impl Parser<'_> {
 
     /// The template with placeholders for the ships, as words: the form of the order.
     fn in_words(&self, template: &str) -> String {
+        if template_family(template).is_none() {
+            // Words already ("PRESS only", a fragment): as they are.
+            return self.example(template);
+        }
         let form = template
             .split_whitespace()
             .map(|word| {
