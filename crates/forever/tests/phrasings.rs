@@ -101,7 +101,17 @@ fn players_phrasings_are_read_right_or_refused_with_a_fix_that_works() {
         .map(|c| (&battle, c))
         .chain(corpus.building.iter().map(|c| (&building, c)))
     {
-        let wrong = check(state, case);
+        let mut wrong = check(state, case);
+        // While building no ship is on the table: an example names the player's own design
+        // or none, never the templates' Lancer (FOREVER-ADM-23).
+        if std::ptr::eq(state, &building) {
+            let parsed = Forever::parse_orders(state, ALICE, &case.text);
+            if let Some(named) = parsed.errors.iter().find(|e| e.expected.contains("Lancer")) {
+                wrong.push(format!(
+                    "an example names a ship not in the game: {named:#?}"
+                ));
+            }
+        }
         if !wrong.is_empty() {
             failures.push(format!("{:?}:\n  {}", case.text, wrong.join("\n  ")));
         }

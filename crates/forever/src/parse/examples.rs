@@ -160,7 +160,7 @@ impl Parser<'_> {
             })
             .collect::<Vec<_>>()
             .join(" ");
-        format!("an order of the form {form} (none of your ships can give one now)")
+        format!("an order of the form {form} (no ship of yours can give one now)")
     }
 
     /// Candidate examples, best first: the order as written cut short (what was understood
@@ -181,7 +181,19 @@ impl Parser<'_> {
         // section, a live target), the template only a form.
         out.extend(self.built(wanted, refused));
         if template_family(template) == Some(wanted) {
-            out.push(self.example(template));
+            let example = self.example(template);
+            // With no ship of the player's to name yet, the template's own placeholders would
+            // name a ship that is not in the game (FOREVER-ADM-23).
+            let placeholder = example
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|w| {
+                    ["Lancer", "Anvil", "Tug"].contains(&w)
+                        && self.state.ship_index(w).is_none()
+                        && !self.orders.designs.iter().any(|d| d.name == w)
+                });
+            if !placeholder {
+                out.push(example);
+            }
         }
         out
     }

@@ -7,8 +7,8 @@
 //! LAUNCH, TC and FLUX), `demeter` (DEMETER) and `deflect` (DEFLECT); `names` finds the
 //! ships, sections, weapons and modules an order names, and `cursor` reads an order's words.
 
-use std::collections::BTreeSet;
 use std::cell::Cell;
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use engine::order_text::{Line, OrderText};
