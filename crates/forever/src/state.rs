@@ -271,6 +271,28 @@ impl Ship {
     }
 
     /// Every attached part's rectangle, `None` for parts gone.
+    /// The part a swivel of `part` to `angle` would leave more than a quarter covered by the
+    /// ship's other parts, if any (FOREVER-GM-32). The order check and the movement phase
+    /// both ask this, so a swivel the turn would refuse is refused when written.
+    pub fn swivel_overcovers(&self, hull: &Hull, part: usize, angle: i64) -> Option<usize> {
+        let mut trial = self.clone();
+        trial.swivels.insert(part, Degrees::new(angle));
+        let shapes: Vec<(usize, Polygon)> = trial
+            .polygons(hull)
+            .into_iter()
+            .enumerate()
+            .filter_map(|(index, shape)| shape.map(|s| (index, s)))
+            .collect();
+        shapes.iter().find_map(|(index, shape)| {
+            let covered: i128 = shapes
+                .iter()
+                .filter(|(other, _)| other != index)
+                .map(|(_, other)| shape.overlap_area2(other))
+                .sum();
+            (4 * covered > shape.area2()).then_some(*index)
+        })
+    }
+
     pub fn polygons(&self, hull: &Hull) -> Vec<Option<Polygon>> {
         (0..hull.parts.len())
             .map(|part| {
@@ -460,6 +482,22 @@ pub struct State {
 }
 
 impl State {
+    /// The number the player's next player-turn will have: the one a ship's disablement is
+    /// measured against when that turn resolves (FOREVER-DEF-DISABLED, FOREVER-GM-51).
+    pub fn next_own_turn(&self, player: PlayerId) -> u32 {
+        self.seat(player)
+            .map_or(1, |s| s.turns_taken.saturating_add(1))
+    }
+
+    /// Whether a ship will still be disabled in her owner's next player-turn: then she takes
+    /// no shooting-phase action, nor do her demeters (FOREVER-DEF-DISABLED). The order check
+    /// and the resolution ask this same question.
+    pub fn disabled_for_next_turn(&self, ship: usize) -> bool {
+        self.ships
+            .get(ship)
+            .is_some_and(|s| s.is_disabled(self.next_own_turn(s.owner)))
+    }
+
     pub fn seat(&self, player: PlayerId) -> Option<&Seat> {
         self.seats.iter().find(|s| s.player.id == player)
     }

@@ -364,14 +364,27 @@ fn forever_adm_21_examples_name_the_players_own_ships_and_a_blank_line_does_not_
     // Bob's examples name his Guard, and Alice's Ram as the enemy: never Lancer or Anvil.
     let bob = Forever::parse_orders(&state, common::BOB, "FIRE Guard.S1\nMOVE1 Nowhere BY 1, 0");
     assert_eq!(bob.errors.len(), 2, "{:#?}", bob.errors);
-    assert_eq!(bob.errors[0].expected, "FIRE Guard.S1 AT Ram.S3");
-    assert_eq!(bob.errors[1].expected, "MOVE1 Guard TO 30, 20 FACE 90");
+    // Ram has no S3: the example names a section she has (issue 28: `Ram.S3` was offered).
+    assert_eq!(bob.errors[0].expected, "`FIRE Guard.S1 AT Ram.core`");
+    assert_eq!(bob.errors[1].expected, "`MOVE1 Guard BY 1, 0`");
+    assert_eq!(
+        engine::corrections::failures::<Forever>(
+            &state,
+            common::BOB,
+            "FIRE Guard.S1\nMOVE1 Nowhere BY 1, 0"
+        ),
+        vec![]
+    );
     // FOREVER-GM-44 with the examples: while building, only the player's own design is named.
     let building = common::start(json!({}));
     let design = "SHIP Scout\nCORE\n\nSECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0) MOUNT GUN\n\nDEPLOY Scout AT 10, 24\nFIRE Scout.S1 AT 1, 1";
     let parsed = Forever::parse_orders(&building, ALICE, design);
     assert_eq!(parsed.errors.len(), 1, "{:#?}", parsed.errors);
-    assert_eq!(parsed.errors[0].expected, "DEPLOY Scout AT 10, 24 FACING 0");
+    // The middle of Alice's strip, the left half of the 72" table (FOREVER-ADM-17).
+    assert_eq!(
+        parsed.errors[0].expected,
+        "`DEPLOY Scout AT 18, 24 FACING 0`"
+    );
     // The blank lines inside the design did not cut it short: its section is there.
     assert!(
         parsed

@@ -23,11 +23,11 @@ use rulecases::{CaseTable, Rules};
 use serde::Deserialize;
 use serde_json::Value;
 
-struct Table;
+pub(crate) struct Table;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Start {
+pub(crate) struct Start {
     /// Designs by class name (added to the shared library).
     #[serde(default)]
     designs: BTreeMap<String, Vec<String>>,
@@ -51,7 +51,7 @@ fn alice_first() -> Vec<u32> {
 
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
-struct Expect {
+pub(crate) struct Expect {
     /// Per ship name, a JSON subset its state must match after the turn.
     #[serde(default)]
     ships: BTreeMap<String, Value>,

@@ -420,7 +420,7 @@ fn leaving_first(
 
 /// The order a side's ships move in: each of its players' `ORDER` lists in roster order, then
 /// the rest by ship ID (IRON-GM-08); by ship ID alone under the GM's switch.
-fn move_sequence(state: &State, side: usize, input: &TurnInput<Orders>) -> Vec<ShipId> {
+pub(crate) fn move_sequence(state: &State, side: usize, input: &TurnInput<Orders>) -> Vec<ShipId> {
     let mut sequence: Vec<ShipId> = Vec::new();
     let use_lines = state.rules.move_order != MoveOrder::ShipId;
     for commander in state

@@ -21,11 +21,11 @@ use rulecases::{CaseTable, Rules};
 use serde::Deserialize;
 use serde_json::Value;
 
-struct Table;
+pub(crate) struct Table;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Start {
+pub(crate) struct Start {
     #[serde(default)]
     setup: Setup,
     /// The turn the battle is at when the case starts.
@@ -37,7 +37,7 @@ struct Start {
 
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
-struct Expect {
+pub(crate) struct Expect {
     /// Per ship name, a JSON subset her state must match after the turn.
     #[serde(default)]
     ships: BTreeMap<String, Value>,

@@ -446,6 +446,14 @@ impl Battle<'_> {
             );
             return;
         }
+        if let Some(index) = data.swivel_overcovers(hull, part, angle) {
+            let name = hull.parts.get(index).map_or("?", |p| p.name.as_str());
+            self.log.result(
+                key,
+                format!("swivel of {section} to {angle}° refused: {name} would be more than 25% covered (FOREVER-GM-32)"),
+            );
+            return;
+        }
         let mut trial = data.clone();
         trial.swivels.insert(part, Degrees::new(angle));
         let shapes: Vec<(usize, Polygon)> = trial
@@ -454,21 +462,6 @@ impl Battle<'_> {
             .enumerate()
             .filter_map(|(index, shape)| shape.map(|s| (index, s)))
             .collect();
-        for (index, shape) in &shapes {
-            let covered: i128 = shapes
-                .iter()
-                .filter(|(other, _)| other != index)
-                .map(|(_, other)| shape.overlap_area2(other))
-                .sum();
-            if 4 * covered > shape.area2() {
-                let name = hull.parts.get(*index).map_or("?", |p| p.name.as_str());
-                self.log.result(
-                    key,
-                    format!("swivel of {section} to {angle}° refused: {name} would be more than 25% covered (FOREVER-GM-32)"),
-                );
-                return;
-            }
-        }
         let things: Vec<(Thing, Polygon)> = shapes
             .into_iter()
             .map(|(i, s)| (Thing::Part(ship, i), s))

@@ -75,6 +75,9 @@ impl Design {
         let mut issues = Vec::new();
         let mut name: Option<String> = None;
         let mut core: Option<CoreSpec> = None;
+        // A CORE line was written, even if it was refused: then that line's problem is the
+        // one to fix, not a missing core.
+        let mut core_written = false;
         let mut sections = Vec::new();
         for (number, raw) in lines {
             let line = raw.split('#').next().unwrap_or("").trim();
@@ -104,6 +107,7 @@ impl Design {
                     )),
                 },
                 "CORE" => {
+                    core_written = true;
                     if core.is_some() {
                         issues.push(
                             DesignIssue::new("FOREVER-CORE-2", "a ship has exactly one core")
@@ -130,7 +134,7 @@ impl Design {
         if name.is_none() {
             issues.push(format_issue(first_line, "a design starts with SHIP <name>"));
         }
-        if core.is_none() {
+        if core.is_none() && !core_written {
             issues.push(
                 DesignIssue::new(
                     "FOREVER-CORE-2",
@@ -215,17 +219,23 @@ fn words_upper(tokens: &[Token], index: usize) -> Option<String> {
     }
 }
 
-/// `HP+2`, `HP +2`, `HP+ 2`: bought HP, and how many tokens it took.
+/// `HP+2`, `HP +2`, `HP+ 2`, `HP + 2`: bought HP, and how many tokens it took.
 fn parse_extra_hp(tokens: &[Token], index: usize) -> Result<(u32, usize), String> {
     let word = words_upper(tokens, index).unwrap_or_default();
-    let joined = match word.as_str() {
-        "HP" | "HP+" => format!(
-            "{word}{}",
-            words_upper(tokens, index + 1).unwrap_or_default()
-        ),
-        _ => word.clone(),
-    };
-    let used = if joined == word { 1 } else { 2 };
+    let mut joined = word.clone();
+    let mut used = 1;
+    // Join the words people put spaces between: `HP`, `+`, `2`.
+    while joined == "HP" || joined == "HP+" {
+        let Some(next) = words_upper(tokens, index + used) else {
+            break;
+        };
+        let fits = next.starts_with('+') || next.chars().all(|c| c.is_ascii_digit());
+        if !fits || (joined == "HP+" && next.starts_with('+')) {
+            break;
+        }
+        joined.push_str(&next);
+        used += 1;
+    }
     let number = joined
         .strip_prefix("HP+")
         .or_else(|| joined.strip_prefix("HP"))

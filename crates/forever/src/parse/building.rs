@@ -69,12 +69,8 @@ impl Parser<'_> {
                         .iter()
                         .find(|(n, _)| *n == line)
                         .map_or(first_text.clone(), |(_, t)| t.clone());
-                    self.error(
-                        line,
-                        &text,
-                        issue.to_string(),
-                        "SECTION S1 PARENT CORE SIZE 2x1 AT (2, 0) MOUNT GUN",
-                    );
+                    let expected = design_example(block, line);
+                    self.error(line, &text, issue.to_string(), &expected);
                 }
             }
         }
@@ -125,7 +121,14 @@ impl Parser<'_> {
                     })
                     .or_else(|| self.design_lines.first())
                     .map_or((1, String::new()), |(_, line, text)| (*line, text.clone()));
-                self.error(line, &text, problem, "DEPLOY Lancer AT 10, 24 FACING 0");
+                // Fleet problems are fixed by adding or changing lines, not by one line in
+                // the SHIP line's place: the form in words.
+                self.error(
+                    line,
+                    &text,
+                    problem,
+                    "a fleet that checks: a DEPLOY line for each design (such as DEPLOY Lancer AT 10, 24 FACING 0), a name for each of its own, within the points limit",
+                );
             }
         } else {
             let total: crate::design::Points = self
@@ -141,5 +144,36 @@ impl Parser<'_> {
                 self.state.setup.points_limit
             ));
         }
+    }
+}
+
+/// The example for a refused line of a design: for a CORE line the plain `CORE` when that
+/// line then reads (tried on the design with it in the line's place), otherwise the line's
+/// form in words (a SECTION's fix depends on the shape the player has in mind).
+fn design_example(block: &[(usize, String)], line: usize) -> String {
+    let keyword = block
+        .iter()
+        .find(|(n, _)| *n == line)
+        .and_then(|(_, text)| text.split_whitespace().next())
+        .map(str::to_ascii_uppercase)
+        .unwrap_or_default();
+    match keyword.as_str() {
+        "CORE" => {
+            let tried: Vec<(usize, &str)> = block
+                .iter()
+                .map(|(n, text)| (*n, if *n == line { "CORE" } else { text.as_str() }))
+                .collect();
+            let reads = match Design::parse_lines(&tried) {
+                Ok(_) => true,
+                Err(issues) => issues.iter().all(|i| i.line != Some(line)),
+            };
+            if reads {
+                "`CORE`, or with what the core carries: CORE HP+2 MOUNT GUN(damage 2)".to_string()
+            } else {
+                "one CORE line per design, such as CORE HP+2 MOUNT GUN(damage 2)".to_string()
+            }
+        }
+        "SHIP" => "a design that starts SHIP and the ship's name, with one CORE line and its SECTION lines under it, such as SHIP Scout, CORE, SECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0) MOUNT GUN".to_string(),
+        _ => "a line such as SECTION S1 PARENT CORE SIZE 1x1 AT (1.5, 0) MOUNT GUN".to_string(),
     }
 }

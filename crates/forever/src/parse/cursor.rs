@@ -6,7 +6,9 @@ use crate::geometry::Point;
 
 /// Words of an order, brackets and stray commas turned into spaces where they only decorate.
 fn words(text: &str) -> Vec<String> {
+    // `@` is how many people write AT.
     text.replace(['(', ')', '[', ']', '{', '}'], " ")
+        .replace('@', " AT ")
         .split_whitespace()
         .map(|w| w.trim_end_matches(['.', ':']).to_string())
         .filter(|w| !w.is_empty())

@@ -17,6 +17,10 @@ impl Parser<'_> {
         if demeter.owner != self.player {
             return Err((format!("{} is not yours", demeter.name), EXAMPLE));
         }
+        let controller = self.state.ships.iter().position(|s| s.id == demeter.ship);
+        if let Some(ship) = controller {
+            self.may_act(ship).map_err(|e| (e, EXAMPLE))?;
+        }
         let name = demeter.name.clone();
         let verb = cursor.next().unwrap_or_default().to_ascii_uppercase();
         let entry = self.orders.demeters.entry(name.clone()).or_default();

@@ -24,6 +24,23 @@ impl Parser<'_> {
         let word = cursor
             .next()
             .ok_or(("name the weapon: Ship.Section".to_string(), FIRE_EXAMPLE))?;
+        // `fire at will`, `fire all guns at …`: no weapon named. Each weapon fires at what its
+        // own order names (FOREVER-SHOOT-2), so there is nothing to do without one.
+        if word.eq_ignore_ascii_case("AT") {
+            return Err((
+                "FIRE names the weapon that fires before AT: each shot is aimed on its own (FOREVER-SHOOT-2)".to_string(),
+                FIRE_EXAMPLE,
+            ));
+        }
+        if ["ALL", "EVERYTHING", "EVERY", "EACH", "GUNS", "WEAPONS"]
+            .iter()
+            .any(|w| word.eq_ignore_ascii_case(w))
+        {
+            return Err((
+                "name each weapon: one FIRE line per weapon, or BATTERY for identical weapons fired together (FOREVER-SHOOT-2, FOREVER-BAT-1)".to_string(),
+                FIRE_EXAMPLE,
+            ));
+        }
         let word = if !word.contains('.') && !cursor.peek_is(&["AT"]) {
             format!("{word}.{}", cursor.next().unwrap_or_default())
         } else {
@@ -32,6 +49,7 @@ impl Parser<'_> {
         let (ship, item) = self
             .own_item(&word, Self::is_weapon, "weapon")
             .map_err(|e| (e, FIRE_EXAMPLE))?;
+        self.may_act(ship).map_err(|e| (e, FIRE_EXAMPLE))?;
         if !cursor.peek_is(&["AT"]) {
             return Err(("FIRE needs AT and an aim".to_string(), FIRE_EXAMPLE));
         }
@@ -240,6 +258,7 @@ impl Parser<'_> {
             items.push((ship, item));
         }
         let ship = items.first().map_or(0, |(s, _)| *s);
+        self.may_act(ship).map_err(|e| (e, BATTERY_EXAMPLE))?;
         if items.iter().any(|(s, _)| *s != ship) {
             return Err((
                 "a battery's weapons must be on one ship".to_string(),

@@ -7,7 +7,9 @@
 //! LAUNCH, TC and FLUX), `demeter` (DEMETER) and `deflect` (DEFLECT); `names` finds the
 //! ships, sections, weapons and modules an order names, and `cursor` reads an order's words.
 
+use std::cell::Cell;
 use std::collections::BTreeSet;
+use std::rc::Rc;
 
 use engine::order_text::{Line, OrderText};
 use engine::{LineIssue, ParsedOrders, PlayerId};
@@ -20,6 +22,7 @@ mod building;
 mod cursor;
 mod deflect;
 mod demeter;
+mod examples;
 mod fire;
 mod modules;
 mod movement;
@@ -33,7 +36,8 @@ type Refusal = (String, &'static str);
 struct Parser<'a> {
     state: &'a State,
     player: PlayerId,
-    hulls: Vec<Option<Hull>>,
+    /// Shared, so that trying an example (a clone of the parser) does not copy the designs.
+    hulls: Rc<Vec<Option<Hull>>>,
     orders: Orders,
     understood: Vec<String>,
     press: Vec<String>,
@@ -45,6 +49,11 @@ struct Parser<'a> {
     design_lines: Vec<(String, usize, String)>,
     /// A design was refused already: the fleet is not checked as a whole.
     design_failed: bool,
+    /// This parser only tries an example: its refusals need no examples of their own.
+    trial: bool,
+    /// How many more examples this mail may try (shared with the trials): a mail of
+    /// thousands of bad lines gets words, not a parse per candidate per line.
+    trials_left: Rc<Cell<usize>>,
 }
 
 /// Parses one player's orders.
@@ -52,11 +61,13 @@ pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders
     let mut parser = Parser {
         state,
         player,
-        hulls: state
-            .ships
-            .iter()
-            .map(|s| Hull::check(&s.design).ok())
-            .collect(),
+        hulls: Rc::new(
+            state
+                .ships
+                .iter()
+                .map(|s| Hull::check(&s.design).ok())
+                .collect(),
+        ),
         orders: Orders::default(),
         understood: Vec::new(),
         press: Vec::new(),
@@ -65,6 +76,8 @@ pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders
         used: BTreeSet::new(),
         design_lines: Vec::new(),
         design_failed: false,
+        trial: false,
+        trials_left: Rc::new(Cell::new(examples::TRIALS_PER_MAIL)),
     };
     parser.run(text);
     parser.finish()
@@ -116,7 +129,24 @@ const FIRE_EXAMPLE: &str = "FIRE Lancer.S1 AT Anvil.S3";
 
 impl Parser<'_> {
     fn error(&mut self, line: usize, text: &str, problem: impl Into<String>, expected: &str) {
-        let expected = self.example(expected);
+        self.refuse(line, text, None, problem, expected);
+    }
+
+    /// A refusal of `order` (the order as written, when known) on `line`, with an example
+    /// that works in its place (issue 28).
+    fn refuse(
+        &mut self,
+        line: usize,
+        text: &str,
+        order: Option<&str>,
+        problem: impl Into<String>,
+        expected: &str,
+    ) {
+        let expected = if self.trial {
+            String::new()
+        } else {
+            self.expected_for(line, expected, order)
+        };
         self.errors.push(LineIssue {
             line,
             text: text.to_string(),
@@ -127,7 +157,15 @@ impl Parser<'_> {
     }
 
     fn warn(&mut self, line: usize, text: &str, problem: impl Into<String>, expected: &str) {
-        let expected = self.example(expected);
+        // A warning's template is often the player's own line put right: shown as it is when
+        // it is accepted there.
+        let expected = if self.trial {
+            String::new()
+        } else if examples::is_order(expected) && self.works(line, expected) {
+            format!("`{expected}`")
+        } else {
+            self.expected_for(line, expected, None)
+        };
         self.warnings.push(LineIssue {
             line,
             text: text.to_string(),
@@ -247,6 +285,8 @@ impl Parser<'_> {
     }
 
     fn order(&mut self, line: usize, raw: &str, order: &str) {
+        let rewritten = self.ship_first(order);
+        let order = rewritten.as_deref().unwrap_or(order);
         let mut cursor = Cursor::new(order);
         let keyword = cursor.next().unwrap_or_default().to_ascii_uppercase();
         let building = self.state.phase == Phase::Building;
@@ -307,8 +347,62 @@ impl Parser<'_> {
             )),
         };
         if let Err((problem, expected)) = result {
-            self.error(line, raw, problem, expected);
+            self.refuse(line, raw, Some(order), problem, expected);
         }
+    }
+
+    /// `Ace fires S1 at Bobby.core`, `Ace.S1: fire at …`, `Ace moves to 30, 20`: an order
+    /// written after the player's own ship (or weapon), put in the usual order
+    /// (`FIRE Ace S1 at …`); `None` when the line does not start so.
+    fn ship_first(&self, order: &str) -> Option<String> {
+        let mut words = order.split_whitespace();
+        let first = words.next()?.trim_end_matches([':', ',']);
+        let verb = words
+            .next()?
+            .trim_end_matches([':', ','])
+            .to_ascii_uppercase();
+        let ship = first.split(['.', '/']).next().unwrap_or(first);
+        let index = self.state.ship_index(ship)?;
+        if self.state.ships.get(index)?.owner != self.player {
+            return None;
+        }
+        let keyword = match verb.as_str() {
+            "FIRE" | "FIRES" | "SHOOT" | "SHOOTS" | "FIRING" | "SHOOTING" => "FIRE",
+            "MOVE" | "MOVES" | "MOVE1" | "M1" => "MOVE1",
+            "MOVE2" | "M2" => "MOVE2",
+            "LAUNCH" | "LAUNCHES" => "LAUNCH",
+            "DEFLECT" | "DEFLECTS" => "DEFLECT",
+            "TOW" | "TOWS" => "TOW",
+            "RELEASE" | "RELEASES" => "RELEASE",
+            "EMP" | "PULSE" | "NANO" | "HEAL" | "TC" | "FLUX" | "BATTERY" => verb.as_str(),
+            _ => return None,
+        };
+        let mut rest: Vec<&str> = words.collect();
+        // `Lancer deflects S3 …`: the item named after the verb belongs to the ship (FIRE
+        // joins them itself; moves, tows and releases name only the ship).
+        let names_an_item = !matches!(
+            keyword,
+            "FIRE" | "MOVE1" | "MOVE2" | "TOW" | "RELEASE" | "BATTERY"
+        );
+        let item = rest.first().copied().filter(|w| {
+            names_an_item
+                && !first.contains('.')
+                && !["AT", "PROTECT", "ON", "TO", "BY"]
+                    .iter()
+                    .any(|k| w.eq_ignore_ascii_case(k))
+        });
+        let first = match item {
+            Some(item) => {
+                rest.remove(0);
+                format!("{first}.{item}")
+            }
+            None => first.to_string(),
+        };
+        Some(
+            format!("{keyword} {first} {}", rest.join(" "))
+                .trim()
+                .to_string(),
+        )
     }
 
     /// With one player-turn per PBEM turn (`turn_mode: alternate`, FOREVER-GM-02), the name

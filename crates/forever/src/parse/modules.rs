@@ -23,6 +23,7 @@ impl Parser<'_> {
         let (ship, item) = self
             .own_item(&word, wanted, what)
             .map_err(|e| (e, example))?;
+        self.may_act(ship).map_err(|e| (e, example))?;
         // A nano matrix may heal several sections while its energy lasts; everything else
         // acts once a phase (FOREVER-GM-50).
         let repeatable = self

@@ -56,7 +56,14 @@ impl Parser<'_> {
         let speed = self.check_speed(line, raw, ship, &ship_name, &order);
         let opening = self.state.round == 0 && self.state.seating.first() == Some(&self.player);
         if first && opening {
-            self.warn(line, raw, "you open the battle in the shooting phase: movement 1 is skipped this turn (FOREVER-PLAY-3)", "MOVE2 Lancer TO 30, 20");
+            // The same move as movement 2, which this turn has.
+            let as_second = raw
+                .split_once(char::is_whitespace)
+                .filter(|_| !raw.contains(';'))
+                .map_or("MOVE2 Lancer TO 30, 20".to_string(), |(_, rest)| {
+                    format!("MOVE2 {}", rest.trim())
+                });
+            self.warn(line, raw, "you open the battle in the shooting phase: movement 1 is skipped this turn (FOREVER-PLAY-3)", &as_second);
         }
         self.understood.push(format!(
             "{ship_name}: movement {} {} (speed {}\")",
@@ -154,6 +161,22 @@ impl Parser<'_> {
             .parts
             .get(part)
             .map_or(section.clone(), |p| p.name.clone());
+        // The same check the movement phase makes (FOREVER-GM-32): it depends only on the
+        // ship's own shape, so the turn would refuse this swivel whatever else happens.
+        if let Some(covered) = self
+            .state
+            .ships
+            .get(ship)
+            .and_then(|data| data.swivel_overcovers(hull, part, angle))
+        {
+            let covered = hull.parts.get(covered).map_or("?", |p| p.name.as_str());
+            return Err((
+                format!(
+                    "a swivel of {part_name} to {angle}° would leave {covered} more than 25% covered (FOREVER-GM-32)"
+                ),
+                MOVE_EXAMPLE,
+            ));
+        }
         Ok((part_name, angle))
     }
 

@@ -26,6 +26,19 @@ impl Parser<'_> {
         Ok(index)
     }
 
+    /// A refusal for a shooting-phase action of a ship that is disabled through the player's
+    /// next player-turn: the turn would not carry it out (FOREVER-DEF-DISABLED).
+    pub(super) fn may_act(&self, ship: usize) -> Result<(), String> {
+        if !self.state.disabled_for_next_turn(ship) {
+            return Ok(());
+        }
+        let data = self.state.ships.get(ship).ok_or("no such ship")?;
+        Err(format!(
+            "{} is disabled through your next player-turn (an EMP): she takes no shooting-phase action, and her demeters none (FOREVER-DEF-DISABLED); her moves and DEFLECT orders still count",
+            data.name
+        ))
+    }
+
     pub(super) fn hull(&self, ship: usize) -> Option<&Hull> {
         self.hulls.get(ship).and_then(Option::as_ref)
     }

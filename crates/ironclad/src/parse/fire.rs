@@ -6,7 +6,9 @@ use crate::fire::{self, Group, Solution};
 use crate::orders::TorpedoOrder;
 use crate::state::{Ship, ShipId, TubeMount};
 
-use super::words::{ALTERNATIVE_WORDS, HOLD_FIRE_WORDS, Token, group_word, is_word, skip_fillers};
+use super::words::{
+    ALTERNATIVE_WORDS, FILLER_WORDS, HOLD_FIRE_WORDS, Token, group_word, is_word, skip_fillers,
+};
 use super::{Issue, Parser, Slot, issue};
 
 impl Parser<'_> {
@@ -39,8 +41,12 @@ impl Parser<'_> {
                 example,
             ));
         }
+        // `NONE`, `hold fire`, `cease fire`: a hold word, then only filler words.
         if is_word(stripped.first(), HOLD_FIRE_WORDS)
-            && stripped.len() == 1
+            && stripped
+                .iter()
+                .skip(1)
+                .all(|t| is_word(Some(t), FILLER_WORDS))
             && self.named_ship(args).is_none()
         {
             return self.hold_fire(line, ship, group);

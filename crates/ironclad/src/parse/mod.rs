@@ -15,6 +15,7 @@ use crate::fire::Group;
 use crate::orders::{Orders, ShipOrders};
 use crate::state::{Ship, ShipId, State};
 
+mod examples;
 mod fire;
 mod movement;
 mod names;
@@ -62,6 +63,14 @@ struct Parser<'a> {
     refused: BTreeMap<ShipId, Vec<(usize, String)>>,
     example_own: String,
     example_enemy: String,
+    /// This parser only tries an example: its refusals need no examples of their own.
+    trial: bool,
+    /// Moves into an area one of the player's own ships holds now: line, text, the mover, the
+    /// ship in the way and the area, warned at the end, once the ORDER line is known.
+    line_ahead: Vec<(usize, String, ShipId, ShipId, crate::grid::Area)>,
+    /// How many more examples this mail may try (shared with the trials): a mail of
+    /// thousands of bad lines gets words, not a parse per candidate per line.
+    trials_left: std::rc::Rc<std::cell::Cell<usize>>,
 }
 
 /// Parses one player's order text (see [`crate::help::order_help`] for the syntax).
@@ -97,6 +106,9 @@ pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders
         refused: BTreeMap::new(),
         example_own,
         example_enemy,
+        trial: false,
+        line_ahead: Vec::new(),
+        trials_left: std::rc::Rc::new(std::cell::Cell::new(examples::TRIALS_PER_MAIL)),
     };
     let mut reader = OrderText::new(text);
     for line in reader.by_ref() {
@@ -164,16 +176,26 @@ impl Parser<'_> {
                 .or_default()
                 .push((line, issue.problem.clone()));
         }
+        let expected = if self.trial {
+            String::new()
+        } else {
+            self.working_examples(line, &issue.expected)
+        };
         self.out.errors.push(LineIssue {
             line,
             text: raw.trim_end().to_owned(),
             problem: issue.problem,
-            expected: issue.expected,
+            expected,
             if_it_stands: None,
         });
     }
 
     fn warn(&mut self, line: usize, raw: &str, problem: String, expected: String) {
+        let expected = if self.trial {
+            String::new()
+        } else {
+            self.working_examples(line, &expected)
+        };
         self.out.warnings.push(LineIssue {
             line,
             text: raw.trim_end().to_owned(),
@@ -185,7 +207,9 @@ impl Parser<'_> {
 
     fn segment(&mut self, line: usize, raw: &str, text: &str) -> Result<(), Issue> {
         self.line_ship = None;
-        let all = tokens(text);
+        // A remark in brackets ("MAIN Leonidas (she's the big one)") is the player's aside,
+        // not part of the order.
+        let all = tokens(&without_asides(text));
         // A ship's name first, matched as written and then without leading filler words: a
         // ship may be called "The Order" or "Her Majesty" (IRON-GUN-05..07).
         let found = self.ship_at_start(&all)?;
@@ -276,6 +300,11 @@ impl Parser<'_> {
             ));
         }
         if is_word(first, MAIN_WORDS) {
+            // "main guns", "main turrets": the second word says the same again.
+            let mut rest = rest;
+            while is_word(rest.first(), MAIN_WORDS) {
+                rest = rest.get(1..).unwrap_or(&[]);
+            }
             return Ok((Keyword::Fire(Group::Main), rest));
         }
         if is_word(first, PORT_WORDS) {
@@ -387,6 +416,7 @@ impl Parser<'_> {
         if self.state.finished || self.state.commander(self.player).is_none() {
             return;
         }
+        self.line_ahead_warnings();
         for ship in self
             .state
             .ships
@@ -416,6 +446,24 @@ impl Parser<'_> {
         }
         self.out.orders.refused = self.refused.keys().copied().collect();
     }
+}
+
+/// The text without what is in round or square brackets (an unclosed bracket runs to the end).
+fn without_asides(text: &str) -> String {
+    let mut depth = 0usize;
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => {
+                depth = depth.saturating_sub(1);
+                out.push(' ');
+            }
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
 }
 
 #[derive(Debug, Clone, Copy)]

@@ -4,7 +4,7 @@
 
 use crate::grid::TurnSide;
 use crate::orders::Manoeuvre;
-use crate::state::{MoveOrder, OverLimitMoves, Ship, State};
+use crate::state::{MoveOrder, OverLimitMoves, Ship, ShipId, State};
 
 use super::names::longest_name;
 use super::words::{FILLER_WORDS, Step, Token, is_word, skip_fillers, step_word};
@@ -41,10 +41,119 @@ impl Parser<'_> {
         self.out
             .understood
             .push(format!("{}: moves {manoeuvre}{path}", ship.name));
-        if let Some(warning) = warning {
-            self.warn(line, raw, warning, String::new());
+        match own_ship_in_the_way(self.state, ship, manoeuvre) {
+            // Who moves first decides whether she rams: said once the ORDER line is known.
+            Some((other, area)) => {
+                self.line_ahead
+                    .push((line, raw.to_owned(), ship.id, other, area));
+            }
+            None => {
+                if let Some(warning) = warning {
+                    self.warn(line, raw, warning, String::new());
+                }
+            }
         }
         Ok(())
+    }
+
+    /// The warnings for moves into an area one of the player's own ships holds now (a line
+    /// ahead): who moves first, by the same sequence the turn uses (IRON-GM-08), whether the
+    /// ship ahead leaves, and the `ORDER` line that moves her first when she would be rammed.
+    pub(super) fn line_ahead_warnings(&mut self) {
+        let pending = std::mem::take(&mut self.line_ahead);
+        for (line, raw, mover_id, other_id, area) in pending {
+            let (Some(mover), Some(other)) = (self.state.ship(mover_id), self.state.ship(other_id))
+            else {
+                continue;
+            };
+            let other_moves = self
+                .out
+                .orders
+                .ships
+                .get(&other_id)
+                .and_then(|o| o.movement)
+                .is_some_and(|m| m.forward_steps() > 0)
+                || other.broken_off;
+            let (problem, expected) = if !other_moves {
+                (
+                    format!(
+                        "{} holds at {area} this turn: {} will ram her there (IRON-MOV-05, IRON-RAM-01); give {} a move, or {} another path",
+                        other.name, mover.name, other.name, mover.name
+                    ),
+                    String::new(),
+                )
+            } else if self.state.rules.move_order == MoveOrder::LeavingFirst {
+                (
+                    format!(
+                        "{} is at {area} now and moves too: in this game a ship leaving an area moves before one entering it (the GM's switch on IRON-GM-08), so {} follows her in unless she is stopped there",
+                        other.name, mover.name
+                    ),
+                    String::new(),
+                )
+            } else {
+                let mut input = engine::TurnInput::default();
+                input.orders.insert(self.player, self.out.orders.clone());
+                let sequence = crate::turn::move_sequence(self.state, mover.side, &input);
+                let place = |id| sequence.iter().position(|s| *s == id);
+                let by_line = self
+                    .out
+                    .orders
+                    .move_order
+                    .iter()
+                    .any(|id| *id == mover_id || *id == other_id);
+                let why = if self.state.rules.move_order == MoveOrder::ShipId {
+                    "ships move by ship number in this game (the GM's switch on IRON-GM-08)"
+                } else if by_line {
+                    "as your ORDER line has it (IRON-GM-08)"
+                } else {
+                    "by ship number, as no ORDER line says otherwise (IRON-GM-08)"
+                };
+                if place(mover_id) < place(other_id) {
+                    let fix = if self.state.rules.move_order == MoveOrder::ShipId {
+                        String::new()
+                    } else {
+                        let mut own: Vec<ShipId> = sequence
+                            .iter()
+                            .copied()
+                            .filter(|id| {
+                                self.state
+                                    .ship(*id)
+                                    .is_some_and(|s| s.player == self.player && s.afloat())
+                            })
+                            .collect();
+                        own.retain(|id| *id != other_id);
+                        let at = own.iter().position(|id| *id == mover_id).unwrap_or(0);
+                        own.insert(at, other_id);
+                        let names: Vec<&str> = own
+                            .iter()
+                            .filter_map(|id| self.state.ship(*id))
+                            .map(|s| s.name.as_str())
+                            .collect();
+                        format!(
+                            "`ORDER {}` (then {} moves first and clears the way)",
+                            names.join(", "),
+                            other.name
+                        )
+                    };
+                    (
+                        format!(
+                            "{} moves before {} ({why}), so she reaches {area} while {} is still there and rams her (IRON-MOV-05, IRON-RAM-01)",
+                            mover.name, other.name, other.name
+                        ),
+                        fix,
+                    )
+                } else {
+                    (
+                        format!(
+                            "{} is at {area} now and moves first ({why}): {} follows her in, and rams her only if she is stopped there (IRON-MOV-05)",
+                            other.name, mover.name
+                        ),
+                        String::new(),
+                    )
+                }
+            };
+            self.warn(line, &raw, problem, expected);
+        }
     }
 
     /// A move for a ship that has broken off: noted, but the engine steers her home.
@@ -68,7 +177,7 @@ impl Parser<'_> {
                 "{} is at or below her Critical Point: she sails for home and this move is not used (IRON-DMG-02, IRON-GM-10)",
                 ship.name
             ),
-            format!("{} WITHDRAW LEFT (which way to turn, if both are as short)", ship.name),
+            format!("`{} WITHDRAW LEFT` (which way to turn, if both are as short)", ship.name),
         );
         Ok(())
     }
@@ -377,4 +486,25 @@ pub(super) fn preview(
         None => ship.heading,
     };
     (format!(" (to {area} heading {heading})"), None)
+}
+
+/// The first of the player's own ships (another afloat ship of the same player) in the areas
+/// a move passes through, before any edge or terrain stops it, and her area.
+fn own_ship_in_the_way(
+    state: &State,
+    ship: &Ship,
+    manoeuvre: Manoeuvre,
+) -> Option<(ShipId, crate::grid::Area)> {
+    let mut area = ship.area;
+    for _ in 0..manoeuvre.forward_steps() {
+        let next = state.rules.board.step(area, ship.heading).ok()?;
+        if state.rules.terrain.contains(&next) {
+            return None;
+        }
+        if let Some(other) = state.ship_at(next).filter(|o| o.id != ship.id) {
+            return (other.player == ship.player).then_some((other.id, next));
+        }
+        area = next;
+    }
+    None
 }

@@ -101,7 +101,14 @@ impl Parser<'_> {
                     _ => None,
                 })
                 .collect();
-            if let Ok(area) = Area::parse(&words.concat()) {
+            let written = words.concat();
+            // `5G` for G5: the row first, as some write a square.
+            let swapped = {
+                let digits: String = written.chars().take_while(char::is_ascii_digit).collect();
+                let rest = written.get(digits.len()..).unwrap_or("");
+                format!("{rest}{digits}")
+            };
+            if let Ok(area) = Area::parse(&written).or_else(|_| Area::parse(&swapped)) {
                 return self.state.ship_at(area).ok_or_else(|| {
                     issue(format!("there is no ship at {area}"), example.to_owned())
                 });
