@@ -484,7 +484,11 @@ mod shots_and_press {
         // A third square straight after the two is a third shot, never press (BARMY-ADM-02).
         let parsed = read("G13, K19, E13");
         assert_eq!(written(&parsed), ["G13", "K19"]);
-        assert!(parsed.errors[0].problem.contains("E13 would be a third shot"));
+        assert!(
+            parsed.errors[0]
+                .problem
+                .contains("E13 would be a third shot")
+        );
         // A wrapped press line with a square on it goes on with the press.
         for second in ["John at E13 goes down", "at E13 next turn, John"] {
             let parsed = read(&format!("G13, K19 One more shot and\n{second}"));
