@@ -471,7 +471,8 @@ pub(crate) fn strip_phrase<'a>(text: &'a str, phrase: &str) -> Option<&'a str> {
 
 /// Press as written, without the separator that joined it to the squares.
 fn press_text(text: &str) -> &str {
-    let press = without_signature(text.trim_end())
+    // `G13, K19 -- Ann`: a sign-off is not press (BARMY-ADM-07).
+    let press = engine::order_text::without_signature(text.trim_end())
         .trim_start_matches(|c: char| {
             c.is_whitespace() || matches!(c, ':' | '-' | '–' | '—' | ',' | ';')
         })
@@ -481,36 +482,6 @@ fn press_text(text: &str) -> &str {
         press
     } else {
         ""
-    }
-}
-
-/// Press without the sign-off at its end: `G13, K19 -- Ann` has no press, and `G13, K19 Good
-/// luck! -- Ann` the press `Good luck!` (BARMY-ADM-07). A signature is `--` or `—` and one to
-/// three capitalised words, as a signature line is (BARMY-ADM-04).
-fn without_signature(press: &str) -> &str {
-    let Some((at, marker)) = ["--", "—"]
-        .iter()
-        .filter_map(|m| press.rfind(m).map(|at| (at, *m)))
-        .max_by_key(|(at, _)| *at)
-    else {
-        return press;
-    };
-    let before = press.get(..at).unwrap_or("");
-    let after = press.get(at + marker.len()..).unwrap_or("");
-    let words: Vec<&str> = after
-        .split_whitespace()
-        .map(|w| w.trim_end_matches([',', '.', '!']))
-        .collect();
-    let name = (1..=3).contains(&words.len())
-        && words.iter().all(|w| {
-            w.chars().next().is_some_and(char::is_uppercase)
-                && w.chars()
-                    .all(|c| c.is_alphabetic() || matches!(c, '.' | '-' | '\'' | '’'))
-        });
-    if name && (before.is_empty() || before.ends_with(char::is_whitespace)) {
-        before.trim_end()
-    } else {
-        press
     }
 }
 
