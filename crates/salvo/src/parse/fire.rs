@@ -83,7 +83,7 @@ impl Draft<'_> {
                 .map(|s| format!(" AT {}", self.state.name_of(s.at)))
                 .unwrap_or_default();
             let squares: Vec<String> = kept.iter().map(|s| s.square.to_string()).collect();
-            format!("FIRE {}{at}", squares.join(" "))
+            format!("`FIRE {}{at}`", squares.join(" "))
         };
         let earlier = self.first_shot_line;
         match error {

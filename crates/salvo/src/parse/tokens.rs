@@ -23,6 +23,8 @@ pub(super) fn tokenize(line: &str) -> Vec<Tok> {
         .replace("'S ", " ")
         .replace("->", " at ")
         .replace('→', " at ")
+        // `FIRE @ Bob J10`, `FIRE J10 @Bob`.
+        .replace('@', " at ")
         .replace(['–', '—', '−'], "-");
     let separators = |c: char| {
         c.is_whitespace()

@@ -338,7 +338,8 @@ fn a_square_written_number_first_gets_the_letter_first_hint() {
                 && errors[0].problem.contains(&format!("write {square}")),
             "{text}: {errors:#?}"
         );
-        assert_eq!(errors[0].expected, expected, "{text}");
+        // Issue 28: the line turned round is the example, in backticks, and it works.
+        assert_eq!(errors[0].expected, format!("`{expected}`"), "{text}");
     }
     // Turned round it would still be off the board: said so, with a good square as example.
     let errors = refusals("FIRE 11J");
@@ -346,7 +347,7 @@ fn a_square_written_number_first_gets_the_letter_first_hint() {
         errors[0].problem.contains("J11 would be off the board too"),
         "{errors:#?}"
     );
-    assert_eq!(errors[0].expected, "FIRE B7");
+    assert_eq!(errors[0].expected, "`FIRE B7`");
     // Turned round it would repeat a square the line already fires: an example instead, never
     // a line that would be refused in its turn.
     let errors = refusals("FIRE J10 10J");

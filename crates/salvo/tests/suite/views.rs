@@ -267,7 +267,13 @@ fn no_public_text_finds_a_captured_hulk() {
             "turn {turn} ({attack}): the report tells where the hulk lies (SALVO-ADM-15)"
         );
         assert_eq!(with_hulk.1, with_water.1, "turn {turn} ({attack})");
-        assert_eq!(with_hulk.2, with_water.2, "turn {turn} ({attack}): the public view");
-        assert_eq!(with_hulk.3, with_water.3, "turn {turn} ({attack}): Ann's view");
+        assert_eq!(
+            with_hulk.2, with_water.2,
+            "turn {turn} ({attack}): the public view"
+        );
+        assert_eq!(
+            with_hulk.3, with_water.3,
+            "turn {turn} ({attack}): Ann's view"
+        );
     }
 }
