@@ -11,6 +11,7 @@
 )]
 
 mod common;
+mod confirmed;
 mod examples;
 mod parser;
 mod phrasings;
