@@ -277,11 +277,11 @@ pub(super) fn classify<'a>(line: &'a str, own_name: &str, grid: &Grid) -> LineKi
     // I'll be at AB5 next`), never cut short by the square (BARMY-ADM-07).
     let mut skipped: Vec<&'a str> = Vec::new();
     let mut press = end;
-    let mut squares = items
+    let read = items
         .iter()
         .filter(|item| matches!(item, Item::Square { .. }))
         .count();
-    for (square, before, after) in squares_in(end) {
+    for ((square, before, after), squares) in squares_in(end).zip(read..) {
         let words = before.trim_matches(is_separator);
         if !words.is_empty() && !is_filler(words) {
             if squares >= crate::SHOTS_PER_TURN {
@@ -289,7 +289,6 @@ pub(super) fn classify<'a>(line: &'a str, own_name: &str, grid: &Grid) -> LineKi
             }
             skipped.push(words);
         }
-        squares += 1;
         items.push(Item::Square {
             written: square.to_owned(),
             reversed_from: None,
