@@ -10,7 +10,7 @@ use engine::{LineIssue, ParsedOrders, PlayerId};
 
 use crate::board::{Square, SquareError};
 use crate::fleet::{FleetPlan, Placement, PlacementError};
-use crate::legality::{OrderError, check_player};
+use crate::legality::{OrderError, check_player, check_shots};
 use crate::orders::{Attack, FleetOrder, Orders, Shot};
 use crate::setup::ShotRule;
 use crate::state::State;
@@ -227,13 +227,25 @@ impl<'a> Draft<'a> {
         self.attack_line().is_none() && self.reads_alone(line)
     }
 
-    /// Whether `line`, a `command` order, would be read in the refused line's place: alone
-    /// without an error, and within the turn's one attack (or shots left, for FIRE).
-    fn works_here(&self, line: &str, command: Option<Command>) -> bool {
-        match command {
-            Some(Command::Fire) => self.fire_example().is_some() && self.reads_alone(line),
-            Some(Command::Place) => self.reads_alone(line),
-            _ => self.attack_works(line),
+    /// Whether `line` would be read in the refused line's place: alone without an error, and
+    /// with the lines before it: its shots within the turn's room and never a square they
+    /// already fire at, or its attack the turn's first.
+    fn works_here(&self, line: &str) -> bool {
+        if self.checking {
+            return true;
+        }
+        let alone = read(self.state, self.me, line, true);
+        if !alone.errors.is_empty() {
+            return false;
+        }
+        match &alone.orders.attack {
+            Attack::Fire { shots } => {
+                self.attack.is_none()
+                    && check_shots(self.state, self.me, &self.shots, shots).is_ok()
+            }
+            // A PLACE line orders no attack.
+            Attack::Pass if alone.orders.fleet.is_some() => true,
+            _ => self.attack_line().is_none(),
         }
     }
 
@@ -306,7 +318,7 @@ impl<'a> Draft<'a> {
             // the line already has (`FIRE J10 10J`): then an example, never a refused line.
             OrderError::Square(SquareError::NumberFirst { on_board: true, .. })
                 if !repeats_a_square(&letters_first(text))
-                    && self.works_here(&letters_first(text), command) =>
+                    && self.works_here(&letters_first(text)) =>
             {
                 format!("`{}`", letters_first(text))
             }

@@ -432,3 +432,29 @@ fn no_refusal_suggests_the_refused_line_itself() {
         "leave this line out: line 1 already orders the same attack"
     );
 }
+
+/// Issue 28, SALVO-ADM-16: every example works in the refused line's place, with the lines
+/// before it. Found by the `engine_orders` fuzz target: a square written number first on a
+/// second FIRE line was answered with the line turned round, which repeats the first line's
+/// square (`A2` twice) and is refused in its turn.
+#[test]
+fn examples_work_with_the_lines_before_them() {
+    let salvo = Setup {
+        shots: ShotRule::Salvo,
+        ..Setup::default()
+    };
+    for (setup, players, text) in [
+        (&salvo, 3, "A2 AT Bob\n2A AT Bob"),
+        (&salvo, 2, "FIRE A2\nFIRE 2A"),
+        (&Setup::default(), 2, "FIRE A2\nFIRE 3A"),
+        (&Setup::default(), 2, "NUKE D4\nFIRE 3A"),
+        (&Setup::default(), 2, "NUKE D4\nkraken"),
+        (&Setup::default(), 3, "FIRE B7 AT Bob\nFIRE 7C AT Bob"),
+    ] {
+        let state = new_game(setup, players, 5);
+        let parsed = Salvo::parse_orders(&state, ANN, text);
+        assert!(!parsed.errors.is_empty(), "{text}");
+        let broken = engine::corrections::failures::<Salvo>(&state, ANN, text);
+        assert!(broken.is_empty(), "{text}: {broken:#?}");
+    }
+}
