@@ -446,6 +446,7 @@ fn examples_work_with_the_lines_before_them() {
     for (setup, players, text) in [
         (&salvo, 3, "A2 AT Bob\n2A AT Bob"),
         (&salvo, 2, "FIRE A2\nFIRE 2A"),
+        (&salvo, 2, "A1\nA5 A4 A5 A6 A7 A8"),
         (&Setup::default(), 2, "FIRE A2\nFIRE 3A"),
         (&Setup::default(), 2, "NUKE D4\nFIRE 3A"),
         (&Setup::default(), 2, "NUKE D4\nkraken"),
