@@ -158,8 +158,11 @@ async fn a_reply_with_orders_is_stored_acted_on_once_and_confirmed() {
         "{body}"
     );
     assert!(body.contains("T12 would be a third shot"), "{body}");
+    // Issue 28: the example works in the line's place: line 3 already fired both shots.
     assert!(
-        body.contains("Would be accepted: two squares such as `G13, K19`"),
+        body.contains(
+            "Would be accepted: nothing more: your two shots this turn are on earlier lines"
+        ),
         "{body}"
     );
     assert!(body.contains("deadline"), "{body}");
@@ -1006,5 +1009,58 @@ async fn an_open_turns_state_is_read_once_per_process_not_once_per_message() {
             .await
             .unwrap();
     assert_eq!(last.0, "failed", "{last:?}");
+    db.drop_database().await;
+}
+
+/// Issue 28 (BARMY-GM-14, BARMY-ADM-07): on a board wider than 26 columns, mailed squares with
+/// two-letter columns are orders in every form (`ab 27 c5`, `27AC`), never words or press: the
+/// shots are confirmed, and the press is what follows them.
+#[tokio::test]
+async fn wide_board_squares_by_mail_are_orders_not_press() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let zine = zines::insert(pool, &ZineSlug::parse("wide").unwrap(), "Wide", trafalgar())
+        .await
+        .unwrap();
+    for (address, display) in [
+        ("fred@example.org", "Fred Bloggs"),
+        ("john@example.org", "John Smith"),
+    ] {
+        let new = NewSubscriber {
+            zine_id: zine.id,
+            email: EmailAddress::parse(address).unwrap(),
+            display_name: DisplayName::parse(display).unwrap(),
+        };
+        subscribers::insert(pool, &new, trafalgar()).await.unwrap();
+    }
+    let setup = EngineKind::Barmy
+        .parse_setup(&serde_json::json!({ "width": 30, "height": 30 }))
+        .unwrap();
+    let spec = GameSpec {
+        zine: zine.id,
+        name: "Wide Barmy",
+        setup: &setup,
+        first_deadline: Some(trafalgar() + Duration::days(2)),
+        schedule: Schedule::EveryDays(7),
+    };
+    let game = turns::create_game(pool, trafalgar(), &spec, &mut Counter(3))
+        .await
+        .unwrap();
+    let to = reply_address_of(pool, game, 1).await;
+    let raw = message("wide-1", &to, "", "ab 27 c5 Here we come, John.\r\n");
+    inbox::ingest(pool, &raw, "pipe", trafalgar(), DOMAIN)
+        .await
+        .unwrap();
+    let press: Vec<String> = sqlx::query_scalar("SELECT text FROM press ORDER BY id")
+        .fetch_all(pool)
+        .await
+        .unwrap();
+    assert_eq!(press, ["Here we come, John."], "the squares are not press");
+    let mails = outbound(pool).await;
+    let body = &mails.first().expect("a confirmation").1;
+    assert!(
+        body.contains("fire at AB27") && body.contains("fire at C5"),
+        "{body}"
+    );
     db.drop_database().await;
 }

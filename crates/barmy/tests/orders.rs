@@ -461,38 +461,46 @@ mod shots_and_press {
     }
 
     #[test]
-    fn a_square_after_the_press_has_begun_is_a_shot_or_an_error() {
-        // BARMY-07, BARMY-21, BARMY-ADM-02, BARMY-ADM-05: never printed as press.
+    fn a_square_inside_press_does_not_cut_it_short() {
+        // BARMY-07, BARMY-21, BARMY-ADM-07 (issue 28): once the line has its two shots, words
+        // then a square are press going on; the square is published as written, not fired,
+        // and a warning says so.
         let parsed = read("G13, K19 One more shot at E13 and down he goes");
         assert_eq!(written(&parsed), ["G13", "K19"]);
-        let [error] = parsed.errors.as_slice() else {
-            panic!("{:?}", parsed.errors)
+        assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+        assert_eq!(parsed.press, ["One more shot at E13 and down he goes"]);
+        let [warning] = parsed.warnings.as_slice() else {
+            panic!("{:?}", parsed.warnings)
         };
         assert!(
-            error.problem.contains("E13 would be a third shot"),
+            warning.problem.contains("E13 in your press is not fired"),
             "{}",
-            error.problem
+            warning.problem
         );
-        assert!(error.problem.contains("PRESS"), "{}", error.problem);
-        assert!(
-            parsed.press.iter().all(|p| !p.contains("E13")),
-            "{:?}",
-            parsed.press
-        );
-        // With one shot so far, the square is the second shot.
+        // With one shot so far, the square is the second shot (BARMY-ADM-05).
         let parsed = read("G13 I bet John is at E13");
         assert_eq!(written(&parsed), ["G13", "E13"]);
         assert!(parsed.press.is_empty(), "{:?}", parsed.press);
-        // A wrapped press line with a square on it is an error naming the square, not press.
-        let parsed = read("G13, K19 One more shot and\nJohn at E13 goes down");
+        // A third square straight after the two is a third shot, never press (BARMY-ADM-02).
+        let parsed = read("G13, K19, E13");
         assert_eq!(written(&parsed), ["G13", "K19"]);
-        assert_eq!(parsed.press, ["One more shot and"]);
-        let [error] = parsed.errors.as_slice() else {
-            panic!("{:?}", parsed.errors)
-        };
-        assert_eq!(error.line, 2);
-        assert!(error.problem.contains("E13"), "{}", error.problem);
-        assert!(error.problem.contains("not fired"), "{}", error.problem);
+        assert!(
+            parsed.errors[0]
+                .problem
+                .contains("E13 would be a third shot")
+        );
+        // A wrapped press line with a square on it goes on with the press.
+        for second in ["John at E13 goes down", "at E13 next turn, John"] {
+            let parsed = read(&format!("G13, K19 One more shot and\n{second}"));
+            assert_eq!(written(&parsed), ["G13", "K19"]);
+            assert_eq!(parsed.press, [format!("One more shot and {second}")]);
+            assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+            assert_eq!(parsed.warnings[0].line, 2);
+        }
+        // A line that starts with a square, or FIRE, is orders even under a press.
+        let parsed = read("G13 Bye\nK19 hi");
+        assert_eq!(written(&parsed), ["G13", "K19"]);
+        assert_eq!(parsed.press, ["Bye", "hi"]);
         // On a PRESS line a square is press.
         let parsed = read("G13, K19\nPRESS: See you at E13, John!");
         assert_eq!(parsed.press, ["See you at E13, John!"]);
@@ -686,7 +694,7 @@ mod shots_and_press {
 
     proptest! {
         #[test]
-        fn no_square_on_an_order_line_is_ever_press(
+        fn no_square_on_an_order_line_is_press_unsaid(
             lines in prop::collection::vec(
                 prop::collection::vec(
                     prop::sample::select(vec![
@@ -698,8 +706,9 @@ mod shots_and_press {
                 0..5,
             ),
         ) {
-            // BARMY-ADM-05: any line not starting PRESS/MESSAGE/NEWS; whatever press comes of
-            // it holds no square-shaped word, and every square is a shot or an error.
+            // BARMY-ADM-05, BARMY-ADM-07: any line not starting PRESS/MESSAGE/NEWS; every
+            // square-shaped word of the press it gives is named in a warning (published, not
+            // fired), so no square is quietly taken for press.
             let text = lines.iter().map(|words| words.join(" ")).collect::<Vec<_>>().join("\n");
             let parsed = read(&text);
             for press in &parsed.press {
@@ -707,7 +716,10 @@ mod shots_and_press {
                     let square = word.len() >= 2
                         && word.parse::<Square>().is_ok()
                         && word.starts_with(|c: char| c.is_ascii_alphabetic());
-                    prop_assert!(!square, "{:?} printed {:?} as press: {:?}", text, word, parsed.press);
+                    let said = parsed.warnings.iter().any(|w| {
+                        w.problem.contains("in your press") && w.problem.contains(&word.to_uppercase())
+                    });
+                    prop_assert!(!square || said, "{:?} printed {:?} as press unsaid: {:?}", text, word, parsed.press);
                 }
             }
         }

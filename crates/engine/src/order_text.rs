@@ -305,6 +305,37 @@ pub fn press_text(line: &str) -> Option<String> {
     Some(one_line(rest.trim_start_matches(is_press_separator)))
 }
 
+/// `text` without a sign-off at its end: `FIRE J10 -- Ann` is `FIRE J10`, and `G13 Good luck!
+/// — Fred` is `G13 Good luck!` (issue 28). A sign-off is `--` or `—` after a space (or at the
+/// start), then one to three capitalised words and nothing else, as a signature line is
+/// (rule 1 above); `-- take that!` is not one.
+pub fn without_signature(text: &str) -> &str {
+    let Some((at, marker)) = ["--", "—"]
+        .iter()
+        .filter_map(|m| text.rfind(m).map(|at| (at, *m)))
+        .max_by_key(|(at, _)| *at)
+    else {
+        return text;
+    };
+    let before = text.get(..at).unwrap_or("");
+    let after = text.get(at + marker.len()..).unwrap_or("");
+    let words: Vec<&str> = after
+        .split_whitespace()
+        .map(|w| w.trim_end_matches([',', '.', '!']))
+        .collect();
+    let name = (1..=3).contains(&words.len())
+        && words.iter().all(|w| {
+            w.chars().next().is_some_and(char::is_uppercase)
+                && w.chars()
+                    .all(|c| c.is_alphabetic() || matches!(c, '.' | '-' | '\'' | '’'))
+        });
+    if name && (before.is_empty() || before.ends_with(char::is_whitespace)) {
+        before.trim_end()
+    } else {
+        text
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(
@@ -557,6 +588,24 @@ mod tests {
                 prop_assert!(!press.contains("  "));
                 prop_assert!(!press.chars().any(char::is_control));
             }
+        }
+    }
+
+    #[test]
+    fn a_sign_off_at_the_end_of_a_line_is_dropped() {
+        assert_eq!(without_signature("FIRE J10 -- Ann"), "FIRE J10");
+        assert_eq!(
+            without_signature("G13 Good luck! — Fred Bloggs"),
+            "G13 Good luck!"
+        );
+        assert_eq!(without_signature("-- Ann"), "");
+        for kept in [
+            "G13 -- take that!",
+            "B2--B4",
+            "FIRE J10 -- 3 more",
+            "MOVE F 2 -- Ann fast",
+        ] {
+            assert_eq!(without_signature(kept), kept);
         }
     }
 }

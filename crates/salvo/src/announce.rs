@@ -17,8 +17,6 @@ pub(crate) enum SquareResult {
     Hit,
     /// A ship's square hit before this turn: nothing more happens (SALVO-GM-15).
     AlreadyHit,
-    /// A captured ship's square: no effect (SALVO-GM-06c).
-    Hulk,
     /// Open water.
     Miss,
 }
@@ -162,7 +160,7 @@ fn torpedo_text(out: &mut Clauses, run: &TorpedoRun, results: &[(PlayerId, Squar
     }
 }
 
-/// `hit C5, D5; hit already G3; miss (captured hulk) D2; miss B4, C3`, for the results aimed
+/// `hit C5, D5; hit already G3; miss B4, C3`, for the results aimed
 /// at `target` (all of them for `None`), the first clause labelled with the target's name when
 /// an attack had several.
 fn push_squares(
@@ -176,7 +174,6 @@ fn push_squares(
     let groups = [
         (SquareResult::Hit, "hit "),
         (SquareResult::AlreadyHit, "hit already "),
-        (SquareResult::Hulk, "miss (captured hulk) "),
         (SquareResult::Miss, "miss "),
     ];
     for (kind, words) in groups {

@@ -365,13 +365,17 @@ fn plan_missing_orders(start: &State, me: PlayerId, dice: &mut TurnDice) -> Voll
     volley
 }
 
-/// What a square held at the start of the turn (SALVO-GM-06c, SALVO-GM-15).
+/// What a square held at the start of the turn (SALVO-GM-06c, SALVO-GM-15). A captured
+/// hulk's square reads as what everyone already knows of it: a miss, or `hit already` where
+/// it was hit before the capture; never "captured hulk", which would tell every player where
+/// a ship lies that a recapture brings back (SALVO-ADM-15).
 fn classify(start: &State, target: PlayerId, square: Square) -> (SquareResult, Option<ShipKind>) {
     let ship = start.admiral(target).and_then(|a| a.fleet.ship_at(square));
     match ship {
         None => (SquareResult::Miss, None),
         Some(ship) => match ship.status() {
-            ShipStatus::Captured { .. } => (SquareResult::Hulk, Some(ship.kind())),
+            ShipStatus::Captured { .. } if ship.is_hit(square) => (SquareResult::AlreadyHit, None),
+            ShipStatus::Captured { .. } => (SquareResult::Miss, None),
             _ if ship.is_hit(square) => (SquareResult::AlreadyHit, Some(ship.kind())),
             _ => (SquareResult::Hit, Some(ship.kind())),
         },

@@ -1,16 +1,72 @@
 //! Reading one order line's squares (BARMY-19, BARMY-ADM-05): the player's own name and a lead
 //! word may come first; squares written with a space, a hyphen or number first are forgiven;
-//! what follows the last square is press.
+//! what follows the last square is press. Columns beyond Z (`AB`, BARMY-GM-14) are read in
+//! every form a single letter is (BARMY-ADM-07).
 
-/// Words that may introduce the squares: `FIRE G13 K19`, `Shots: G13, K19`, `My shots: ...`
-/// (and the filler words below: `then K19` on a line of its own).
-const LEAD_WORDS: [&str; 13] = [
-    "fire", "fires", "firing", "shoot", "shots", "shot", "at", "target", "targets", "orders",
-    "order", "my", "squares",
+use crate::board::{Grid, Square};
+
+/// Words that may introduce the squares and say they are shots: `FIRE G13 K19`, `Shots: G13,
+/// K19`. A line led by one of them is orders even where a press is open.
+const ORDER_WORDS: [&str; 16] = [
+    "fire",
+    "fires",
+    "firing",
+    "shoot",
+    "shoots",
+    "shooting",
+    "shots",
+    "shot",
+    "target",
+    "targets",
+    "targeting",
+    "orders",
+    "order",
+    "squares",
+    "aim",
+    "aiming",
+];
+
+/// Other words a sentence may put before its squares (`I'm firing at J10`, `My shots: …`,
+/// `This turn I will hit G13`) (BARMY-ADM-07). A line led only by these (and the filler
+/// words below) where a press is open continues the press instead: `at J10 next turn, Bob`.
+const LEAD_WORDS: &[&str] = &[
+    "at",
+    "my",
+    "i'm",
+    "i’m",
+    "im",
+    "i'll",
+    "i’ll",
+    "i",
+    "am",
+    "will",
+    "we're",
+    "we’re",
+    "we'll",
+    "we’ll",
+    "we",
+    "are",
+    "now",
+    "this",
+    "turn",
+    "time",
+    "going",
+    "to",
+    "hit",
+    "hitting",
+    "try",
+    "trying",
+    "on",
+    "for",
+    "attack",
+    "attacking",
+    "let's",
+    "let’s",
+    "our",
 ];
 
 /// Words that may stand between two squares without being worth a warning: `L10, then M10`.
-const FILLER_WORDS: [&str; 14] = [
+const FILLER_WORDS: &[&str] = &[
     "and", "then", "also", "plus", "next", "or", "at", "fire", "shoot", "shot", "shots", "second",
     "first", "finally",
 ];
@@ -34,7 +90,12 @@ pub(super) enum LineKind<'a> {
     /// A line starting with a square: every square on it is a shot, and the press is what
     /// follows the last one (BARMY-ADM-05).
     Shots {
+        /// Led by words such as `at` or `I'm` but no order word (`FIRE`) nor the player's own
+        /// name: where a press is open, such a line continues it (BARMY-ADM-07).
+        prose_lead: bool,
         items: Vec<Item<'a>>,
+        /// Squares in the press, after the line's two shots: published as written.
+        mentioned: Vec<&'a str>,
         /// Words between squares that are neither squares nor filler: not read.
         skipped: Vec<&'a str>,
         press: &'a str,
@@ -61,7 +122,8 @@ fn word(text: &str) -> (&str, &str) {
 enum Shape {
     /// One or two letters then one to three digits: `G13`, `AB7`.
     Square,
-    /// One to three digits then one letter: `10J`, read as `J10`.
+    /// One to three digits then one or two letters: `10J`, read as `J10` (`27AB` as `AB27`
+    /// where the board has that column).
     Reversed,
     /// Digits mixed with letters some other way, or digits alone: `10AB`, `J10X`, `13`.
     Garbled,
@@ -81,9 +143,12 @@ fn shape(word: &str) -> Shape {
         return Shape::Square;
     }
     let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    let letters_after = bytes.get(digits..).map_or(0, |rest| {
+        rest.iter().take_while(|b| b.is_ascii_alphabetic()).count()
+    });
     if (1..=3).contains(&digits)
-        && bytes.len() == digits + 1
-        && bytes.last().is_some_and(u8::is_ascii_alphabetic)
+        && (1..=2).contains(&letters_after)
+        && digits + letters_after == bytes.len()
     {
         return Shape::Reversed;
     }
@@ -94,23 +159,28 @@ fn shape(word: &str) -> Shape {
     }
 }
 
-/// A square written with a space or hyphen inside, `G 13` or `G-13`, at the start of `text`:
-/// the square as written and what follows. Only where a square is expected (first on the line
-/// or after another square), as `a 10 foot pole` in press is no square.
-fn spaced_square(text: &str) -> Option<(&str, &str)> {
+/// A square written with a space or hyphen inside, `G 13`, `G-13` or `AB 27` (a column of the
+/// board), at the start of `text`: the square as written and what follows. Only where a square
+/// is expected (first on the line or after another square), as `a 10 foot pole` in press is no
+/// square.
+fn spaced_square<'a>(text: &'a str, grid: &Grid) -> Option<(&'a str, &'a str)> {
     let bytes = text.as_bytes();
-    if !bytes.first()?.is_ascii_alphabetic() || !matches!(bytes.get(1), Some(b' ' | b'-')) {
+    let letters = bytes.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+    if !(1..=2).contains(&letters) || !matches!(bytes.get(letters), Some(b' ' | b'-')) {
+        return None;
+    }
+    if letters == 2 && !on_board_column(text.get(..2)?, grid) {
         return None;
     }
     let digits = bytes
-        .get(2..)?
+        .get(letters + 1..)?
         .iter()
         .take_while(|b| b.is_ascii_digit())
         .count();
     if !(1..=3).contains(&digits) {
         return None;
     }
-    let end = 2 + digits;
+    let end = letters + 1 + digits;
     match bytes.get(end) {
         None => {}
         Some(b) if b.is_ascii_whitespace() || *b == b',' => {}
@@ -120,23 +190,39 @@ fn spaced_square(text: &str) -> Option<(&str, &str)> {
     Some((text.get(..end)?, text.get(end..)?))
 }
 
-/// A square written number first with a space or hyphen, `10 J` or `10-J`, at the start of
-/// `text`: as written, and what follows.
-fn spaced_reversed(text: &str) -> Option<(&str, &str)> {
+/// Whether two letters name a column of this board: only then is `AB 27` or `27AB` a square,
+/// so that `in 2 turns` or `10am` on a narrower board stay words.
+fn on_board_column(letters: &str, grid: &Grid) -> bool {
+    format!("{letters}1")
+        .parse::<Square>()
+        .is_ok_and(|square| grid.contains(square))
+}
+
+/// A square written number first with a space or hyphen, `10 J`, `10-J` or `27 AB` (a column
+/// of the board), at the start of `text`: as written, and what follows.
+fn spaced_reversed<'a>(text: &'a str, grid: &Grid) -> Option<(&'a str, &'a str)> {
     let bytes = text.as_bytes();
     let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
     if !(1..=3).contains(&digits) || !matches!(bytes.get(digits), Some(b' ' | b'-')) {
         return None;
     }
-    let letter = *bytes.get(digits + 1)?;
-    if !letter.is_ascii_alphabetic() {
+    let letters = bytes
+        .get(digits + 1..)?
+        .iter()
+        .take_while(|b| b.is_ascii_alphabetic())
+        .count();
+    if !(1..=2).contains(&letters) {
         return None;
     }
-    let end = digits + 2;
+    let column = text.get(digits + 1..digits + 1 + letters)?;
+    if letters == 2 && !on_board_column(column, grid) {
+        return None;
+    }
+    let end = digits + 1 + letters;
     // `10 J`, `10 J, K10`, `10 j,`: but not `2 a day`, where it is a word.
     match bytes.get(end) {
         None | Some(b',') => {}
-        Some(b) if b.is_ascii_whitespace() && letter.is_ascii_uppercase() => {}
+        Some(b) if b.is_ascii_whitespace() && column.chars().all(|c| c.is_ascii_uppercase()) => {}
         _ => return None,
     }
     // Every byte up to `end` is ASCII, so `end` is a char boundary.
@@ -150,11 +236,11 @@ fn is_separator(c: char) -> bool {
 /// Reads one order line (BARMY-19, BARMY-ADM-05): the player's own name and a word such as
 /// FIRE may come first; a line that then starts with a square is a line of shots, where every
 /// square is a shot wherever it stands and the press is what follows the last square.
-pub(super) fn classify<'a>(line: &'a str, own_name: &str) -> LineKind<'a> {
+pub(super) fn classify<'a>(line: &'a str, own_name: &str, grid: &Grid) -> LineKind<'a> {
     if strip_word(line, "where").is_some_and(|after| trim_separators(after).is_empty()) {
         return LineKind::Position;
     }
-    let rest = lead_in(line, own_name);
+    let (rest, lead) = lead_in(line, own_name);
     // The run of squares at the start: squares, joined by separators and filler words.
     let mut items: Vec<Item<'a>> = Vec::new();
     let mut end = rest; // what follows the last square read
@@ -164,7 +250,7 @@ pub(super) fn classify<'a>(line: &'a str, own_name: &str) -> LineKind<'a> {
         if trimmed.is_empty() {
             break;
         }
-        match run_item(trimmed, items.len()) {
+        match run_item(trimmed, items.len(), grid) {
             Some((Some(item), after)) => {
                 items.push(item);
                 (at, end) = (after, after);
@@ -186,12 +272,21 @@ pub(super) fn classify<'a>(line: &'a str, own_name: &str) -> LineKind<'a> {
         }
         // A mangled square first (`10 AB, K10`): named in an error; the squares after it fire.
     }
-    // After the run, every further square is a shot too; the words before it are not press.
+    // After the run, a further square is a shot too, and the words before it are not press;
+    // but once the line has its two shots, words then a square are press going on (`G13, K19
+    // I'll be at AB5 next`), never cut short by the square (BARMY-ADM-07).
     let mut skipped: Vec<&'a str> = Vec::new();
     let mut press = end;
-    for (square, before, after) in squares_in(end) {
+    let read = items
+        .iter()
+        .filter(|item| matches!(item, Item::Square { .. }))
+        .count();
+    for ((square, before, after), squares) in squares_in(end).zip(read..) {
         let words = before.trim_matches(is_separator);
         if !words.is_empty() && !is_filler(words) {
+            if squares >= crate::SHOTS_PER_TURN {
+                break;
+            }
             skipped.push(words);
         }
         items.push(Item::Square {
@@ -201,47 +296,83 @@ pub(super) fn classify<'a>(line: &'a str, own_name: &str) -> LineKind<'a> {
         });
         press = after;
     }
+    let press = press_text(press);
     LineKind::Shots {
+        prose_lead: lead == Lead::Prose,
         items,
+        mentioned: squares_in(press).map(|(square, _, _)| square).collect(),
         skipped,
-        press: press_text(press),
+        press,
     }
 }
 
+/// What came before a line's squares.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lead {
+    Nothing,
+    /// Only words such as `at`, `I'm`, `then`.
+    Prose,
+    /// The player's own name or an order word (`FIRE`, `shots`).
+    Orders,
+}
+
 /// The line after what may come before its squares: the sample order line starts with the
-/// player's own name (BARMY-19), then lead and filler words (`FIRE`, `My shots:`).
-fn lead_in<'a>(line: &'a str, own_name: &str) -> &'a str {
+/// player's own name (BARMY-19), then lead and filler words (`FIRE`, `My shots:`, `I'm firing
+/// at`); and what those were. A word of one or two letters before a number is a column
+/// (`I 10`, `AT 5`), never a lead word.
+fn lead_in<'a>(line: &'a str, own_name: &str) -> (&'a str, Lead) {
     let mut rest = line;
+    let mut lead = Lead::Nothing;
     if let Some(after) = strip_phrase(rest, own_name) {
         rest = trim_separators(after);
+        lead = Lead::Orders;
     }
-    while let Some(after) = LEAD_WORDS
-        .iter()
-        .chain(FILLER_WORDS.iter())
-        .find_map(|w| strip_word(rest, w))
-    {
-        rest = trim_separators(after);
+    loop {
+        let found = ORDER_WORDS
+            .iter()
+            .map(|w| (w, true))
+            .chain(
+                LEAD_WORDS
+                    .iter()
+                    .chain(FILLER_WORDS.iter())
+                    .map(|w| (w, false)),
+            )
+            .find_map(|(w, order)| {
+                let after = trim_separators(strip_word(rest, w)?);
+                let column =
+                    w.chars().count() <= 2 && after.starts_with(|c: char| c.is_ascii_digit());
+                (!column).then_some((after, order))
+            });
+        let Some((after, order)) = found else {
+            break;
+        };
+        rest = after;
+        lead = match (lead, order) {
+            (Lead::Orders, _) | (_, true) => Lead::Orders,
+            _ => Lead::Prose,
+        };
     }
-    rest
+    (rest, lead)
 }
 
 /// The next item of the run of squares at the start of a line (`trimmed`, after `read` items):
 /// a square or a mangled one to take and what follows it, a filler word to pass over (no
 /// item), or `None` where the run ends.
-fn run_item(trimmed: &str, read: usize) -> Option<(Option<Item<'_>>, &str)> {
+fn run_item<'a>(trimmed: &'a str, read: usize, grid: &Grid) -> Option<(Option<Item<'a>>, &'a str)> {
     if read < 2
-        && let Some((written, after)) = spaced_reversed(trimmed)
+        && let Some((written, after)) = spaced_reversed(trimmed, grid)
     {
+        let letters =
+            written.trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ' || c == '-');
         let digits = written.trim_end_matches(|c: char| !c.is_ascii_digit());
-        let letter = written.get(written.len().saturating_sub(1)..).unwrap_or("");
         let item = Item::Square {
-            written: format!("{letter}{digits}"),
+            written: format!("{letters}{digits}"),
             reversed_from: Some(written),
             after_words: false,
         };
         return Some((Some(item), after));
     }
-    if let Some((written, after)) = spaced_square(trimmed) {
+    if let Some((written, after)) = spaced_square(trimmed, grid) {
         let item = Item::Square {
             written: written.to_owned(),
             reversed_from: None,
@@ -250,6 +381,7 @@ fn run_item(trimmed: &str, read: usize) -> Option<(Option<Item<'_>>, &str)> {
         return Some((Some(item), after));
     }
     let (token, after) = word(trimmed);
+    let digits = token.chars().take_while(char::is_ascii_digit).count();
     let item = match shape(token) {
         Shape::Square => Item::Square {
             written: token.to_owned(),
@@ -257,17 +389,22 @@ fn run_item(trimmed: &str, read: usize) -> Option<(Option<Item<'_>>, &str)> {
             after_words: false,
         },
         // Number first, as the first or second square of the line: a third is press (`G13,
-        // K19 10k men cheer`), where such words are common.
-        Shape::Reversed if read < 2 => {
-            let (digits, letter) = token.split_at(token.len() - 1);
+        // K19 10k men cheer`), where such words are common. Two letters only for a column
+        // of the board (`27AB` on a wide board; `10am` is no square on a narrow one).
+        Shape::Reversed
+            if read < 2
+                && (token.len() == digits + 1
+                    || on_board_column(token.get(digits..).unwrap_or(""), grid)) =>
+        {
+            let (digits, letters) = token.split_at(digits);
             Item::Square {
-                written: format!("{letter}{digits}"),
+                written: format!("{letters}{digits}"),
                 reversed_from: Some(token),
                 after_words: false,
             }
         }
         // A mangled square first on the line is named, and the squares after it still fire.
-        Shape::Garbled if read == 0 => Item::Garbled(token),
+        Shape::Garbled | Shape::Reversed if read == 0 => Item::Garbled(token),
         Shape::Word if read > 0 && FILLER_WORDS.iter().any(|f| token.eq_ignore_ascii_case(f)) => {
             return Some((None, after));
         }
@@ -286,7 +423,7 @@ fn is_filler(words: &str) -> bool {
 
 /// Each square-shaped word of `text` (`G13`, `AB7`, not `10J` nor `G 13`), with the text since
 /// the previous one and the text after it.
-fn squares_in(text: &str) -> impl Iterator<Item = (&str, &str, &str)> {
+pub(super) fn squares_in(text: &str) -> impl Iterator<Item = (&str, &str, &str)> {
     let mut rest = text;
     std::iter::from_fn(move || {
         let start = rest;
@@ -310,8 +447,10 @@ fn squares_in(text: &str) -> impl Iterator<Item = (&str, &str, &str)> {
 fn strip_word<'a>(text: &'a str, word: &str) -> Option<&'a str> {
     let head = text.get(..word.len())?;
     let rest = text.get(word.len()..)?;
-    (head.eq_ignore_ascii_case(word) && !rest.starts_with(|c: char| c.is_alphanumeric()))
-        .then_some(rest)
+    // `I'm` is not `I` followed by `'m`.
+    (head.eq_ignore_ascii_case(word)
+        && !rest.starts_with(|c: char| c.is_alphanumeric() || c == '\'' || c == '’'))
+    .then_some(rest)
 }
 /// A multi-word phrase at the start of `text`, case-insensitive, spaces collapsed.
 pub(crate) fn strip_phrase<'a>(text: &'a str, phrase: &str) -> Option<&'a str> {
@@ -331,7 +470,8 @@ pub(crate) fn strip_phrase<'a>(text: &'a str, phrase: &str) -> Option<&'a str> {
 
 /// Press as written, without the separator that joined it to the squares.
 fn press_text(text: &str) -> &str {
-    let press = text
+    // `G13, K19 -- Ann`: a sign-off is not press (BARMY-ADM-07).
+    let press = engine::order_text::without_signature(text.trim_end())
         .trim_start_matches(|c: char| {
             c.is_whitespace() || matches!(c, ':' | '-' | '–' | '—' | ',' | ';')
         })

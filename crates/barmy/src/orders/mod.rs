@@ -74,10 +74,6 @@ pub(crate) fn help(setup: &Setup) -> String {
     )
 }
 
-fn expected(grid: &Grid) -> String {
-    format!("two squares such as `G13, K19` ({})", grid.describe())
-}
-
 /// Where a press may go, for the messages of refused lines.
 const PRESS_HOW: &str =
     "press on a line starting PRESS, as in `PRESS: See you at the bottom, John!`";
@@ -90,6 +86,10 @@ struct Judge<'s> {
     /// Why this player may fire no shot now, if so.
     cannot_fire: Option<String>,
     parsed: ParsedOrders<Orders>,
+    /// The line of each shot in `parsed.orders.shots`.
+    shot_lines: Vec<usize>,
+    /// Errors of the line being read whose example waits for all of the line's squares.
+    pending: Vec<usize>,
 }
 
 fn issue(line: usize, text: &str, problem: String, expected: String) -> LineIssue {
@@ -128,6 +128,8 @@ pub(crate) fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders
             chat: Vec::new(),
             orders_read: 0,
         },
+        shot_lines: Vec::new(),
+        pending: Vec::new(),
     };
     // The first line read and the line of the last shot: where warnings about the whole set go.
     let mut first_line: Option<(usize, &str)> = None;
@@ -147,19 +149,47 @@ pub(crate) fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders
             continue; // blank lines and PRESS lines: the reader keeps the press
         };
         let (number, raw) = (order.number, order.raw);
-        match classify(order.text, own_name) {
+        match classify(order.text, own_name, &judge.grid) {
+            // `at J10 next turn, Bob` under a press: the press goes on (BARMY-ADM-07).
+            LineKind::Shots {
+                prose_lead: true,
+                ref items,
+                ..
+            } if reader.continue_press(&order) => {
+                let squares: Vec<String> = items
+                    .iter()
+                    .filter_map(|item| match item {
+                        Item::Square { written, .. } => Some(written.clone()),
+                        Item::Garbled(_) => None,
+                    })
+                    .collect();
+                judge.squares_in_press(number, raw, &squares);
+            }
             LineKind::Shots {
                 items,
+                mentioned,
                 skipped,
                 press,
+                ..
             } => {
                 if judge.shots(number, raw, items, &skipped) {
                     shot_line = Some((number, raw));
                 }
+                judge.settle(number);
+                let mentioned: Vec<String> = mentioned.iter().map(|s| (*s).to_owned()).collect();
+                judge.squares_in_press(number, raw, &mentioned);
                 reader.start_press(press);
             }
             LineKind::Position => judge.position(number, raw),
-            LineKind::Words { squares } => judge.words_first(number, raw, order.text, &squares),
+            // Words, then squares: press going on, or an error naming the squares.
+            LineKind::Words { squares } => {
+                if reader.continue_press(&order) {
+                    let squares: Vec<String> = squares.iter().map(|s| (*s).to_owned()).collect();
+                    judge.squares_in_press(number, raw, &squares);
+                } else {
+                    judge.words_first(number, raw, order.text, &squares);
+                }
+            }
             // A line without squares continues an open press, or is refused.
             LineKind::Other => {
                 if !reader.continue_press(&order) {
@@ -198,7 +228,7 @@ impl Judge<'_> {
                     "\"{}\" between your squares was not read, and is not press: press goes after the last square of a line (BARMY-19, BARMY-ADM-05)",
                     skipped.join(" … ")
                 ),
-                format!("{}, then press; or {PRESS_HOW}", expected(&self.grid)),
+                format!("{}, then press; or {PRESS_HOW}", self.example(number, &[])),
             ));
         }
         fired
@@ -208,13 +238,13 @@ impl Judge<'_> {
     fn item(&mut self, number: usize, raw: &str, item: Item<'_>) -> bool {
         let (written, reversed_from, after_words) = match item {
             Item::Garbled(token) => {
-                self.parsed.errors.push(issue(
+                self.pend(issue(
                     number,
                     raw,
                     format!(
                         "{token} is not a square: a square is a column letter then a row number (BARMY-03)"
                     ),
-                    expected(&self.grid),
+                    String::new(),
                 ));
                 return false;
             }
@@ -230,13 +260,13 @@ impl Judge<'_> {
             } else {
                 ""
             };
-            self.parsed.errors.push(issue(
+            self.pend(issue(
                 number,
                 raw,
                 format!(
                     "{written} would be a third shot, and is not fired: each player fires two shots a turn (BARMY-07).{also}"
                 ),
-                expected(&self.grid),
+                String::new(),
             ));
             return false;
         }
@@ -254,20 +284,20 @@ impl Judge<'_> {
         }
         self.aim(number, raw, &shot);
         self.parsed.orders.shots.push(shot);
+        self.shot_lines.push(number);
         true
     }
 
     /// Where a shot lands: off the board, a square fired at twice, the player's own ship.
     fn aim(&mut self, number: usize, raw: &str, shot: &Shot) {
-        let grid = &self.grid;
         match shot.target {
-            Target::OffBoard => self.parsed.errors.push(LineIssue {
+            Target::OffBoard => self.pend(LineIssue {
                 if_it_stands: Some("if not corrected it counts as a miss".to_owned()),
                 ..issue(
                     number,
                     raw,
                     format!("{} is off the board (BARMY-GM-01)", shot.written),
-                    expected(grid),
+                    String::new(),
                 )
             }),
             Target::Square(square) => {
@@ -278,6 +308,7 @@ impl Judge<'_> {
                     .iter()
                     .any(|s| s.target == shot.target)
                 {
+                    let example = self.example(number, &[]);
                     self.parsed.warnings.push(issue(
                         number,
                         raw,
@@ -285,9 +316,10 @@ impl Judge<'_> {
                             "{} twice: the second shot at it is always a miss (BARMY-GM-08)",
                             shot.written
                         ),
-                        expected(grid),
+                        example,
                     ));
                 } else if self.captain.is_some_and(|c| c.ship.contains(&square)) {
+                    let example = self.example(number, &[]);
                     self.parsed.warnings.push(issue(
                         number,
                         raw,
@@ -295,7 +327,7 @@ impl Judge<'_> {
                             "{} is on your own ship: it counts as a miss (BARMY-13)",
                             shot.written
                         ),
-                        expected(grid),
+                        example,
                     ));
                 }
                 self.parsed
@@ -303,6 +335,121 @@ impl Judge<'_> {
                     .push(format!("fire at {}", shot.written));
             }
         }
+    }
+
+    /// An error whose example waits for the rest of its line's squares ([`Judge::settle`]).
+    fn pend(&mut self, error: LineIssue) {
+        self.pending.push(self.parsed.errors.len());
+        self.parsed.errors.push(error);
+    }
+
+    /// The examples of the line's waiting errors, from the line's own squares on the board.
+    fn settle(&mut self, number: usize) {
+        let own: Vec<Square> = self
+            .parsed
+            .orders
+            .shots
+            .iter()
+            .zip(&self.shot_lines)
+            .filter(|(_, line)| **line == number)
+            .filter_map(|(shot, _)| match shot.target {
+                Target::Square(square) => Some(square),
+                Target::OffBoard => None,
+            })
+            .collect();
+        let example = self.example(number, &own);
+        for index in std::mem::take(&mut self.pending) {
+            if let Some(error) = self.parsed.errors.get_mut(index) {
+                error.expected.clone_from(&example);
+            }
+        }
+    }
+
+    /// What would be accepted in place of line `number`, with an example that works there
+    /// (issue 28): squares on this board, as many as the shots the earlier lines leave, the
+    /// player's own (`own`) first, then squares neither on their ship nor fired at already:
+    /// always as many as the turn has room for, so that it is a whole order in any game.
+    fn example(&self, number: usize, own: &[Square]) -> String {
+        let before: Vec<Square> = self
+            .parsed
+            .orders
+            .shots
+            .iter()
+            .zip(&self.shot_lines)
+            .filter(|(_, line)| **line < number)
+            .filter_map(|(shot, _)| match shot.target {
+                Target::Square(square) => Some(square),
+                Target::OffBoard => None,
+            })
+            .collect();
+        let spent = self
+            .shot_lines
+            .iter()
+            .filter(|line| **line < number)
+            .count();
+        let room = SHOTS_PER_TURN.saturating_sub(spent);
+        if room == 0 {
+            return format!(
+                "nothing more: your two shots this turn are on earlier lines (BARMY-07); leave this line out, or {PRESS_HOW}"
+            );
+        }
+        let mut squares: Vec<Square> = Vec::new();
+        for square in own {
+            if self.grid.contains(*square) && !squares.contains(square) && squares.len() < room {
+                squares.push(*square);
+            }
+        }
+        let wanted = room;
+        let ship = self.captain.map(|c| &c.ship[..]).unwrap_or(&[]);
+        let grid = self.grid;
+        let preferred = [Square::new(6, 12), Square::new(10, 18)];
+        let every = (0..grid.height).flat_map(|y| (0..grid.width).map(move |x| Square::new(x, y)));
+        for square in preferred.into_iter().chain(every) {
+            if squares.len() >= wanted {
+                break;
+            }
+            if grid.contains(square)
+                && !squares.contains(&square)
+                && !before.contains(&square)
+                && !ship.contains(&square)
+            {
+                squares.push(square);
+            }
+        }
+        let list = squares
+            .iter()
+            .map(Square::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let what = match (room, squares.len()) {
+            (1, _) => "one more square (your other shot is on an earlier line)",
+            (_, 1) => "a square",
+            _ => "two squares",
+        };
+        format!("{what} such as `{list}` ({})", grid.describe())
+    }
+
+    /// Squares in press are published as written, never fired: said, in case one was meant
+    /// as a shot (BARMY-ADM-07).
+    fn squares_in_press(&mut self, number: usize, raw: &str, squares: &[String]) {
+        if squares.is_empty() || self.cannot_fire.is_some() {
+            return;
+        }
+        let list = squares
+            .iter()
+            .map(|s| s.to_uppercase())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let example = self.example(number, &[]);
+        self.parsed.warnings.push(issue(
+            number,
+            raw,
+            format!(
+                "{list} in your press {} not fired: press after a line's two shots, or on the lines that continue it, is published as written (BARMY-ADM-07)",
+                if squares.len() > 1 { "are" } else { "is" }
+            ),
+            format!("to fire at a square, name it among the line's first two: {example}"),
+        ));
     }
 
     fn position(&mut self, number: usize, raw: &str) {
@@ -318,6 +465,8 @@ impl Judge<'_> {
     /// Words first, squares after: never press, since a square on an order line is a shot or
     /// an error (BARMY-ADM-05).
     fn words_first(&mut self, number: usize, raw: &str, text: &str, squares: &[&str]) {
+        let own: Vec<Square> = squares.iter().filter_map(|s| s.parse().ok()).collect();
+        let example = self.example(number, &own);
         let squares = squares
             .iter()
             .map(|s| s.to_uppercase())
@@ -337,7 +486,7 @@ impl Judge<'_> {
                 "{start}, so {squares} on it {} not fired and not printed as press (BARMY-ADM-05)",
                 if squares.contains(',') { "were" } else { "was" }
             ),
-            format!("the squares first, such as `{squares}` then any press; or {PRESS_HOW}"),
+            format!("the squares first, then any press: {example}; or {PRESS_HOW}"),
         ));
     }
 
@@ -361,7 +510,7 @@ impl Judge<'_> {
             number,
             raw,
             problem,
-            format!("{}, or {how}", expected(&self.grid)),
+            format!("{}, or {how}", self.example(number, &[])),
         ));
     }
 
@@ -372,7 +521,19 @@ impl Judge<'_> {
             return;
         };
         let setup = &self.state.setup;
-        let grid = &self.grid;
+        let own: Vec<Square> = self
+            .parsed
+            .orders
+            .shots
+            .iter()
+            .zip(&self.shot_lines)
+            .filter(|(_, line)| **line == number)
+            .filter_map(|(shot, _)| match shot.target {
+                Target::Square(square) => Some(square),
+                Target::OffBoard => None,
+            })
+            .collect();
+        let example = self.example(number, &own);
         let parsed = &mut self.parsed;
         match parsed.orders.shots.len() {
             0 if !parsed.orders.answer_the_turn(setup) => {
@@ -393,21 +554,21 @@ impl Judge<'_> {
                             ": it costs a hit on your own ship unless someone hits it this turn"
                         }
                     ),
-                    expected(grid),
+                    example,
                 ));
             }
             1 if setup.one_shot_allowed => parsed.warnings.push(issue(
                 number,
                 raw,
                 "only one square: your second shot is not fired this turn (each player fires two, BARMY-07)".into(),
-                expected(grid),
+                example.clone(),
             )),
             1 => parsed.errors.push(issue(
                 number,
                 raw,
                 "only one square: in this game each order names two squares (BARMY-07); add a second"
                     .into(),
-                expected(grid),
+                example,
             )),
             _ => {}
         }

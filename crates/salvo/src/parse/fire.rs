@@ -83,7 +83,7 @@ impl Draft<'_> {
                 .map(|s| format!(" AT {}", self.state.name_of(s.at)))
                 .unwrap_or_default();
             let squares: Vec<String> = kept.iter().map(|s| s.square.to_string()).collect();
-            format!("FIRE {}{at}", squares.join(" "))
+            format!("`FIRE {}{at}`", squares.join(" "))
         };
         let earlier = self.first_shot_line;
         match error {
@@ -94,7 +94,20 @@ impl Draft<'_> {
                         "leave this line out: line {line} already fires every shot you have this turn"
                     )),
                     (0, None) => None,
-                    (room, _) => Some(fire(shots.get(..room).unwrap_or(shots))),
+                    // The first squares that fit, each once and none fired at already: the
+                    // example must itself be read (issue 28).
+                    (room, _) => {
+                        let mut kept: Vec<Shot> = Vec::new();
+                        for shot in shots {
+                            if kept.len() < room
+                                && !self.shots.contains(shot)
+                                && !kept.contains(shot)
+                            {
+                                kept.push(*shot);
+                            }
+                        }
+                        (!kept.is_empty()).then(|| fire(&kept))
+                    }
                 }
             }
             OrderError::DuplicateShot(_) => {

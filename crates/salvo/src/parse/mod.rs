@@ -5,12 +5,12 @@
 //! special weapons); `tokens` splits a line into squares and words, `vocabulary` knows the
 //! words, and `args` reads what a line says after its command word.
 
-use engine::order_text::{Line, OrderText};
+use engine::order_text::{Line, OrderText, without_signature};
 use engine::{LineIssue, ParsedOrders, PlayerId};
 
 use crate::board::{Square, SquareError};
 use crate::fleet::{FleetPlan, Placement, PlacementError};
-use crate::legality::{OrderError, check_player};
+use crate::legality::{OrderError, check_player, check_shots};
 use crate::orders::{Attack, FleetOrder, Orders, Shot};
 use crate::setup::ShotRule;
 use crate::state::State;
@@ -30,13 +30,22 @@ use vocabulary::{Command, find_command};
 const LONGEST_LINE: usize = 500;
 
 pub(crate) fn parse_orders(state: &State, me: PlayerId, text: &str) -> ParsedOrders<Orders> {
+    read(state, me, text, false)
+}
+
+/// Reads `text`; `checking` when the reading only tests an example (whose own refusals then
+/// need no examples checked in turn).
+fn read(state: &State, me: PlayerId, text: &str, checking: bool) -> ParsedOrders<Orders> {
     let mut draft = Draft::new(state, me);
+    draft.checking = checking;
     let mut reader = OrderText::new(text);
     for line in reader.by_ref() {
         match line {
             Line::Order(order) => {
                 let written = clip(order.raw);
-                draft.read_line(order.number, written.trim(), &clip(order.text));
+                // `FIRE J10 -- Ann`: the sign-off is no part of the order (SALVO-ADM-16).
+                let text = clip(order.text);
+                draft.read_line(order.number, written.trim(), without_signature(&text));
             }
             Line::Press(press) => {
                 if !press.text.is_empty() {
@@ -79,6 +88,8 @@ struct Draft<'a> {
     press: Vec<String>,
     errors: Vec<LineIssue>,
     warnings: Vec<LineIssue>,
+    /// Reading only to test an example: its refusals' examples are not tested in turn.
+    checking: bool,
 }
 
 impl<'a> Draft<'a> {
@@ -107,6 +118,7 @@ impl<'a> Draft<'a> {
             press: Vec::new(),
             errors: Vec::new(),
             warnings: Vec::new(),
+            checking: false,
         }
     }
 
@@ -129,31 +141,167 @@ impl<'a> Draft<'a> {
         }
     }
 
+    /// What to write instead, with examples (in backticks) that work in the refused line's
+    /// place: each is read without an error against this state (uses left, the extras the
+    /// game allows, the player's own ships and opponents), and none is an attack where an
+    /// earlier line already holds the turn's one attack (issue 28; SALVO-ADM-16).
     fn example(&self, command: Option<Command>) -> String {
         let at = self.at_hint();
-        match command {
-            Some(Command::Place) => {
-                "PLACE Carrier A1 H (the top or left end, then H or V), or PLACE RANDOM".into()
+        let special = |line: String| self.attack_works(&line).then(|| format!("`{line}`"));
+        let fire = || self.fire_example();
+        let general = || {
+            let mut orders: Vec<String> = Vec::new();
+            orders.extend(fire());
+            for line in [
+                format!("NUKE D4{at}"),
+                format!("SCUBA{at}"),
+                format!("TORPEDO F10{at}"),
+                format!("EXPERIMENTAL B2 B3 B4{at}"),
+                format!("BOMBER G6{at}"),
+                "PASS".to_string(),
+            ] {
+                orders.extend(special(line));
             }
-            Some(Command::Fire) => match self.state.setup().shots {
-                ShotRule::One => format!("FIRE B7{at}"),
-                ShotRule::Salvo => format!("FIRE B7 C3 E5{at} (one square per ship afloat)"),
-            },
-            Some(Command::Nuke) => format!("NUKE D4{at}"),
-            Some(Command::Scuba) => format!("SCUBA{at}"),
-            Some(Command::Recapture) => "SCUBA RECAPTURE Destroyer".into(),
+            if orders.is_empty() {
+                return "no more attacks: line ".to_string()
+                    + &self.attack_line().map_or("1".into(), |l| l.to_string())
+                    + " already holds this turn's attack; leave this line out, or write PRESS <text>";
+            }
+            format!(
+                "one order a line, such as {}; PLACE Carrier A1 H to place a ship; or PRESS <text>",
+                orders.join(", ")
+            )
+        };
+        let shown = match command {
+            Some(Command::Place) => Some(
+                "PLACE Carrier A1 H (the top or left end, then H or V), or PLACE RANDOM".into(),
+            ),
+            Some(Command::Fire) => fire().map(|line| match self.state.setup().shots {
+                ShotRule::One => line,
+                ShotRule::Salvo => format!("{line} (one square per ship afloat)"),
+            }),
+            Some(Command::Nuke) => special(format!("NUKE D4{at}")),
+            Some(Command::Scuba) => special(format!("SCUBA{at}")),
+            Some(Command::Recapture) => self
+                .state
+                .admiral(self.me)
+                .map(|a| a.captured_ships())
+                .unwrap_or_default()
+                .into_iter()
+                .find_map(|kind| special(format!("SCUBA RECAPTURE {kind}"))),
             Some(Command::Torpedo) => {
-                format!("TORPEDO F10{at} (from a corner add N, S, E or W: TORPEDO A1 S{at})")
+                special(format!("TORPEDO F10{at}")).map(|line| {
+                    match special(format!("TORPEDO A1 S{at}")) {
+                        Some(corner) => {
+                            format!("{line} (from a corner add N, S, E or W: {corner})")
+                        }
+                        None => line,
+                    }
+                })
             }
-            Some(Command::Experimental) => format!(
-                "EXPERIMENTAL B2 B3 B4{at} (each square touching an earlier one; SACRIFICE Cruiser optional)"
-            ),
-            Some(Command::Bomber) => format!("BOMBER G6{at}"),
-            Some(Command::Pass) => "PASS".into(),
-            None => format!(
-                "one order a line, such as FIRE B7{at}, NUKE D4{at}, SCUBA{at}, TORPEDO F10{at}, EXPERIMENTAL B2 B3 B4{at}, BOMBER G6{at}, PLACE Carrier A1 H, PASS or PRESS <text>"
-            ),
+            Some(Command::Experimental) => {
+                special(format!("EXPERIMENTAL B2 B3 B4{at}")).map(|line| {
+                    format!(
+                        "{line} (each square touching an earlier one; SACRIFICE Cruiser optional)"
+                    )
+                })
+            }
+            Some(Command::Bomber) => special(format!("BOMBER G6{at}")),
+            Some(Command::Pass) => special("PASS".into()),
+            None => None,
+        };
+        shown.unwrap_or_else(general)
+    }
+
+    /// The line of the turn's attack so far, if any.
+    fn attack_line(&self) -> Option<usize> {
+        self.attack
+            .as_ref()
+            .map(|(line, _)| *line)
+            .or(self.first_shot_line)
+    }
+
+    /// Whether `line`, an attack other than FIRE, would be read here: no attack on an earlier
+    /// line, and read alone against this state without an error.
+    fn attack_works(&self, line: &str) -> bool {
+        self.attack_line().is_none() && self.reads_alone(line)
+    }
+
+    /// Whether `line` would be read in the refused line's place: alone without an error, and
+    /// with the lines before it: its shots within the turn's room and never a square they
+    /// already fire at, or its attack the turn's first.
+    fn works_here(&self, line: &str) -> bool {
+        if self.checking {
+            return true;
         }
+        let alone = read(self.state, self.me, line, true);
+        if !alone.errors.is_empty() {
+            return false;
+        }
+        match &alone.orders.attack {
+            Attack::Fire { shots } => {
+                self.attack.is_none()
+                    && check_shots(self.state, self.me, &self.shots, shots).is_ok()
+            }
+            // A PLACE line orders no attack.
+            Attack::Pass if alone.orders.fleet.is_some() => true,
+            _ => self.attack_line().is_none(),
+        }
+    }
+
+    /// Whether `line` alone is read against this state without an error.
+    fn reads_alone(&self, line: &str) -> bool {
+        self.checking || read(self.state, self.me, line, true).errors.is_empty()
+    }
+
+    /// A FIRE line for the shots this turn still has room for, at squares the player has not
+    /// called on that opponent (`FIRE B7`, `FIRE B7 C3 E5 AT Bob`), if FIRE can be written here.
+    fn fire_example(&self) -> Option<String> {
+        if self.attack.is_some() {
+            return None;
+        }
+        let room = self
+            .state
+            .shots_allowed(self.me)
+            .saturating_sub(self.shots.len());
+        if room == 0 {
+            return None;
+        }
+        let target = self
+            .shots
+            .first()
+            .map(|s| s.at)
+            .or_else(|| self.state.opponents_of(self.me).first().map(|a| a.id()))?;
+        let called = self
+            .state
+            .admiral(self.me)
+            .and_then(|a| a.calls_on(target))
+            .cloned()
+            .unwrap_or_default();
+        let preferred = ["B7", "C3", "E5"]
+            .into_iter()
+            .filter_map(|s| Square::parse(s).ok());
+        let mut squares: Vec<Square> = Vec::new();
+        for square in preferred.chain(Square::all()) {
+            if squares.len() >= room {
+                break;
+            }
+            let fired = self
+                .shots
+                .iter()
+                .any(|s| s.at == target && s.square == square);
+            if !called.contains(&square) && !fired && !squares.contains(&square) {
+                squares.push(square);
+            }
+        }
+        let at = if self.several_opponents() {
+            format!(" AT {}", self.state.name_of(target))
+        } else {
+            String::new()
+        };
+        let names: Vec<String> = squares.iter().map(Square::to_string).collect();
+        let line = format!("FIRE {}{at}", names.join(" "));
+        self.reads_alone(&line).then(|| format!("`{line}`"))
     }
 
     fn refuse(&mut self, line: usize, text: &str, command: Option<Command>, error: &OrderError) {
@@ -169,9 +317,10 @@ impl<'a> Draft<'a> {
             // The line itself, each square written letter first, unless that repeats a square
             // the line already has (`FIRE J10 10J`): then an example, never a refused line.
             OrderError::Square(SquareError::NumberFirst { on_board: true, .. })
-                if !repeats_a_square(&letters_first(text)) =>
+                if !repeats_a_square(&letters_first(text))
+                    && self.works_here(&letters_first(text)) =>
             {
-                letters_first(text)
+                format!("`{}`", letters_first(text))
             }
             // Never the refused line itself: say which of the two lines to keep.
             OrderError::SecondAttack {

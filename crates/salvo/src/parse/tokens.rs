@@ -22,7 +22,8 @@ pub(super) fn tokenize(line: &str) -> Vec<Tok> {
         .replace("’s ", " ")
         .replace("'S ", " ")
         .replace("->", " at ")
-        .replace('→', " at ")
+        // `→ Bob`; `FIRE @ Bob J10`, `FIRE J10 @Bob`.
+        .replace(['→', '@'], " at ")
         .replace(['–', '—', '−'], "-");
     let separators = |c: char| {
         c.is_whitespace()

@@ -1,5 +1,5 @@
 //! Everything besides the rule tests (`tests/rules.rs`: the case table and the catalogue's
-//! coverage), in one test binary: the text's worked examples, the property tests, the parser
+//! coverage), in one test binary: the text's worked examples, the property tests, the parser, the phrasings
 //! and the views.
 
 // clippy's in-test allowances cover `#[test]` functions, not this crate's helpers.
@@ -11,8 +11,10 @@
 )]
 
 mod common;
+mod confirmed;
 mod examples;
 mod parser;
+mod phrasings;
 mod properties;
 mod rulings;
 mod views;

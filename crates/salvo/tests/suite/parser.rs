@@ -338,7 +338,8 @@ fn a_square_written_number_first_gets_the_letter_first_hint() {
                 && errors[0].problem.contains(&format!("write {square}")),
             "{text}: {errors:#?}"
         );
-        assert_eq!(errors[0].expected, expected, "{text}");
+        // Issue 28: the line turned round is the example, in backticks, and it works.
+        assert_eq!(errors[0].expected, format!("`{expected}`"), "{text}");
     }
     // Turned round it would still be off the board: said so, with a good square as example.
     let errors = refusals("FIRE 11J");
@@ -346,7 +347,7 @@ fn a_square_written_number_first_gets_the_letter_first_hint() {
         errors[0].problem.contains("J11 would be off the board too"),
         "{errors:#?}"
     );
-    assert_eq!(errors[0].expected, "FIRE B7");
+    assert_eq!(errors[0].expected, "`FIRE B7`");
     // Turned round it would repeat a square the line already fires: an example instead, never
     // a line that would be refused in its turn.
     let errors = refusals("FIRE J10 10J");
@@ -430,4 +431,31 @@ fn no_refusal_suggests_the_refused_line_itself() {
         errors[0].expected,
         "leave this line out: line 1 already orders the same attack"
     );
+}
+
+/// Issue 28, SALVO-ADM-16: every example works in the refused line's place, with the lines
+/// before it. Found by the `engine_orders` fuzz target: a square written number first on a
+/// second FIRE line was answered with the line turned round, which repeats the first line's
+/// square (`A2` twice) and is refused in its turn.
+#[test]
+fn examples_work_with_the_lines_before_them() {
+    let salvo = Setup {
+        shots: ShotRule::Salvo,
+        ..Setup::default()
+    };
+    for (setup, players, text) in [
+        (&salvo, 3, "A2 AT Bob\n2A AT Bob"),
+        (&salvo, 2, "FIRE A2\nFIRE 2A"),
+        (&salvo, 2, "A1\nA5 A4 A5 A6 A7 A8"),
+        (&Setup::default(), 2, "FIRE A2\nFIRE 3A"),
+        (&Setup::default(), 2, "NUKE D4\nFIRE 3A"),
+        (&Setup::default(), 2, "NUKE D4\nkraken"),
+        (&Setup::default(), 3, "FIRE B7 AT Bob\nFIRE 7C AT Bob"),
+    ] {
+        let state = new_game(setup, players, 5);
+        let parsed = Salvo::parse_orders(&state, ANN, text);
+        assert!(!parsed.errors.is_empty(), "{text}");
+        let broken = engine::corrections::failures::<Salvo>(&state, ANN, text);
+        assert!(broken.is_empty(), "{text}: {broken:#?}");
+    }
 }

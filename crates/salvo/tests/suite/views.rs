@@ -216,3 +216,64 @@ fn sunk_ships_and_hits_are_public() {
     let _ =
         Fleet::from_plan(&FleetPlan::try_from(state.admiral(BOB).unwrap().fleet().plan()).unwrap());
 }
+
+#[test]
+fn no_public_text_finds_a_captured_hulk() {
+    // SALVO-ADM-15 (revising SALVO-GM-06c), issue 28: shots and area attacks on a captured
+    // hulk read as misses to everyone but its owner and captor. Two games the same but for
+    // where Bob's captured Destroyer lies (I1-I2, or I8-I9 with I1, I2 open water): every
+    // public text, and the view of Ann (neither owner nor captor), must be the same in both,
+    // turn after turn of attacks over I2.
+    const CY: engine::PlayerId = engine::PlayerId(3);
+    let game = |destroyer: &str| {
+        let mut state = new_game(&Setup::default(), 3, 31);
+        let fleet = ROWS_FLEET.replace("PLACE Destroyer I1 H", destroyer);
+        place(&mut state, BOB, &fleet);
+        state.capture_ship(BOB, ShipKind::Destroyer, CY);
+        state
+    };
+    let attacks = [
+        "FIRE I2 AT Bob",
+        "NUKE H2 AT Bob",
+        "BOMBER I3 AT Bob",
+        "TORPEDO I10 W AT Bob",
+        "EXPERIMENTAL I2 J2 J3 AT Bob",
+    ];
+    let mut hulk = game("PLACE Destroyer I1 H");
+    let mut water = game("PLACE Destroyer I8 H");
+    for (turn, attack) in (1..).zip(attacks) {
+        let mut public = Vec::new();
+        for state in [&mut hulk, &mut water] {
+            let input = input(vec![(ANN, orders(state, ANN, attack))]);
+            let mut dice = engine::GameSecret::from_bytes([7; 32]).turn_dice(turn);
+            let resolution = Salvo::resolve(state, &input, &mut dice).unwrap();
+            *state = resolution.state;
+            let report = resolution.report;
+            public.push((
+                report.to_text(),
+                serde_json::to_string(&report).unwrap(),
+                serde_json::to_string(&Salvo::view(state, Viewer::Public)).unwrap(),
+                serde_json::to_string(&Salvo::view(state, Viewer::Player(ANN))).unwrap(),
+            ));
+        }
+        let (with_hulk, with_water) = (&public[0], &public[1]);
+        assert!(
+            !with_hulk.0.contains("hulk"),
+            "turn {turn} ({attack}): {}",
+            with_hulk.0
+        );
+        assert_eq!(
+            with_hulk.0, with_water.0,
+            "turn {turn} ({attack}): the report tells where the hulk lies (SALVO-ADM-15)"
+        );
+        assert_eq!(with_hulk.1, with_water.1, "turn {turn} ({attack})");
+        assert_eq!(
+            with_hulk.2, with_water.2,
+            "turn {turn} ({attack}): the public view"
+        );
+        assert_eq!(
+            with_hulk.3, with_water.3,
+            "turn {turn} ({attack}): Ann's view"
+        );
+    }
+}
