@@ -63,6 +63,9 @@ impl Parser<'_> {
         if !fallbacks.is_empty() {
             text.push_str(&format!(", else {}", fallbacks.join(", else ")));
         }
+        if let Some(block) = self.blocks.get_mut(index) {
+            block.fires.push((line, raw.to_string(), text.clone()));
+        }
         self.understood.push(text);
         self.set(index, |a| a.fire.push(FireOrder { weapons, targets }));
     }

@@ -60,6 +60,24 @@ struct Block {
     /// The move as understood, taken back if the block's move check refuses it: a line is
     /// never both understood and refused.
     move_understood: Option<String>,
+    /// Each CMD action read: its line, the line as written, the order and what was
+    /// understood, so a check of the whole block can take it back.
+    cmds: Vec<CmdRead>,
+    /// Each FIRE order read: its line, the line as written and what was understood.
+    fires: Vec<(usize, String, String)>,
+    /// The lines the block was opened (or returned to) on.
+    opened: Vec<usize>,
+}
+
+/// A CMD action as read, for the checks that need the whole block.
+#[derive(Clone)]
+struct CmdRead {
+    line: usize,
+    raw: String,
+    order: crate::orders::CmdOrder,
+    understood: String,
+    /// The action as the player may write it again without FROM: `CMD RALLY Valiant`.
+    bare: String,
 }
 
 struct Parser<'s> {
@@ -84,6 +102,9 @@ struct Parser<'s> {
     fire_warnings: Vec<(usize, LineIssue)>,
     example_ship: String,
     example_enemy: String,
+    /// The line the current block was opened on, and its unit's name: an example for that
+    /// line must open the block again.
+    opened: Option<(usize, String)>,
 }
 
 /// Parses one player's order text.
@@ -108,6 +129,7 @@ pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders
         fire_warnings: Vec::new(),
         example_ship: example_name(state, side, true),
         example_enemy: example_name(state, side, false),
+        opened: None,
     };
     let mut reader = OrderText::new(text);
     for line in reader.by_ref() {
@@ -219,6 +241,16 @@ impl Parser<'_> {
             expected: expected.into(),
             if_it_stands: None,
         });
+    }
+
+    /// An order offered in place of the refused `line`, as a code span (issue 28: every
+    /// correction works): a whole line, so on the line that opened a unit's block it opens it
+    /// again with the unit's name.
+    fn example(&self, line: usize, order: &str) -> String {
+        match &self.opened {
+            Some((opened, name)) if *opened == line => format!("`{name}: {order}`"),
+            _ => format!("`{order}`"),
+        }
     }
 
     fn unit(&self, id: UnitId) -> Option<&Unit> {
