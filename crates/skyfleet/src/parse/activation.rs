@@ -250,6 +250,33 @@ impl Parser<'_> {
         };
         self.check_block_move(index, &activation, &unit, line, &text);
         self.check_block_fire(index, &activation, &unit);
+        self.restate_fire(index, &unit);
+    }
+
+    /// The FIRE orders in words again, now that every Target Lock of the block is known (one
+    /// written after its FIRE, or on the same line): the figures are the turn's (SKY-CMD-05).
+    fn restate_fire(&mut self, index: usize, unit: &Unit) {
+        let locks = self.locks(index);
+        let orders = self
+            .orders
+            .activations
+            .get(index)
+            .map(|a| a.fire.clone())
+            .unwrap_or_default();
+        let reads = self
+            .blocks
+            .get(index)
+            .map(|b| b.fires.clone())
+            .unwrap_or_default();
+        for (order, (_, _, said)) in orders.iter().zip(reads) {
+            let now = self.fire_text(unit, order, &locks);
+            if now != said
+                && let Some(at) = self.understood.iter().position(|u| *u == said)
+                && let Some(slot) = self.understood.get_mut(at)
+            {
+                *slot = now;
+            }
+        }
     }
 
     /// The block's move: given up for Emergency Repairs, overruled by a Broken unit's flight,

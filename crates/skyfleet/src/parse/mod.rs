@@ -39,12 +39,24 @@ fn tokens(text: &str) -> Vec<String> {
             ',' | '(' | ')' | '{' | '}' | '[' | ']' | ':' | '=' | '"' | '\'' | '!' | '?' | '`'
             | '\u{201c}' | '\u{201d}' | '\u{2019}' => spaced.push(' '),
             '/' => spaced.push_str(" / "),
+            // `FIRE ALL @ Tempest`: the at sign is AT.
+            '@' => spaced.push_str(" at "),
             '\u{2212}' | '\u{2013}' => spaced.push('-'),
             c if c.is_control() => spaced.push(' '),
             c => spaced.extend(c.to_lowercase()),
         }
     }
     spaced.split_whitespace().map(str::to_string).collect()
+}
+
+/// An order line without a sign-off written after it (`FIRE ALL AT Tempest -- Ann`): the
+/// signature separator ends the orders on a line of its own (SKY-ADM-20), and a name after
+/// one at the end of an order is a signature too, never part of the order.
+fn without_sign_off(text: &str) -> &str {
+    match text.find(" -- ").or_else(|| text.find("\t-- ")) {
+        Some(at) => text.get(..at).unwrap_or(text),
+        None => text.strip_suffix(" --").unwrap_or(text),
+    }
 }
 
 /// Words that only make an order read naturally.
@@ -110,8 +122,16 @@ struct Parser<'s> {
 /// Parses one player's order text.
 pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders> {
     let Some(side) = state.side_of(player) else {
-        return not_in_battle(text);
+        return not_in_battle(text, "you command no fleet in this battle");
     };
+    // A side whose player has left holds for the rest of the battle (SKY-ADM-07): orders
+    // would be confirmed and never played.
+    if state.side(side).is_some_and(|s| s.left) {
+        return not_in_battle(
+            text,
+            "you have left this battle: your fleet holds for the rest of it (SKY-ADM-07)",
+        );
+    }
     let projected = state.after_stall();
     let mut parser = Parser {
         state: &projected,
@@ -136,7 +156,7 @@ pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders
         let Line::Order(order) = line else {
             continue; // press is collected by the reader
         };
-        for piece in order.text.split(';') {
+        for piece in without_sign_off(order.text).split(';') {
             let words = tokens(piece);
             if words.is_empty() {
                 continue;
@@ -158,7 +178,7 @@ pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders
 }
 
 /// The orders of a player with no fleet in this battle: every line refused.
-fn not_in_battle(text: &str) -> ParsedOrders<Orders> {
+fn not_in_battle(text: &str, problem: &str) -> ParsedOrders<Orders> {
     let errors = OrderText::new(text)
         .filter_map(|line| match line {
             Line::Order(OrderLine { number, raw, .. })
@@ -168,7 +188,7 @@ fn not_in_battle(text: &str) -> ParsedOrders<Orders> {
         .map(|(line, raw)| LineIssue {
             line,
             text: raw.to_string(),
-            problem: "you command no fleet in this battle".into(),
+            problem: problem.into(),
             expected: "orders from one of the battle's two players".into(),
             if_it_stands: None,
         })

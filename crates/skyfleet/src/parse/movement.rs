@@ -119,6 +119,7 @@ impl Parser<'_> {
             .count();
         let next = words.get(at + 1 + skipped).copied();
         let (kind, glued) = split_glued(word);
+        let is_glued = glued.is_some();
         let (argument, width) = match glued {
             Some(value) => (Some(value), 1),
             None => (next.map(str::to_string), 2 + skipped),
@@ -136,8 +137,20 @@ impl Parser<'_> {
                     _ => return Err(format!("{kind} needs a distance in inches")),
                 }
             }
+            // `turn right 45`, `pivot to port 45`: the side after the pivot word.
+            "p" | "pivot" | "turn" | "rotate"
+                if !is_glued
+                    && is_side(next)
+                    && words.get(at + 2 + skipped).is_some_and(|w| parse_degrees(w).is_some()) =>
+            {
+                let side = next.unwrap_or("");
+                let degrees = words.get(at + 2 + skipped).copied();
+                StepRead::step(pivot_step(side, degrees)?, 3 + skipped)
+            }
             "p" | "pivot" | "turn" | "rotate" | "l" | "left" | "port" | "r" | "right"
             | "starboard" | "stbd" => StepRead::step(pivot_step(&kind, argument)?, width),
+            // Units written after a number: `F 3 inches`, `P +45 degrees`.
+            "inches" | "inch" | "in" | "degrees" | "degree" | "deg" | "°" => StepRead::none(false, 1),
             "climb" | "up" | "rise" | "ascend" | "c" => match levels(argument) {
                 Some(n) => StepRead::step(Step::Climb(n), width),
                 None => return Err("CLIMB needs a number of levels".into()),
@@ -161,6 +174,14 @@ impl Parser<'_> {
             other => return Err(format!("\"{other}\" is not a movement step")),
         })
     }
+}
+
+/// A side to pivot to: `left`, `right`, `port`, `starboard`.
+fn is_side(word: Option<&str>) -> bool {
+    matches!(
+        word,
+        Some("l" | "left" | "port" | "r" | "right" | "starboard" | "stbd")
+    )
 }
 
 /// A pivot step: LEFT (or PORT) turns to port, RIGHT to starboard, P by the sign written.
