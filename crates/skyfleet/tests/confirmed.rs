@@ -16,7 +16,7 @@ use std::path::Path;
 
 use engine::{Engine, Player, PlayerId, TurnInput};
 use serde_json::Value;
-use skyfleet::orders::{CmdAction, Orders};
+use skyfleet::orders::{CmdAction, Orders, Skip};
 use skyfleet::state::Morale;
 use skyfleet::{Skyfleet, State, UnitId};
 
@@ -57,6 +57,8 @@ fn unexplained(
         let struck = now.status != was.status || now.hull != was.hull;
         for order in &activation.actions {
             let name = order.action.action_name().name();
+            // Paid for is not enough: what it buys must happen.
+            let paid = |text: &str| row.contains(text);
             let done = match &order.action {
                 CmdAction::Rally(target) => {
                     // A Rally for a steady ship is confirmed as conditional: made only if it
@@ -67,12 +69,41 @@ fn unexplained(
                     {
                         continue;
                     }
-                    row.contains(&format!("Rally {} (", name_of(before, *target)))
+                    paid(&format!("Rally {} (", name_of(before, *target)))
                 }
                 CmdAction::TargetLock(slots) => {
-                    row.contains(&format!("Target Lock on {} (", slots.join(", ")))
+                    let weapon = slots
+                        .first()
+                        .and_then(|slot| was.weapons.iter().find(|w| &w.slot == slot))
+                        .map(|w| w.kind.name())
+                        .unwrap_or("?");
+                    let locked = format!("Target Lock on {} (", slots.join(", "));
+                    paid(&locked)
+                        && row
+                            .split(&locked)
+                            .nth(1)
+                            .is_some_and(|after| after.contains(weapon))
                 }
-                _ => row.contains(&format!("{name} (")),
+                CmdAction::FullAhead => {
+                    paid("Full Ahead (") && (row.contains("moved") || row.contains("fled"))
+                }
+                CmdAction::HardAround(_) => {
+                    paid("Hard Around (") && row.contains("moved") && !row.contains("Hard Around: ")
+                }
+                CmdAction::EmergencyRepairs(Skip::Move) => {
+                    paid("Emergency Repairs (")
+                        && !was.status.drifting
+                        && was.status.morale != Morale::Broken
+                        && was.speed(false) > skyfleet::Length::ZERO
+                }
+                CmdAction::EmergencyRepairs(Skip::Shoot) => {
+                    paid("Emergency Repairs (")
+                        && was
+                            .weapons
+                            .iter()
+                            .any(|w| !w.kind.stats().torpedo && was.weapon_works(w))
+                }
+                _ => paid(&format!("{name} (")),
             };
             if done {
                 continue;
@@ -91,14 +122,13 @@ fn unexplained(
                 ));
             }
         }
-        let fires = !row.contains("Emergency Repairs (") || !row.contains("no shooting");
         for order in &activation.fire {
             for slot in &order.weapons {
                 let Some(weapon) = was.weapons.iter().find(|w| &w.slot == slot) else {
                     continue;
                 };
                 let named = weapon.kind.name();
-                if fires && !row.contains(named) && !struck {
+                if !row.contains(named) && !struck {
                     found.push(format!(
                         "{}: FIRE {slot} was confirmed, and the turn says nothing of the {named}\n  row: {row}",
                         was.name

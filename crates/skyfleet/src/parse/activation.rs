@@ -383,6 +383,9 @@ impl Parser<'_> {
             .map(|b| std::mem::take(&mut b.fires))
             .unwrap_or_default();
         for (line, raw, understood) in fires {
+            // A refused FIRE needs no forecast of its shot.
+            self.warnings
+                .retain(|w| w.line != line || !w.problem.starts_with("as things stand"));
             let expected = format!(
                 "no FIRE with Emergency Repairs' SKIP SHOOT; to fire, give up the move instead (CMD EMERGENCY SKIP MOVE): {}",
                 self.block_example(index, line, "HOLD FIRE")
