@@ -277,7 +277,13 @@ fn sky_cmd_05_target_lock_is_one_weapon() {
             "{line}: {:#?}",
             parsed.errors
         );
-        assert_eq!(parsed.errors[0].expected, example, "{line}");
+        // The example opens the ship's block again, as the refused line did, and works there.
+        assert_eq!(
+            engine::corrections::examples(&parsed.errors[0]),
+            [format!("{}: {example}", line.split(' ').next().unwrap())],
+            "{line}"
+        );
+        assert!(engine::corrections::failures::<Skyfleet>(&state, ALICE, line).is_empty());
         assert!(
             parsed.orders.activations[0].actions.is_empty(),
             "{line}: a refused lock stays out of the orders"

@@ -23,7 +23,7 @@ impl Parser<'_> {
                 line,
                 raw,
                 "which unit? name one of your ships or wings",
-                format!("ACTIVATE {}", self.example_ship),
+                format!("one of your ships or wings in play: `ACTIVATE {}`", self.example_ship),
             ),
         }
     }
@@ -55,7 +55,10 @@ impl Parser<'_> {
                     line,
                     raw,
                     format!("\"{}\" is not an order for {}", rest.join(" "), unit.name),
-                    format!("{}: MOVE F 3; FIRE ALL AT NEAREST", unit.name),
+                    {
+                        let order = self.plain_order(&unit);
+                        self.example(line, &order)
+                    },
                 );
             }
         }
@@ -70,7 +73,7 @@ impl Parser<'_> {
                 line,
                 raw,
                 format!("{} is not one of yours", unit.name),
-                format!("ACTIVATE {}", self.example_ship),
+                format!("one of your ships or wings in play: `ACTIVATE {}`", self.example_ship),
             );
             return true;
         }
@@ -94,7 +97,7 @@ impl Parser<'_> {
                 line,
                 raw,
                 format!("{} {why}", unit.name),
-                format!("ACTIVATE {}", self.example_ship),
+                format!("one of your ships or wings in play: `ACTIVATE {}`", self.example_ship),
             );
             return true;
         }

@@ -113,7 +113,6 @@ struct Parser<'s> {
     /// "As things stand" fire warnings per activation, kept only if the unit does not move.
     fire_warnings: Vec<(usize, LineIssue)>,
     example_ship: String,
-    example_enemy: String,
     /// The line the current block was opened on, and its unit's name: an example for that
     /// line must open the block again.
     opened: Option<(usize, String)>,
@@ -148,7 +147,6 @@ pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders
         planned: BTreeMap::new(),
         fire_warnings: Vec::new(),
         example_ship: example_name(state, side, true),
-        example_enemy: example_name(state, side, false),
         opened: None,
     };
     let mut reader = OrderText::new(text);
@@ -318,7 +316,10 @@ impl Parser<'_> {
                     line,
                     raw,
                     "which unit is this for? Start its orders with ACTIVATE and its name",
-                    format!("ACTIVATE {}: {}", self.example_ship, raw.trim()),
+                    format!(
+                        "the unit's name first, as in `{}: HOLD FIRE`",
+                        self.example_ship
+                    ),
                 ),
             },
             _ => match self.take_unit(words) {
@@ -326,17 +327,46 @@ impl Parser<'_> {
                     let rest = words.get(used..).unwrap_or(&[]);
                     self.open_block(line, raw, id, rest);
                 }
-                None => self.error(
-                    line,
-                    raw,
-                    format!("\"{head}\" is not an order or one of the battle's units"),
-                    format!(
-                        "ACTIVATE {ship}; MOVE F 3 P +45 F 4; FIRE ALL AT {enemy} / NEAREST",
-                        ship = self.example_ship,
-                        enemy = self.example_enemy
-                    ),
-                ),
+                None => {
+                    // Inside a unit's block, an order for that unit; else a unit to start.
+                    let current = self
+                        .current
+                        .and_then(|index| self.orders.activations.get(index))
+                        .and_then(|a| self.unit(a.unit))
+                        .cloned();
+                    let expected = match current {
+                        Some(unit) => format!(
+                            "an order for {}: MOVE, FIRE, CMD, HOLD or DC, as in {}",
+                            unit.name,
+                            self.example(line, &self.plain_order(&unit))
+                        ),
+                        None => format!(
+                            "a unit's name and its orders, as in `{}: HOLD FIRE`",
+                            self.example_ship
+                        ),
+                    };
+                    self.error(
+                        line,
+                        raw,
+                        format!("\"{head}\" is not an order or one of the battle's units"),
+                        expected,
+                    );
+                }
             },
+        }
+    }
+
+    /// An order any unit of this player's may be given as it stands, for an example: its
+    /// guns at the nearest target when one can fire, else HOLD FIRE.
+    fn plain_order(&self, unit: &Unit) -> String {
+        let fires = unit
+            .weapons
+            .iter()
+            .any(|w| !w.kind.stats().torpedo && unit.weapon_works(w));
+        if fires {
+            "FIRE ALL AT NEAREST".into()
+        } else {
+            "HOLD FIRE".into()
         }
     }
 
