@@ -363,7 +363,7 @@ impl Parser<'_> {
                 let fix = if target == unit.id {
                     format!(": {}", self.example(line, "DC PRIORITY BROKEN"))
                 } else {
-                    format!(" (DC PRIORITY BROKEN in {name}'s own orders)")
+                    format!(", in {name}'s own orders: `{name}: DC PRIORITY BROKEN`")
                 };
                 self.error(
                     line,

@@ -201,6 +201,8 @@ impl Parser<'_> {
                     plain.first().copied(),
                     &[
                         "nearest", "closest", "any", "anything", "anyone", "whatever",
+                        // "fire at will"
+                        "will",
                     ],
                 )
             {

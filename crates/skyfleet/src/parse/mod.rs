@@ -59,6 +59,65 @@ fn without_sign_off(text: &str) -> &str {
     }
 }
 
+/// Words that say a unit shoots.
+const FIRE_WORDS: &[&str] = &[
+    "fire", "fires", "firing", "shoot", "shoots", "shooting", "attack", "attacking", "engage",
+];
+
+/// Words that say a unit does something: with a unit's name on a line, an order.
+const ORDER_WORDS: &[&str] = &[
+    "fire", "fires", "firing", "shoot", "shoots", "shooting", "attack", "attacking", "engage",
+    "move", "moves", "moving", "turn", "turns", "turning", "launch", "launches", "rally",
+    "brace", "hold", "holds", "deploy", "climb", "dive", "lock", "activate", "ram",
+];
+
+/// Puts back among the refusals the lines `engine::chat` set aside that carry an order: a
+/// unit of this battle named with a verb of doing ("I'm firing at Tempest this time, Bob!").
+/// Such a line is an order the reader could not read, and is answered with a fix, never passed
+/// over as chat (issue 28).
+pub fn keep_orders_from_chat(
+    state: &State,
+    player: PlayerId,
+    refused: &[LineIssue],
+    parsed: &mut ParsedOrders<Orders>,
+) {
+    let Some(side) = state.side_of(player) else {
+        return;
+    };
+    let names: Vec<String> = state
+        .units
+        .iter()
+        .filter(|u| u.known_to(side))
+        .map(|u| crate::tables::squash(&u.name))
+        .collect();
+    let carries_order = |text: &str| {
+        let words = tokens(text);
+        let verb = words.iter().any(|w| ORDER_WORDS.contains(&w.as_str()));
+        let named = (0..words.len()).any(|at| {
+            (at + 1..=words.len().min(at + 6)).any(|end| {
+                words
+                    .get(at..end)
+                    .is_some_and(|run| names.contains(&crate::tables::squash(&run.concat())))
+            })
+        });
+        verb && named
+    };
+    let back: Vec<usize> = parsed
+        .chat
+        .iter()
+        .filter(|c| carries_order(&c.text))
+        .map(|c| c.line)
+        .collect();
+    if back.is_empty() {
+        return;
+    }
+    parsed.chat.retain(|c| !back.contains(&c.line));
+    parsed
+        .errors
+        .extend(refused.iter().filter(|e| back.contains(&e.line)).cloned());
+    parsed.errors.sort_by_key(|e| e.line);
+}
+
 /// Words that only make an order read naturally.
 const FILLER: &[&str] = &[
     "the", "please", "then", "and", "to", "with", "its", "her", "his",
@@ -340,10 +399,19 @@ impl Parser<'_> {
                             unit.name,
                             self.example(line, &self.plain_order(&unit))
                         ),
-                        None => format!(
-                            "a unit's name and its orders, as in `{}: HOLD FIRE`",
-                            self.example_ship
-                        ),
+                        None => match self.named_enemy(words) {
+                            // "I'm firing at Tempest": which unit, and the order.
+                            Some(enemy) if words.iter().any(|w| FIRE_WORDS.contains(&w.as_str())) => {
+                                format!(
+                                    "the unit that fires first, then FIRE and the target, as in `{}: FIRE ALL AT {enemy}`",
+                                    self.example_ship
+                                )
+                            }
+                            _ => format!(
+                                "a unit's name and its orders, as in `{}: HOLD FIRE`",
+                                self.example_ship
+                            ),
+                        },
                     };
                     self.error(
                         line,
@@ -354,6 +422,15 @@ impl Parser<'_> {
                 }
             },
         }
+    }
+
+    /// The first enemy unit named anywhere in `words`, exactly.
+    fn named_enemy(&self, words: &[String]) -> Option<String> {
+        (0..words.len()).find_map(|at| {
+            let (id, _) = self.exact_unit(words.get(at..)?)?;
+            let unit = self.unit(id)?;
+            (unit.side != self.side && unit.in_play()).then(|| unit.name.clone())
+        })
     }
 
     /// An order any unit of this player's may be given as it stands, for an example: its
