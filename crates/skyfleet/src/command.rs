@@ -133,10 +133,9 @@ pub fn unable(unit: &Unit, action: &CmdAction) -> Option<Unable> {
                 .iter()
                 .any(|w| w.kind.stats().torpedo && unit.weapon_works(w));
             match (fitted, works) {
-                (false, _) => Unable::new(
-                    format!("{name} has no Torpedo Launcher (SKY-CMD-09)"),
-                    None,
-                ),
+                (false, _) => {
+                    Unable::new(format!("{name} has no Torpedo Launcher (SKY-CMD-09)"), None)
+                }
                 (true, false) if status.weapons_down => Unable::new(
                     format!(
                         "{name}'s weapons are down (SKY-SCRIT-5): its Torpedo Launcher cannot launch"

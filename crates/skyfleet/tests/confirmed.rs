@@ -46,7 +46,10 @@ fn unexplained(
         let row = report
             .rows
             .iter()
-            .find(|r| r.name.ends_with(&format!(": {} ({})", was.name, was.class.display())))
+            .find(|r| {
+                r.name
+                    .ends_with(&format!(": {} ({})", was.name, was.class.display()))
+            })
             .map(|r| r.result.clone())
             .unwrap_or_default();
         // Gone before (or during) its activation, or Panicked: the turn's doing.
@@ -172,19 +175,24 @@ fn check_case(path: &Path) -> Vec<String> {
         .zip(&names)
         .map(|(n, name)| {
             ids.insert(name.clone(), PlayerId(n));
-            Player { id: PlayerId(n), name: name.clone() }
+            Player {
+                id: PlayerId(n),
+                name: name.clone(),
+            }
         })
         .collect();
     let mut state = support::start(&start, &players).unwrap();
     let mut found = Vec::new();
     for (number, turn) in (1..).zip(case["turns"].as_array().unwrap()) {
         let mut input: TurnInput<Orders> = TurnInput::default();
-        let mut next_id = ids.values().map(|id| id.0).max().unwrap_or(0) + 1;
-        for name in turn["joining"].as_array().into_iter().flatten() {
+        let first = ids.values().map(|id| id.0).max().unwrap_or(0) + 1;
+        for (number, name) in (first..).zip(turn["joining"].as_array().into_iter().flatten()) {
             let name = name.as_str().unwrap().to_string();
-            ids.insert(name.clone(), PlayerId(next_id));
-            input.joining.push(Player { id: PlayerId(next_id), name });
-            next_id += 1;
+            ids.insert(name.clone(), PlayerId(number));
+            input.joining.push(Player {
+                id: PlayerId(number),
+                name,
+            });
         }
         for name in turn["leaving"].as_array().into_iter().flatten() {
             input.leaving.push(ids[name.as_str().unwrap()]);

@@ -65,7 +65,10 @@ fn battle(before: Value) -> State {
 /// Alice's orders, read; every example of every refusal must be accepted in its place.
 fn read(state: &State, text: &str) -> ParsedOrders<Orders> {
     let broken = engine::corrections::failures::<Skyfleet>(state, ALICE, text);
-    assert!(broken.is_empty(), "{text:?}: corrections refused in their turn: {broken:#?}");
+    assert!(
+        broken.is_empty(),
+        "{text:?}: corrections refused in their turn: {broken:#?}"
+    );
     Skyfleet::parse_orders(state, ALICE, text)
 }
 
@@ -134,22 +137,35 @@ fn id(state: &State, name: &str) -> skyfleet::UnitId {
 #[test]
 fn sky_crit_4_hard_around_with_rudder_loss_is_refused_and_never_charged() {
     let state = battle(json!({"Rudder": {"status": {"rudder_loss": true}}}));
-    let issue = refused(&state, "Rudder: CMD HARDAROUND P -45", "Rudder has lost its rudder and cannot turn (SKY-CRIT-4)");
+    let issue = refused(
+        &state,
+        "Rudder: CMD HARDAROUND P -45",
+        "Rudder has lost its rudder and cannot turn (SKY-CRIT-4)",
+    );
     assert_eq!(examples(&issue), ["Rudder: DC PRIORITY RUDDER"]);
     let mut activation = Activation::hold(id(&state, "Rudder"));
     activation.actions.push(CmdOrder {
-        action: CmdAction::HardAround(skyfleet::orders::PivotSpec::By(skyfleet::Turn::degrees(-45))),
+        action: CmdAction::HardAround(skyfleet::orders::PivotSpec::By(skyfleet::Turn::degrees(
+            -45,
+        ))),
         payer: None,
     });
     let (row, after) = turn(&state, activation);
-    assert!(row.contains("Hard Around: refused, Rudder has lost its rudder"), "{row}");
+    assert!(
+        row.contains("Hard Around: refused, Rudder has lost its rudder"),
+        "{row}"
+    );
     assert_eq!(after.this_turn.cmd_spent, 0, "{row}");
 }
 
 #[test]
 fn sky_crit_4_a_refused_turn_is_offered_a_straight_move() {
     let state = battle(json!({"Rudder": {"status": {"rudder_loss": true}}}));
-    let issue = refused(&state, "Rudder: MOVE F 3 P +45 F 4", "cannot turn (SKY-CRIT-4)");
+    let issue = refused(
+        &state,
+        "Rudder: MOVE F 3 P +45 F 4",
+        "cannot turn (SKY-CRIT-4)",
+    );
     assert_eq!(examples(&issue), ["Rudder: MOVE F 7"]);
 }
 
@@ -160,36 +176,73 @@ fn sky_scrit_4_a_drifting_ship_is_refused_full_ahead_emergency_skip_move_and_a_m
     let parsed = read(&state, text);
     let problems: Vec<&str> = parsed.errors.iter().map(|e| e.problem.as_str()).collect();
     assert_eq!(problems.len(), 3, "{problems:#?}");
-    assert!(problems[0].contains("Drifter is Drifting and can no longer move or turn (SKY-SCRIT-4)"));
+    assert!(
+        problems[0].contains("Drifter is Drifting and can no longer move or turn (SKY-SCRIT-4)")
+    );
     assert!(problems[1].contains("Drifter is Drifting"));
     assert!(problems[2].contains("Drifter is Drifting and cannot move or turn (SKY-SCRIT-4)"));
     // SKIP SHOOT gives something up; the move's fix is to hold.
     assert_eq!(examples(&parsed.errors[1]), ["CMD EMERGENCY SKIP SHOOT"]);
     assert_eq!(examples(&parsed.errors[2]), ["HOLD"]);
-    assert!(parsed.understood.iter().all(|u| !u.contains("Full Ahead") && !u.contains("moves")), "{:#?}", parsed.understood);
+    assert!(
+        parsed
+            .understood
+            .iter()
+            .all(|u| !u.contains("Full Ahead") && !u.contains("moves")),
+        "{:#?}",
+        parsed.understood
+    );
     // The turn, given the orders anyway, charges nothing and gives no dice for nothing.
     let mut activation = Activation::hold(id(&state, "Drifter"));
-    for action in [CmdAction::FullAhead, CmdAction::EmergencyRepairs(Skip::Move)] {
-        activation.actions.push(CmdOrder { action, payer: None });
+    for action in [
+        CmdAction::FullAhead,
+        CmdAction::EmergencyRepairs(Skip::Move),
+    ] {
+        activation.actions.push(CmdOrder {
+            action,
+            payer: None,
+        });
     }
     let (row, after) = turn(&state, activation);
-    assert!(row.contains("Full Ahead: refused, Drifter is Drifting"), "{row}");
-    assert!(row.contains("Emergency Repairs: refused, Drifter is Drifting"), "{row}");
+    assert!(
+        row.contains("Full Ahead: refused, Drifter is Drifting"),
+        "{row}"
+    );
+    assert!(
+        row.contains("Emergency Repairs: refused, Drifter is Drifting"),
+        "{row}"
+    );
     assert_eq!(after.this_turn.cmd_spent, 0, "{row}");
 }
 
 #[test]
 fn sky_scrit_5_launch_torpedo_with_weapons_down_and_sky_scrit_6_launch_wing_with_utilities_down() {
-    let state = battle(json!({"Launcher": {"status": {"weapons_down": true, "utilities_down": true}}}));
-    let torpedo = refused(&state, "Launcher: CMD LAUNCHTORPEDO", "Launcher's weapons are down (SKY-SCRIT-5)");
+    let state =
+        battle(json!({"Launcher": {"status": {"weapons_down": true, "utilities_down": true}}}));
+    let torpedo = refused(
+        &state,
+        "Launcher: CMD LAUNCHTORPEDO",
+        "Launcher's weapons are down (SKY-SCRIT-5)",
+    );
     assert_eq!(examples(&torpedo), ["Launcher: DC PRIORITY WEAPONSDOWN"]);
-    let wing = refused(&state, "Launcher: CMD LAUNCHWING", "Launcher's utilities are down (SKY-SCRIT-6)");
+    let wing = refused(
+        &state,
+        "Launcher: CMD LAUNCHWING",
+        "Launcher's utilities are down (SKY-SCRIT-6)",
+    );
     assert_eq!(examples(&wing), ["Launcher: DC PRIORITY UTILITIESDOWN"]);
     // Compressed Gas, disabled by the same critical, was refused already; it still is.
-    refused(&state, "Launcher: CMD COMPRESSEDGAS", "Launcher's utilities are down (SKY-SCRIT-6)");
+    refused(
+        &state,
+        "Launcher: CMD COMPRESSEDGAS",
+        "Launcher's utilities are down (SKY-SCRIT-6)",
+    );
     let mut activation = Activation::hold(id(&state, "Launcher"));
     for action in [CmdAction::LaunchTorpedo, CmdAction::LaunchWing(None)] {
-        activation.actions.push(CmdOrder { action, payer: None });
+        activation.actions.push(CmdOrder {
+            action,
+            payer: None,
+        });
     }
     let (row, after) = turn(&state, activation);
     assert!(row.contains("Launch Torpedo: refused"), "{row}");
@@ -200,12 +253,23 @@ fn sky_scrit_5_launch_torpedo_with_weapons_down_and_sky_scrit_6_launch_wing_with
 #[test]
 fn sky_cmd_03_fire_beside_skip_shoot_is_refused_not_silently_dropped() {
     let state = battle(json!({}));
-    let parsed = read(&state, "Locker: CMD EMERGENCY SKIP SHOOT\nFIRE ALL AT Tempest");
+    let parsed = read(
+        &state,
+        "Locker: CMD EMERGENCY SKIP SHOOT\nFIRE ALL AT Tempest",
+    );
     assert_eq!(parsed.errors.len(), 1, "{:#?}", parsed.errors);
-    assert!(parsed.errors[0].problem.contains("Locker gives up shooting this activation for Emergency Repairs (SKY-CMD-03)"));
+    assert!(
+        parsed.errors[0].problem.contains(
+            "Locker gives up shooting this activation for Emergency Repairs (SKY-CMD-03)"
+        )
+    );
     assert_eq!(parsed.errors[0].line, 2);
     assert_eq!(examples(&parsed.errors[0]), ["HOLD FIRE"]);
-    assert!(parsed.understood.iter().all(|u| !u.contains("fires")), "{:#?}", parsed.understood);
+    assert!(
+        parsed.understood.iter().all(|u| !u.contains("fires")),
+        "{:#?}",
+        parsed.understood
+    );
     assert!(parsed.orders.activations[0].fire.is_empty());
 }
 
@@ -214,15 +278,25 @@ fn sky_cmd_05_target_lock_with_hold_fire_is_refused_and_unpaid() {
     let state = battle(json!({}));
     let parsed = read(&state, "Locker: CMD TARGETLOCK fwd\nHOLD FIRE");
     assert_eq!(parsed.errors.len(), 1, "{:#?}", parsed.errors);
-    assert!(parsed.errors[0].problem.contains("the fwd does not fire this activation"));
+    assert!(
+        parsed.errors[0]
+            .problem
+            .contains("the fwd does not fire this activation")
+    );
     assert_eq!(examples(&parsed.errors[0]), ["Locker: FIRE fwd AT NEAREST"]);
     assert!(parsed.orders.activations[0].actions.is_empty());
     // The turn, given it anyway, refuses it unpaid.
     let mut activation = Activation::hold(id(&state, "Locker"));
     activation.hold_fire = true;
-    activation.actions.push(CmdOrder { action: CmdAction::TargetLock(vec!["fwd".into()]), payer: None });
+    activation.actions.push(CmdOrder {
+        action: CmdAction::TargetLock(vec!["fwd".into()]),
+        payer: None,
+    });
     let (row, after) = turn(&state, activation);
-    assert!(row.contains("Target Lock: refused, the fwd does not fire this activation"), "{row}");
+    assert!(
+        row.contains("Target Lock: refused, the fwd does not fire this activation"),
+        "{row}"
+    );
     assert_eq!(after.this_turn.cmd_spent, 0, "{row}");
 }
 
@@ -230,9 +304,17 @@ fn sky_cmd_05_target_lock_with_hold_fire_is_refused_and_unpaid() {
 fn sky_cmd_01_from_a_ship_18_inches_away_is_refused() {
     let state = battle(json!({}));
     // 18" between base edges: Far at y 44 and Locker at y 24 (bases 2" wide).
-    let issue = refused(&state, "Locker: CMD FULLAHEAD FROM Far", "Far is 18\" from Locker, and CMD reaches 12\" (SKY-CMD-01)");
+    let issue = refused(
+        &state,
+        "Locker: CMD FULLAHEAD FROM Far",
+        "Far is 18\" from Locker, and CMD reaches 12\" (SKY-CMD-01)",
+    );
     assert_eq!(examples(&issue), ["Locker: CMD FULLAHEAD"]);
-    let issue = refused(&state, "Locker\nCMD BRACE FROM Far", "Far is 18\" from Locker");
+    let issue = refused(
+        &state,
+        "Locker\nCMD BRACE FROM Far",
+        "Far is 18\" from Locker",
+    );
     assert_eq!(examples(&issue), ["CMD BRACE"]);
     // A payer who moves first in the list may come within reach: left to the turn.
     let parsed = read(&state, "Far: MOVE F 3\nLocker: CMD BRACE FROM Far");
@@ -241,12 +323,22 @@ fn sky_cmd_01_from_a_ship_18_inches_away_is_refused() {
 
 #[test]
 fn sky_cmd_08_a_rally_at_13_inches_is_refused_and_a_broken_ship_is_called_broken() {
-    let state = battle(json!({"Far": {"status": {"morale": "shaken"}}, "Drifter": {"status": {"morale": "broken"}}}));
+    let state = battle(
+        json!({"Far": {"status": {"morale": "shaken"}}, "Drifter": {"status": {"morale": "broken"}}}),
+    );
     // Lamed's base (1.5") and Far's (2") 15" apart at their centres: 13.25" between edges.
-    let issue = refused(&state, "Lamed: CMD RALLY Far", "Far is 13.25\" from Lamed, and CMD reaches 12\"");
+    let issue = refused(
+        &state,
+        "Lamed: CMD RALLY Far",
+        "Far is 13.25\" from Lamed, and CMD reaches 12\"",
+    );
     assert!(issue.expected.contains("within 12"), "{issue:#?}");
     // Drifter is Broken: not "not Shaken", and the fix is not the same Rally (SKY-ADM-04).
-    let issue = refused(&state, "Rudder: CMD RALLY Drifter", "Drifter is Broken, and Rally removes only Shaken");
+    let issue = refused(
+        &state,
+        "Rudder: CMD RALLY Drifter",
+        "Drifter is Broken, and Rally removes only Shaken",
+    );
     assert!(!issue.problem.contains("not Shaken"), "{issue:#?}");
     assert!(!issue.expected.contains("RALLY"), "{issue:#?}");
     let own = refused(&state, "Drifter: CMD RALLY Drifter", "Drifter is Broken");
@@ -259,12 +351,24 @@ fn sky_gm_11_refused_moves_are_not_understood_and_sky_crit_3_the_example_fits_th
     let state = battle(json!({"Lamed": {"status": {"speed_loss": 2}}}));
     let parsed = read(&state, "Lamed: MOVE F 2 P +90 F 8");
     assert_eq!(parsed.errors.len(), 1, "{:#?}", parsed.errors);
-    assert!(parsed.errors[0].problem.contains("that move needs 10\" but Lamed has 6\""));
+    assert!(
+        parsed.errors[0]
+            .problem
+            .contains("that move needs 10\" but Lamed has 6\"")
+    );
     assert_eq!(examples(&parsed.errors[0]), ["Lamed: MOVE F 3 P +90 F 3"]);
-    assert!(parsed.understood.iter().all(|u| !u.contains("moves")), "{:#?}", parsed.understood);
+    assert!(
+        parsed.understood.iter().all(|u| !u.contains("moves")),
+        "{:#?}",
+        parsed.understood
+    );
     // A second MOVE replaces the first: the first is no longer understood either.
     let parsed = read(&state, "Lamed: MOVE F 2\nMOVE F 20");
-    assert!(parsed.understood.iter().all(|u| !u.contains("moves")), "{:#?}", parsed.understood);
+    assert!(
+        parsed.understood.iter().all(|u| !u.contains("moves")),
+        "{:#?}",
+        parsed.understood
+    );
 }
 
 #[test]
@@ -274,12 +378,27 @@ fn sky_cmd_05_the_preview_counts_a_target_lock_on_the_same_line() {
     assert!(parsed.errors.is_empty(), "{:#?}", parsed.errors);
     // A Gunship's 4+ with the lock's +1 (SKY-GM-05): the turn fires at 3+.
     assert!(
-        parsed.understood.iter().any(|u| u.contains("Heavy Lance (fwd) at Tempest (range 13\", 3+ now with the Target Lock)")),
+        parsed.understood.iter().any(|u| u
+            .contains("Heavy Lance (fwd) at Tempest (range 13\", 3+ now with the Target Lock)")),
         "{:#?}",
         parsed.understood
     );
     let later = read(&state, "Locker: FIRE fwd AT Tempest\nCMD TARGETLOCK fwd");
-    assert!(later.understood.iter().any(|u| u.contains("3+ now with the Target Lock")), "{:#?}", later.understood);
+    assert!(
+        later
+            .understood
+            .iter()
+            .any(|u| u.contains("3+ now with the Target Lock")),
+        "{:#?}",
+        later.understood
+    );
     let unlocked = read(&state, "Locker: FIRE fwd AT Tempest");
-    assert!(unlocked.understood.iter().any(|u| u.contains("(range 13\", 4+ now)")), "{:#?}", unlocked.understood);
+    assert!(
+        unlocked
+            .understood
+            .iter()
+            .any(|u| u.contains("(range 13\", 4+ now)")),
+        "{:#?}",
+        unlocked.understood
+    );
 }

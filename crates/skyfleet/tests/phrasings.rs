@@ -52,7 +52,11 @@ fn battle(before: &BTreeMap<String, Value>) -> State {
 fn thirty_ways_and_more_of_writing_the_commonest_orders() {
     let corpus: Corpus =
         serde_json::from_str(include_str!("phrasings.json")).expect("phrasings.json");
-    assert!(corpus.phrasings.len() >= 30, "{} phrasings", corpus.phrasings.len());
+    assert!(
+        corpus.phrasings.len() >= 30,
+        "{} phrasings",
+        corpus.phrasings.len()
+    );
     let mut failures = Vec::new();
     for phrasing in &corpus.phrasings {
         let state = battle(&phrasing.before);
@@ -76,10 +80,19 @@ fn thirty_ways_and_more_of_writing_the_commonest_orders() {
                     }
                 }
             }
-            Some(problem) => match parsed.errors.iter().find(|e| e.problem.contains(problem.as_str())) {
-                None => wrong.push(format!("not refused with {problem:?}: {:#?}", parsed.errors)),
+            Some(problem) => match parsed
+                .errors
+                .iter()
+                .find(|e| e.problem.contains(problem.as_str()))
+            {
+                None => wrong.push(format!(
+                    "not refused with {problem:?}: {:#?}",
+                    parsed.errors
+                )),
                 Some(issue) => {
-                    if engine::corrections::examples(issue).is_empty() && !issue.expected.contains("no ") {
+                    if engine::corrections::examples(issue).is_empty()
+                        && !issue.expected.contains("no ")
+                    {
                         wrong.push(format!("refused without an example: {issue:#?}"));
                     }
                 }

@@ -247,7 +247,10 @@ impl Parser<'_> {
                 });
             let expected = match order {
                 Some(order) => format!("SKIP MOVE or SKIP SHOOT: {}", self.example(line, order)),
-                None => format!("SKIP MOVE or SKIP SHOOT, but {} has neither to give up", unit.name),
+                None => format!(
+                    "SKIP MOVE or SKIP SHOOT, but {} has neither to give up",
+                    unit.name
+                ),
             };
             self.error(
                 line,
@@ -295,7 +298,12 @@ impl Parser<'_> {
     fn hard_around_spec(&self, args: &[String]) -> Option<PivotSpec> {
         let args: Vec<String> = args
             .iter()
-            .filter(|w| !matches!(w.as_str(), "p" | "pivot" | "by" | "turn" | "degrees" | "deg"))
+            .filter(|w| {
+                !matches!(
+                    w.as_str(),
+                    "p" | "pivot" | "by" | "turn" | "degrees" | "deg"
+                )
+            })
             .cloned()
             .collect();
         if let Some(half) = args.first().and_then(|w| parse_degrees(w)) {
@@ -306,7 +314,10 @@ impl Parser<'_> {
             };
             return Some(PivotSpec::By(Turn(half)));
         }
-        if is(args.first(), &["left", "l", "right", "r", "port", "starboard", "stbd"]) {
+        if is(
+            args.first(),
+            &["left", "l", "right", "r", "port", "starboard", "stbd"],
+        ) {
             let half = args.get(1).and_then(|w| parse_degrees(w))?;
             let half = if is(args.first(), &["left", "l", "port"]) {
                 -half.abs()
@@ -343,7 +354,10 @@ impl Parser<'_> {
 
     fn rally(&mut self, line: usize, raw: &str, unit: &Unit, args: &[String]) -> Option<Action> {
         let expected = match self.rally_example(unit) {
-            Some(order) => format!("a friendly ship within 12\": {}", self.example(line, &order)),
+            Some(order) => format!(
+                "a friendly ship within 12\": {}",
+                self.example(line, &order)
+            ),
             None => "a friendly ship within 12\" that is Shaken".to_string(),
         };
         let Some((target, _)) = self.take_unit(args) else {
@@ -368,7 +382,9 @@ impl Parser<'_> {
                 self.error(
                     line,
                     raw,
-                    format!("{name} is Broken, and Rally removes only Shaken (SKY-CMD-08, SKY-ADM-04)"),
+                    format!(
+                        "{name} is Broken, and Rally removes only Shaken (SKY-CMD-08, SKY-ADM-04)"
+                    ),
                     format!("damage control's two successes clear Broken (SKY-DCR-03){fix}"),
                 );
                 return None;
@@ -543,7 +559,13 @@ impl Parser<'_> {
             return false;
         }
         let helper = helper.unwrap_or_default();
-        if let Some(id) = self.state.units.iter().find(|u| u.name == helper).map(|u| u.id) {
+        if let Some(id) = self
+            .state
+            .units
+            .iter()
+            .find(|u| u.name == helper)
+            .map(|u| u.id)
+        {
             *self.planned.entry(id).or_insert(0) += 1;
         }
         self.warn(

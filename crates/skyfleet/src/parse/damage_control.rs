@@ -24,7 +24,10 @@ impl Parser<'_> {
                 line,
                 raw,
                 "wings have no damage control",
-                format!("an order for a wing, as in {}", self.example(line, &self.plain_order(unit))),
+                format!(
+                    "an order for a wing, as in {}",
+                    self.example(line, &self.plain_order(unit))
+                ),
             );
             return;
         }

@@ -98,14 +98,7 @@ impl Parser<'_> {
     }
 
     /// Checks the placing against the deployment zone and records it.
-    fn place(
-        &mut self,
-        line: usize,
-        raw: &str,
-        id: UnitId,
-        at: Point,
-        placing: &Placing,
-    ) {
+    fn place(&mut self, line: usize, raw: &str, id: UnitId, at: Point, placing: &Placing) {
         // Deployment comes before the turn's Stall.
         let Some(unit) = self.before.unit(id) else {
             return;

@@ -140,7 +140,11 @@ impl Parser<'_> {
             .map(|w| w.slot.as_str())
             .collect();
         if working.is_empty() {
-            let mend = if unit.status.weapons_down { "WEAPONSDOWN" } else { "JAM" };
+            let mend = if unit.status.weapons_down {
+                "WEAPONSDOWN"
+            } else {
+                "JAM"
+            };
             if !unit.is_ship() {
                 return format!("{} cannot fire this turn", unit.name);
             }
@@ -313,7 +317,12 @@ impl Parser<'_> {
         let words: Vec<&String> = words
             .iter()
             // "main guns", "all guns": the ship's guns, every one that shoots.
-            .filter(|w| !matches!(w.as_str(), "with" | "the" | "weapons" | "guns" | "main" | "her" | "its" | "his"))
+            .filter(|w| {
+                !matches!(
+                    w.as_str(),
+                    "with" | "the" | "weapons" | "guns" | "main" | "her" | "its" | "his"
+                )
+            })
             .collect();
         if words.is_empty()
             || words
@@ -337,7 +346,11 @@ impl Parser<'_> {
                 return Err(format!(
                     "none of {}'s weapons can fire: {} (SKY-CRIT-2, SKY-SCRIT-5)",
                     unit.name,
-                    if unit.status.weapons_down { "its weapons are down" } else { "they are jammed" }
+                    if unit.status.weapons_down {
+                        "its weapons are down"
+                    } else {
+                        "they are jammed"
+                    }
                 ));
             }
             return Ok(usable.iter().map(|w| w.slot.clone()).collect());

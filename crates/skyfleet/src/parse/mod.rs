@@ -6,7 +6,8 @@
 //! need the whole block), `movement` (MOVE), `fire` (FIRE and the weapons it names),
 //! `command` (CMD), `target_lock` (CMD TARGETLOCK), `damage_control` (DC),
 //! `deploy` (DEPLOY), `torpedo` (a torpedo's program) and `standing` (INITIATIVE and
-//! standing reactions); `names` finds the units an order names.
+//! standing reactions); `names` finds the units an order names, and `whole_block` makes the
+//! checks that need a unit's whole block.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -26,6 +27,7 @@ mod names;
 mod standing;
 mod target_lock;
 mod torpedo;
+mod whole_block;
 
 /// The move check lives beside movement; the parser calls it for each block's move.
 pub use crate::movement::check_move;
@@ -61,14 +63,46 @@ fn without_sign_off(text: &str) -> &str {
 
 /// Words that say a unit shoots.
 const FIRE_WORDS: &[&str] = &[
-    "fire", "fires", "firing", "shoot", "shoots", "shooting", "attack", "attacking", "engage",
+    "fire",
+    "fires",
+    "firing",
+    "shoot",
+    "shoots",
+    "shooting",
+    "attack",
+    "attacking",
+    "engage",
 ];
 
 /// Words that say a unit does something: with a unit's name on a line, an order.
 const ORDER_WORDS: &[&str] = &[
-    "fire", "fires", "firing", "shoot", "shoots", "shooting", "attack", "attacking", "engage",
-    "move", "moves", "moving", "turn", "turns", "turning", "launch", "launches", "rally",
-    "brace", "hold", "holds", "deploy", "climb", "dive", "lock", "activate", "ram",
+    "fire",
+    "fires",
+    "firing",
+    "shoot",
+    "shoots",
+    "shooting",
+    "attack",
+    "attacking",
+    "engage",
+    "move",
+    "moves",
+    "moving",
+    "turn",
+    "turns",
+    "turning",
+    "launch",
+    "launches",
+    "rally",
+    "brace",
+    "hold",
+    "holds",
+    "deploy",
+    "climb",
+    "dive",
+    "lock",
+    "activate",
+    "ram",
 ];
 
 /// Puts back among the refusals the lines `engine::chat` set aside that carry an order: a
@@ -401,7 +435,9 @@ impl Parser<'_> {
                         ),
                         None => match self.named_enemy(words) {
                             // "I'm firing at Tempest": which unit, and the order.
-                            Some(enemy) if words.iter().any(|w| FIRE_WORDS.contains(&w.as_str())) => {
+                            Some(enemy)
+                                if words.iter().any(|w| FIRE_WORDS.contains(&w.as_str())) =>
+                            {
                                 format!(
                                     "the unit that fires first, then FIRE and the target, as in `{}: FIRE ALL AT {enemy}`",
                                     self.example_ship

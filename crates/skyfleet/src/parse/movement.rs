@@ -141,7 +141,9 @@ impl Parser<'_> {
             "p" | "pivot" | "turn" | "rotate"
                 if !is_glued
                     && is_side(next)
-                    && words.get(at + 2 + skipped).is_some_and(|w| parse_degrees(w).is_some()) =>
+                    && words
+                        .get(at + 2 + skipped)
+                        .is_some_and(|w| parse_degrees(w).is_some()) =>
             {
                 let side = next.unwrap_or("");
                 let degrees = words.get(at + 2 + skipped).copied();
@@ -150,7 +152,9 @@ impl Parser<'_> {
             "p" | "pivot" | "turn" | "rotate" | "l" | "left" | "port" | "r" | "right"
             | "starboard" | "stbd" => StepRead::step(pivot_step(&kind, argument)?, width),
             // Units written after a number: `F 3 inches`, `P +45 degrees`.
-            "inches" | "inch" | "in" | "degrees" | "degree" | "deg" | "°" => StepRead::none(false, 1),
+            "inches" | "inch" | "in" | "degrees" | "degree" | "deg" | "°" => {
+                StepRead::none(false, 1)
+            }
             "climb" | "up" | "rise" | "ascend" | "c" => match levels(argument) {
                 Some(n) => StepRead::step(Step::Climb(n), width),
                 None => return Err("CLIMB needs a number of levels".into()),
@@ -215,7 +219,11 @@ pub(super) fn move_example(unit: &Unit, full_ahead: bool) -> String {
     }
     let inertia = unit.stats().inertia;
     // Wings turn all round; a quarter turn reads better as an example.
-    let pivot = unit.stats().pivot.min_magnitude(Turn::degrees(90)).size_display();
+    let pivot = unit
+        .stats()
+        .pivot
+        .min_magnitude(Turn::degrees(90))
+        .size_display();
     if unit.status.rudder_loss || speed < inertia || unit.class == Class::Torpedo {
         return format!("MOVE F {}", speed.display());
     }
@@ -225,7 +233,11 @@ pub(super) fn move_example(unit: &Unit, full_ahead: bool) -> String {
     if after <= Length::ZERO {
         return format!("MOVE F {} P +{pivot}", before.display());
     }
-    format!("MOVE F {} P +{pivot} F {}", before.display(), after.display())
+    format!(
+        "MOVE F {} P +{pivot} F {}",
+        before.display(),
+        after.display()
+    )
 }
 
 /// A movement step word, possibly glued to its number (`f3`, `p+45`).

@@ -46,7 +46,10 @@ impl Parser<'_> {
     }
 
     pub(super) fn standing(&mut self, line: usize, raw: &str, rest: &[String]) {
-        let example = format!("a standing reaction for one of your ships: `STANDING BRACE {}`", self.example_ship);
+        let example = format!(
+            "a standing reaction for one of your ships: `STANDING BRACE {}`",
+            self.example_ship
+        );
         let Some((kind, args)) = rest.split_first() else {
             self.error(line, raw, "which standing order?", example);
             return;
