@@ -8,7 +8,8 @@ use crate::fire::bases_within;
 use crate::geometry::{Length, Turn};
 use crate::orders::{Activation, CmdAction, DcChoice, Skip};
 use crate::state::{
-    ActionName, Brace, DamageControl, Morale, Place, Status, TorpedoInfo, TurnRecord, Unit, UnitId,
+    ActionName, Brace, DamageControl, Morale, Place, State, Status, TorpedoInfo, TurnRecord, Unit,
+    UnitId,
 };
 use crate::tables::{Class, ModuleKind};
 
@@ -187,6 +188,32 @@ fn module_unable(unit: &Unit, kind: ModuleKind, rule: &str) -> Option<Unable> {
     }
 }
 
+/// Where Compressed Gas takes the ship: +2 elevation at once, up to the ceiling, never into
+/// an island; refused at the ceiling, where it would buy nothing (SKY-MOD-7, SKY-GM-06,
+/// SKY-ADM-21, SKY-ADM-22). The order check asks it with the ship where its activation will
+/// find it, the turn with the ship where it is.
+pub fn gas_rise(state: &State, unit: &Unit) -> Result<u8, String> {
+    if let Some(unable) = unable(unit, &CmdAction::CompressedGas) {
+        return Err(unable.why);
+    }
+    let ceiling = state.rules.max_elevation;
+    if unit.elevation >= ceiling {
+        return Err(format!(
+            "{} is at the ceiling, elevation {ceiling} (SKY-GM-06): Compressed Gas would lift it nowhere",
+            unit.name
+        ));
+    }
+    let target = unit.elevation.saturating_add(2).min(ceiling);
+    if let Some(island) =
+        state
+            .terrain
+            .island_on_the_way_up_or_down(unit.at, unit.radius, unit.elevation, target)
+    {
+        return Err(format!("it would rise into island {island} (SKY-ADM-21)"));
+    }
+    Ok(target)
+}
+
 /// Whether the activation's weapon in `slot` fires at all: not given up for Emergency
 /// Repairs, and ordered to fire or left to fire at the nearest (no HOLD FIRE). A Target Lock
 /// on one that does not is an action that cannot happen (SKY-CMD-05, SKY-ADM-10, SKY-ADM-22).
@@ -312,22 +339,7 @@ impl Battle<'_> {
         let Some(unit) = self.unit(id) else {
             return Err("no such ship".into());
         };
-        if !unit.has_working(ModuleKind::CompressedGas) {
-            return Err(format!("{} has no working Compressed Gas", unit.name));
-        }
-        let target = unit
-            .elevation
-            .saturating_add(2)
-            .min(self.state.rules.max_elevation);
-        if let Some(island) = self.state.terrain.island_on_the_way_up_or_down(
-            unit.at,
-            unit.radius,
-            unit.elevation,
-            target,
-        ) {
-            return Err(format!("it would rise into island {island}"));
-        }
-        Ok(target)
+        gas_rise(&self.state, unit)
     }
 
     /// Places a torpedo token touching the launcher's bow, facing forward, at its elevation;

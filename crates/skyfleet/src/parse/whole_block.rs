@@ -57,6 +57,7 @@ impl Parser<'_> {
         // Actions that cannot happen are struck first, so the move is checked with the Full
         // Ahead that will really be bought.
         self.check_reach(index, &unit);
+        self.check_gas(index, &unit);
         self.strike_idle_locks(index, &activation, &unit);
         self.strike_ultralight_locks(index, &activation, &unit, block_line, &block_text);
         let Some(activation) = self.orders.activations.get(index).cloned() else {
@@ -335,6 +336,39 @@ impl Parser<'_> {
                     unit.name
                 ),
                 expected,
+                if_it_stands: Some("the action is not made and costs nothing".into()),
+            });
+            self.strike_cmd(index, unit, &order, &understood, line);
+        }
+    }
+
+    /// Compressed Gas where the ship will be when it activates (its own move comes after):
+    /// at the ceiling or under an island it is refused, as the turn would (SKY-MOD-7).
+    fn check_gas(&mut self, index: usize, unit: &Unit) {
+        let cmds = self
+            .blocks
+            .get(index)
+            .map(|b| b.cmds.clone())
+            .unwrap_or_default();
+        for CmdRead {
+            line,
+            raw,
+            order,
+            understood,
+            ..
+        } in cmds
+        {
+            if order.action != CmdAction::CompressedGas {
+                continue;
+            }
+            let Err(problem) = command::gas_rise(self.state, unit) else {
+                continue;
+            };
+            self.errors.push(LineIssue {
+                line,
+                text: raw,
+                problem,
+                expected: format!("no Compressed Gas for {} this turn", unit.name),
                 if_it_stands: Some("the action is not made and costs nothing".into()),
             });
             self.strike_cmd(index, unit, &order, &understood, line);
