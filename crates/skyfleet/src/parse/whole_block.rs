@@ -376,7 +376,7 @@ impl Parser<'_> {
     }
 
     /// Whether `id` moves in this list before activation `index`: listed earlier with a
-    /// move, or Broken (it flees), or deployed this mail.
+    /// move, or Broken (it flees). Where this mail deploys it is known (`at_activation`).
     fn moves_before(&self, id: UnitId, index: usize) -> bool {
         self.orders.activations.iter().take(index).any(|a| {
             a.unit == id
