@@ -108,3 +108,92 @@ fn thirty_ways_and_more_of_writing_the_commonest_orders() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// Words orders are made of, the standard battle's names among them.
+const WORDS: &[&str] = &[
+    "Valiant",
+    "Resolute",
+    "Swift",
+    "Hawk",
+    "Tempest",
+    "Arrow",
+    "Dominion",
+    "ACTIVATE",
+    "MOVE",
+    "F",
+    "3",
+    "P",
+    "+45",
+    "-90",
+    "F 8",
+    "CLIMB 1",
+    "DIVE 2",
+    "TOWARD",
+    "FIRE",
+    "ALL",
+    "AT",
+    "fwd",
+    "port",
+    "turret",
+    "NEAREST",
+    "/",
+    "and",
+    "HOLD",
+    "HOLD FIRE",
+    "CMD",
+    "FULLAHEAD",
+    "HARDAROUND",
+    "TARGETLOCK",
+    "RALLY",
+    "BRACE",
+    "EMERGENCY SKIP MOVE",
+    "EMERGENCY SKIP SHOOT",
+    "LAUNCHWING",
+    "LAUNCHTORPEDO",
+    "COMPRESSEDGAS",
+    "FROM",
+    "DC PRIORITY",
+    "BROKEN",
+    "REPAIR",
+    "STANDING",
+    "TORPEDO #1",
+    "DEPLOY",
+    "6,24",
+    "turn right 45",
+    "@",
+    "-- Ann",
+    ":",
+    ";",
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
+
+    /// Every correction works (issue 28 item 2), on orders made of the words players use,
+    /// for ships in any of the states that forbid actions (SKY-ADM-22).
+    #[test]
+    fn every_refusals_example_is_accepted_in_its_place(
+        lines in proptest::collection::vec(
+            proptest::collection::vec(proptest::sample::select(WORDS), 1..7),
+            1..6,
+        ),
+        rudder in proptest::bool::ANY,
+        drifting in proptest::bool::ANY,
+        morale in proptest::sample::select(vec!["steady", "shaken", "broken"]),
+        down in proptest::bool::ANY,
+        speed_loss in 0u8..6,
+    ) {
+        let before: BTreeMap<String, Value> = BTreeMap::from([
+            ("Valiant".to_string(), serde_json::json!({"status": {
+                "rudder_loss": rudder, "drifting": drifting, "morale": morale}})),
+            ("Resolute".to_string(), serde_json::json!({"status": {
+                "weapons_down": down, "utilities_down": down}})),
+            ("Swift".to_string(), serde_json::json!({"status": {"speed_loss": speed_loss}})),
+        ]);
+        let state = battle(&before);
+        let text: Vec<String> = lines.iter().map(|words| words.join(" ")).collect();
+        let text = text.join("\n");
+        let broken = engine::corrections::failures::<Skyfleet>(&state, PlayerId(1), &text);
+        proptest::prop_assert!(broken.is_empty(), "{text:?}: {broken:#?}");
+    }
+}

@@ -128,6 +128,7 @@ impl Parser<'_> {
             cmds: Vec::new(),
             fires: Vec::new(),
             opened: Vec::new(),
+            refusals: Vec::new(),
         });
         self.understood.push(format!(
             "{} activates {} in your list",

@@ -23,7 +23,7 @@ impl Parser<'_> {
         unit: &Unit,
         rest: &[String],
     ) {
-        let Some((words, payer)) = self.cmd_payer(line, raw, rest) else {
+        let Some((words, payer)) = self.cmd_payer(line, raw, unit, rest) else {
             return;
         };
         // The list names this battle's ships and this unit's weapons.
@@ -110,6 +110,7 @@ impl Parser<'_> {
         &mut self,
         line: usize,
         raw: &str,
+        unit: &Unit,
         rest: &'w [String],
     ) -> Option<(&'w [String], Option<UnitId>)> {
         let Some(at) = rest.iter().position(|w| w == "from") else {
@@ -122,8 +123,26 @@ impl Parser<'_> {
                 Some((before, Some(id)))
             }
             _ => {
-                // The same action, paid as SKY-ADM-11 says when no one is named.
-                let expected = if before.is_empty() {
+                // The same action, paid as SKY-ADM-11 says when no one is named: offered for
+                // an action without words of its own that this ship may take and pay for.
+                let simple = action_word(before).and_then(|(word, used)| {
+                    let action = match word {
+                        "fullahead" => CmdAction::FullAhead,
+                        "brace" => CmdAction::Brace,
+                        "gas" => CmdAction::CompressedGas,
+                        "launchtorpedo" => CmdAction::LaunchTorpedo,
+                        _ => return None,
+                    };
+                    let planned = self.planned.get(&unit.id).copied().unwrap_or(0);
+                    // (A one-word action counts the two words it looked at.)
+                    (used >= before.len()
+                        && unit.is_ship()
+                        && unable(unit, &action).is_none()
+                        && !self.named.contains(&(unit.id, action.action_name()))
+                        && planned < u32::from(unit.cmd_max()))
+                    .then_some(())
+                });
+                let expected = if simple.is_none() {
                     "one of your ships after FROM, which pays the CMD".to_string()
                 } else {
                     format!(
@@ -274,6 +293,13 @@ impl Parser<'_> {
         unit: &Unit,
         args: &[String],
     ) -> Option<Action> {
+        // What the ship's status forbids first: no pivot written would make it possible.
+        let any = CmdAction::HardAround(PivotSpec::By(Turn(0)));
+        if let Some(unable) = unable(unit, &any) {
+            let expected = self.mend_expected(line, unit, ActionName::HardAround, unable.mend);
+            self.error(line, raw, unable.why, expected);
+            return None;
+        }
         let pivot = unit.stats().pivot;
         let example = self.example(line, &format!("CMD HARDAROUND P -{}", pivot.size_display()));
         let Some(spec) = self.hard_around_spec(args) else {

@@ -172,6 +172,9 @@ struct Block {
     fires: Vec<(usize, String, String)>,
     /// The lines the block was opened (or returned to) on.
     opened: Vec<usize>,
+    /// Refusals made inside the block (indices into the errors): an example of a FIRE, a
+    /// MOVE or a Target Lock is settled once the whole block is read.
+    refusals: Vec<usize>,
 }
 
 /// A CMD action as read, for the checks that need the whole block.
@@ -209,6 +212,8 @@ struct Parser<'s> {
     /// The line the current block was opened on, and its unit's name: an example for that
     /// line must open the block again.
     opened: Option<(usize, String)>,
+    /// Refusals of a sentence with a FIRE in it, whose example's ship is settled at the end.
+    sentences: Vec<usize>,
 }
 
 /// Parses one player's order text.
@@ -241,6 +246,7 @@ pub fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders
         fire_warnings: Vec::new(),
         example_ship: example_name(state, side, true),
         opened: None,
+        sentences: Vec::new(),
     };
     let mut reader = OrderText::new(text);
     for line in reader.by_ref() {
@@ -329,6 +335,10 @@ impl Parser<'_> {
         problem: impl Into<String>,
         expected: impl Into<String>,
     ) {
+        let at = self.errors.len();
+        if let Some(block) = self.current.and_then(|index| self.blocks.get_mut(index)) {
+            block.refusals.push(at);
+        }
         self.errors.push(LineIssue {
             line,
             text: text.to_string(),
@@ -438,10 +448,14 @@ impl Parser<'_> {
                             Some(enemy)
                                 if words.iter().any(|w| FIRE_WORDS.contains(&w.as_str())) =>
                             {
-                                format!(
-                                    "the unit that fires first, then FIRE and the target, as in `{}: FIRE ALL AT {enemy}`",
-                                    self.example_ship
-                                )
+                                match self.firing_ship() {
+                                    Some(ship) => format!(
+                                        "the unit that fires first, then FIRE and the target, as in `{ship}: FIRE ALL AT {enemy}`"
+                                    ),
+                                    None => {
+                                        "the unit that fires first, then FIRE and the target".into()
+                                    }
+                                }
                             }
                             _ => format!(
                                 "a unit's name and its orders, as in `{}: HOLD FIRE`",
@@ -449,6 +463,9 @@ impl Parser<'_> {
                             ),
                         },
                     };
+                    if expected.contains(": FIRE ALL AT ") {
+                        self.sentences.push(self.errors.len());
+                    }
                     self.error(
                         line,
                         raw,
@@ -458,6 +475,32 @@ impl Parser<'_> {
                 }
             },
         }
+    }
+
+    /// One of this player's ships in play with a weapon that can fire and that does not give
+    /// up shooting in these orders, for an example.
+    pub(super) fn firing_ship(&self) -> Option<String> {
+        self.state
+            .units
+            .iter()
+            .find(|u| {
+                u.side == self.side
+                    && u.is_ship()
+                    && u.in_play()
+                    && u.weapons
+                        .iter()
+                        .any(|w| !w.kind.stats().torpedo && u.weapon_works(w))
+                    && !self.orders.activations.iter().any(|a| {
+                        a.unit == u.id
+                            && a.actions.iter().any(|c| {
+                                c.action
+                                    == crate::orders::CmdAction::EmergencyRepairs(
+                                        crate::orders::Skip::Shoot,
+                                    )
+                            })
+                    })
+            })
+            .map(|u| u.name.clone())
     }
 
     /// The first enemy unit named anywhere in `words`, exactly.

@@ -18,10 +18,11 @@ impl Parser<'_> {
         // SKY-CMD-05: Target Lock is for one weapon, named by its slot.
         let one = |slot: &str| {
             format!(
-                "one weapon that can fire: {}",
+                "one weapon that fires: {}",
                 self.example(line, &format!("CMD TARGETLOCK {slot}"))
             )
         };
+        // The example's weapon is settled once the block is read (`settle_examples`).
         let first_slot = unit
             .weapons
             .iter()

@@ -16,6 +16,7 @@ impl Parser<'_> {
     /// Checks that need a whole block: the move against the budget with Full Ahead, the
     /// pivot rules, and Target Lock against Ultralights (SKY-GM-11, SKY-EX-08, SKY-UL-01).
     pub(super) fn finish(&mut self) {
+        self.settle_sentences();
         self.keep_fire_warnings();
         for index in 0..self.orders.activations.len() {
             self.finish_block(index);
@@ -66,6 +67,7 @@ impl Parser<'_> {
         self.check_block_move(index, &activation, &unit, line, &text);
         self.check_block_fire(index, &activation, &unit);
         self.restate_fire(index, &unit);
+        self.settle_examples(index, &unit);
     }
 
     /// The FIRE orders in words again, now that every Target Lock of the block is known (one
@@ -372,6 +374,130 @@ impl Parser<'_> {
                 if_it_stands: Some("the action is not made and costs nothing".into()),
             });
             self.strike_cmd(index, unit, &order, &understood, line);
+        }
+    }
+
+    /// The examples of the block's refusals that depend on the whole block, made to fit it:
+    /// a Target Lock names a weapon that fires; a FIRE is HOLD FIRE when the ship gives up
+    /// shooting; a MOVE is HOLD when it gives up its move or is Broken (every correction
+    /// works, issue 28).
+    fn settle_examples(&mut self, index: usize, unit: &Unit) {
+        let Some(activation) = self.orders.activations.get(index).cloned() else {
+            return;
+        };
+        let refusals = self
+            .blocks
+            .get(index)
+            .map(|b| b.refusals.clone())
+            .unwrap_or_default();
+        let skips = |skip: Skip| {
+            activation
+                .actions
+                .iter()
+                .any(|a| a.action == CmdAction::EmergencyRepairs(skip))
+        };
+        let lock_slot = unit
+            .weapons
+            .iter()
+            .find(|w| {
+                !w.kind.stats().torpedo
+                    && unit.weapon_works(w)
+                    && command::fires(&activation, &w.slot)
+            })
+            .map(|w| w.slot.clone());
+        let no_move = skips(Skip::Move) || unit.status.morale == Morale::Broken;
+        for at in refusals {
+            let Some(issue) = self.errors.get(at).cloned() else {
+                continue;
+            };
+            let examples = engine::corrections::examples(&issue);
+            let order = |example: &str| {
+                example
+                    .split_once(": ")
+                    .filter(|(name, _)| *name == unit.name)
+                    .map_or(example, |(_, order)| order)
+                    .to_uppercase()
+            };
+            // A lock example whose weapon fires stands as written.
+            let lock_fires = examples.iter().any(|e| {
+                order(e)
+                    .strip_prefix("CMD TARGETLOCK ")
+                    .is_some_and(|slot| {
+                        unit.weapons.iter().any(|w| {
+                            w.slot.eq_ignore_ascii_case(slot)
+                                && unit.weapon_works(w)
+                                && command::fires(&activation, &w.slot)
+                        })
+                    })
+            });
+            let expected = if lock_fires {
+                None
+            } else if examples
+                .iter()
+                .any(|e| order(e).starts_with("CMD TARGETLOCK"))
+            {
+                Some(match &lock_slot {
+                    Some(slot) => format!(
+                        "one weapon that fires: {}",
+                        self.block_example(index, issue.line, &format!("CMD TARGETLOCK {slot}"))
+                    ),
+                    None => format!(
+                        "no Target Lock: none of {}'s weapons fires this activation",
+                        unit.name
+                    ),
+                })
+            } else if skips(Skip::Shoot) && examples.iter().any(|e| order(e).starts_with("FIRE ")) {
+                Some(format!(
+                    "no FIRE while {} gives up shooting: {}",
+                    unit.name,
+                    self.block_example(index, issue.line, "HOLD FIRE")
+                ))
+            } else if no_move && examples.iter().any(|e| order(e).starts_with("MOVE ")) {
+                Some(format!(
+                    "no MOVE: {} does not move as written this turn: {}",
+                    unit.name,
+                    self.block_example(index, issue.line, "HOLD")
+                ))
+            } else {
+                None
+            };
+            if let (Some(expected), Some(issue)) = (expected, self.errors.get_mut(at)) {
+                issue.expected = expected;
+            }
+        }
+    }
+
+    /// A sentence's example names a ship that fires in these orders as read in full.
+    fn settle_sentences(&mut self) {
+        let ship = self.firing_ship();
+        for at in std::mem::take(&mut self.sentences) {
+            let Some(issue) = self.errors.get(at).cloned() else {
+                continue;
+            };
+            let Some(example) = engine::corrections::examples(&issue)
+                .first()
+                .map(|e| e.to_string())
+            else {
+                continue;
+            };
+            let Some((_, order)) = example.split_once(": ") else {
+                continue;
+            };
+            // Written there, the example would open a block that orders on later lines with
+            // no unit of their own fall into (a SKIP SHOOT among them): no example then.
+            let orphans = self
+                .errors
+                .iter()
+                .any(|e| e.line > issue.line && e.problem.starts_with("which unit is this for?"));
+            let expected = match &ship {
+                Some(ship) if !orphans => issue
+                    .expected
+                    .replace(&example, &format!("{ship}: {order}")),
+                _ => "the unit that fires first, then FIRE and the target".into(),
+            };
+            if let Some(issue) = self.errors.get_mut(at) {
+                issue.expected = expected;
+            }
         }
     }
 
