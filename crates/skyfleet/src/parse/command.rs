@@ -368,6 +368,7 @@ impl Parser<'_> {
                 && u.is_ship()
                 && u.in_play()
                 && u.status.morale != Morale::Broken
+                && !self.named.contains(&(u.id, ActionName::Rally))
                 && crate::fire::bases_within(unit, u, COMMAND_REACH)
         };
         self.state
