@@ -6,9 +6,10 @@
 use crate::battle::Battle;
 use crate::fire::bases_within;
 use crate::geometry::{Length, Turn};
-use crate::orders::DcChoice;
+use crate::orders::{Activation, CmdAction, DcChoice, Skip};
 use crate::state::{
-    ActionName, Brace, DamageControl, Morale, Place, Status, TorpedoInfo, TurnRecord, Unit, UnitId,
+    ActionName, Brace, DamageControl, Morale, Place, State, Status, TorpedoInfo, TurnRecord, Unit,
+    UnitId,
 };
 use crate::tables::{Class, ModuleKind};
 
@@ -38,6 +39,195 @@ pub fn payers(units: &[Unit], beneficiary: &Unit, preferred: UnitId) -> Vec<Unit
         .collect();
     candidates.sort();
     candidates.into_iter().map(|(_, _, id)| id).collect()
+}
+
+/// Why a ship cannot take an action, and the damage control that would mend it (for a later
+/// turn), if any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unable {
+    pub why: String,
+    pub mend: Option<DcChoice>,
+}
+
+impl Unable {
+    fn new(why: String, mend: Option<DcChoice>) -> Option<Self> {
+        Some(Unable { why, mend })
+    }
+}
+
+/// What stops `unit` from taking `action`, read from its status alone: the one judge the
+/// order check and the turn both ask, so that an action refused at writing is the action the
+/// turn would refuse, and one the turn refuses is never paid for (SKY-CMD-01..09, SKY-CRIT-2,
+/// -3, -4, -6, SKY-SCRIT-4, -5, -6, SKY-MOR-06, SKY-ADM-22). Where the ship stands (reach,
+/// islands) is judged apart, since it changes during the turn.
+pub fn unable(unit: &Unit, action: &CmdAction) -> Option<Unable> {
+    let name = &unit.name;
+    let status = &unit.status;
+    let moving = matches!(
+        action,
+        CmdAction::FullAhead | CmdAction::HardAround(_) | CmdAction::EmergencyRepairs(Skip::Move)
+    );
+    match action {
+        _ if moving && status.drifting => Unable::new(
+            format!("{name} is Drifting and can no longer move or turn (SKY-SCRIT-4)"),
+            None,
+        ),
+        _ if moving && status.morale == Morale::Broken => Unable::new(
+            format!(
+                "{name} is Broken and flees at full speed toward the nearest edge whatever is written (SKY-MOR-06)"
+            ),
+            Some(DcChoice::Broken),
+        ),
+        CmdAction::HardAround(_) if status.rudder_loss => Unable::new(
+            format!("{name} has lost its rudder and cannot turn (SKY-CRIT-4)"),
+            Some(DcChoice::RudderLoss),
+        ),
+        CmdAction::EmergencyRepairs(Skip::Move) if unit.speed(false) == Length::ZERO => {
+            Unable::new(
+                format!("{name} has no speed left (SKY-CRIT-3): it has no move to give up"),
+                Some(DcChoice::SpeedLoss),
+            )
+        }
+        CmdAction::EmergencyRepairs(Skip::Shoot)
+            if !unit
+                .weapons
+                .iter()
+                .any(|w| !w.kind.stats().torpedo && unit.weapon_works(w)) =>
+        {
+            Unable::new(
+                format!(
+                    "{name} has no weapon that can fire (SKY-CRIT-2, SKY-SCRIT-5): it has no shooting to give up"
+                ),
+                weapons_mend(unit),
+            )
+        }
+        CmdAction::TargetLock(slots) => {
+            let weapon = slots
+                .first()
+                .and_then(|slot| unit.weapons.iter().find(|w| &w.slot == slot));
+            match weapon {
+                None => Unable::new(
+                    "Target Lock needs one of the ship's weapons (SKY-CMD-05)".into(),
+                    None,
+                ),
+                Some(w) if status.weapons_down => Unable::new(
+                    format!(
+                        "{name}'s weapons are down (SKY-SCRIT-5): the {} cannot fire, so it cannot be locked",
+                        w.kind.name()
+                    ),
+                    Some(DcChoice::WeaponsDown),
+                ),
+                Some(w) if w.jammed => Unable::new(
+                    format!(
+                        "{name}'s {} is jammed (SKY-CRIT-2): it cannot fire, so it cannot be locked",
+                        w.kind.name()
+                    ),
+                    Some(DcChoice::WeaponJam),
+                ),
+                Some(_) => None,
+            }
+        }
+        CmdAction::LaunchTorpedo => {
+            let fitted = unit.weapons.iter().any(|w| w.kind.stats().torpedo);
+            let works = unit
+                .weapons
+                .iter()
+                .any(|w| w.kind.stats().torpedo && unit.weapon_works(w));
+            match (fitted, works) {
+                (false, _) => {
+                    Unable::new(format!("{name} has no Torpedo Launcher (SKY-CMD-09)"), None)
+                }
+                (true, false) if status.weapons_down => Unable::new(
+                    format!(
+                        "{name}'s weapons are down (SKY-SCRIT-5): its Torpedo Launcher cannot launch"
+                    ),
+                    Some(DcChoice::WeaponsDown),
+                ),
+                (true, false) => Unable::new(
+                    format!("{name}'s Torpedo Launcher is jammed (SKY-CRIT-2)"),
+                    Some(DcChoice::WeaponJam),
+                ),
+                (true, true) => None,
+            }
+        }
+        CmdAction::LaunchWing(_) => module_unable(unit, ModuleKind::Hangar, "SKY-MOD-10"),
+        CmdAction::CompressedGas => module_unable(unit, ModuleKind::CompressedGas, "SKY-MOD-7"),
+        _ => None,
+    }
+}
+
+/// What damage control would give a ship back its weapons: Weapons Down first, else a jam.
+fn weapons_mend(unit: &Unit) -> Option<DcChoice> {
+    if unit.status.weapons_down {
+        Some(DcChoice::WeaponsDown)
+    } else if unit.weapons.iter().any(|w| w.jammed) {
+        Some(DcChoice::WeaponJam)
+    } else {
+        None
+    }
+}
+
+/// A module an action needs: not fitted, failed, or all utilities down.
+fn module_unable(unit: &Unit, kind: ModuleKind, rule: &str) -> Option<Unable> {
+    let name = &unit.name;
+    let module = kind.name();
+    if !unit.modules.iter().any(|m| m.kind == kind) {
+        Unable::new(format!("{name} has no {module} ({rule})"), None)
+    } else if unit.status.utilities_down {
+        Unable::new(
+            format!("{name}'s utilities are down (SKY-SCRIT-6): its {module} does not work"),
+            Some(DcChoice::UtilitiesDown),
+        )
+    } else if !unit.has_working(kind) {
+        Unable::new(
+            format!("{name}'s {module} has failed (SKY-CRIT-6)"),
+            Some(DcChoice::UtilityFailure),
+        )
+    } else {
+        None
+    }
+}
+
+/// Where Compressed Gas takes the ship: +2 elevation at once, up to the ceiling, never into
+/// an island; refused at the ceiling, where it would buy nothing (SKY-MOD-7, SKY-GM-06,
+/// SKY-ADM-21, SKY-ADM-22). The order check asks it with the ship where its activation will
+/// find it, the turn with the ship where it is.
+pub fn gas_rise(state: &State, unit: &Unit) -> Result<u8, String> {
+    if let Some(unable) = unable(unit, &CmdAction::CompressedGas) {
+        return Err(unable.why);
+    }
+    let ceiling = state.rules.max_elevation;
+    if unit.elevation >= ceiling {
+        return Err(format!(
+            "{} is at the ceiling, elevation {ceiling} (SKY-GM-06): Compressed Gas would lift it nowhere",
+            unit.name
+        ));
+    }
+    let target = unit.elevation.saturating_add(2).min(ceiling);
+    if let Some(island) =
+        state
+            .terrain
+            .island_on_the_way_up_or_down(unit.at, unit.radius, unit.elevation, target)
+    {
+        return Err(format!("it would rise into island {island} (SKY-ADM-21)"));
+    }
+    Ok(target)
+}
+
+/// Whether the activation's weapon in `slot` fires at all: not given up for Emergency
+/// Repairs, and ordered to fire or left to fire at the nearest (no HOLD FIRE). A Target Lock
+/// on one that does not is an action that cannot happen (SKY-CMD-05, SKY-ADM-10, SKY-ADM-22).
+pub fn fires(activation: &Activation, slot: &str) -> bool {
+    let skips = activation
+        .actions
+        .iter()
+        .any(|a| a.action == CmdAction::EmergencyRepairs(Skip::Shoot));
+    !skips
+        && (!activation.hold_fire
+            || activation
+                .fire
+                .iter()
+                .any(|f| f.weapons.iter().any(|w| w == slot)))
 }
 
 impl Battle<'_> {
@@ -149,38 +339,7 @@ impl Battle<'_> {
         let Some(unit) = self.unit(id) else {
             return Err("no such ship".into());
         };
-        if !unit.has_working(ModuleKind::CompressedGas) {
-            return Err(format!("{} has no working Compressed Gas", unit.name));
-        }
-        let target = unit
-            .elevation
-            .saturating_add(2)
-            .min(self.state.rules.max_elevation);
-        if let Some(island) = self.state.terrain.island_on_the_way_up_or_down(
-            unit.at,
-            unit.radius,
-            unit.elevation,
-            target,
-        ) {
-            return Err(format!("it would rise into island {island}"));
-        }
-        Ok(target)
-    }
-
-    /// Launch Torpedo's requirement: a working Torpedo Launcher (SKY-CMD-09).
-    pub fn launcher_check(&self, id: UnitId) -> Result<(), String> {
-        let Some(unit) = self.unit(id) else {
-            return Err("no such ship".into());
-        };
-        let works = unit
-            .weapons
-            .iter()
-            .any(|w| w.kind.stats().torpedo && unit.weapon_works(w));
-        if works {
-            Ok(())
-        } else {
-            Err(format!("{} has no working Torpedo Launcher", unit.name))
-        }
+        gas_rise(&self.state, unit)
     }
 
     /// Places a torpedo token touching the launcher's bow, facing forward, at its elevation;

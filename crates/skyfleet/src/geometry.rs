@@ -324,6 +324,11 @@ impl Turn {
         self.0.abs()
     }
 
+    /// The smaller of two turns' sizes, as a turn to starboard.
+    pub fn min_magnitude(self, other: Turn) -> Turn {
+        Turn(self.magnitude().min(other.magnitude()))
+    }
+
     /// `45`, `22.5`: the size of the turn.
     pub fn size_display(self) -> String {
         half_degrees_text(i64::from(self.0.abs()))

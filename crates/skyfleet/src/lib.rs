@@ -75,7 +75,9 @@ impl Engine for Skyfleet {
 
     fn parse_orders(state: &State, player: PlayerId, text: &str) -> ParsedOrders<Orders> {
         let mut parsed = parse::parse(state, player, text);
+        let refused = parsed.errors.clone();
         engine::chat::set_aside(text, &mut parsed);
+        parse::keep_orders_from_chat(state, player, &refused, &mut parsed);
         parsed
     }
 

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use crate::geometry::{Angle, Length, Point, Turn};
-use crate::state::{InitiativeChoice, PivotChoice, UnitId};
+use crate::state::{ActionName, InitiativeChoice, PivotChoice, UnitId};
 
 /// A player's orders for a turn. Units left out of `activations` hold (SKY-GM-14).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -121,6 +121,23 @@ pub enum CmdAction {
     CompressedGas,
 }
 
+impl CmdAction {
+    /// The named action it is, once per ship per turn (SKY-CMD-02).
+    pub fn action_name(&self) -> ActionName {
+        match self {
+            CmdAction::EmergencyRepairs(_) => ActionName::EmergencyRepairs,
+            CmdAction::Brace => ActionName::Brace,
+            CmdAction::TargetLock(_) => ActionName::TargetLock,
+            CmdAction::FullAhead => ActionName::FullAhead,
+            CmdAction::HardAround(_) => ActionName::HardAround,
+            CmdAction::Rally(_) => ActionName::Rally,
+            CmdAction::LaunchTorpedo => ActionName::LaunchTorpedo,
+            CmdAction::LaunchWing(_) => ActionName::LaunchWing,
+            CmdAction::CompressedGas => ActionName::CompressedGas,
+        }
+    }
+}
+
 /// What Emergency Repairs gives up (SKY-CMD-03).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -191,6 +208,23 @@ impl DcChoice {
             | DcChoice::WeaponsDown
             | DcChoice::UtilitiesDown => 2,
             _ => 1,
+        }
+    }
+
+    /// The word a `DC PRIORITY` order takes for it.
+    pub fn word(self) -> &'static str {
+        match self {
+            DcChoice::Broken => "BROKEN",
+            DcChoice::OnFire => "ONFIRE",
+            DcChoice::WeaponsDown => "WEAPONSDOWN",
+            DcChoice::UtilitiesDown => "UTILITIESDOWN",
+            DcChoice::RudderLoss => "RUDDER",
+            DcChoice::SpeedLoss => "SPEED",
+            DcChoice::WeaponJam => "JAM",
+            DcChoice::UtilityFailure => "UTILITY",
+            DcChoice::CrewCasualties => "CREW",
+            DcChoice::Panic => "PANIC",
+            DcChoice::Repair => "REPAIR",
         }
     }
 

@@ -7,6 +7,7 @@ use std::collections::{BTreeSet, VecDeque};
 use engine::{PlayerId, TurnDice, TurnError, TurnInput};
 
 use crate::battle::Battle;
+use crate::command::{fires, unable};
 use crate::fleet::deployment_problem;
 use crate::geometry::within;
 use crate::log::TurnLog;
@@ -428,24 +429,20 @@ impl Battle<'_> {
                 launches.push(order.clone());
                 continue;
             }
-            // Requirements first, so that nothing is paid for an action that cannot happen.
-            let check = match &order.action {
-                CmdAction::Rally(target) => self.rally_check(id, *target),
-                CmdAction::CompressedGas => self.gas_check(id).map(|_| ()),
-                // SKY-MOR-06, SKY-CMD-03: a Broken ship must flee, so it cannot give up its move.
-                CmdAction::EmergencyRepairs(Skip::Move)
-                    if self
-                        .unit(id)
-                        .is_some_and(|u| u.status.morale == Morale::Broken) =>
-                {
-                    Err(format!(
-                        "{} is Broken and must move at full speed toward the nearest edge (SKY-MOR-06)",
-                        self.name(id)
-                    ))
-                }
-                CmdAction::TargetLock(weapons) if weapons.is_empty() => {
-                    Err("no weapon named".to_string())
-                }
+            // Requirements first, so that nothing is paid for an action that cannot happen:
+            // the status by the judge the order check asks too (`command::unable`).
+            let unable = self.unit(id).and_then(|u| unable(u, &order.action));
+            let check = match (&order.action, unable) {
+                (_, Some(unable)) => Err(unable.why),
+                (CmdAction::Rally(target), None) => self.rally_check(id, *target),
+                (CmdAction::CompressedGas, None) => self.gas_check(id).map(|_| ()),
+                (CmdAction::TargetLock(weapons), None) => match weapons.first() {
+                    Some(slot) if !fires(activation, slot) => Err(format!(
+                        "the {slot} does not fire this activation (HOLD FIRE or Emergency Repairs)"
+                    )),
+                    Some(_) => Ok(()),
+                    None => Err("no weapon named".to_string()),
+                },
                 _ => Ok(()),
             };
             let paid = check.and_then(|()| self.pay(beneficiary, name, order.payer, id));
@@ -543,8 +540,9 @@ impl Battle<'_> {
         for order in launches {
             match order.action {
                 CmdAction::LaunchTorpedo => {
-                    let result = self
-                        .launcher_check(id)
+                    let unable = self.unit(id).and_then(|u| unable(u, &order.action));
+                    let result = unable
+                        .map_or(Ok(()), |u| Err(u.why))
                         .and_then(|()| self.pay(id, ActionName::LaunchTorpedo, order.payer, id));
                     match result {
                         Ok(payer) => {

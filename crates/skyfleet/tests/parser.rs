@@ -153,7 +153,7 @@ fn every_error_says_why_and_shows_an_example() {
         ("Valiant CMD LAUNCHWING", "Valiant has no Hangar"),
         (
             "Valiant CMD COMPRESSEDGAS",
-            "Valiant has no working Compressed Gas",
+            "Valiant has no Compressed Gas (SKY-MOD-7)",
         ),
         (
             "Valiant CMD EMERGENCY",

@@ -1,14 +1,12 @@
 //! ACTIVATE and a unit's block of orders: opening it, sending each order in it to its
-//! family, and the checks that need the whole block once every line is read.
+//! family, and the activation order as understood.
 
-use engine::LineIssue;
-
-use crate::orders::{Activation, CmdAction, Skip};
-use crate::state::{Morale, Place, Unit, UnitId};
+use crate::orders::Activation;
+use crate::state::{Place, Unit, UnitId};
 use crate::tables::Class;
 
-use super::movement::{move_example, step_word};
-use super::{Block, Parser, check_move, is, ordinal};
+use super::movement::step_word;
+use super::{Block, Parser, is, ordinal};
 
 impl Parser<'_> {
     pub(super) fn activate(&mut self, line: usize, raw: &str, rest: &[String]) {
@@ -21,7 +19,10 @@ impl Parser<'_> {
                 line,
                 raw,
                 "which unit? name one of your ships or wings",
-                format!("ACTIVATE {}", self.example_ship),
+                format!(
+                    "one of your ships or wings in play: `ACTIVATE {}`",
+                    self.example_ship
+                ),
             ),
         }
     }
@@ -36,6 +37,10 @@ impl Parser<'_> {
         }
         let index = self.activation_index(line, raw, &unit);
         self.current = Some(index);
+        self.opened = Some((line, unit.name.clone()));
+        if let Some(block) = self.blocks.get_mut(index) {
+            block.opened.push(line);
+        }
         let rest: Vec<String> = rest
             .iter()
             .filter(|w| !matches!(w.as_str(), "activates" | "activate" | "-"))
@@ -49,7 +54,10 @@ impl Parser<'_> {
                     line,
                     raw,
                     format!("\"{}\" is not an order for {}", rest.join(" "), unit.name),
-                    format!("{}: MOVE F 3; FIRE ALL AT NEAREST", unit.name),
+                    {
+                        let order = self.plain_order(&unit);
+                        self.example(line, &order)
+                    },
                 );
             }
         }
@@ -64,7 +72,10 @@ impl Parser<'_> {
                 line,
                 raw,
                 format!("{} is not one of yours", unit.name),
-                format!("ACTIVATE {}", self.example_ship),
+                format!(
+                    "one of your ships or wings in play: `ACTIVATE {}`",
+                    self.example_ship
+                ),
             );
             return true;
         }
@@ -88,7 +99,10 @@ impl Parser<'_> {
                 line,
                 raw,
                 format!("{} {why}", unit.name),
-                format!("ACTIVATE {}", self.example_ship),
+                format!(
+                    "one of your ships or wings in play: `ACTIVATE {}`",
+                    self.example_ship
+                ),
             );
             return true;
         }
@@ -111,6 +125,10 @@ impl Parser<'_> {
             text: raw.to_string(),
             move_line: None,
             move_understood: None,
+            cmds: Vec::new(),
+            fires: Vec::new(),
+            opened: Vec::new(),
+            refusals: Vec::new(),
         });
         self.understood.push(format!(
             "{} activates {} in your list",
@@ -158,6 +176,7 @@ impl Parser<'_> {
             }
             "hold" | "stay" | "halt" => {
                 self.set(index, |a| a.steps.clear());
+                self.forget_move(index);
                 self.understood
                     .push(format!("{} holds position", unit.name));
             }
@@ -176,7 +195,7 @@ impl Parser<'_> {
     /// The unit as its activation will find it, as far as is known when orders are written:
     /// where this mail deploys it (turn 1), then one level lower if it stalls (SKY-GM-01,
     /// SKY-KW-STALL, SKY-GM-31), as the turn does before anyone moves.
-    fn at_activation(&self, id: UnitId) -> Option<Unit> {
+    pub(super) fn at_activation(&self, id: UnitId) -> Option<Unit> {
         let mut unit = self.before.unit(id)?.clone();
         if let Some(deploy) = self.orders.deploy.iter().find(|d| d.unit == id) {
             unit.at = deploy.at;
@@ -189,120 +208,9 @@ impl Parser<'_> {
         Some(unit)
     }
 
-    /// Checks that need a whole block: the move against the budget with Full Ahead, the
-    /// pivot rules, and Target Lock against Ultralights (SKY-GM-11, SKY-EX-08, SKY-UL-01).
-    pub(super) fn finish(&mut self) {
-        self.keep_fire_warnings();
-        for index in 0..self.orders.activations.len() {
-            self.finish_block(index);
-        }
-        self.activation_order();
-    }
-
-    /// Where the unit moves before it fires, today's arcs and ranges say little: the "as
-    /// things stand" fire warnings are kept only for units that stay put.
-    fn keep_fire_warnings(&mut self) {
-        for (index, issue) in std::mem::take(&mut self.fire_warnings) {
-            let moves = self.orders.activations.get(index).is_some_and(|a| {
-                !a.steps.is_empty() || self.orders.deploy.iter().any(|d| d.unit == a.unit)
-            });
-            if !moves {
-                self.warnings.push(issue);
-            }
-        }
-    }
-
-    /// The whole-block checks of one activation.
-    fn finish_block(&mut self, index: usize) {
-        let Some(activation) = self.orders.activations.get(index).cloned() else {
-            return;
-        };
-        let Some(unit) = self.at_activation(activation.unit) else {
-            return;
-        };
-        let (block_line, block_text) = self
-            .blocks
-            .get(index)
-            .map(|b| (b.line, b.text.clone()))
-            .unwrap_or((1, String::new()));
-        let (line, text) = self
-            .blocks
-            .get(index)
-            .and_then(|b| b.move_line.clone())
-            .unwrap_or((block_line, block_text.clone()));
-        self.check_block_move(index, &activation, &unit, line, &text);
-        self.strike_ultralight_locks(index, &activation, &unit, block_line, &block_text);
-    }
-
-    /// The block's move: given up for Emergency Repairs, refused by the move check, or
-    /// overruled by a Broken unit's flight.
-    fn check_block_move(
-        &mut self,
-        index: usize,
-        activation: &Activation,
-        unit: &Unit,
-        line: usize,
-        text: &str,
-    ) {
-        let full_ahead = activation
-            .actions
-            .iter()
-            .any(|a| a.action == CmdAction::FullAhead);
-        let skips_move = activation
-            .actions
-            .iter()
-            .any(|a| a.action == CmdAction::EmergencyRepairs(Skip::Move));
-        if skips_move && !activation.steps.is_empty() {
-            self.warn(
-                line,
-                text,
-                format!(
-                    "{} gives up its move for Emergency Repairs: the move is ignored",
-                    unit.name
-                ),
-                "CMD EMERGENCY SKIP SHOOT",
-            );
-        }
-        if let Err(problem) = check_move(
-            self.state,
-            unit,
-            &activation.steps,
-            full_ahead,
-            activation.dive_brakes,
-        ) {
-            self.errors.push(LineIssue {
-                line,
-                text: text.to_string(),
-                problem,
-                expected: move_example(unit),
-                if_it_stands: Some(format!("{} does not move this turn", unit.name)),
-            });
-            self.set(index, |a| a.steps.clear());
-            let understood = self
-                .blocks
-                .get_mut(index)
-                .and_then(|b| b.move_understood.take());
-            if let Some(at) = understood.and_then(|u| self.understood.iter().position(|x| *x == u))
-            {
-                self.understood.remove(at);
-            }
-        }
-        if unit.status.morale == Morale::Broken && !activation.steps.is_empty() {
-            self.warn(
-                line,
-                text,
-                format!(
-                    "{} is Broken: it will flee to the nearest edge instead (SKY-MOR-06)",
-                    unit.name
-                ),
-                "DC PRIORITY BROKEN",
-            );
-        }
-    }
-
     /// The activation order as understood: the units listed, then those not listed, which
     /// hold and fire at the nearest targets.
-    fn activation_order(&mut self) {
+    pub(super) fn activation_order(&mut self) {
         let listed: Vec<String> = self
             .orders
             .activations

@@ -15,13 +15,19 @@ impl Parser<'_> {
         unit: &Unit,
         rest: &[String],
     ) {
-        let example = "DC PRIORITY ONFIRE, BROKEN, RUDDER, REPAIR";
+        let example = format!(
+            "what damage control buys first (BROKEN, ONFIRE, WEAPONSDOWN, UTILITIESDOWN, RUDDER, SPEED, JAM, UTILITY, CREW, PANIC, REPAIR): {}",
+            self.example(line, "DC PRIORITY ONFIRE, BROKEN, RUDDER, REPAIR")
+        );
         if !unit.is_ship() {
             self.error(
                 line,
                 raw,
                 "wings have no damage control",
-                "FIRE ALL AT NEAREST",
+                format!(
+                    "an order for a wing, as in {}",
+                    self.example(line, &self.plain_order(unit))
+                ),
             );
             return;
         }
@@ -48,7 +54,7 @@ impl Parser<'_> {
                         line,
                         raw,
                         format!("\"{other}\" is not something damage control can do"),
-                        example,
+                        example.clone(),
                     );
                     return;
                 }

@@ -18,7 +18,23 @@ struct Placing {
 
 impl Parser<'_> {
     pub(super) fn deploy(&mut self, line: usize, raw: &str, rest: &[String]) {
-        let example = format!("DEPLOY {} AT 6,24 HEADING 90 ELEV 4", self.example_ship);
+        // Where the ship stands now is inside its strip (the setup is checked so).
+        let example = self
+            .before
+            .units
+            .iter()
+            .find(|u| u.name == self.example_ship)
+            .map(|u| {
+                format!(
+                    "a place inside your strip: `DEPLOY {} AT {},{} HEADING {} ELEV {}`",
+                    u.name,
+                    u.at.x.display(),
+                    u.at.y.display(),
+                    u.heading.display(),
+                    u.elevation
+                )
+            })
+            .unwrap_or_else(|| "a place inside your strip: DEPLOY, a ship, AT x,y".into());
         let Some((id, used)) = self.deploy_ship(line, raw, rest, &example) else {
             return;
         };
@@ -44,7 +60,7 @@ impl Parser<'_> {
             self.error(line, raw, "say where: AT x,y", example);
             return;
         };
-        self.place(line, raw, id, at, &placing, &example);
+        self.place(line, raw, id, at, &placing);
     }
 
     /// The ship a DEPLOY order names, and how many words its name took; `None` once the line
@@ -61,7 +77,7 @@ impl Parser<'_> {
                 line,
                 raw,
                 "deployment is over: DEPLOY is for turn 1 only",
-                "MOVE F 3",
+                "this turn's orders: MOVE, FIRE, CMD",
             );
             return None;
         }
@@ -82,15 +98,7 @@ impl Parser<'_> {
     }
 
     /// Checks the placing against the deployment zone and records it.
-    fn place(
-        &mut self,
-        line: usize,
-        raw: &str,
-        id: UnitId,
-        at: Point,
-        placing: &Placing,
-        example: &str,
-    ) {
+    fn place(&mut self, line: usize, raw: &str, id: UnitId, at: Point, placing: &Placing) {
         // Deployment comes before the turn's Stall.
         let Some(unit) = self.before.unit(id) else {
             return;
@@ -109,6 +117,14 @@ impl Parser<'_> {
             &side.name,
             &placed,
         ) {
+            // Where the ship stands now is inside its strip.
+            let example = format!(
+                "a place inside your strip, such as where {} stands now: `DEPLOY {} AT {},{}`",
+                unit.name,
+                unit.name,
+                unit.at.x.display(),
+                unit.at.y.display()
+            );
             self.error(line, raw, problem.to_string(), example);
             return;
         }

@@ -4,7 +4,7 @@
 use engine::LineIssue;
 
 use crate::fire;
-use crate::orders::{FireOrder, Target};
+use crate::orders::{CmdAction, FireOrder, Target};
 use crate::state::{Unit, Weapon};
 use crate::tables::{WeaponKind, squash};
 
@@ -19,7 +19,6 @@ impl Parser<'_> {
         unit: &Unit,
         rest: &[String],
     ) {
-        let example = format!("FIRE ALL AT {} / NEAREST", self.example_enemy);
         let at = rest
             .iter()
             .position(|w| w == "at" || w == "on" || w == "vs");
@@ -33,25 +32,83 @@ impl Parser<'_> {
         let weapons = match self.weapons_of(unit, weapon_words) {
             Ok(weapons) => weapons,
             Err(problem) => {
-                self.error(line, raw, problem, example);
+                let expected = self.fire_expected(line, unit);
+                self.error(line, raw, problem, expected);
                 return;
             }
         };
         let targets = match self.targets_of(target_words) {
             Ok(targets) => targets,
             Err(problem) => {
-                self.error(line, raw, problem, example);
+                let expected = self.fire_expected(line, unit);
+                self.error(line, raw, problem, expected);
                 return;
             }
         };
-        let words = match self.preview(line, raw, index, unit, &weapons, &targets) {
-            Ok(words) => words,
-            Err(problem) => {
-                self.error(line, raw, problem, example);
-                return;
-            }
+        if let Err(problem) = self.preview(line, raw, index, unit, &weapons, &targets) {
+            let expected = self.fire_expected(line, unit);
+            self.error(line, raw, problem, expected);
+            return;
+        }
+        let order = FireOrder { weapons, targets };
+        let locks = self.locks(index);
+        let text = self.fire_text(unit, &order, &locks);
+        if let Some(block) = self.blocks.get_mut(index) {
+            block.fires.push((line, raw.to_string(), text.clone()));
+        }
+        self.understood.push(text);
+        self.set(index, |a| a.fire.push(order));
+    }
+
+    /// The weapons of block `index` under a Target Lock so far.
+    pub(super) fn locks(&self, index: usize) -> Vec<String> {
+        self.orders
+            .activations
+            .get(index)
+            .map(|a| {
+                a.actions
+                    .iter()
+                    .filter_map(|c| match &c.action {
+                        CmdAction::TargetLock(slots) => slots.first().cloned(),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// A FIRE order in words, each weapon's shot at the first target with the figures the
+    /// turn would use as things stand, a Target Lock's +1 included (SKY-CMD-05).
+    pub(super) fn fire_text(&self, unit: &Unit, order: &FireOrder, locks: &[String]) -> String {
+        let first = match order.targets.first() {
+            Some(Target::Unit(id)) => self.unit(*id).cloned(),
+            _ => None,
         };
-        let fallbacks: Vec<String> = targets
+        let words: Vec<String> = order
+            .weapons
+            .iter()
+            .filter_map(|slot| unit.weapons.iter().find(|w| &w.slot == slot))
+            .map(|weapon| {
+                let name = weapon.kind.name();
+                let slot = &weapon.slot;
+                let Some(target) = &first else {
+                    return format!("{name} ({slot}) at the nearest legal target");
+                };
+                let locked = locks.contains(slot);
+                match fire::assess(self.state, unit, weapon, target, locked, false) {
+                    Ok(shot) => format!(
+                        "{name} ({slot}) at {} (range {}\", {}+ now{})",
+                        target.name,
+                        shot.range.display(),
+                        shot.skill,
+                        if locked { " with the Target Lock" } else { "" }
+                    ),
+                    Err(_) => format!("{name} ({slot}) at {}", target.name),
+                }
+            })
+            .collect();
+        let fallbacks: Vec<String> = order
+            .targets
             .iter()
             .skip(1)
             .map(|t| match t {
@@ -63,8 +120,49 @@ impl Parser<'_> {
         if !fallbacks.is_empty() {
             text.push_str(&format!(", else {}", fallbacks.join(", else ")));
         }
-        self.understood.push(text);
-        self.set(index, |a| a.fire.push(FireOrder { weapons, targets }));
+        text
+    }
+
+    /// What to write instead of a refused FIRE: the weapons that can fire, at the nearest;
+    /// else the damage control that mends them for later turns.
+    fn fire_expected(&self, line: usize, unit: &Unit) -> String {
+        let shooting: Vec<&Weapon> = unit
+            .weapons
+            .iter()
+            .filter(|w| !w.kind.stats().torpedo)
+            .collect();
+        if shooting.is_empty() {
+            return format!("{} has no weapons that shoot", unit.name);
+        }
+        let working: Vec<&str> = shooting
+            .iter()
+            .filter(|w| unit.weapon_works(w))
+            .map(|w| w.slot.as_str())
+            .collect();
+        if working.is_empty() {
+            let mend = if unit.status.weapons_down {
+                "WEAPONSDOWN"
+            } else {
+                "JAM"
+            };
+            if !unit.is_ship() {
+                return format!("{} cannot fire this turn", unit.name);
+            }
+            return format!(
+                "{} cannot fire this turn; damage control can mend it at the end of its activation: {}",
+                unit.name,
+                self.example(line, &format!("DC PRIORITY {mend}"))
+            );
+        }
+        let weapons = if working.len() == shooting.len() {
+            "ALL".to_string()
+        } else {
+            working.join(" and ")
+        };
+        format!(
+            "FIRE, the weapons (ALL, a slot or a weapon's name), AT and a target: {}",
+            self.example(line, &format!("FIRE {weapons} AT NEAREST"))
+        )
     }
 
     /// The targets after AT, in order of preference (`/`, OR, ELSE): units of the enemy's, or
@@ -75,9 +173,22 @@ impl Parser<'_> {
             return Err(nothing.into());
         }
         let mut targets = Vec::new();
+        let mut parts: Vec<&[String]> = Vec::new();
         for part in
             target_words.split(|w| matches!(w.as_str(), "/" | "or" | "else" | "then" | "otherwise"))
         {
+            // `AT Tempest and Arrow`: one target after the other, unless the words are one
+            // unit's name ("Sword and Shield").
+            let whole = self
+                .exact_unit(part)
+                .is_some_and(|(_, used)| used == part.len());
+            if whole {
+                parts.push(part);
+            } else {
+                parts.extend(part.split(|w| matches!(w.as_str(), "and" | "&" | "+")));
+            }
+        }
+        for part in parts {
             let plain: Vec<&String> = part
                 .iter()
                 .filter(|w| !FILLER.contains(&w.as_str()))
@@ -94,6 +205,8 @@ impl Parser<'_> {
                     plain.first().copied(),
                     &[
                         "nearest", "closest", "any", "anything", "anyone", "whatever",
+                        // "fire at will"
+                        "will",
                     ],
                 )
             {
@@ -131,29 +244,39 @@ impl Parser<'_> {
         unit: &Unit,
         weapons: &[String],
         targets: &[Target],
-    ) -> Result<Vec<String>, String> {
-        let mut words = Vec::new();
+    ) -> Result<(), String> {
         for slot in weapons {
             let Some(weapon) = unit.weapons.iter().find(|w| &w.slot == slot) else {
                 continue;
             };
-            if let Some(Target::Unit(first)) = targets.first()
-                && let Some(target) = self.unit(*first).cloned()
-            {
-                words.push(self.preview_shot(line, raw, index, unit, weapon, &target)?);
-            } else {
-                words.push(format!(
-                    "{} ({}) at the nearest legal target",
+            // Nothing mends a weapon before it would fire (damage control comes after), so a
+            // FIRE for one that cannot is refused (SKY-CRIT-2, SKY-SCRIT-5, SKY-ADM-22).
+            if unit.status.weapons_down {
+                return Err(format!(
+                    "{}'s weapons are down (SKY-SCRIT-5): the {} cannot fire",
+                    unit.name,
+                    weapon.kind.name()
+                ));
+            }
+            if weapon.jammed {
+                return Err(format!(
+                    "{}'s {} ({}) is jammed (SKY-CRIT-2) and cannot fire",
+                    unit.name,
                     weapon.kind.name(),
                     weapon.slot
                 ));
             }
+            if let Some(Target::Unit(first)) = targets.first()
+                && let Some(target) = self.unit(*first).cloned()
+            {
+                self.preview_shot(line, raw, index, unit, weapon, &target)?;
+            }
         }
-        Ok(words)
+        Ok(())
     }
 
-    /// One weapon's shot at a named target as things stand: its words, or the problem that
-    /// refuses the order.
+    /// One weapon's shot at a named target as things stand: the problem that refuses the
+    /// order, or a warning for what may change before the unit fires.
     fn preview_shot(
         &mut self,
         line: usize,
@@ -162,16 +285,9 @@ impl Parser<'_> {
         unit: &Unit,
         weapon: &Weapon,
         target: &Unit,
-    ) -> Result<String, String> {
+    ) -> Result<(), String> {
         match fire::assess(self.state, unit, weapon, target, false, false) {
-            Ok(shot) => Ok(format!(
-                "{} ({}) at {} (range {}\", {}+ now)",
-                weapon.kind.name(),
-                weapon.slot,
-                target.name,
-                shot.range.display(),
-                shot.skill
-            )),
+            Ok(_) => Ok(()),
             Err(fire::Refusal::Ultralight) => Err(format!(
                 "the {} cannot target Ultralights such as {}",
                 weapon.kind.name(),
@@ -191,12 +307,7 @@ impl Parser<'_> {
                         if_it_stands: None,
                     },
                 ));
-                Ok(format!(
-                    "{} ({}) at {}",
-                    weapon.kind.name(),
-                    weapon.slot,
-                    target.name
-                ))
+                Ok(())
             }
         }
     }
@@ -205,20 +316,42 @@ impl Parser<'_> {
     pub(super) fn weapons_of(&self, unit: &Unit, words: &[String]) -> Result<Vec<String>, String> {
         let words: Vec<&String> = words
             .iter()
-            .filter(|w| !matches!(w.as_str(), "with" | "the" | "weapons" | "guns"))
+            // "main guns", "all guns": the ship's guns, every one that shoots.
+            .filter(|w| {
+                !matches!(
+                    w.as_str(),
+                    "with" | "the" | "weapons" | "guns" | "main" | "her" | "its" | "his"
+                )
+            })
             .collect();
         if words.is_empty()
             || words
                 .iter()
                 .any(|w| matches!(w.as_str(), "all" | "everything"))
         {
-            let usable: Vec<&Weapon> = unit
+            let shooting: Vec<&Weapon> = unit
                 .weapons
                 .iter()
                 .filter(|w| !w.kind.stats().torpedo)
                 .collect();
-            if usable.is_empty() {
+            if shooting.is_empty() {
                 return Err(format!("{} has no weapons that shoot", unit.name));
+            }
+            // ALL is every weapon that can fire: a jammed one sits out (SKY-CRIT-2).
+            let usable: Vec<&Weapon> = shooting
+                .into_iter()
+                .filter(|w| unit.weapon_works(w))
+                .collect();
+            if usable.is_empty() {
+                return Err(format!(
+                    "none of {}'s weapons can fire: {} (SKY-CRIT-2, SKY-SCRIT-5)",
+                    unit.name,
+                    if unit.status.weapons_down {
+                        "its weapons are down"
+                    } else {
+                        "they are jammed"
+                    }
+                ));
             }
             return Ok(usable.iter().map(|w| w.slot.clone()).collect());
         }

@@ -44,14 +44,16 @@ impl Parser<'_> {
         unit: &Unit,
         words: &[String],
     ) {
-        let example = match unit.class {
-            Class::Wing => format!("MOVE F 6 TOWARD {} F 9 CLIMB 2", self.example_enemy),
-            _ => "MOVE F 3 P +45 F 4 CLIMB 1".to_string(),
-        };
         let (steps, brakes) = match self.steps_of(words) {
             Ok(read) => read,
             Err(problem) => {
-                self.error(line, raw, problem, example);
+                let example = self.example(line, &move_example(unit, false));
+                self.error(
+                    line,
+                    raw,
+                    problem,
+                    format!("steps F inches, P degrees, CLIMB n, DIVE n: {example}"),
+                );
                 return;
             }
         };
@@ -61,11 +63,24 @@ impl Parser<'_> {
             a.dive_brakes = brakes;
         });
         let understood = format!("{} moves {described}", unit.name);
+        // A second MOVE replaces the first: only the one that stands is understood.
+        self.forget_move(index);
         if let Some(block) = self.blocks.get_mut(index) {
             block.move_line = Some((line, raw.to_string()));
             block.move_understood = Some(understood.clone());
         }
         self.understood.push(understood);
+    }
+
+    /// Takes the block's move out of what was understood (replaced, held or refused).
+    pub(super) fn forget_move(&mut self, index: usize) {
+        let understood = self
+            .blocks
+            .get_mut(index)
+            .and_then(|b| b.move_understood.take());
+        if let Some(at) = understood.and_then(|u| self.understood.iter().position(|x| *x == u)) {
+            self.understood.remove(at);
+        }
     }
 
     /// The steps a MOVE order writes, and whether it asks for Dive Brakes; or the problem.
@@ -104,6 +119,7 @@ impl Parser<'_> {
             .count();
         let next = words.get(at + 1 + skipped).copied();
         let (kind, glued) = split_glued(word);
+        let is_glued = glued.is_some();
         let (argument, width) = match glued {
             Some(value) => (Some(value), 1),
             None => (next.map(str::to_string), 2 + skipped),
@@ -121,8 +137,24 @@ impl Parser<'_> {
                     _ => return Err(format!("{kind} needs a distance in inches")),
                 }
             }
+            // `turn right 45`, `pivot to port 45`: the side after the pivot word.
+            "p" | "pivot" | "turn" | "rotate"
+                if !is_glued
+                    && is_side(next)
+                    && words
+                        .get(at + 2 + skipped)
+                        .is_some_and(|w| parse_degrees(w).is_some()) =>
+            {
+                let side = next.unwrap_or("");
+                let degrees = words.get(at + 2 + skipped).copied();
+                StepRead::step(pivot_step(side, degrees)?, 3 + skipped)
+            }
             "p" | "pivot" | "turn" | "rotate" | "l" | "left" | "port" | "r" | "right"
             | "starboard" | "stbd" => StepRead::step(pivot_step(&kind, argument)?, width),
+            // Units written after a number: `F 3 inches`, `P +45 degrees`.
+            "inches" | "inch" | "in" | "degrees" | "degree" | "deg" | "°" => {
+                StepRead::none(false, 1)
+            }
             "climb" | "up" | "rise" | "ascend" | "c" => match levels(argument) {
                 Some(n) => StepRead::step(Step::Climb(n), width),
                 None => return Err("CLIMB needs a number of levels".into()),
@@ -148,6 +180,14 @@ impl Parser<'_> {
     }
 }
 
+/// A side to pivot to: `left`, `right`, `port`, `starboard`.
+fn is_side(word: Option<&str>) -> bool {
+    matches!(
+        word,
+        Some("l" | "left" | "port" | "r" | "right" | "starboard" | "stbd")
+    )
+}
+
 /// A pivot step: LEFT (or PORT) turns to port, RIGHT to starboard, P by the sign written.
 fn pivot_step(kind: &str, argument: Option<&str>) -> Result<Step, String> {
     let Some(half) = argument.and_then(parse_degrees) else {
@@ -169,14 +209,35 @@ fn levels(argument: Option<&str>) -> Option<u8> {
         .map(|n| n as u8)
 }
 
-/// A move that suits the unit's class, for the example of a refused one.
-pub(super) fn move_example(unit: &Unit) -> String {
-    match unit.class {
-        Class::Wing => "MOVE F 6 P +90 F 9".into(),
-        Class::Escort => "MOVE F 2 P +90 F 8".into(),
-        Class::Capital => "MOVE F 4 P +22.5 F 1".into(),
-        _ => "MOVE F 3 P +45 F 4".into(),
+/// A move this unit may make as it stands, for the example of a refused one: within its
+/// speed (with Full Ahead if ordered), its pivot after its Inertia, and none with Rudder Loss;
+/// `HOLD` when it cannot move at all (SKY-GM-11, SKY-CRIT-3, -4, SKY-SCRIT-4).
+pub(super) fn move_example(unit: &Unit, full_ahead: bool) -> String {
+    let speed = unit.speed(full_ahead);
+    if unit.status.drifting || speed <= Length::ZERO {
+        return "HOLD".into();
     }
+    let inertia = unit.stats().inertia;
+    // Wings turn all round; a quarter turn reads better as an example.
+    let pivot = unit
+        .stats()
+        .pivot
+        .min_magnitude(Turn::degrees(90))
+        .size_display();
+    if unit.status.rudder_loss || speed < inertia || unit.class == Class::Torpedo {
+        return format!("MOVE F {}", speed.display());
+    }
+    // Half the move before the pivot, at least the Inertia, and the rest after it.
+    let before = Length((speed.hundredths() / 2).max(inertia.hundredths()));
+    let after = speed - before;
+    if after <= Length::ZERO {
+        return format!("MOVE F {} P +{pivot}", before.display());
+    }
+    format!(
+        "MOVE F {} P +{pivot} F {}",
+        before.display(),
+        after.display()
+    )
 }
 
 /// A movement step word, possibly glued to its number (`f3`, `p+45`).

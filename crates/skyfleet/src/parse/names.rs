@@ -3,7 +3,7 @@
 
 use crate::geometry::{Point, parse_inches};
 use crate::orders::Aim;
-use crate::state::{Unit, UnitId};
+use crate::state::UnitId;
 use crate::tables::squash;
 
 use super::{FILLER, Parser};
@@ -83,17 +83,6 @@ impl Parser<'_> {
             }
         }
         None
-    }
-
-    /// Another of this player's ships in play to name in a `FROM` hint, else the unit itself.
-    pub(super) fn friend_of(&self, unit: &Unit) -> String {
-        self.state
-            .units
-            .iter()
-            .filter(|u| u.side == self.side && u.is_ship() && u.in_play() && u.id != unit.id)
-            .min_by_key(|u| (crate::geometry::distance_squared(u.at, unit.at), u.id))
-            .map(|u| u.name.clone())
-            .unwrap_or_else(|| unit.name.clone())
     }
 
     /// A unit or a point to face; returns it and how many words it used.

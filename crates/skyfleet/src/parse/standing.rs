@@ -30,7 +30,7 @@ impl Parser<'_> {
                     line,
                     raw,
                     "say FIRST or SECOND: who activates first if you win initiative",
-                    "INITIATIVE FIRST",
+                    "`INITIATIVE FIRST`",
                 );
                 return;
             }
@@ -46,7 +46,10 @@ impl Parser<'_> {
     }
 
     pub(super) fn standing(&mut self, line: usize, raw: &str, rest: &[String]) {
-        let example = format!("STANDING BRACE {}", self.example_ship);
+        let example = format!(
+            "a standing reaction for one of your ships: `STANDING BRACE {}`",
+            self.example_ship
+        );
         let Some((kind, args)) = rest.split_first() else {
             self.error(line, raw, "which standing order?", example);
             return;
@@ -96,7 +99,7 @@ impl Parser<'_> {
                         line,
                         raw,
                         "REROLL_CRIT takes Critical Table results 1 to 8",
-                        "STANDING REROLL_CRIT 7, 8",
+                        "`STANDING REROLL_CRIT 7, 8`",
                     );
                     return;
                 }

@@ -16,11 +16,17 @@ impl Parser<'_> {
         args: &[String],
     ) -> Option<(CmdAction, ActionName, UnitId)> {
         // SKY-CMD-05: Target Lock is for one weapon, named by its slot.
-        let one = |slot: &str| format!("CMD TARGETLOCK {slot}");
+        let one = |slot: &str| {
+            format!(
+                "one weapon that fires: {}",
+                self.example(line, &format!("CMD TARGETLOCK {slot}"))
+            )
+        };
+        // The example's weapon is settled once the block is read (`settle_examples`).
         let first_slot = unit
             .weapons
             .iter()
-            .find(|w| !w.kind.stats().torpedo)
+            .find(|w| !w.kind.stats().torpedo && unit.weapon_works(w))
             .map(|w| w.slot.clone())
             .unwrap_or_else(|| "fwd".into());
         let named = args.iter().any(|w| {

@@ -10,9 +10,26 @@ use crate::tables::Class;
 use super::movement::split_glued;
 use super::{Parser, number};
 
-const EXAMPLE: &str = "TORPEDO #1 PIVOT +22.5 AFTER 6 CLIMB 1";
-
 impl Parser<'_> {
+    /// A program for one of this player's torpedoes in play, with its class's pivot and
+    /// Inertia (SKY-CLASS-01, SKY-TORP-04); `None` when it has none.
+    fn torpedo_example(&self) -> String {
+        let stats = Class::Torpedo.stats();
+        let own = self.state.units.iter().find(|u| {
+            u.side == self.side && u.in_play() && u.class == Class::Torpedo && u.torpedo.is_some()
+        });
+        match own.and_then(|u| u.torpedo.as_ref()) {
+            Some(torpedo) => format!(
+                "a torpedo's number, then PIVOT (at most {}°), AFTER inches, CLIMB or DIVE: `TORPEDO #{} PIVOT +{} AFTER {}`",
+                stats.pivot.size_display(),
+                torpedo.number,
+                stats.pivot.size_display(),
+                stats.inertia.display()
+            ),
+            None => "you have no torpedo in play: CMD LAUNCHTORPEDO launches one".into(),
+        }
+    }
+
     pub(super) fn torpedo(&mut self, line: usize, raw: &str, words: &[String]) {
         let rest = words.get(1..).unwrap_or(&[]);
         let Some(token) = self.torpedo_token(line, raw, rest) else {
@@ -42,7 +59,8 @@ impl Parser<'_> {
                 Ok(true) => index += width,
                 Ok(false) => index += 1,
                 Err(problem) => {
-                    self.error(line, raw, problem, EXAMPLE);
+                    let example = self.torpedo_example();
+                    self.error(line, raw, problem, example);
                     return;
                 }
             }
@@ -61,22 +79,25 @@ impl Parser<'_> {
     fn torpedo_token(&mut self, line: usize, raw: &str, rest: &[String]) -> Option<Unit> {
         let number_word = rest.first().map(|w| w.trim_start_matches('#').to_string());
         let Some(wanted) = number_word.as_deref().and_then(number) else {
-            self.error(line, raw, "which torpedo? give its number", EXAMPLE);
+            let example = self.torpedo_example();
+            self.error(line, raw, "which torpedo? give its number", example);
             return None;
         };
         let found = self.state.units.iter().find(|u| {
             u.torpedo.as_ref().is_some_and(|t| t.number == wanted) && u.class == Class::Torpedo
         });
         let Some(token) = found.cloned() else {
-            self.error(line, raw, format!("there is no Torpedo #{wanted}"), EXAMPLE);
+            let example = self.torpedo_example();
+            self.error(line, raw, format!("there is no Torpedo #{wanted}"), example);
             return None;
         };
         if token.side != self.side || !token.in_play() {
+            let example = self.torpedo_example();
             self.error(
                 line,
                 raw,
                 format!("{} is not one of your torpedoes in play", token.name),
-                EXAMPLE,
+                example,
             );
             return None;
         }
@@ -97,7 +118,11 @@ impl Parser<'_> {
         match kind {
             "p" | "pivot" | "turn" | "left" | "l" | "right" | "r" => {
                 let Some(half) = argument.and_then(parse_degrees) else {
-                    return Err("PIVOT needs degrees: +22.5 or -22.5".into());
+                    return Err(format!(
+                        "PIVOT needs degrees: +{} or -{}",
+                        stats.pivot.size_display(),
+                        stats.pivot.size_display()
+                    ));
                 };
                 let half = match kind {
                     "left" | "l" => -half.abs(),
@@ -127,7 +152,7 @@ impl Parser<'_> {
                         format!(
                             "a torpedo pivots only after its Inertia of {inertia}\": taken as {inertia}"
                         ),
-                        EXAMPLE,
+                        "a distance of at least the Inertia",
                     );
                 }
                 let turn = order.pivot.map(|p| p.0).unwrap_or(Turn(0));
