@@ -243,6 +243,7 @@ fn is_command(text: &str) -> bool {
 /// leaves [`ParsedOrders::errors`] for [`ParsedOrders::chat`], its problem saying why. Lines
 /// read as orders are never touched. Call it once, on the finished reading.
 pub fn set_aside<O>(text: &str, parsed: &mut ParsedOrders<O>) {
+    crate::corrections::quote_safely(text, parsed);
     let refused: BTreeSet<usize> = parsed.errors.iter().map(|e| e.line).collect();
     let order_lines: Vec<(usize, &str)> = OrderText::new(text)
         .filter_map(|line| match line {

@@ -22,6 +22,31 @@ pub fn examples(issue: &LineIssue) -> Vec<&str> {
         .collect()
 }
 
+/// A player's words quoted in a message ("keep line 4 (TORPEDO `A1 east) or …") must not open
+/// or close an example: the backticks they hold are written as `'` there, so that every code
+/// span of a message is one the engine wrote. Called once on a finished reading (by
+/// [`crate::chat::set_aside`], which every engine's reading ends with).
+pub fn quote_safely<O>(text: &str, parsed: &mut crate::ParsedOrders<O>) {
+    let quoted: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|line| line.contains('`'))
+        .collect();
+    if quoted.is_empty() {
+        return;
+    }
+    for issue in parsed.errors.iter_mut().chain(parsed.warnings.iter_mut()) {
+        for written in &quoted {
+            let safe = written.replace('`', "'");
+            for said in [&mut issue.problem, &mut issue.expected] {
+                if said.contains(written) {
+                    *said = said.replace(written, &safe);
+                }
+            }
+        }
+    }
+}
+
 /// An example that does not work: written in place of the refused line, it is refused too.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BrokenCorrection {
@@ -74,6 +99,8 @@ pub fn failures<E: Engine>(
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::indexing_slicing, reason = "test code")]
+
     use super::*;
 
     fn issue(expected: &str) -> LineIssue {
@@ -84,6 +111,27 @@ mod tests {
             expected: expected.to_owned(),
             if_it_stands: None,
         }
+    }
+
+    #[test]
+    fn a_players_backtick_quoted_in_a_message_opens_no_example() {
+        let mut parsed = crate::ParsedOrders {
+            orders: (),
+            understood: Vec::new(),
+            press: Vec::new(),
+            errors: vec![issue(
+                "keep line 4 (fire i1) or this line (TORPEDO `A1 east), and leave the other out",
+            )],
+            warnings: Vec::new(),
+            chat: Vec::new(),
+            orders_read: 0,
+        };
+        quote_safely("fire i1\nTORPEDO `A1 east", &mut parsed);
+        assert!(
+            examples(&parsed.errors[0]).is_empty(),
+            "{:?}",
+            parsed.errors
+        );
     }
 
     #[test]
