@@ -51,7 +51,7 @@ pub async fn subscribe(pool: &PgPool, zine: store::zines::ZineId, email: &str, n
     subscribers::insert(pool, &new, trafalgar()).await.unwrap();
 }
 
-async fn start_game(
+pub async fn start_game(
     pool: &PgPool,
     zine: store::zines::ZineId,
     name: &str,
@@ -106,7 +106,7 @@ pub async fn fleet() -> Fleet {
 }
 
 /// The player row and engine id of the subscriber with `email` in `game`.
-async fn player_of(pool: &PgPool, game: GameId, email: &str) -> (PlayerRowId, PlayerId) {
+pub async fn player_of(pool: &PgPool, game: GameId, email: &str) -> (PlayerRowId, PlayerId) {
     let (row, engine): (PlayerRowId, i64) = sqlx::query_as(
         "SELECT p.id, p.engine_player_id FROM players p JOIN subscribers s ON s.id = p.subscriber_id \
          WHERE p.game_id = $1 AND s.email = $2",

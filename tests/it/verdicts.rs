@@ -12,18 +12,16 @@
 //! alike: the same lines refused, warned and taken as chat, in the same words, and the same
 //! outcome (stored or not, the same orders on file).
 
-use chrono::Duration;
 use games::EngineKind;
 use reqwest::StatusCode;
 use server::inbox;
-use server::turns::{self, GameSpec, Schedule};
 use store::games::GameId;
 use store::{PgPool, ZineSlug, zines};
 
 use crate::console::Browser;
-use crate::helpers::{Counter, trafalgar};
+use crate::helpers::trafalgar;
 use crate::inbox::{DOMAIN, reply_address_of};
-use crate::players::{NELSON, VILLENEUVE, logged_in, subscribe};
+use crate::players::{NELSON, VILLENEUVE, logged_in, player_of, start_game, subscribe};
 
 /// What a door said of one line: its kind (Error, Warning, Chat), the line as written, what
 /// is wrong and what would be accepted, in the answer's words (examples in backticks).
@@ -94,30 +92,9 @@ fn corpus(engine: EngineKind) -> Vec<String> {
     sets
 }
 
-async fn start(pool: &PgPool, zine: store::zines::ZineId, engine: EngineKind, seed: u8) -> GameId {
-    let setup = engine.default_setup();
-    let spec = GameSpec {
-        zine,
-        name: engine.name(),
-        setup: &setup,
-        first_deadline: Some(trafalgar() + Duration::days(1)),
-        schedule: Schedule::EveryDays(1),
-    };
-    turns::create_game(pool, trafalgar(), &spec, &mut Counter(seed))
-        .await
-        .unwrap()
-}
-
-async fn seat(pool: &PgPool, game: GameId, email: &str) -> i64 {
-    sqlx::query_scalar(
-        "SELECT p.engine_player_id FROM players p JOIN subscribers s ON s.id = p.subscriber_id \
-         WHERE p.game_id = $1 AND s.email = $2",
-    )
-    .bind(game)
-    .bind(email)
-    .fetch_one(pool)
-    .await
-    .unwrap()
+/// Nelson's seat (engine player id) in `game`.
+async fn nelsons_seat(pool: &PgPool, game: GameId) -> i64 {
+    i64::try_from(player_of(pool, game, NELSON).await.1.0).unwrap()
 }
 
 /// The orders Nelson has on file in `game`.
@@ -300,9 +277,9 @@ async fn every_engines_order_sets_get_one_verdict_by_mail_and_on_the_web() {
     let mut message = 0;
     for (seed, engine) in (3..).zip(EngineKind::ALL) {
         // A seed of its own: the entropy makes the players' reply tokens.
-        let game = start(&pool, zine.id, engine, seed).await;
+        let game = start_game(&pool, zine.id, engine.name(), engine, seed).await;
         let name = engine.name();
-        let address = reply_address_of(&pool, game, seat(&pool, game, NELSON).await).await;
+        let address = reply_address_of(&pool, game, nelsons_seat(&pool, game).await).await;
         let orders_path = format!("/me/games/{game}/orders");
         // What the engine's corpus showed, so that it cannot pass by judging nothing.
         let mut seen: std::collections::BTreeSet<String> = Default::default();

@@ -4,26 +4,24 @@
 //! with a line of chat is answered as a resignation only; the reply says which lines were
 //! taken as chat.
 
-use chrono::Duration;
 use games::EngineKind;
-use server::turns::{self, GameSpec, Schedule};
 use store::games::GameId;
-use store::subscribers::{self, NewSubscriber};
 use store::testing::TestDatabase;
 use store::zines;
-use store::{DisplayName, EmailAddress, PgPool, ZineSlug};
+use store::{PgPool, ZineSlug};
 
 use super::Doors;
 use super::tells::{confirmation, on_file, send};
-use crate::helpers::{Counter, trafalgar};
+use crate::helpers::trafalgar;
 use crate::inbox::{DOMAIN, count, reply_address_of};
+use crate::players::{player_of, start_game, subscribe};
 
 const NOW: &str = "1805-10-21T11:45:00Z";
 const DMITRI: &str = "dmitri@example.org";
 const AGNES: &str = "agnes@example.org";
 
-/// An ironclad game of two: Dmitri commands North (Agamemnon, Bellerophon, Colossus), Agnes
-/// South.
+/// An ironclad game of two: Dmitri commands North (Agamemnon, Bellerophon, Colossus) or
+/// South, as the seating falls; Agnes the other side.
 async fn ironclad_game(pool: &PgPool) -> GameId {
     let zine = zines::insert(
         pool,
@@ -33,37 +31,14 @@ async fn ironclad_game(pool: &PgPool) -> GameId {
     )
     .await
     .unwrap();
-    for (address, name) in [(DMITRI, "Dmitri Orlov"), (AGNES, "Agnes Fell")] {
-        let new = NewSubscriber {
-            zine_id: zine.id,
-            email: EmailAddress::parse(address).unwrap(),
-            display_name: DisplayName::parse(name).unwrap(),
-        };
-        subscribers::insert(pool, &new, trafalgar()).await.unwrap();
-    }
-    let spec = GameSpec {
-        zine: zine.id,
-        name: "Lissa",
-        setup: &EngineKind::Ironclad.default_setup(),
-        first_deadline: Some(trafalgar() + Duration::days(2)),
-        schedule: Schedule::EveryDays(7),
-    };
-    turns::create_game(pool, trafalgar(), &spec, &mut Counter(5))
-        .await
-        .unwrap()
+    subscribe(pool, zine.id, DMITRI, "Dmitri Orlov").await;
+    subscribe(pool, zine.id, AGNES, "Agnes Fell").await;
+    start_game(pool, zine.id, "Lissa", EngineKind::Ironclad, 5).await
 }
 
 /// The engine player id of the subscriber at `address`.
 async fn seat_of(pool: &PgPool, game: GameId, address: &str) -> i64 {
-    sqlx::query_scalar(
-        "SELECT p.engine_player_id FROM players p JOIN subscribers s ON s.id = p.subscriber_id \
-         WHERE p.game_id = $1 AND s.email = $2",
-    )
-    .bind(game)
-    .bind(address)
-    .fetch_one(pool)
-    .await
-    .unwrap()
+    i64::try_from(player_of(pool, game, address).await.1.0).unwrap()
 }
 
 fn mail(from: (&str, &str), id: &str, to: &str, body: &str) -> String {
