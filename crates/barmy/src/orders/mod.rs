@@ -343,10 +343,9 @@ impl Judge<'_> {
         self.parsed.errors.push(error);
     }
 
-    /// The examples of the line's waiting errors, from the line's own squares on the board.
-    fn settle(&mut self, number: usize) {
-        let own: Vec<Square> = self
-            .parsed
+    /// The squares on the board that line `number` fires at.
+    fn squares_of_line(&self, number: usize) -> Vec<Square> {
+        self.parsed
             .orders
             .shots
             .iter()
@@ -356,7 +355,12 @@ impl Judge<'_> {
                 Target::Square(square) => Some(square),
                 Target::OffBoard => None,
             })
-            .collect();
+            .collect()
+    }
+
+    /// The examples of the line's waiting errors, from the line's own squares on the board.
+    fn settle(&mut self, number: usize) {
+        let own = self.squares_of_line(number);
         let example = self.example(number, &own);
         for index in std::mem::take(&mut self.pending) {
             if let Some(error) = self.parsed.errors.get_mut(index) {
@@ -521,18 +525,7 @@ impl Judge<'_> {
             return;
         };
         let setup = &self.state.setup;
-        let own: Vec<Square> = self
-            .parsed
-            .orders
-            .shots
-            .iter()
-            .zip(&self.shot_lines)
-            .filter(|(_, line)| **line == number)
-            .filter_map(|(shot, _)| match shot.target {
-                Target::Square(square) => Some(square),
-                Target::OffBoard => None,
-            })
-            .collect();
+        let own = self.squares_of_line(number);
         let example = self.example(number, &own);
         let parsed = &mut self.parsed;
         match parsed.orders.shots.len() {
