@@ -236,6 +236,39 @@ async fn the_new_game_form_takes_a_weekly_schedule_and_sends_back_a_bad_zone_bes
     assert!(tag(&page, "game-name").contains("value=\"Spring Salvo\""));
 }
 
+/// Issue 27 item 6: what the engine refuses when the game is made comes back beside the
+/// setting it is about (here Barmy's placements, which only More settings can give: BARMY-06),
+/// focused, with everything typed kept and no game made.
+#[tokio::test]
+async fn the_engines_refusal_of_a_setting_comes_back_beside_it() {
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let mut gm = zine_of_six(&app).await;
+    let mut form = standard_form(EngineKind::Barmy, "Crooked Barmy");
+    let placements = r#"{"placements": [{"player": 1, "ship": ["A1", "C1", "E1", "G1"]}]}"#;
+    form.push(("setup_extra".to_owned(), placements.to_owned()));
+    let sent: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let response = gm.submit("/gm/zines/gazette/games/new", &sent).await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    error_beside(
+        &page,
+        "setup-extra",
+        "More settings, placements: the placement for player 1, A1 C1 E1 G1, is not four squares in a line",
+    );
+    focused(&page, "setup-extra");
+    assert!(
+        page.contains("<a href=\"#setup-extra\">"),
+        "the summary links to it"
+    );
+    assert!(tag(&page, "game-name").contains("value=\"Crooked Barmy\""));
+    let games: i64 = sqlx::query_scalar("SELECT count(*) FROM games")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(games, 0, "no game was made");
+}
+
 /// Shows the page open in `client` at 1280 and 390 px and keeps a screenshot of each in
 /// `target/screenshots-forms/<width>/<name>.png` for a person to look at.
 async fn photograph(client: &fantoccini::Client, name: &str) -> anyhow::Result<()> {

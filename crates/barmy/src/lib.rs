@@ -95,25 +95,32 @@ impl Setup {
 
     fn check(&self) -> Result<(), SetupError> {
         if !(4..=board::MAX_COLUMNS).contains(&self.width) {
-            return Err(SetupError::Settings(format!(
-                "the board is {} columns wide; it must be 4 to {} (lettered A to ZZ)",
-                self.width,
-                board::MAX_COLUMNS
-            )));
-        }
-        if !(4..=board::MAX_ROWS).contains(&self.height) {
-            return Err(SetupError::Settings(format!(
-                "the board is {} rows high; it must be 4 to {}",
-                self.height,
-                board::MAX_ROWS
-            )));
-        }
-        if self.final_turn == Some(0) {
-            return Err(SetupError::Settings(
-                "the final turn must be 1 or later".into(),
+            return Err(SetupError::setting(
+                "width",
+                format!(
+                    "the board is {} columns wide; it must be 4 to {} (lettered A to ZZ)",
+                    self.width,
+                    board::MAX_COLUMNS
+                ),
             ));
         }
-        validate::placements(self).map_err(SetupError::Settings)
+        if !(4..=board::MAX_ROWS).contains(&self.height) {
+            return Err(SetupError::setting(
+                "height",
+                format!(
+                    "the board is {} rows high; it must be 4 to {}",
+                    self.height,
+                    board::MAX_ROWS
+                ),
+            ));
+        }
+        if self.final_turn == Some(0) {
+            return Err(SetupError::setting(
+                "final_turn",
+                "the final turn must be 1 or later",
+            ));
+        }
+        validate::placements(self).map_err(|problem| SetupError::setting("placements", problem))
     }
 
     /// The GM's placement for this player, if the setup lists one.

@@ -309,10 +309,50 @@ pub enum Mark {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
-    #[error("the game settings are not valid: {0}")]
-    Settings(String),
+    /// What is wrong with the settings: every problem found, in the setup's order.
+    #[error("the game settings are not valid: {}", SetupProblem::joined(.0))]
+    Settings(Vec<SetupProblem>),
     #[error("the game cannot start: {0}")]
     Players(String),
+}
+
+impl SetupError {
+    /// One problem of the setting at `setting` (see [`SetupProblem::setting`]).
+    pub fn setting(setting: &'static str, problem: impl Into<String>) -> SetupError {
+        SetupError::Settings(vec![SetupProblem::of(setting, problem)])
+    }
+
+    /// One problem of the settings as a whole, or of several at once.
+    pub fn settings(problem: impl Into<String>) -> SetupError {
+        SetupError::Settings(vec![SetupProblem {
+            setting: None,
+            problem: problem.into(),
+        }])
+    }
+}
+
+/// One problem an engine found in a game's settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetupProblem {
+    /// The setting it is about: its path in the setup's JSON as [`settings::Setting::path`]
+    /// names it (`board.width`), or the top-level key of a list or table the form keeps as
+    /// JSON (`fleets`, `sides`). The GM's form shows the problem beside that setting.
+    pub setting: Option<&'static str>,
+    pub problem: String,
+}
+
+impl SetupProblem {
+    pub fn of(setting: &'static str, problem: impl Into<String>) -> SetupProblem {
+        SetupProblem {
+            setting: Some(setting),
+            problem: problem.into(),
+        }
+    }
+
+    fn joined(problems: &[SetupProblem]) -> String {
+        let texts: Vec<&str> = problems.iter().map(|p| p.problem.as_str()).collect();
+        texts.join("; ")
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

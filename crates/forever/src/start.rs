@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use engine::{Player, PlayerId, SetupError, TurnDice};
+use engine::{Player, PlayerId, SetupError, SetupProblem, TurnDice};
 
 use crate::design::{Hull, Points};
 use crate::geometry::Point;
@@ -22,34 +22,43 @@ pub fn start(setup: &Setup, players: &[Player], dice: &mut TurnDice) -> Result<S
     if ids.len() != players.len() {
         return Err(SetupError::Players("two players share an id".into()));
     }
-    if setup.width() < 1200
-        || setup.height() < 1200
-        || setup.width() > 100_000
-        || setup.height() > 100_000
-    {
-        return Err(SetupError::Settings(
-            "the table must be between 12\" and 1000\" on each side".into(),
-        ));
+    for (side, setting, length) in [
+        ("wide", "table.0", setup.width()),
+        ("deep", "table.1", setup.height()),
+    ] {
+        if !(1200..=100_000).contains(&length) {
+            return Err(SetupError::setting(
+                setting,
+                format!("the table must be 12\" to 1000\" {side}"),
+            ));
+        }
     }
     if setup.meteor_hit_faces > 6 {
-        return Err(SetupError::Settings(
-            "meteor_hit_faces counts faces of a D6: 0 to 6".into(),
+        return Err(SetupError::setting(
+            "meteor_hit_faces",
+            "meteor_hit_faces counts faces of a D6: 0 to 6",
         ));
     }
     for rock in &setup.rocks {
         if rock.corners.len() < 3 || !convex(&rock.corners) {
-            return Err(SetupError::Settings(format!(
-                "rock {} must be a convex polygon of at least three corners (FOREVER-GM-39)",
-                rock.name
-            )));
+            return Err(SetupError::setting(
+                "rocks",
+                format!(
+                    "rock {} must be a convex polygon of at least three corners (FOREVER-GM-39)",
+                    rock.name
+                ),
+            ));
         }
     }
     if !setup.fleets.is_empty() && setup.fleets.len() != players.len() {
-        return Err(SetupError::Settings(format!(
-            "fleets are given for {} players but {} are playing",
-            setup.fleets.len(),
-            players.len()
-        )));
+        return Err(SetupError::setting(
+            "fleets",
+            format!(
+                "fleets are given for {} players but {} are playing",
+                setup.fleets.len(),
+                players.len()
+            ),
+        ));
     }
     let (seating, roll_off) = roll_off(players, dice);
     // The state keeps the settings without the fleets: they become its ships.
@@ -114,7 +123,12 @@ pub fn start(setup: &Setup, players: &[Player], dice: &mut TurnDice) -> Result<S
         }
         problems.extend(state.placement_problems());
         if !problems.is_empty() {
-            return Err(SetupError::Settings(problems.join("; ")));
+            return Err(SetupError::Settings(
+                problems
+                    .into_iter()
+                    .map(|problem| SetupProblem::of("fleets", problem))
+                    .collect(),
+            ));
         }
         state.phase = Phase::Battle;
     }

@@ -249,33 +249,47 @@ impl Setup {
 
     /// Starts the battle with each player on their side: `roster` in the report's row order.
     fn start_seated(&self, roster: &[(&Player, usize)]) -> Result<State, SetupError> {
-        let settings = |problem: String| SetupError::Settings(problem);
         let board = self.board;
         if board.columns == 0
             || board.columns > MAX_COLUMNS
             || board.rows == 0
             || board.rows > MAX_ROWS
         {
-            return Err(settings(format!(
-                "the board must be 1-{MAX_COLUMNS} columns by 1-{MAX_ROWS} rows"
-            )));
+            let setting = if board.columns == 0 || board.columns > MAX_COLUMNS {
+                "board.columns"
+            } else {
+                "board.rows"
+            };
+            return Err(SetupError::setting(
+                setting,
+                format!("the board must be 1-{MAX_COLUMNS} columns by 1-{MAX_ROWS} rows"),
+            ));
         }
-        self.dice_table.check().map_err(settings)?;
+        self.dice_table
+            .check()
+            .map_err(|problem| SetupError::setting("dice_table", problem))?;
         for (name, ship_type) in &self.ship_types {
-            check_type(name, ship_type).map_err(settings)?;
+            check_type(name, ship_type)
+                .map_err(|problem| SetupError::setting("ship_types", problem))?;
         }
         if self.sides.len() != 2 {
-            return Err(settings(format!(
-                "a battle has exactly 2 sides, not {}",
-                self.sides.len()
-            )));
+            return Err(SetupError::setting(
+                "sides",
+                format!("a battle has exactly 2 sides, not {}", self.sides.len()),
+            ));
         }
         if self.turn_limit == Some(0) {
-            return Err(settings("the turn limit must be at least 1".into()));
+            return Err(SetupError::setting(
+                "turn_limit",
+                "the turn limit must be at least 1",
+            ));
         }
         for area in &self.terrain {
             if !board.contains(*area) {
-                return Err(settings(format!("terrain area {area} is off the board")));
+                return Err(SetupError::setting(
+                    "terrain",
+                    format!("terrain area {area} is off the board"),
+                ));
             }
         }
 
@@ -318,7 +332,7 @@ impl Setup {
                 )));
             }
             if side.name.trim().is_empty() {
-                return Err(settings("every side needs a name".into()));
+                return Err(SetupError::setting("sides", "every side needs a name"));
             }
             for (index, entry) in side.ships.iter().enumerate() {
                 let player = side_players
@@ -326,43 +340,55 @@ impl Setup {
                     .ok_or_else(|| SetupError::Players("a side has no players".into()))?;
                 let key = normalise(&entry.name);
                 if key.is_empty() {
-                    return Err(settings("every ship needs a name".into()));
+                    return Err(SetupError::setting("sides", "every ship needs a name"));
                 }
                 if is_reserved_word(&key) || Area::parse(&entry.name).is_ok() {
-                    return Err(settings(format!(
-                        "{:?} cannot be a ship's name: orders would read it as an order word or an area",
-                        entry.name
-                    )));
+                    return Err(SetupError::setting(
+                        "sides",
+                        format!(
+                            "{:?} cannot be a ship's name: orders would read it as an order word or an area",
+                            entry.name
+                        ),
+                    ));
                 }
                 if !names.insert(key) {
-                    return Err(settings(format!("two ships are named {:?}", entry.name)));
+                    return Err(SetupError::setting(
+                        "sides",
+                        format!("two ships are named {:?}", entry.name),
+                    ));
                 }
                 if !board.contains(entry.at) {
-                    return Err(settings(format!(
-                        "{} starts off the board at {}",
-                        entry.name, entry.at
-                    )));
+                    return Err(SetupError::setting(
+                        "sides",
+                        format!("{} starts off the board at {}", entry.name, entry.at),
+                    ));
                 }
                 if self.terrain.contains(&entry.at) {
-                    return Err(settings(format!(
-                        "{} starts on terrain at {}",
-                        entry.name, entry.at
-                    )));
+                    return Err(SetupError::setting(
+                        "sides",
+                        format!("{} starts on terrain at {}", entry.name, entry.at),
+                    ));
                 }
                 if !occupied.insert(entry.at) {
-                    return Err(settings(format!(
-                        "{} starts in {}, which another ship already holds (IRON-MOV-04)",
-                        entry.name, entry.at
-                    )));
+                    return Err(SetupError::setting(
+                        "sides",
+                        format!(
+                            "{} starts in {}, which another ship already holds (IRON-MOV-04)",
+                            entry.name, entry.at
+                        ),
+                    ));
                 }
                 let ship_type = self.ship_types.get(&entry.ship_type).ok_or_else(|| {
-                    settings(format!(
-                        "{} is of type {:?}, which ship_types does not define",
-                        entry.name, entry.ship_type
-                    ))
+                    SetupError::setting(
+                        "sides",
+                        format!(
+                            "{} is of type {:?}, which ship_types does not define",
+                            entry.name, entry.ship_type
+                        ),
+                    )
                 })?;
                 let id = u16::try_from(ships.len() + 1)
-                    .map_err(|_| settings("too many ships".into()))?;
+                    .map_err(|_| SetupError::setting("sides", "too many ships"))?;
                 ships.push(Ship {
                     id: ShipId(id),
                     name: entry.name.trim().to_owned(),

@@ -60,7 +60,7 @@ impl Engine for Salvo {
     ) -> Result<State, SetupError> {
         let problems = setup.problems();
         if !problems.is_empty() {
-            return Err(SetupError::Settings(problems.join("; ")));
+            return Err(SetupError::Settings(problems));
         }
         if players.len() < 2 {
             return Err(SetupError::Players(

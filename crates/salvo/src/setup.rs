@@ -56,14 +56,13 @@ impl Default for Setup {
 
 impl Setup {
     /// Settings that cannot make a playable game, in words for the GM.
-    pub fn problems(&self) -> Vec<String> {
+    pub fn problems(&self) -> Vec<engine::SetupProblem> {
         let mut problems = Vec::new();
         for special in Special::ALL {
             if self.uses.of(special) > Uses::MOST {
-                problems.push(format!(
-                    "{} uses: at most {} per game",
-                    special.name(),
-                    Uses::MOST
+                problems.push(engine::SetupProblem::of(
+                    special.setting(),
+                    format!("{} uses: at most {} per game", special.name(), Uses::MOST),
                 ));
             }
         }
@@ -230,6 +229,17 @@ impl Special {
             Special::Torpedo => "torpedo attack",
             Special::Experimental => "experimental weapon",
             Special::Bomber => "bomber flight",
+        }
+    }
+
+    /// The setting of its uses per game, as the GM's form names it (`Engine::settings`).
+    pub fn setting(self) -> &'static str {
+        match self {
+            Special::Nuke => "uses.nuke",
+            Special::Scuba => "uses.scuba",
+            Special::Torpedo => "uses.torpedo",
+            Special::Experimental => "uses.experimental",
+            Special::Bomber => "uses.bomber",
         }
     }
 

@@ -281,8 +281,23 @@ pub enum FleetError {
     InIsland { ship: String, island: String },
     #[error("{ship} and {other} overlap at the same elevation (SKY-GM-11)")]
     Overlap { ship: String, other: String },
-    #[error("the rules are not valid: {0}")]
-    Rules(String),
+    /// A setting other than the fleets: `setting` as [`Skyfleet::settings`](crate::Skyfleet)
+    /// names it, or `terrain`.
+    #[error("the rules are not valid: {problem}")]
+    Rules {
+        setting: &'static str,
+        problem: String,
+    },
+}
+
+impl FleetError {
+    /// The setting of the setup it is about: a rule's own, or else the sides and their fleets.
+    pub fn setting(&self) -> &'static str {
+        match self {
+            FleetError::Rules { setting, .. } => setting,
+            _ => "sides",
+        }
+    }
 }
 
 /// What a fleet costs, unit by unit.
@@ -663,16 +678,33 @@ impl Setup {
             errors.push(FleetError::SideCount(self.sides.len()));
         }
         if self.max_elevation < 1 {
-            errors.push(FleetError::Rules("max_elevation must be at least 1".into()));
+            errors.push(FleetError::Rules {
+                setting: "max_elevation",
+                problem: "max_elevation must be at least 1".into(),
+            });
         }
-        if self.board.width.hundredths() <= 0 || self.board.height.hundredths() <= 0 {
-            errors.push(FleetError::Rules("the table needs a positive size".into()));
+        for (setting, length) in [
+            ("board.width", self.board.width),
+            ("board.height", self.board.height),
+        ] {
+            if length.hundredths() <= 0 {
+                errors.push(FleetError::Rules {
+                    setting,
+                    problem: "the table needs a positive size".into(),
+                });
+            }
         }
         if self.turn_limit < 1 {
-            errors.push(FleetError::Rules("turn_limit must be at least 1".into()));
+            errors.push(FleetError::Rules {
+                setting: "turn_limit",
+                problem: "turn_limit must be at least 1".into(),
+            });
         }
         for problem in self.terrain.problems() {
-            errors.push(FleetError::Rules(problem));
+            errors.push(FleetError::Rules {
+                setting: "terrain",
+                problem,
+            });
         }
         let mut names = BTreeSet::new();
         let mut units: Vec<Unit> = Vec::new();
@@ -868,9 +900,8 @@ impl Setup {
             SetupError::Settings(
                 errors
                     .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("; "),
+                    .map(|error| engine::SetupProblem::of(error.setting(), error.to_string()))
+                    .collect(),
             )
         })?;
         let sides = self

@@ -3,17 +3,21 @@
 //! described by its error (`aria-describedby`), and the first one focused (`autofocus`, which
 //! works without JavaScript). Errors about no one field are listed above the form.
 
+use std::borrow::Cow;
+
 /// The errors of one form (or of one page's forms: field ids are unique on a page).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct FieldErrors {
-    /// In the form's order: the field's id (`None`: the form as a whole) and the error.
-    errors: Vec<(Option<&'static str>, String)>,
+    /// In the form's order: the field's id (`None`: the form as a whole) and the error. An id
+    /// is a name from the code, or built from one (a setup field's, from the engine's setup
+    /// paths): never typed by anyone.
+    errors: Vec<(Option<Cow<'static, str>>, String)>,
 }
 
 impl FieldErrors {
     /// An error about the field whose id is `field`.
-    pub(crate) fn push(&mut self, field: &'static str, message: impl Into<String>) {
-        self.errors.push((Some(field), message.into()));
+    pub(crate) fn push(&mut self, field: impl Into<Cow<'static, str>>, message: impl Into<String>) {
+        self.errors.push((Some(field.into()), message.into()));
     }
 
     /// An error about the form as a whole.
@@ -31,7 +35,10 @@ impl FieldErrors {
     /// a zone refused by the zone field's check and again by a weekly rule's).
     pub(crate) fn extend(&mut self, more: FieldErrors) {
         for (field, message) in more.errors {
-            if field.is_none_or(|field| self.of(field).is_none()) {
+            if field
+                .as_deref()
+                .is_none_or(|field| self.of(field).is_none())
+            {
                 self.errors.push((field, message));
             }
         }
@@ -45,7 +52,7 @@ impl FieldErrors {
     pub(crate) fn of(&self, field: &str) -> Option<&str> {
         self.errors
             .iter()
-            .find(|(at, _)| *at == Some(field))
+            .find(|(at, _)| at.as_deref() == Some(field))
             .map(|(_, message)| message.as_str())
     }
 
@@ -53,7 +60,7 @@ impl FieldErrors {
     pub(crate) fn all(&self) -> Vec<(&str, &str)> {
         self.errors
             .iter()
-            .map(|(at, message)| (at.unwrap_or(""), message.as_str()))
+            .map(|(at, message)| (at.as_deref().unwrap_or(""), message.as_str()))
             .collect()
     }
 
@@ -65,7 +72,7 @@ impl FieldErrors {
         if self.of(field).is_none() {
             return String::new();
         }
-        let first = self.errors.iter().find_map(|(at, _)| *at) == Some(field);
+        let first = self.errors.iter().find_map(|(at, _)| at.as_deref()) == Some(field);
         format!(
             " aria-invalid=\"true\" aria-describedby=\"{field}-error\"{}",
             if first { " autofocus" } else { "" }

@@ -6,7 +6,8 @@ use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use chrono::{DateTime, Duration, Utc};
 use chrono_tz::Tz;
-use games::{AnySetup, EngineKind};
+use engine::SetupError;
+use games::{AnySetup, EngineKind, GameError};
 use serde::Deserialize;
 use store::StoreError;
 use store::status::Seating;
@@ -25,7 +26,7 @@ use super::roster::{RosterForm, roster_form, roster_from_form, signup_from_form}
 use super::schedule_form::{
     WEEKDAYS, local_deadline_from_form, schedule_from_form, zone_from_form,
 };
-use super::setup_form::{SetupField, setup_fields, setup_from_form};
+use super::setup_form::{SetupField, setup_fields, setup_from_form, setup_refused};
 use crate::rosters::signups::OpeningSpec;
 use crate::web::field_errors::{FieldErrors, zone_names};
 
@@ -217,7 +218,7 @@ fn read_new_game(
         );
     }
     let setup = setup_from_form(engine, pairs)
-        .map_err(|e| e.into_iter().for_each(|e| errors.push_form(e)))
+        .map_err(|e| errors.extend(e))
         .ok();
     let signup = match signup_from_form(pairs) {
         None => None,
@@ -259,14 +260,15 @@ fn read_new_game(
     }
 }
 
-/// Opens the game for sign-up: where to go next, or why it could not be done.
+/// Opens the game for sign-up: where to go next, or why it could not be done, beside the
+/// fields it is about.
 async fn open_signup(
     state: &AppState,
     gm: &Gm,
     zine: &Zine,
     game: &NewGame,
     (seats, seating): (u32, Seating),
-) -> Result<Result<String, String>, AppError> {
+) -> Result<Result<String, FieldErrors>, AppError> {
     let opening = OpeningSpec {
         zine: zine.id,
         name: &game.name,
@@ -287,23 +289,24 @@ async fn open_signup(
     .await;
     match opened {
         Ok(id) => Ok(Ok(format!("/gm/signups/{}?done=signup-opened", id))),
-        Err(LifecycleError::Store(StoreError::AlreadyExists { what })) => {
-            Ok(Err(format!("There is already {what}.")))
-        }
-        Err(error @ (LifecycleError::Game(_) | LifecycleError::Roster(_))) => Ok(Err(format!(
-            "The game could not be opened for sign-up: {error}."
-        ))),
-        Err(error) => Err(lifecycle_error(error)),
+        Err(error) => refused(game, error, |error| {
+            // The seat count is what a sign-up's roster check refuses.
+            FieldErrors::one(
+                "signup-seats",
+                format!("The game could not be opened for sign-up: {error}."),
+            )
+        }),
     }
 }
 
-/// Creates the game with its roster: where to go next, or why it could not be done.
+/// Creates the game with its roster: where to go next, or why it could not be done, beside
+/// the fields it is about.
 async fn create(
     state: &AppState,
     gm: &Gm,
     zine: &Zine,
     game: &NewGame,
-) -> Result<Result<String, String>, AppError> {
+) -> Result<Result<String, FieldErrors>, AppError> {
     let spec = GameSpec {
         zine: zine.id,
         name: &game.name,
@@ -325,16 +328,35 @@ async fn create(
     )
     .await;
     match created {
-        Ok(game) => Ok(Ok(format!("/gm/games/{}?done=game-created", game))),
-        Err(LifecycleError::Store(StoreError::AlreadyExists { what })) => {
-            Ok(Err(format!("There is already {what}.")))
+        Ok(id) => Ok(Ok(format!("/gm/games/{}?done=game-created", id))),
+        Err(error) => refused(game, error, |error| {
+            let mut errors = FieldErrors::default();
+            errors.push_form(format!("The game could not be created: {error}."));
+            errors
+        }),
+    }
+}
+
+/// Why the game was not made, for the form: a taken name beside the name, the engine's
+/// problems with the settings beside each setting, any other refusal as `otherwise` says;
+/// `Err` for what is no fault of the form.
+fn refused(
+    game: &NewGame,
+    error: LifecycleError,
+    otherwise: impl FnOnce(&LifecycleError) -> FieldErrors,
+) -> Result<Result<String, FieldErrors>, AppError> {
+    match error {
+        LifecycleError::Store(StoreError::AlreadyExists { what }) => Ok(Err(FieldErrors::one(
+            "game-name",
+            format!("There is already {what}."),
+        ))),
+        LifecycleError::Game(GameError::Setup(SetupError::Settings(problems))) => {
+            Ok(Err(setup_refused(game.setup.kind(), &problems)))
         }
-        Err(
-            error @ (LifecycleError::Game(_)
-            | LifecycleError::NoPlayers
-            | LifecycleError::Roster(_)),
-        ) => Ok(Err(format!("The game could not be created: {error}."))),
-        Err(error) => Err(lifecycle_error(error)),
+        LifecycleError::Game(_) | LifecycleError::NoPlayers | LifecycleError::Roster(_) => {
+            Ok(Err(otherwise(&error)))
+        }
+        error => Err(lifecycle_error(error)),
     }
 }
 
@@ -356,16 +378,7 @@ pub(crate) async fn post_new_game(
             };
             match made {
                 Ok(to) => return Ok(Redirect::to(&to).into_response()),
-                // The name is taken; or, for a sign-up, the seat count is what was refused.
-                Err(error) if error.starts_with("There is already") => {
-                    FieldErrors::one("game-name", error)
-                }
-                Err(error) if game.signup.is_some() => FieldErrors::one("signup-seats", error),
-                Err(error) => {
-                    let mut errors = FieldErrors::default();
-                    errors.push_form(error);
-                    errors
-                }
+                Err(errors) => errors,
             }
         }
         Err(errors) => errors,

@@ -3,11 +3,13 @@
 
 use std::collections::BTreeSet;
 
+use engine::SetupProblem;
 use engine::settings::{Setting, SettingKind};
 use games::{AnySetup, EngineKind};
 use serde_json::{Map, Value};
 
 use super::field;
+use crate::web::field_errors::FieldErrors;
 
 /// One input of an engine's setup form: a setting the engine describes
 /// (`games::EngineKind::settings`), or a list or table of its default setup that the engine
@@ -202,17 +204,18 @@ fn standard_setup(engine: EngineKind) -> Option<Value> {
 }
 
 /// The setup the form describes, read by the engine: the standard setup with each field
-/// of the form put in. Every field that cannot be read is named, all at once; the engine's
-/// own checks come after (`parse_setup`, then `new_game` when the game is made).
+/// of the form put in. Every field that cannot be read is named, all at once, each beside its
+/// field; the engine's own checks come after (`parse_setup`, then `new_game` when the game is
+/// made: [`setup_refused`]).
 pub(super) fn setup_from_form(
     engine: EngineKind,
     pairs: &[(String, String)],
-) -> Result<AnySetup, Vec<String>> {
+) -> Result<AnySetup, FieldErrors> {
     let mut setup = match standard_setup(engine) {
         Some(Value::Object(map)) => Value::Object(map),
         _ => Value::Object(Map::new()),
     };
-    let mut errors = Vec::new();
+    let mut errors = FieldErrors::default();
     for input in setup_fields(engine, None) {
         let name = format!("setup.{}", input.key);
         let text = field(pairs, &name);
@@ -246,10 +249,13 @@ pub(super) fn setup_from_form(
         match value {
             Ok(value) => {
                 if !put(&mut setup, &input.key, value) {
-                    errors.push(format!("{label}: does not fit this engine's setup."));
+                    errors.push(
+                        input.id,
+                        format!("{label}: does not fit this engine's setup."),
+                    );
                 }
             }
-            Err(error) => errors.push(error),
+            Err(error) => errors.push(input.id, error),
         }
     }
     let extra = field(pairs, "setup_extra");
@@ -260,19 +266,65 @@ pub(super) fn setup_from_form(
                     map.extend(more);
                 }
             }
-            Ok(_) => errors.push("More settings: a JSON object ({...}) is needed.".into()),
-            Err(error) => errors.push(format!("More settings: not valid JSON ({error}).")),
+            Ok(_) => errors.push(EXTRA_ID, "More settings: a JSON object ({...}) is needed."),
+            Err(error) => errors.push(
+                EXTRA_ID,
+                format!("More settings: not valid JSON ({error})."),
+            ),
         }
     }
     if !errors.is_empty() {
         return Err(errors);
     }
     engine.parse_setup(&setup).map_err(|error| {
-        vec![format!(
-            "The {} engine refused the setup: {error}.",
-            engine.name()
-        )]
+        FieldErrors::one(
+            EXTRA_ID,
+            format!("The {} engine refused the setup: {error}.", engine.name()),
+        )
     })
+}
+
+/// The id of the "More settings" field (JSON over the fields above).
+const EXTRA_ID: &str = "setup-extra";
+
+/// The engine's refusal of a setup when the game was to start (`Engine::new_game`), each problem
+/// beside the setting it is about: its own field, or More settings for a setting with none;
+/// only a problem of no one setting above the form.
+pub(super) fn setup_refused(engine: EngineKind, problems: &[SetupProblem]) -> FieldErrors {
+    let fields = setup_fields(engine, None);
+    // Each field's problems, in the order found, to be said together beside it.
+    let mut beside: Vec<(String, String, Vec<&str>)> = Vec::new();
+    let mut errors = FieldErrors::default();
+    for problem in problems {
+        let field = problem
+            .setting
+            .and_then(|setting| fields.iter().find(|f| f.key == setting));
+        let (id, label) = match (field, problem.setting) {
+            (Some(field), _) => (field.id.clone(), field.label.clone()),
+            // A setting with no field of its own (an empty list the standard setup leaves
+            // out, such as Barmy's placements) can only have come from More settings.
+            (None, Some(setting)) => (EXTRA_ID.to_owned(), format!("More settings, {setting}")),
+            (None, None) => {
+                errors.push_form(format!(
+                    "The {} engine refused the settings: {}.",
+                    engine.name(),
+                    problem.problem
+                ));
+                continue;
+            }
+        };
+        match beside
+            .iter_mut()
+            .find(|(at, said, _)| *at == id && *said == label)
+        {
+            Some((_, _, said)) => said.push(&problem.problem),
+            None => beside.push((id, label, vec![&problem.problem])),
+        }
+    }
+    for (id, label, said) in beside {
+        errors.push(id, format!("{label}: {}.", said.join("; ")));
+    }
+    errors
 }
 
 #[cfg(test)]
@@ -327,11 +379,14 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(
-            errors,
+            errors.all(),
             vec![
-                "Columns: a whole number from 4 to 702 is needed, not \"wide\".".to_owned(),
-                "Rows: 1000 is not from 4 to 999.".to_owned(),
-                "Last turn: 0 is not from 1 to 10000.".to_owned(),
+                (
+                    "setup-width",
+                    "Columns: a whole number from 4 to 702 is needed, not \"wide\"."
+                ),
+                ("setup-height", "Rows: 1000 is not from 4 to 999."),
+                ("setup-final_turn", "Last turn: 0 is not from 1 to 10000."),
             ]
         );
         let errors = setup_from_form(
@@ -344,11 +399,15 @@ mod tests {
         )
         .unwrap_err();
         assert!(
-            errors.iter().any(|e| e.starts_with("Dice: \"d100\"")),
+            errors
+                .of("setup-dice_mode")
+                .is_some_and(|e| e.starts_with("Dice: \"d100\"")),
             "{errors:?}"
         );
         assert!(
-            errors.iter().any(|e| e.starts_with("Extras in play")),
+            errors
+                .of("setup-specials_enabled")
+                .is_some_and(|e| e.starts_with("Extras in play")),
             "{errors:?}"
         );
         let errors = setup_from_form(
@@ -360,6 +419,78 @@ mod tests {
             ]),
         )
         .unwrap_err();
-        assert!(errors[0].starts_with("More settings"), "{errors:?}");
+        assert!(
+            errors
+                .of("setup-extra")
+                .is_some_and(|e| e.starts_with("More settings")),
+            "{errors:?}"
+        );
+    }
+
+    /// Issue 27 item 6: what an engine refuses when the game starts comes back beside the
+    /// setting it is about, in every engine, not only above the form.
+    #[test]
+    fn each_engines_refusal_lands_beside_its_setting() {
+        use engine::{Player, PlayerId, TurnDice, TurnSeed};
+        use serde_json::json;
+
+        let refused = [
+            // BARMY-06: a ship is four squares in a line.
+            (
+                EngineKind::Barmy,
+                json!({"placements": [{"player": 1, "ship": ["A1", "C1", "E1", "G1"]}]}),
+                "setup-extra",
+            ),
+            (
+                EngineKind::Salvo,
+                json!({"uses": {"nuke": 120, "scuba": 2, "torpedo": 2, "experimental": 2, "bomber": 2}}),
+                "setup-uses-nuke",
+            ),
+            (
+                EngineKind::Ironclad,
+                json!({"turn_limit": 0}),
+                "setup-turn_limit",
+            ),
+            (
+                EngineKind::Forever,
+                json!({"meteor_hit_faces": 7}),
+                "setup-meteor_hit_faces",
+            ),
+            (
+                EngineKind::Skyfleet,
+                json!({"max_elevation": 0}),
+                "setup-max_elevation",
+            ),
+        ];
+        let players: Vec<Player> = (1..=2)
+            .map(|id| Player {
+                id: PlayerId(id),
+                name: format!("Player {id}"),
+            })
+            .collect();
+        for (engine, changes, field) in refused {
+            let mut setup = engine.default_setup().to_json().unwrap();
+            if let (Value::Object(setup), Value::Object(changes)) = (&mut setup, changes) {
+                setup.extend(changes);
+            }
+            let setup = engine.parse_setup(&setup).unwrap();
+            let seed = TurnSeed::from_bytes([7; 32]);
+            let mut dice = TurnDice::from_seeds(&seed, &seed);
+            let Err(games::GameError::Setup(engine::SetupError::Settings(problems))) =
+                setup.new_game(&players, &mut dice)
+            else {
+                panic!("{engine} started a game it should refuse");
+            };
+            let errors = setup_refused(engine, &problems);
+            let listed = errors.all();
+            assert!(
+                listed.iter().all(|(at, _)| !at.is_empty()),
+                "{engine}: a problem above the form: {listed:?}"
+            );
+            assert!(
+                errors.of(field).is_some(),
+                "{engine}: nothing beside {field}: {listed:?}"
+            );
+        }
     }
 }
