@@ -269,6 +269,86 @@ async fn the_engines_refusal_of_a_setting_comes_back_beside_it() {
     assert_eq!(games, 0, "no game was made");
 }
 
+/// Issue 27 items 2 and 6: Replace and Offer start on "— choose —"; sent with nothing chosen (a
+/// client that ignores `required`), the game's page comes back with each missing choice beside
+/// its select, the first focused, and nothing done: no confirmation page in between.
+#[tokio::test]
+async fn replace_and_offer_with_nothing_chosen_come_back_beside_their_selects() {
+    use crate::helpers::{Counter, trafalgar};
+    use crate::rosters::{game_id, subscriber_id};
+    use server::turns::{self, GameSpec, Roster, RosterPick, Schedule};
+    use store::subscribers::SubscriberId;
+
+    let app = TestApp::spawn().await;
+    let pool = &app.db.pool;
+    let mut gm = zine_of_six(&app).await;
+    let zine = sqlx::query_scalar("SELECT id FROM zines")
+        .fetch_one(pool)
+        .await
+        .map(crate::helpers::id::<store::zines::ZineId>)
+        .unwrap();
+    let mut picks = Vec::new();
+    for name in ["Lucas", "Collingwood"] {
+        picks.push(RosterPick {
+            subscriber: crate::helpers::id::<SubscriberId>(subscriber_id(pool, name).await),
+            seat: 0,
+        });
+    }
+    turns::create_game_with(
+        pool,
+        trafalgar(),
+        &GameSpec {
+            zine,
+            name: "Over Dover",
+            setup: &EngineKind::Salvo.default_setup(),
+            first_deadline: Some(trafalgar() + chrono::Duration::days(2)),
+            schedule: Schedule::EveryDays(7),
+        },
+        &Roster::Chosen(picks),
+        &mut Counter(8),
+        &turns::Creation {
+            actor: "gm",
+            zone: chrono_tz::Tz::UTC,
+            mail: None,
+        },
+    )
+    .await
+    .unwrap();
+    let game = game_id(pool, "Over Dover").await;
+    let roster = gm.roster(game).await;
+    let players_before = everything(pool).await;
+
+    let response = gm
+        .get(&format!("/gm/games/{game}/confirm/replace?roster={roster}"))
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    error_beside(&page, "replace-player", "Choose the seat to hand over");
+    error_beside(&page, "replace-by", "Choose who takes the seat");
+    focused(&page, "replace-player");
+
+    let page = gm.get_text(&format!("/gm/games/{game}")).await;
+    let seat = tag(&page, "offer-any-seat");
+    assert!(seat.contains("required"), "{seat}");
+    let offered = page.split("id=\"offer-any-seat\"").nth(1).unwrap();
+    let first = offered.split("<option value=\"").nth(2).unwrap();
+    let row = first.split('"').next().unwrap();
+    let response = gm
+        .get(&format!(
+            "/gm/games/{game}/confirm/offer?roster={roster}&player={row}"
+        ))
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = response.text().await.unwrap();
+    error_beside(&page, "offer-any-to", "Choose who takes the seat");
+    focused(&page, "offer-any-to");
+    assert!(
+        tag(&page, "offer-any-seat").find("aria-invalid").is_none(),
+        "the seat was chosen"
+    );
+    assert_eq!(everything(pool).await, players_before, "nothing was done");
+}
+
 /// Shows the page open in `client` at 1280 and 390 px and keeps a screenshot of each in
 /// `target/screenshots-forms/<width>/<name>.png` for a person to look at.
 async fn photograph(client: &fantoccini::Client, name: &str) -> anyhow::Result<()> {

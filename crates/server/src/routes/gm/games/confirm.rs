@@ -13,6 +13,7 @@ use store::subscribers::SubscriberId;
 
 use super::super::{Chrome, Gm, field};
 use super::confirm_roster::{self, RosterAsk, RosterQuery};
+use super::desk::{SentBack, send_back};
 use super::{find_game, lifecycle_error};
 use crate::turns;
 use crate::views::gm_game::{self, Stakes};
@@ -185,6 +186,14 @@ pub(crate) async fn get_confirm_game(
         let desk = gm_game::game_desk(&state.pool, &game)
             .await
             .map_err(lifecycle_error)?;
+        let missing = confirm_roster::missing_choices(&action, &desk, &query);
+        if !missing.is_empty() {
+            let sent = SentBack {
+                errors: missing,
+                ..SentBack::default()
+            };
+            return send_back(&state, &gm, id, sent).await;
+        }
         let asked = match action.as_str() {
             "replace" => confirm_roster::ask_replace(id, &desk, &query),
             "offer" => confirm_roster::ask_offer(id, &desk, &query),

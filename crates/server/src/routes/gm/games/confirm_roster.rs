@@ -17,6 +17,7 @@ use store::games::GameSummary;
 use super::super::field;
 use crate::offers::Want;
 use crate::views::gm_game::{self, GameDesk};
+use crate::web::field_errors::FieldErrors;
 use crate::{AppError, AppState};
 
 /// What a roster confirmation page is asked for (the game page's form, as a query).
@@ -112,6 +113,74 @@ fn refused(title: String, path: String, why: String) -> RosterAsk {
 fn chosen_taker(desk: &GameDesk, query: &RosterQuery) -> Option<(SubscriberId, String)> {
     let subscriber = query.subscriber.parse::<SubscriberId>().ok()?;
     taker_name(desk, subscriber).map(|name| (subscriber, name))
+}
+
+/// What the game page's Replace or Offer form left unchosen (its selects start on
+/// "— choose —"; a browser that honours `required` never sends one empty), each beside its
+/// select for the game's page to come back with: empty when everything was chosen, or when the
+/// roster has moved on (which the confirmation page refuses in words).
+pub(super) fn missing_choices(action: &str, desk: &GameDesk, query: &RosterQuery) -> FieldErrors {
+    let mut errors = FieldErrors::default();
+    if query.roster != desk.roster_version() {
+        return errors;
+    }
+    let taker = |errors: &mut FieldErrors, id: String| {
+        if chosen_taker(desk, query).is_none() {
+            errors.push(id, no_taker(query));
+        }
+    };
+    match action {
+        "replace" => {
+            let seat =
+                query.player.parse::<i64>().ok().filter(|&engine_id| {
+                    desk.seats.iter().any(|s| s.engine_player_id == engine_id)
+                });
+            if seat.is_none() {
+                errors.push(
+                    "replace-player",
+                    "Choose the seat to hand over: nothing was done.",
+                );
+            }
+            taker(&mut errors, "replace-by".to_owned());
+        }
+        "offer" => {
+            let seat = query
+                .player
+                .parse::<PlayerRowId>()
+                .ok()
+                .filter(|&row| desk.players.iter().any(|p| p.player_id == row));
+            // A seat that wants a player has its own form, with only the standby to choose.
+            let wanted = seat.filter(|&row| {
+                desk.standbys
+                    .iter()
+                    .flat_map(|s| &s.wanted)
+                    .any(|w| w.player == row)
+            });
+            match wanted {
+                Some(row) => taker(&mut errors, format!("offer-to-{row}")),
+                None => {
+                    if seat.is_none() {
+                        errors.push(
+                            "offer-any-seat",
+                            "Choose the seat to offer: nothing was done.",
+                        );
+                    }
+                    taker(&mut errors, "offer-any-to".to_owned());
+                }
+            }
+        }
+        _ => {}
+    }
+    errors
+}
+
+/// Why the subscriber the form names cannot be the one who takes a seat.
+fn no_taker(query: &RosterQuery) -> String {
+    if query.subscriber.is_empty() {
+        "Choose who takes the seat: nothing was done.".to_owned()
+    } else {
+        "The subscriber chosen can no longer take a seat (they took one, or left the zine): choose again. Nothing was done.".to_owned()
+    }
 }
 
 pub(super) fn ask_replace(id: GameId, desk: &GameDesk, query: &RosterQuery) -> RosterAsk {
