@@ -9,8 +9,8 @@
 //! a zine, a game, a turn's report, a finished game's record, the players' login and game page
 //! (with refused orders too) and the zine choice, the zine's issue and its printable page, the
 //! GM's login and every console page (the issues, a sign-up, a confirmation, the hidden
-//! positions, a postal sheet, a game whose seats want players among them), and the error
-//! pages.
+//! positions, a postal sheet, a game whose seats want players among them), the error
+//! pages, and forms sent back with their errors beside their fields (GM and player).
 //! Each is checked to fit the window's width (a table scrolls inside its own box or reflows;
 //! nothing makes the page wider than a phone, fault 11), and a screenshot of the whole page
 //! is kept in `target/screenshots/<width>/` for a person to look at after the run.
@@ -138,6 +138,28 @@ async fn visit(client: &Client, base: &str, path: &str, name: &str) -> anyhow::R
     look(client, name)
         .await
         .with_context(|| format!("GET {path}"))
+}
+
+/// Sets the fields of the form `form` by script and submits it with its button, as a client
+/// that skips the browser's own checks (`required`, `min`, a date picker) would send it: the
+/// way to reach the page a form comes back as with its errors beside their fields.
+async fn send_unchecked(
+    client: &Client,
+    form: &str,
+    fields: &[(&str, &str)],
+) -> anyhow::Result<()> {
+    let script = "const [form, fields] = arguments; \
+                  const f = document.querySelector(form); f.noValidate = true; \
+                  for (const [css, value] of fields) { f.querySelector(css).value = value; } \
+                  f.querySelector('button[type=submit], button:not([type])').click();";
+    client
+        .execute(
+            script,
+            vec![serde_json::json!(form), serde_json::json!(fields)],
+        )
+        .await
+        .with_context(|| format!("sending {form}"))?;
+    Ok(())
 }
 
 /// How far down the page, in CSS pixels, the element `css` starts.
@@ -365,6 +387,41 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
         ] {
             found.extend(visit(&client, &base, &path, name).await?);
         }
+        // Forms sent back with their errors beside their fields (issue 27 item 6): the
+        // engine's refusal of a setting on the new-game form, the game page's missed-turns form,
+        // and Replace with nothing chosen.
+        client
+            .goto(&format!("{base}/gm/zines/gazette/games/new?engine=barmy"))
+            .await?;
+        send_unchecked(
+            &client,
+            "#new-game-form",
+            &[
+                ("#game-name", "Crooked Barmy"),
+                ("#deadline", "2030-01-01T12:00"),
+                (
+                    "#setup-extra",
+                    r#"{"placements": [{"player": 1, "ship": ["A1", "C1", "E1", "G1"]}]}"#,
+                ),
+            ],
+        )
+        .await?;
+        text_of(&client, "#setup-extra-error").await?;
+        found.extend(look(&client, "36-console-new-game-refused").await?);
+        client.goto(&format!("{base}/gm/games/{lissa}")).await?;
+        send_unchecked(
+            &client,
+            "#missed-form",
+            &[("#missed-limit", "0"), ("#offer-days", "30")],
+        )
+        .await?;
+        text_of(&client, "#missed-limit-error").await?;
+        found.extend(look(&client, "37-console-game-form-errors").await?);
+        client.goto(&format!("{base}/gm/games/{lissa}")).await?;
+        send_unchecked(&client, "#replace", &[]).await?;
+        text_of(&client, "#replace-player-error").await?;
+        found.extend(look(&client, "38-console-replace-unchosen").await?);
+
         client.goto(&format!("{base}/gm")).await?;
         click(&client, "header form.logout button").await?;
         text_of(&client, "#password").await?;
@@ -372,6 +429,9 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
         // A player: the login by mail, their games, a game, and refused orders.
         client.goto(&format!("{base}/login")).await?;
         found.extend(look(&client, "20-player-login").await?);
+        send_unchecked(&client, "#login-form", &[("#email", "nelson at sea")]).await?;
+        text_of(&client, "#login-error").await?;
+        found.extend(look(&client, "39-player-login-error").await?);
         fill(&client, "#email", NELSON).await?;
         click(&client, "#login-form button[type=submit]").await?;
         text_of(&client, "#notice").await?;
@@ -407,6 +467,18 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
         found.extend(look(&client, "23-player-game-refused-orders").await?);
         found.extend(visit(&client, &base, "/me/games/abc", "24-player-error").await?);
         found.extend(visit(&client, &base, "/me/zine", "33-player-zine").await?);
+        send_unchecked(&client, "#letter-form", &[("#letter", "  ")]).await?;
+        text_of(&client, "#letter-error").await?;
+        found.extend(look(&client, "40-player-letter-error").await?);
+        client.goto(&format!("{base}/me")).await?;
+        send_unchecked(
+            &client,
+            "#absence-form",
+            &[("#first-day", "2030-05-10"), ("#last-day", "2030-05-01")],
+        )
+        .await?;
+        text_of(&client, "#last-day-error").await?;
+        found.extend(look(&client, "41-player-absence-error").await?);
         found.extend(
             visit(
                 &client,
@@ -427,7 +499,7 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
             !name.to_string_lossy().starts_with("3x-")
         })
         .count();
-    assert_eq!(kept, 34, "a screenshot of every page at 390 px");
+    assert_eq!(kept, 40, "a screenshot of every page at 390 px");
     fleet.app.stop().await;
 }
 
