@@ -248,6 +248,34 @@ fn a_greeting_above_the_squares_is_set_aside_not_refused() {
 }
 
 #[test]
+fn the_missed_turn_warning_never_quotes_a_greeting_as_the_set() {
+    // Issue 27: "these orders fire no shot" (BARMY-17) is said on the set's first line; when
+    // that line is a greeting set aside as chat, it is said on the press line under it.
+    let parsed = Barmy::parse_orders(
+        &state(Setup::default()),
+        PlayerId(1),
+        "Hi all,\nPRESS Good luck everyone",
+    );
+    assert!(parsed.orders.shots.is_empty());
+    let [aside] = parsed.chat.as_slice() else {
+        panic!("{:?}", parsed.chat)
+    };
+    assert_eq!(aside.line, 1);
+    let [warning] = parsed.warnings.as_slice() else {
+        panic!("{:?}", parsed.warnings)
+    };
+    assert!(
+        warning.problem.contains("fire no shot"),
+        "{}",
+        warning.problem
+    );
+    assert_eq!(
+        (warning.line, warning.text.as_str()),
+        (2, "PRESS Good luck everyone")
+    );
+}
+
+#[test]
 fn where_asks_for_the_position_and_is_not_an_order() {
     // BARMY-14, BARMY-GM-13: the private position reply is the mail server's job.
     let parsed = Barmy::parse_orders(&state(Setup::default()), PlayerId(1), "WHERE");

@@ -291,6 +291,25 @@ pub fn set_aside<O>(text: &str, parsed: &mut ParsedOrders<O>) {
         .into_iter()
         .partition(|e| asides.iter().any(|(n, _)| *n == e.line));
     parsed.errors = errors;
+    // A warning about the whole set sits on its first line (Barmy's "these orders fire no
+    // shot"): never on a line set aside, which would quote a greeting back as if it were the
+    // set. It moves to the first line that is not (an order or a press line), if there is one.
+    let set_aside_lines: BTreeSet<usize> = asides.iter().map(|(n, _)| *n).collect();
+    let kept_line = OrderText::new(text).find_map(|line| match line {
+        Line::Order(order) if !set_aside_lines.contains(&order.number) => {
+            Some((order.number, order.raw))
+        }
+        Line::Press(press) => Some((press.number, press.raw)),
+        Line::Order(_) | Line::Blank { .. } => None,
+    });
+    if let Some((number, raw)) = kept_line {
+        for warning in &mut parsed.warnings {
+            if set_aside_lines.contains(&warning.line) {
+                warning.line = number;
+                raw.clone_into(&mut warning.text);
+            }
+        }
+    }
     // One entry a line, however many problems the engine found on it.
     for (number, aside) in asides {
         if let Some(first) = chat.iter().find(|e| e.line == number) {
