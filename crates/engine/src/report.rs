@@ -85,6 +85,17 @@ fn single_line(text: &str) -> Cow<'_, str> {
 }
 
 impl Report {
+    /// Notes that the players asking to join cannot, in a battle whose fleets are fixed at its
+    /// start (`why`: the rule and its ID), one line each.
+    pub fn refuse_joiners(&mut self, joining: &[crate::Player], why: &str) {
+        for player in joining {
+            self.notes.push(format!(
+                "{} cannot join a battle in progress: {why}.",
+                one_line(&player.name)
+            ));
+        }
+    }
+
     /// Aligned plain text that fits `TEXT_WIDTH` columns; long cells wrap within their column.
     pub fn to_text(&self) -> String {
         self.to_text_width(TEXT_WIDTH)

@@ -68,12 +68,7 @@ impl Engine for Forever {
     ) -> Result<Resolution<State>, TurnError> {
         let (next, log) = turn::resolve_turn(state, input, dice)?;
         let mut report = report::build(state, &next, &log);
-        for player in &input.joining {
-            report.notes.push(format!(
-                "{} cannot join a battle in progress: fleets are built at the start (FOREVER-ADM-07).",
-                engine::report::one_line(&player.name)
-            ));
-        }
+        report.refuse_joiners(&input.joining, "fleets are built at the start (FOREVER-ADM-07)");
         Ok(Resolution {
             state: next,
             report,

@@ -89,12 +89,7 @@ impl Engine for Ironclad {
     ) -> Result<Resolution<State>, TurnError> {
         let (next, log) = turn::resolve_turn(state, input, dice)?;
         let mut report = report::build(state, &next, &log);
-        for player in &input.joining {
-            report.notes.push(format!(
-                "{} cannot join a battle in progress: the fleets are fixed at the start (IRON-ADM-09).",
-                engine::report::one_line(&player.name)
-            ));
-        }
+        report.refuse_joiners(&input.joining, "the fleets are fixed at the start (IRON-ADM-09)");
         Ok(Resolution {
             state: next,
             report,

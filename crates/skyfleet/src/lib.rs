@@ -88,12 +88,7 @@ impl Engine for Skyfleet {
     ) -> Result<Resolution<State>, TurnError> {
         let (next, log) = turn::resolve_turn(state, input, dice)?;
         let mut report = report::build(state, &next, &log);
-        for player in &input.joining {
-            report.notes.push(format!(
-                "{} cannot join a battle in progress: the fleets are fixed at the start (SKY-ADM-07).",
-                engine::report::one_line(&player.name)
-            ));
-        }
+        report.refuse_joiners(&input.joining, "the fleets are fixed at the start (SKY-ADM-07)");
         Ok(Resolution {
             state: next,
             report,
