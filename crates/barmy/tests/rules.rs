@@ -15,9 +15,12 @@ use std::process::ExitCode;
 
 use barmy::{Barmy, Setup, Square, State};
 use engine::{Engine, Player, PlayerId, Viewer};
-use rulecases::case::After;
+use rulecases::case::{After, Promise};
 use rulecases::{CaseTable, Rules};
 use serde::Deserialize;
+
+#[path = "rules/unkept.rs"]
+mod unkept;
 
 struct Table;
 
@@ -78,6 +81,15 @@ impl CaseTable for Table {
             })
             .collect::<Result<_, String>>()?;
         State::with_ships(start.setup.clone(), ships).map_err(|e| e.to_string())
+    }
+
+    fn unkept(promise: &Promise<'_, Self>) -> Vec<String> {
+        unkept::unkept(
+            &promise.player.name,
+            promise.parsed,
+            promise.report,
+            promise.leaves(),
+        )
     }
 
     fn score(state: &State, player: PlayerId) -> Option<String> {

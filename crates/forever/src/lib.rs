@@ -68,7 +68,10 @@ impl Engine for Forever {
     ) -> Result<Resolution<State>, TurnError> {
         let (next, log) = turn::resolve_turn(state, input, dice)?;
         let mut report = report::build(state, &next, &log);
-        report.refuse_joiners(&input.joining, "fleets are built at the start (FOREVER-ADM-07)");
+        report.refuse_joiners(
+            &input.joining,
+            "fleets are built at the start (FOREVER-ADM-07)",
+        );
         Ok(Resolution {
             state: next,
             report,

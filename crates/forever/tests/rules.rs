@@ -17,11 +17,14 @@ use std::process::ExitCode;
 
 use engine::{Engine, Player, PlayerId, TurnDice};
 use forever::{Forever, State};
-use rulecases::case::After;
+use rulecases::case::{After, Promise};
 use rulecases::json::{self, Arrays};
 use rulecases::{CaseTable, Rules};
 use serde::Deserialize;
 use serde_json::Value;
+
+#[path = "rules/unkept.rs"]
+mod unkept;
 
 pub(crate) struct Table;
 
@@ -142,6 +145,17 @@ impl CaseTable for Table {
         }
         json::patch_named(&mut json["ships"], "ship", &start.before, Arrays::ByIndex)?;
         serde_json::from_value(json).map_err(|e| e.to_string())
+    }
+
+    fn unkept(promise: &Promise<'_, Self>) -> Vec<String> {
+        unkept::not_done(
+            promise.before,
+            promise.after,
+            promise.report,
+            promise.player,
+            &promise.parsed.orders,
+            &promise.parsed.warnings,
+        )
     }
 
     fn score(state: &State, player: PlayerId) -> Option<String> {

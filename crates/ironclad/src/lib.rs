@@ -89,7 +89,10 @@ impl Engine for Ironclad {
     ) -> Result<Resolution<State>, TurnError> {
         let (next, log) = turn::resolve_turn(state, input, dice)?;
         let mut report = report::build(state, &next, &log);
-        report.refuse_joiners(&input.joining, "the fleets are fixed at the start (IRON-ADM-09)");
+        report.refuse_joiners(
+            &input.joining,
+            "the fleets are fixed at the start (IRON-ADM-09)",
+        );
         Ok(Resolution {
             state: next,
             report,

@@ -15,11 +15,14 @@ use std::process::ExitCode;
 
 use engine::{Engine, Player, PlayerId, TurnDice};
 use ironclad::{Ironclad, Setup, State};
-use rulecases::case::After;
+use rulecases::case::{After, Promise};
 use rulecases::json::{self, Arrays};
 use rulecases::{CaseTable, Rules};
 use serde::Deserialize;
 use serde_json::Value;
+
+#[path = "rules/unkept.rs"]
+mod unkept;
 
 pub(crate) struct Table;
 
@@ -54,6 +57,20 @@ impl CaseTable for Table {
         crate_dir: env!("CARGO_MANIFEST_DIR"),
     };
     const GM_RULINGS_ANSWERED: Option<usize> = Some(20);
+
+    /// A player who leaves before the turn resolves gets the NMR treatment (IRON-GM-18): her
+    /// orders are stopped by that.
+    fn unkept(promise: &Promise<'_, Self>) -> Vec<String> {
+        if promise.leaves() {
+            return Vec::new();
+        }
+        unkept::not_done(
+            promise.after,
+            promise.report,
+            promise.player,
+            &promise.parsed.orders,
+        )
+    }
 
     /// Odd places command for the first side.
     fn start(start: &Start, players: &[Player]) -> Result<State, String> {

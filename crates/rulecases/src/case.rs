@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 
-use engine::{Engine, GameSecret, LineIssue, Player, PlayerId, Report, TurnInput};
+use engine::{Engine, GameSecret, LineIssue, ParsedOrders, Player, PlayerId, Report, TurnInput};
 use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
@@ -65,6 +65,15 @@ pub trait CaseTable: 'static {
         Vec::new()
     }
 
+    /// What the resolved turn did not do of what the confirmation promised one player (issue
+    /// 28's one judge): each action their set was understood as must be carried out, or be
+    /// reported as stopped by something that happened in the turn. Empty: every promise kept
+    /// (the default checks nothing).
+    fn unkept(promise: &Promise<'_, Self>) -> Vec<String> {
+        let _ = promise;
+        Vec::new()
+    }
+
     /// The report as a failure shows it.
     fn report_text(report: &Report) -> String {
         report.to_text()
@@ -93,6 +102,27 @@ impl<T: CaseTable + ?Sized> After<'_, T> {
     /// The id of a player the case names.
     pub fn id(&self, name: &str) -> Result<PlayerId, String> {
         id(self.ids, name)
+    }
+}
+
+/// One player's set as the confirmation read it, and the turn it was resolved in, for
+/// [`CaseTable::unkept`].
+pub struct Promise<'a, T: CaseTable + ?Sized> {
+    /// The position the set was read against.
+    pub before: &'a State<T>,
+    pub after: &'a State<T>,
+    pub report: &'a Report,
+    pub player: &'a Player,
+    pub parsed: &'a ParsedOrders<<T::Engine as Engine>::Orders>,
+    /// The players who left with this turn: their going may stop what was ordered (a player's
+    /// own orders, or an attack on them).
+    pub left: &'a [String],
+}
+
+impl<T: CaseTable + ?Sized> Promise<'_, T> {
+    /// The player of the set left with this turn: their orders were stopped by that.
+    pub fn leaves(&self) -> bool {
+        self.left.contains(&self.player.name)
     }
 }
 
@@ -379,6 +409,7 @@ fn play_turn<T: CaseTable>(
     let wanted = &turn.expect;
     let mut failures = Vec::new();
     let mut input: TurnInput<<T::Engine as Engine>::Orders> = TurnInput::default();
+    let mut promised = Vec::new();
     let first = ids.values().map(|id| id.0).max().unwrap_or(0) + 1;
     for (number, name) in (first..).zip(&turn.joining) {
         let player = Player {
@@ -444,7 +475,12 @@ fn play_turn<T: CaseTable>(
                 .into_iter()
                 .map(|problem| format!("{name}'s orders: {problem}")),
         );
-        input.orders.insert(player, parsed.orders);
+        input.orders.insert(player, parsed.orders.clone());
+        let player = Player {
+            id: player,
+            name: name.clone(),
+        };
+        promised.push((player, parsed));
     }
     let mut dice = dice::scripted(&turn.dice, &turn.sealed);
     let resolution = match T::Engine::resolve(state, &input, &mut dice) {
@@ -485,6 +521,21 @@ fn play_turn<T: CaseTable>(
         wanted.row_order.as_deref(),
     ));
     failures.extend(expect::notes(report, &wanted.notes));
+    for (player, parsed) in &promised {
+        let promise = Promise {
+            before: state,
+            after: &resolution.state,
+            report,
+            player,
+            parsed,
+            left: &turn.leaving,
+        };
+        failures.extend(
+            T::unkept(&promise)
+                .into_iter()
+                .map(|unkept| format!("{}'s confirmed orders: {unkept}", player.name)),
+        );
+    }
     *state = resolution.state;
     for (name, score) in &wanted.scores {
         match id(ids, name).map(|player| T::score(state, player)) {

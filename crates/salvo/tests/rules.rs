@@ -8,10 +8,13 @@ use std::collections::BTreeMap;
 use std::process::ExitCode;
 
 use engine::{Engine, GameSecret, Player};
-use rulecases::case::After;
+use rulecases::case::{After, Promise};
 use rulecases::{CaseTable, Rules};
 use salvo::{FleetOrder, Salvo, Setup, ShipKind, ShipStatus, Special, Square, State};
 use serde::Deserialize;
+
+#[path = "rules/unkept.rs"]
+mod unkept;
 
 struct Table;
 
@@ -139,6 +142,19 @@ impl CaseTable for Table {
             state.set_turn(turn);
         }
         Ok(state)
+    }
+
+    /// A player leaving with the turn is not held to their orders.
+    fn unkept(promise: &Promise<'_, Self>) -> Vec<String> {
+        if promise.leaves() {
+            return Vec::new();
+        }
+        unkept::unkept(
+            &promise.player.name,
+            promise.parsed,
+            promise.report,
+            promise.left,
+        )
     }
 
     fn check(wanted: &Expect, after: &After<'_, Self>) -> Vec<String> {

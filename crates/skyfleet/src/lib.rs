@@ -88,7 +88,10 @@ impl Engine for Skyfleet {
     ) -> Result<Resolution<State>, TurnError> {
         let (next, log) = turn::resolve_turn(state, input, dice)?;
         let mut report = report::build(state, &next, &log);
-        report.refuse_joiners(&input.joining, "the fleets are fixed at the start (SKY-ADM-07)");
+        report.refuse_joiners(
+            &input.joining,
+            "the fleets are fixed at the start (SKY-ADM-07)",
+        );
         Ok(Resolution {
             state: next,
             report,

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::process::ExitCode;
 
 use engine::{Player, PlayerId, Report};
-use rulecases::case::After;
+use rulecases::case::{After, Promise};
 use rulecases::json::{self, Arrays};
 use rulecases::{CaseTable, Rules};
 use serde::Deserialize;
@@ -23,6 +23,8 @@ use serde_json::Value;
 use skyfleet::{Skyfleet, State};
 
 mod support;
+#[path = "rules/unkept.rs"]
+mod unkept;
 
 use support::Start;
 
@@ -59,6 +61,22 @@ impl CaseTable for Table {
             .iter()
             .find(|side| side.player.id == player)
             .map(|side| side.vp.display())
+    }
+
+    /// A player who leaves has their side hold (SKY-ADM-07): their orders are not played.
+    fn unkept(promise: &Promise<'_, Self>) -> Vec<String> {
+        if promise.leaves() {
+            return Vec::new();
+        }
+        unkept::unexplained(
+            promise.before,
+            promise.after,
+            &promise.parsed.orders,
+            promise.report,
+        )
+        .into_iter()
+        .map(|problem| format!("{problem} (SKY-ADM-22)"))
+        .collect()
     }
 
     fn check(wanted: &Expect, after: &After<'_, Self>) -> Vec<String> {
