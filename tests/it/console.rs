@@ -218,6 +218,7 @@ pub async fn populate(pool: &PgPool) -> i64 {
             raw: b"Subject: x\r\n\r\nhi",
             envelope_recipients: &[],
             received_at: now,
+            over_tls: None,
         },
         "pipe",
     )
