@@ -1,0 +1,259 @@
+//! STARTTLS on the SMTP listener and its junk-command limit (issue 29 item 6), with a real
+//! client: Python's smtplib doing STARTTLS against a self-signed certificate made here.
+
+use std::path::Path;
+use std::process::Command;
+use std::sync::Arc;
+
+use server::smtp::{self, SmtpSettings, TlsCertificates};
+use server::{Clock, ManualClock};
+use sha2::{Digest, Sha256};
+use store::PgPool;
+use store::testing::TestDatabase;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Notify;
+
+use crate::helpers::trafalgar;
+use crate::inbox::DOMAIN;
+
+/// A fresh self-signed certificate written to `dir`; returns the SHA-256 of its DER.
+fn write_certificate(dir: &Path) -> String {
+    let made = rcgen::generate_simple_self_signed(vec!["localhost".to_owned()]).unwrap();
+    std::fs::write(dir.join("cert.pem"), made.cert.pem()).unwrap();
+    std::fs::write(dir.join("key.pem"), made.signing_key.serialize_pem()).unwrap();
+    hex::encode(Sha256::digest(made.cert.der()))
+}
+
+/// The listener alone (no workers: these tests read what was stored).
+async fn start(pool: &PgPool, settings: SmtpSettings) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    let clock: Arc<dyn Clock> = Arc::new(ManualClock::new(trafalgar()));
+    tokio::spawn(smtp::run(
+        listener,
+        pool.clone(),
+        clock,
+        settings,
+        Arc::new(Notify::new()),
+    ));
+    address
+}
+
+fn tls_settings(dir: &Path, require: bool) -> SmtpSettings {
+    let mut settings = SmtpSettings::new(DOMAIN, 1_000_000);
+    settings.tls =
+        Some(TlsCertificates::load(&dir.join("cert.pem"), &dir.join("key.pem")).unwrap());
+    settings.require_tls = require;
+    settings
+}
+
+/// smtplib: EHLO, STARTTLS when `tls`, EHLO again, and one message; prints what it saw.
+async fn smtplib(address: &str, tls: bool, raw: &[u8]) -> String {
+    let (host, port) = address.rsplit_once(':').unwrap();
+    let script = r#"
+import hashlib, smtplib, ssl, sys
+host, port, tls = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
+raw = sys.stdin.buffer.read()
+try:
+    with smtplib.SMTP(host, port, timeout=30) as client:
+        client.ehlo("client.example")
+        print("offers starttls:", client.has_extn("starttls"))
+        if tls:
+            context = ssl.create_default_context()
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE
+            client.starttls(context=context)
+            print("peer:", hashlib.sha256(client.sock.getpeercert(binary_form=True)).hexdigest())
+            client.ehlo("client.example")
+            print("offers starttls after:", client.has_extn("starttls"))
+        client.sendmail("fred@example.org", ["orders@zine.example.org"], raw)
+    print("sent")
+except smtplib.SMTPException as error:
+    print("refused:", error)
+"#;
+    let args = [
+        "-c".to_owned(),
+        script.to_owned(),
+        host.to_owned(),
+        port.to_owned(),
+        if tls { "1" } else { "0" }.to_owned(),
+    ];
+    let raw = raw.to_vec();
+    tokio::task::spawn_blocking(move || {
+        let mut child = Command::new("python3")
+            .args(&args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("python3 is needed for the SMTP client");
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(&raw).unwrap();
+        String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+    })
+    .await
+    .unwrap()
+}
+
+fn raw(id: &str) -> Vec<u8> {
+    format!(
+        "From: Fred <fred@example.org>\r\nTo: orders@{DOMAIN}\r\nMessage-ID: <{id}@example.org>\r\n\
+         Subject: orders\r\n\r\nG13\r\n"
+    )
+    .into_bytes()
+}
+
+#[tokio::test]
+async fn a_message_sent_over_starttls_is_stored_as_such_and_a_renewed_certificate_serves_the_next_session()
+ {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let dir = tempdir("renew");
+    let first = write_certificate(&dir);
+    let address = start(pool, tls_settings(&dir, false)).await;
+
+    let said = smtplib(&address, true, &raw("tls-1")).await;
+    assert!(said.contains("offers starttls: True"), "{said}");
+    assert!(said.contains(&format!("peer: {first}")), "{said}");
+    // RFC 3207: once TLS is on, STARTTLS is offered no more.
+    assert!(said.contains("offers starttls after: False"), "{said}");
+    assert!(said.ends_with("sent\n"), "{said}");
+    let (over_tls, stored): (Option<bool>, Vec<u8>) =
+        sqlx::query_as("SELECT over_tls, raw FROM inbound_messages")
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    assert_eq!(over_tls, Some(true));
+    let stored = String::from_utf8_lossy(&stored);
+    assert!(stored.contains("with ESMTPS;"), "{stored}");
+
+    // The certificate renewed on disk: the next session gets it, with no restart.
+    let renewed = write_certificate(&dir);
+    assert_ne!(first, renewed);
+    let said = smtplib(&address, true, &raw("tls-2")).await;
+    assert!(said.contains(&format!("peer: {renewed}")), "{said}");
+
+    // A broken renewal keeps the certificate in use.
+    std::fs::write(dir.join("cert.pem"), "not a certificate").unwrap();
+    let said = smtplib(&address, true, &raw("tls-3")).await;
+    assert!(said.contains(&format!("peer: {renewed}")), "{said}");
+
+    // In clear, the flag says so.
+    let said = smtplib(&address, false, &raw("clear-1")).await;
+    assert!(said.ends_with("sent\n"), "{said}");
+    let clear: Option<bool> = sqlx::query_scalar(
+        "SELECT over_tls FROM inbound_messages WHERE message_id = '<clear-1@example.org>'",
+    )
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert_eq!(clear, Some(false));
+    std::fs::remove_dir_all(&dir).unwrap();
+    db.drop_database().await;
+}
+
+#[tokio::test]
+async fn with_tls_required_mail_in_clear_is_refused() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let dir = tempdir("require");
+    write_certificate(&dir);
+    let address = start(pool, tls_settings(&dir, true)).await;
+    let said = smtplib(&address, false, &raw("clear-2")).await;
+    assert!(
+        said.contains("530") && said.contains("Must issue a STARTTLS command first"),
+        "{said}"
+    );
+    let said = smtplib(&address, true, &raw("tls-4")).await;
+    assert!(said.ends_with("sent\n"), "{said}");
+    let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM inbound_messages")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(stored, 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+    db.drop_database().await;
+}
+
+/// A raw client: reads replies line by line (smtplib hides what these tests look at).
+struct Raw {
+    read: BufReader<tokio::net::tcp::OwnedReadHalf>,
+    write: tokio::net::tcp::OwnedWriteHalf,
+}
+
+impl Raw {
+    async fn connect(address: &str) -> Raw {
+        let (read, write) = TcpStream::connect(address).await.unwrap().into_split();
+        let mut raw = Raw {
+            read: BufReader::new(read),
+            write,
+        };
+        raw.reply().await;
+        raw
+    }
+
+    /// The whole reply (every line of a multi-line one), or "" when the server closed.
+    async fn reply(&mut self) -> String {
+        let mut all = String::new();
+        loop {
+            let mut line = String::new();
+            if self.read.read_line(&mut line).await.unwrap() == 0 {
+                return all;
+            }
+            all.push_str(&line);
+            if line.as_bytes().get(3) != Some(&b'-') {
+                return all;
+            }
+        }
+    }
+
+    async fn say(&mut self, line: &str) -> String {
+        self.write.write_all(line.as_bytes()).await.unwrap();
+        self.reply().await
+    }
+}
+
+#[tokio::test]
+async fn the_101st_command_that_makes_no_progress_closes_the_session() {
+    let db = TestDatabase::migrated().await;
+    let address = start(&db.pool, SmtpSettings::new(DOMAIN, 1_000_000)).await;
+    let mut client = Raw::connect(&address).await;
+    assert!(client.say("EHLO client.example\r\n").await.starts_with("250"));
+    for n in 0..100 {
+        let command = ["NOOP\r\n", "RSET\r\n", "VRFY fred\r\n", "HELP\r\n"][n % 4];
+        let reply = client.say(command).await;
+        assert!(!reply.starts_with("421"), "command {n} ({command:?}): {reply}");
+    }
+    let reply = client.say("NOOP\r\n").await;
+    assert!(reply.starts_with("421 4.7.0"), "{reply}");
+    assert_eq!(client.reply().await, "", "the session must be closed");
+    db.drop_database().await;
+}
+
+#[tokio::test]
+async fn commands_sent_with_starttls_before_the_handshake_are_refused() {
+    let db = TestDatabase::migrated().await;
+    let dir = tempdir("inject");
+    write_certificate(&dir);
+    let address = start(&db.pool, tls_settings(&dir, false)).await;
+    let mut client = Raw::connect(&address).await;
+    let ehlo = client.say("EHLO client.example\r\n").await;
+    assert!(ehlo.contains("STARTTLS"), "{ehlo}");
+    // CVE-2011-0411: a command injected in clear after STARTTLS must not count after it.
+    let reply = client
+        .say("STARTTLS\r\nMAIL FROM:<forged@example.org>\r\n")
+        .await;
+    assert!(reply.starts_with("554"), "{reply}");
+    assert_eq!(client.reply().await, "");
+    std::fs::remove_dir_all(&dir).unwrap();
+    db.drop_database().await;
+}
+
+fn tempdir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "admiralty-smtp-tls-{name}-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
