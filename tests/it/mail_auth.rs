@@ -10,7 +10,7 @@ use std::time::Duration;
 use hickory_proto::op::{Message, MessageType};
 use hickory_proto::rr::rdata::TXT;
 use hickory_proto::rr::{RData, Record};
-use mail_auth::common::crypto::{Ed25519Key, SigningKey as _};
+use mail_auth::common::crypto::Ed25519Key;
 use mail_auth::common::headers::HeaderWriter;
 use mail_auth::dkim::DkimSigner;
 use server::inbox::{self, Settings, authenticate::MailAuthenticator};
@@ -85,7 +85,7 @@ async fn auth_of(pool: &PgPool, id: &str) -> (String, Option<String>, String, Op
         "SELECT status, auth_dkim, auth_dmarc, auth_dmarc_policy FROM inbound_messages \
          WHERE message_id = $1",
     )
-    .bind(format!("<{id}@example.org>"))
+    .bind(format!("{id}@example.org"))
     .fetch_one(pool)
     .await
     .map(|(status, dkim, dmarc, policy): (String, Option<String>, Option<String>, Option<String>)| {
@@ -137,7 +137,7 @@ async fn a_from_whose_domain_publishes_dmarc_reject_is_never_answered_and_its_pa
         ("dropped", Some("none"), "fail", Some("reject"))
     );
     let error: String = sqlx::query_scalar(
-        "SELECT error FROM inbound_messages WHERE message_id = '<reject-1@example.org>'",
+        "SELECT error FROM inbound_messages WHERE message_id = 'reject-1@example.org'",
     )
     .fetch_one(pool)
     .await

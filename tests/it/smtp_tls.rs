@@ -142,7 +142,7 @@ async fn a_message_sent_over_starttls_is_stored_as_such_and_a_renewed_certificat
     let said = smtplib(&address, false, &raw("clear-1")).await;
     assert!(said.ends_with("sent\n"), "{said}");
     let clear: Option<bool> = sqlx::query_scalar(
-        "SELECT over_tls FROM inbound_messages WHERE message_id = '<clear-1@example.org>'",
+        "SELECT over_tls FROM inbound_messages WHERE message_id = 'clear-1@example.org'",
     )
     .fetch_one(pool)
     .await
@@ -256,4 +256,138 @@ fn tempdir(name: &str) -> std::path::PathBuf {
     ));
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// A private Postfix instance (its own configuration, queue and port on loopback; never the
+/// system's) relaying everything to `relay` with `smtp_tls_security_level = encrypt`.
+struct Postfix {
+    dir: std::path::PathBuf,
+    port: u16,
+}
+
+impl Postfix {
+    fn start(relay: &str) -> Postfix {
+        let dir = tempdir("postfix");
+        let port = crate::outbox::free_port();
+        for sub in ["conf", "queue", "data"] {
+            std::fs::create_dir_all(dir.join(sub)).unwrap();
+        }
+        let d = dir.display();
+        let (relay_host, relay_port) = relay.rsplit_once(':').unwrap();
+        let main_cf = format!(
+            "compatibility_level = 3.6\nqueue_directory = {d}/queue\ndata_directory = {d}/data\n\
+             mail_owner = postfix\nsetgid_group = postdrop\nmyhostname = sender.example\n\
+             mydomain = sender.example\nmyorigin = example.org\nmydestination =\n\
+             local_recipient_maps =\nalias_maps =\nalias_database =\n\
+             inet_interfaces = 127.0.0.1\ninet_protocols = ipv4\nrelayhost = [{relay_host}]:{relay_port}\n\
+             smtp_tls_security_level = encrypt\nsmtp_tls_loglevel = 1\n\
+             smtp_dns_support_level = disabled\nmynetworks = 127.0.0.0/8\n\
+             smtpd_relay_restrictions = permit_mynetworks, reject\n\
+             maillog_file_prefixes = {d}\nmaillog_file = {d}/maillog\n"
+        );
+        std::fs::write(dir.join("conf/main.cf"), main_cf).unwrap();
+        let services = [
+            "pickup unix n - n 60 1 pickup",
+            "cleanup unix n - n - 0 cleanup",
+            "qmgr unix n - n 300 1 qmgr",
+            "tlsmgr unix - - n 1000? 1 tlsmgr",
+            "rewrite unix - - n - - trivial-rewrite",
+            "bounce unix - - n - 0 bounce",
+            "defer unix - - n - 0 bounce",
+            "trace unix - - n - 0 bounce",
+            "verify unix - - n - 1 verify",
+            "flush unix n - n 1000? 0 flush",
+            "proxymap unix - - n - - proxymap",
+            "smtp unix - - n - - smtp",
+            "relay unix - - n - - smtp",
+            "showq unix n - n - - showq",
+            "error unix - - n - - error",
+            "retry unix - - n - - error",
+            "discard unix - - n - - discard",
+            "anvil unix - - n - 1 anvil",
+            "scache unix - - n - 1 scache",
+            "postlog unix-dgram n - n - 1 postlogd",
+        ];
+        let master_cf = format!(
+            "127.0.0.1:{port} inet n - n - - smtpd\n{}\n",
+            services.join("\n")
+        );
+        std::fs::write(dir.join("conf/master.cf"), master_cf).unwrap();
+        // Postfix's daemons write here as the postfix user.
+        let chown = Command::new("chown")
+            .args(["postfix", &format!("{d}/data")])
+            .status()
+            .expect("chown");
+        assert!(chown.success(), "the Postfix test must run as root");
+        let postfix = Postfix { dir, port };
+        let started = postfix.command("start");
+        assert!(started.status.success(), "postfix start: {started:?}");
+        postfix
+    }
+
+    fn command(&self, verb: &str) -> std::process::Output {
+        Command::new("postfix")
+            .args(["-c", &format!("{}/conf", self.dir.display()), verb])
+            .output()
+            .expect("Debian's postfix is needed (scripts/lib/postfix_peer.sh installs it)")
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(self.dir.join("maillog")).unwrap_or_default()
+    }
+}
+
+impl Drop for Postfix {
+    fn drop(&mut self) {
+        let _ = self.command("stop");
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+#[tokio::test]
+async fn postfix_requiring_encryption_delivers_to_the_listener_over_starttls() {
+    let db = TestDatabase::migrated().await;
+    let pool = &db.pool;
+    let dir = tempdir("postfix-cert");
+    write_certificate(&dir);
+    let address = start(pool, tls_settings(&dir, true)).await;
+    let postfix = Postfix::start(&address);
+
+    // Injected through Postfix's own SMTP server; Postfix relays it (or defers it, never in
+    // clear: `encrypt`).
+    let inject = format!("127.0.0.1:{}", postfix.port);
+    let mut said = String::new();
+    for _ in 0..50 {
+        said = smtplib(&inject, false, &raw("postfix-1")).await;
+        if said.ends_with("sent\n") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(said.ends_with("sent\n"), "{said}");
+    let started = std::time::Instant::now();
+    let over_tls = loop {
+        let row: Option<Option<bool>> = sqlx::query_scalar(
+            "SELECT over_tls FROM inbound_messages WHERE message_id = 'postfix-1@example.org'",
+        )
+        .fetch_optional(pool)
+        .await
+        .unwrap();
+        if let Some(over_tls) = row {
+            break over_tls;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(60),
+            "Postfix did not deliver: {}",
+            postfix.log()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    assert_eq!(over_tls, Some(true));
+    let log = postfix.log();
+    assert!(log.contains("TLS connection established to"), "{log}");
+    assert!(log.contains("status=sent"), "{log}");
+    drop(postfix);
+    std::fs::remove_dir_all(&dir).unwrap();
+    db.drop_database().await;
 }
