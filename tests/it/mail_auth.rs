@@ -65,9 +65,8 @@ async fn dns_stub(zone: Zone) -> SocketAddr {
 /// Inbox settings checking mail against the stub (a fresh resolver: nothing cached).
 fn settings(resolver: SocketAddr) -> Settings {
     let mut settings = Settings::from(DOMAIN);
-    settings.mail_auth = Some(
-        MailAuthenticator::new(Some(resolver), DOMAIN, Duration::from_secs(5)).unwrap(),
-    );
+    settings.mail_auth =
+        Some(MailAuthenticator::new(Some(resolver), DOMAIN, Duration::from_secs(5)).unwrap());
     settings
 }
 
@@ -88,9 +87,14 @@ async fn auth_of(pool: &PgPool, id: &str) -> (String, Option<String>, String, Op
     .bind(format!("{id}@example.org"))
     .fetch_one(pool)
     .await
-    .map(|(status, dkim, dmarc, policy): (String, Option<String>, Option<String>, Option<String>)| {
-        (status, dkim, dmarc.unwrap_or_default(), policy)
-    })
+    .map(
+        |(status, dkim, dmarc, policy): (
+            String,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+        )| { (status, dkim, dmarc.unwrap_or_default(), policy) },
+    )
     .unwrap()
 }
 
@@ -111,11 +115,19 @@ async fn a_from_whose_domain_publishes_dmarc_reject_is_never_answered_and_its_pa
 
     // p=none changes nothing: the password is set, and orders with it are confirmed.
     let set = message("set-1", &to, "", &format!("PASSWORD {right}\r\n"));
-    inbox::ingest(pool, &set, "pipe", at, settings(resolver)).await.unwrap();
-    let body = format!("PASSWORD {right}\r\nG13, K19\r\n");
-    inbox::ingest(pool, &from_fred("none-1", &body), "pipe", at, settings(resolver))
+    inbox::ingest(pool, &set, "pipe", at, settings(resolver))
         .await
         .unwrap();
+    let body = format!("PASSWORD {right}\r\nG13, K19\r\n");
+    inbox::ingest(
+        pool,
+        &from_fred("none-1", &body),
+        "pipe",
+        at,
+        settings(resolver),
+    )
+    .await
+    .unwrap();
     let (status, _, dmarc, policy) = auth_of(pool, "none-1").await;
     assert_eq!((status.as_str(), dmarc.as_str()), ("processed", "fail"));
     assert_eq!(policy.as_deref(), Some("none"));
@@ -128,12 +140,23 @@ async fn a_from_whose_domain_publishes_dmarc_reject_is_never_answered_and_its_pa
         .unwrap()
         .insert("_dmarc.example.org".into(), "v=DMARC1; p=reject".into());
     let body = format!("PASSWORD {right}\r\nK20\r\n");
-    inbox::ingest(pool, &from_fred("reject-1", &body), "pipe", at, settings(resolver))
-        .await
-        .unwrap();
+    inbox::ingest(
+        pool,
+        &from_fred("reject-1", &body),
+        "pipe",
+        at,
+        settings(resolver),
+    )
+    .await
+    .unwrap();
     let (status, dkim, dmarc, policy) = auth_of(pool, "reject-1").await;
     assert_eq!(
-        (status.as_str(), dkim.as_deref(), dmarc.as_str(), policy.as_deref()),
+        (
+            status.as_str(),
+            dkim.as_deref(),
+            dmarc.as_str(),
+            policy.as_deref()
+        ),
         ("dropped", Some("none"), "fail", Some("reject"))
     );
     let error: String = sqlx::query_scalar(
@@ -191,9 +214,15 @@ async fn a_from_whose_domain_publishes_dmarc_reject_is_never_answered_and_its_pa
 async fn with_the_checks_off_a_message_is_stored_as_not_checked() {
     let db = TestDatabase::migrated().await;
     let pool = &db.pool;
-    inbox::ingest(pool, &from_fred("off-1", "HELP\r\n"), "pipe", trafalgar(), DOMAIN)
-        .await
-        .unwrap();
+    inbox::ingest(
+        pool,
+        &from_fred("off-1", "HELP\r\n"),
+        "pipe",
+        trafalgar(),
+        DOMAIN,
+    )
+    .await
+    .unwrap();
     let checked: Option<chrono::DateTime<chrono::Utc>> =
         sqlx::query_scalar("SELECT auth_checked_at FROM inbound_messages")
             .fetch_one(pool)
@@ -201,15 +230,18 @@ async fn with_the_checks_off_a_message_is_stored_as_not_checked() {
             .unwrap();
     assert_eq!(checked, None);
     assert_eq!(
-        count(pool, "SELECT count(*) FROM inbound_messages WHERE status <> 'new'").await,
+        count(
+            pool,
+            "SELECT count(*) FROM inbound_messages WHERE status <> 'new'"
+        )
+        .await,
         1
     );
     db.drop_database().await;
 }
 
 fn base64_of(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] =
-        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::new();
     for chunk in bytes.chunks(3) {
         let n = chunk

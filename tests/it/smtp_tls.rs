@@ -218,11 +218,19 @@ async fn the_101st_command_that_makes_no_progress_closes_the_session() {
     let db = TestDatabase::migrated().await;
     let address = start(&db.pool, SmtpSettings::new(DOMAIN, 1_000_000)).await;
     let mut client = Raw::connect(&address).await;
-    assert!(client.say("EHLO client.example\r\n").await.starts_with("250"));
+    assert!(
+        client
+            .say("EHLO client.example\r\n")
+            .await
+            .starts_with("250")
+    );
     for n in 0..100 {
         let command = ["NOOP\r\n", "RSET\r\n", "VRFY fred\r\n", "HELP\r\n"][n % 4];
         let reply = client.say(command).await;
-        assert!(!reply.starts_with("421"), "command {n} ({command:?}): {reply}");
+        assert!(
+            !reply.starts_with("421"),
+            "command {n} ({command:?}): {reply}"
+        );
     }
     let reply = client.say("NOOP\r\n").await;
     assert!(reply.starts_with("421 4.7.0"), "{reply}");
@@ -250,10 +258,8 @@ async fn commands_sent_with_starttls_before_the_handshake_are_refused() {
 }
 
 fn tempdir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "admiralty-smtp-tls-{name}-{}",
-        std::process::id()
-    ));
+    let dir =
+        std::env::temp_dir().join(format!("admiralty-smtp-tls-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

@@ -214,24 +214,6 @@ pub struct MailAuthArgs {
     pub mail_auth_seconds: u64,
 }
 
-impl MailAuthArgs {
-    /// The checker, unless the checks are off.
-    pub fn authenticator(
-        &self,
-        mail_domain: &str,
-    ) -> Result<Option<crate::inbox::authenticate::MailAuthenticator>, String> {
-        if self.mail_auth == Switch::Off {
-            return Ok(None);
-        }
-        crate::inbox::authenticate::MailAuthenticator::new(
-            self.dns_resolver,
-            mail_domain,
-            std::time::Duration::from_secs(self.mail_auth_seconds.max(1)),
-        )
-        .map(Some)
-    }
-}
-
 /// The network doors' limits against clients that never finish (see `doors`).
 #[derive(Debug, Clone, Args)]
 pub struct DoorArgs {

@@ -258,10 +258,11 @@ impl IngestArgs {
             base_url: self.base_url.clone(),
             mail_from: self.mail_from.clone(),
             limits: self.limits,
-            mail_auth: self
-                .mail_auth
-                .authenticator(&self.mail_domain)
-                .map_err(anyhow::Error::msg)?,
+            mail_auth: crate::inbox::authenticate::MailAuthenticator::from_settings(
+                &self.mail_auth,
+                &self.mail_domain,
+            )
+            .map_err(anyhow::Error::msg)?,
         })
     }
 }

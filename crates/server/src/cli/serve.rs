@@ -119,9 +119,11 @@ fn app_state(
         .with_mail_domain(args.mail_domain.clone())
         .with_limits(args.limits, args.mail_from.clone())
         .with_mail_auth(
-            args.mail_auth
-                .authenticator(&args.mail_domain)
-                .map_err(anyhow::Error::msg)?,
+            crate::inbox::authenticate::MailAuthenticator::from_settings(
+                &args.mail_auth,
+                &args.mail_domain,
+            )
+            .map_err(anyhow::Error::msg)?,
         );
     if state.mail_auth.is_none() {
         tracing::info!("ADMIRALTY_MAIL_AUTH=off: inbound SPF, DKIM and DMARC are not checked");
@@ -164,7 +166,10 @@ async fn smtp_door(
                 .context("reading ADMIRALTY_SMTP_TLS_CERT and ADMIRALTY_SMTP_TLS_KEY")?,
         );
         settings.require_tls = args.doors.smtp_require_tls;
-        tracing::info!(require = settings.require_tls, "SMTP listener offers STARTTLS");
+        tracing::info!(
+            require = settings.require_tls,
+            "SMTP listener offers STARTTLS"
+        );
     }
     Ok(tokio::spawn(crate::smtp::serve(
         smtp,

@@ -81,6 +81,22 @@ impl MailAuthenticator {
         })
     }
 
+    /// The checker `ADMIRALTY_MAIL_AUTH` and its fellows ask for, unless the checks are off.
+    pub fn from_settings(
+        args: &crate::config::MailAuthArgs,
+        mail_domain: &str,
+    ) -> Result<Option<MailAuthenticator>, String> {
+        if args.mail_auth == crate::config::Switch::Off {
+            return Ok(None);
+        }
+        MailAuthenticator::new(
+            args.dns_resolver,
+            mail_domain,
+            Duration::from_secs(args.mail_auth_seconds.max(1)),
+        )
+        .map(Some)
+    }
+
     pub fn time_box(&self) -> Duration {
         self.time_box
     }

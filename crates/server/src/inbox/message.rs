@@ -45,7 +45,10 @@ pub(super) async fn process(
     if let Delivery::Automated(reason) = &reading.delivery {
         return drop_message(tx, reading, reason.to_string(), now).await;
     }
-    if let Some(auth) = claimed.auth.filter(store::inbox::MailAuth::forged_by_policy) {
+    if let Some(auth) = claimed
+        .auth
+        .filter(store::inbox::MailAuth::forged_by_policy)
+    {
         // Its From domain disowns it: answering would mail whoever was forged, and its
         // PASSWORD line (or token) is not taken from a sender the domain says is not theirs.
         let policy = auth.dmarc_policy.map_or("", |p| p.as_str());

@@ -63,6 +63,16 @@ impl Ended {
     }
 }
 
+/// What [`Session::gate`] made of a command.
+enum Gate {
+    /// mailin answers it.
+    Pass,
+    /// Answered already; the next command.
+    Answered,
+    /// Answered, and the session is over.
+    Close,
+}
+
 /// How receiving one message ended.
 enum Received {
     /// The message, with the share of the memory budget it holds until it is stored.
@@ -112,28 +122,10 @@ impl Session {
                 return Ok(());
             };
             let verb = Verb::of(&command);
-            if verb == Verb::Junk {
-                conn.junk += 1;
-                if conn.junk > self.settings.limits.junk_commands {
-                    conn.io
-                        .write_all(b"421 4.7.0 too many commands that make no progress, closing\r\n")
-                        .await?;
-                    return Ok(());
-                }
-            }
-            if verb == Verb::Mail && self.settings.require_tls && !conn.over_tls {
-                conn.io
-                    .write_all(b"530 5.7.0 Must issue a STARTTLS command first\r\n")
-                    .await?;
-                continue;
-            }
-            if verb == Verb::StartTls && !conn.over_tls && !conn.io.buffer().is_empty() {
-                // Commands sent with STARTTLS, before the handshake, would otherwise be read
-                // as if they came over TLS (CVE-2011-0411): nothing sent in clear counts.
-                conn.io
-                    .write_all(b"554 5.5.1 commands sent after STARTTLS before the handshake, closing\r\n")
-                    .await?;
-                return Ok(());
+            match self.gate(&mut conn, verb).await? {
+                Gate::Pass => {}
+                Gate::Answered => continue,
+                Gate::Close => return Ok(()),
             }
             let reply = session.process(&command);
             if verb == Verb::Ehlo && reply.code == 250 {
@@ -168,6 +160,37 @@ impl Session {
             }
             ticket.idle();
         }
+    }
+
+    /// The session's own rules, before mailin sees a command: the junk-command limit, TLS
+    /// required before MAIL, and nothing sent in clear after STARTTLS.
+    async fn gate(&self, conn: &mut Connection, verb: Verb) -> io::Result<Gate> {
+        if verb == Verb::Junk {
+            conn.junk += 1;
+            if conn.junk > self.settings.limits.junk_commands {
+                conn.io
+                    .write_all(b"421 4.7.0 too many commands that make no progress, closing\r\n")
+                    .await?;
+                return Ok(Gate::Close);
+            }
+        }
+        if verb == Verb::Mail && self.settings.require_tls && !conn.over_tls {
+            conn.io
+                .write_all(b"530 5.7.0 Must issue a STARTTLS command first\r\n")
+                .await?;
+            return Ok(Gate::Answered);
+        }
+        if verb == Verb::StartTls && !conn.over_tls && !conn.io.buffer().is_empty() {
+            // Commands sent with STARTTLS, before the handshake, would otherwise be read as
+            // if they came over TLS (CVE-2011-0411): nothing sent in clear counts.
+            conn.io
+                .write_all(
+                    b"554 5.5.1 commands sent after STARTTLS before the handshake, closing\r\n",
+                )
+                .await?;
+            return Ok(Gate::Close);
+        }
+        Ok(Gate::Pass)
     }
 
     /// A fresh conversation with mailin: at the start, and again after STARTTLS.

@@ -105,8 +105,8 @@ fn acceptor(cert: &Path, key: &Path) -> Result<TlsAcceptor, TlsError> {
     if chain.is_empty() {
         return Err(TlsError::NoCertificate(cert.to_owned(), "empty".into()));
     }
-    let private =
-        PrivateKeyDer::from_pem_slice(&key_pem).map_err(|e| TlsError::NoKey(key.to_owned(), e.to_string()))?;
+    let private = PrivateKeyDer::from_pem_slice(&key_pem)
+        .map_err(|e| TlsError::NoKey(key.to_owned(), e.to_string()))?;
     // ring is the provider the rest of the process's rustls uses (lettre, sqlx); naming it
     // here needs no process-wide default.
     let provider = Arc::new(rustls::crypto::ring::default_provider());
