@@ -397,3 +397,23 @@ async fn postfix_requiring_encryption_delivers_to_the_listener_over_starttls() {
     std::fs::remove_dir_all(&dir).unwrap();
     db.drop_database().await;
 }
+
+#[tokio::test]
+async fn a_client_that_stalls_in_the_handshake_is_cut_at_the_idle_limit() {
+    let db = TestDatabase::migrated().await;
+    let dir = tempdir("stall");
+    write_certificate(&dir);
+    let mut settings = tls_settings(&dir, false);
+    settings.limits.idle_timeout = std::time::Duration::from_secs(1);
+    let address = start(&db.pool, settings).await;
+    let mut client = Raw::connect(&address).await;
+    client.say("EHLO client.example\r\n").await;
+    assert!(client.say("STARTTLS\r\n").await.starts_with("220"));
+    // No ClientHello: the listener closes the connection once the idle limit has passed.
+    let started = std::time::Instant::now();
+    let closed = tokio::time::timeout(std::time::Duration::from_secs(10), client.reply()).await;
+    assert_eq!(closed.as_deref(), Ok(""), "the connection must be closed");
+    assert!(started.elapsed() >= std::time::Duration::from_millis(900));
+    std::fs::remove_dir_all(&dir).unwrap();
+    db.drop_database().await;
+}
