@@ -218,6 +218,7 @@ pub async fn populate(pool: &PgPool) -> i64 {
             raw: b"Subject: x\r\n\r\nhi",
             envelope_recipients: &[],
             received_at: now,
+            over_tls: None,
         },
         "pipe",
     )
@@ -1195,6 +1196,22 @@ async fn the_mail_queues_show_failures_and_take_retries() {
     let inbox = gm.get_text("/gm/inbox").await;
     assert!(
         inbox.contains(&html("<b>boom</b>")) && inbox.contains(&html("<m1@example.org>")),
+        "{inbox}"
+    );
+    assert!(inbox.contains("not checked"), "{inbox}");
+    // What the listener and the sender checks recorded is shown with the message (issue 29).
+    sqlx::query(
+        "UPDATE inbound_messages SET over_tls = true, auth_checked_at = now(), auth_spf = 'softfail', \
+         auth_dkim = 'none', auth_dmarc = 'fail', auth_dmarc_policy = 'reject'",
+    )
+    .execute(pool)
+    .await
+    .unwrap();
+    let inbox = gm.get_text("/gm/inbox").await;
+    assert!(
+        inbox.contains("via pipe (over TLS)")
+            && inbox.contains("SPF softfail · DKIM none · DMARC fail (p=reject)")
+            && inbox.contains("its From domain disowns it"),
         "{inbox}"
     );
     let outbox = gm.get_text("/gm/outbox?status=failed").await;

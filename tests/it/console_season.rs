@@ -813,6 +813,7 @@ Subject: My orders for turn 1\r\nMessage-ID: <fred-1@example.org>\r\n\r\nFIRE B7
             raw,
             envelope_recipients: &[],
             received_at: now,
+            over_tls: None,
         },
         "pipe",
     )

@@ -182,7 +182,36 @@ pub struct ServeArgs {
     pub limits: Limits,
 
     #[command(flatten)]
+    pub mail_auth: MailAuthArgs,
+
+    #[command(flatten)]
     pub doors: Box<DoorArgs>,
+}
+
+/// `on` or `off`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Switch {
+    On,
+    Off,
+}
+
+/// Checking inbound mail's SPF, DKIM and DMARC (docs/mail.md).
+#[derive(Debug, Clone, Args)]
+pub struct MailAuthArgs {
+    /// Check SPF, DKIM and DMARC of every inbound message before it is processed (`on`, the
+    /// default: a receiving server has DNS, and without the check a forged From is answered).
+    /// `off` on a machine without DNS: messages are stored as "not checked".
+    #[arg(long, env = "ADMIRALTY_MAIL_AUTH", value_enum, default_value = "on")]
+    pub mail_auth: Switch,
+
+    /// The DNS resolver the checks ask, as address:port; default: /etc/resolv.conf's.
+    #[arg(long, env = "ADMIRALTY_DNS_RESOLVER")]
+    pub dns_resolver: Option<std::net::SocketAddr>,
+
+    /// Seconds the checks of one message may take; DNS that has not answered by then counts
+    /// as a temporary error, which changes nothing.
+    #[arg(long, env = "ADMIRALTY_MAIL_AUTH_SECONDS", default_value_t = 10)]
+    pub mail_auth_seconds: u64,
 }
 
 /// The network doors' limits against clients that never finish (see `doors`).
@@ -226,6 +255,24 @@ pub struct DoorArgs {
     /// is closed), then is refused with 421.
     #[arg(long, env = "ADMIRALTY_SMTP_MAX_SESSIONS", default_value_t = 1000)]
     pub smtp_max_sessions: usize,
+
+    /// The SMTP listener's certificate chain for STARTTLS (PEM); with the key, EHLO offers
+    /// STARTTLS. Read again when the file changes.
+    #[arg(long, env = "ADMIRALTY_SMTP_TLS_CERT", requires = "smtp_tls_key")]
+    pub smtp_tls_cert: Option<std::path::PathBuf>,
+
+    /// The private key of `ADMIRALTY_SMTP_TLS_CERT` (PEM).
+    #[arg(long, env = "ADMIRALTY_SMTP_TLS_KEY", requires = "smtp_tls_cert")]
+    pub smtp_tls_key: Option<std::path::PathBuf>,
+
+    /// Refuse MAIL before STARTTLS (530 5.7.0): `1` or `true`.
+    #[arg(long, env = "ADMIRALTY_SMTP_REQUIRE_TLS", requires = "smtp_tls_cert")]
+    pub smtp_require_tls: bool,
+
+    /// Commands that make no progress (NOOP, RSET, VRFY, EXPN, HELP, ETRN, unknown ones) one
+    /// SMTP session may send; the next is answered 421 and the session closed.
+    #[arg(long, env = "ADMIRALTY_SMTP_JUNK_COMMANDS", default_value_t = 100)]
+    pub smtp_junk_commands: u32,
 
     /// Most SMTP sessions for one client address (an IPv6 /64).
     #[arg(

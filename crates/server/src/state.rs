@@ -28,6 +28,8 @@ pub struct AppState {
     pub limits: Limits,
     /// `ADMIRALTY_MAIL_FROM`, when set: never answered.
     pub mail_from: Option<String>,
+    /// Checks inbound mail's SPF, DKIM and DMARC (`ADMIRALTY_MAIL_AUTH`), when on.
+    pub mail_auth: Option<crate::inbox::authenticate::MailAuthenticator>,
     /// Whether this process sends the outbox through an SMTP relay (`ADMIRALTY_SMTP_URL`):
     /// without one, the console's outbox says that nothing is being sent.
     pub relay_configured: bool,
@@ -55,6 +57,7 @@ impl AppState {
             states: StateCache::default(),
             limits: Limits::DEFAULT,
             mail_from: None,
+            mail_auth: None,
             relay_configured: false,
         }
     }
@@ -81,7 +84,17 @@ impl AppState {
             base_url: self.base_url.clone(),
             mail_from: self.mail_from.clone(),
             limits: self.limits,
+            mail_auth: self.mail_auth.clone(),
         }
+    }
+
+    /// Checks inbound mail's SPF, DKIM and DMARC with `authenticator` (none: not checked).
+    pub fn with_mail_auth(
+        mut self,
+        authenticator: Option<crate::inbox::authenticate::MailAuthenticator>,
+    ) -> Self {
+        self.mail_auth = authenticator;
+        self
     }
 
     /// Opens the webhook door for inbound mail.

@@ -6,7 +6,7 @@ use sqlx::PgExecutor;
 
 use crate::StoreError;
 use crate::ids::SubscriberId;
-use crate::status::InboundStatus;
+use crate::status::{DkimVerdict, DmarcPolicy, DmarcVerdict, InboundStatus, SpfVerdict};
 
 pub use crate::ids::InboundId;
 
@@ -30,6 +30,44 @@ pub struct NewInbound<'a> {
     /// The envelope recipients the door accepted (none when it did not say).
     pub envelope_recipients: &'a [String],
     pub received_at: DateTime<Utc>,
+    /// Whether it came over TLS (the SMTP listener knows; the other doors say `None`).
+    pub over_tls: Option<bool>,
+}
+
+/// What SPF, DKIM and DMARC said of a message (`None` where it is kept: not checked).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MailAuth {
+    pub spf: SpfVerdict,
+    pub dkim: DkimVerdict,
+    pub dmarc: DmarcVerdict,
+    /// The From domain's published policy, when it has one.
+    pub dmarc_policy: Option<DmarcPolicy>,
+}
+
+impl MailAuth {
+    /// Fails DMARC where its domain asks receivers to reject or quarantine such mail.
+    pub fn forged_by_policy(&self) -> bool {
+        self.dmarc == DmarcVerdict::Fail
+            && matches!(
+                self.dmarc_policy,
+                Some(DmarcPolicy::Reject | DmarcPolicy::Quarantine)
+            )
+    }
+}
+
+/// The stored columns back into a [`MailAuth`]: all of them, or not checked.
+fn mail_auth(
+    spf: Option<SpfVerdict>,
+    dkim: Option<DkimVerdict>,
+    dmarc: Option<DmarcVerdict>,
+    dmarc_policy: Option<DmarcPolicy>,
+) -> Option<MailAuth> {
+    Some(MailAuth {
+        spf: spf?,
+        dkim: dkim?,
+        dmarc: dmarc?,
+        dmarc_policy,
+    })
 }
 
 /// Envelope recipients as one text per message (unnest takes no ragged arrays); an address
@@ -50,8 +88,8 @@ pub async fn store_raw<'e>(
     via: &str,
 ) -> Result<Stored, StoreError> {
     let inserted = sqlx::query_scalar!(
-        r#"INSERT INTO inbound_messages (message_id, body_sha256, raw, envelope_recipients, received_via, received_at, status)
-           SELECT $1, $2, $3, string_to_array($4, E'\n'), $5, $6, $7
+        r#"INSERT INTO inbound_messages (message_id, body_sha256, raw, envelope_recipients, received_via, received_at, status, over_tls)
+           SELECT $1, $2, $3, string_to_array($4, E'\n'), $5, $6, $7, $8
            WHERE NOT EXISTS (SELECT 1 FROM inbound_messages o WHERE o.message_id = $1 AND o.body_sha256 IS NULL)
            ON CONFLICT (message_id, body_sha256) DO NOTHING RETURNING id AS "id: InboundId""#,
         message.message_id,
@@ -61,6 +99,7 @@ pub async fn store_raw<'e>(
         via,
         message.received_at,
         InboundStatus::New as InboundStatus,
+        message.over_tls,
     )
     .fetch_optional(db)
     .await?;
@@ -94,11 +133,12 @@ pub async fn store_many<'e>(
         .map(|m| joined_recipients(m.envelope_recipients))
         .collect();
     let times: Vec<DateTime<Utc>> = messages.iter().map(|m| m.received_at).collect();
+    let tls: Vec<Option<bool>> = messages.iter().map(|m| m.over_tls).collect();
     sqlx::query!(
-        r#"INSERT INTO inbound_messages (message_id, body_sha256, raw, envelope_recipients, received_via, received_at, status)
-           SELECT m.message_id, m.digest, m.raw, string_to_array(m.recipients, E'\n'), $6, m.received_at, $7
-           FROM unnest($1::text[], $2::bytea[], $3::bytea[], $4::text[], $5::timestamptz[])
-                WITH ORDINALITY AS m(message_id, digest, raw, recipients, received_at, n)
+        r#"INSERT INTO inbound_messages (message_id, body_sha256, raw, envelope_recipients, received_via, received_at, status, over_tls)
+           SELECT m.message_id, m.digest, m.raw, string_to_array(m.recipients, E'\n'), $6, m.received_at, $7, m.over_tls
+           FROM unnest($1::text[], $2::bytea[], $3::bytea[], $4::text[], $5::timestamptz[], $8::boolean[])
+                WITH ORDINALITY AS m(message_id, digest, raw, recipients, received_at, over_tls, n)
            WHERE NOT EXISTS (SELECT 1 FROM inbound_messages o WHERE o.message_id = m.message_id AND o.body_sha256 IS NULL)
            ORDER BY m.n ON CONFLICT (message_id, body_sha256) DO NOTHING"#,
         &ids as &[&str],
@@ -108,6 +148,7 @@ pub async fn store_many<'e>(
         &times as &[DateTime<Utc>],
         via,
         InboundStatus::New as InboundStatus,
+        &tls as &[Option<bool>],
     )
     .execute(db)
     .await?;
@@ -124,6 +165,8 @@ pub struct Claimed {
     pub attempts: i32,
     /// When the message arrived: orders count as of then, not as of processing.
     pub received_at: DateTime<Utc>,
+    /// What SPF, DKIM and DMARC said of it, when checked.
+    pub auth: Option<MailAuth>,
 }
 
 /// This transaction records what was done with messages that were stored durably before
@@ -138,21 +181,97 @@ pub async fn commit_without_flush(tx: &mut sqlx::PgConnection) -> Result<(), Sto
 }
 
 /// Claims up to `limit` stored messages waiting to be processed, oldest first, locked for this
-/// transaction (other workers skip them).
+/// transaction (other workers skip them); `checked_only`, only those whose authentication
+/// was checked ([`record_authentication`]).
 pub async fn claim_batch(
     tx: &mut sqlx::PgConnection,
     limit: i64,
+    checked_only: bool,
 ) -> Result<Vec<Claimed>, StoreError> {
-    Ok(sqlx::query_as!(
-        Claimed,
-        r#"SELECT id AS "id: InboundId", raw, envelope_recipients, attempts, received_at
-           FROM inbound_messages WHERE status = $2
+    let rows = sqlx::query!(
+        r#"SELECT id AS "id: InboundId", raw, envelope_recipients, attempts, received_at,
+                  auth_spf AS "auth_spf: SpfVerdict", auth_dkim AS "auth_dkim: DkimVerdict",
+                  auth_dmarc AS "auth_dmarc: DmarcVerdict",
+                  auth_dmarc_policy AS "auth_dmarc_policy: DmarcPolicy"
+           FROM inbound_messages WHERE status = $2 AND (NOT $3 OR auth_checked_at IS NOT NULL)
            ORDER BY received_at, id LIMIT $1 FOR UPDATE SKIP LOCKED"#,
         limit,
         InboundStatus::New as InboundStatus,
+        checked_only,
     )
     .fetch_all(&mut *tx)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| Claimed {
+            id: row.id,
+            raw: row.raw,
+            envelope_recipients: row.envelope_recipients,
+            attempts: row.attempts,
+            received_at: row.received_at,
+            auth: mail_auth(
+                row.auth_spf,
+                row.auth_dkim,
+                row.auth_dmarc,
+                row.auth_dmarc_policy,
+            ),
+        })
+        .collect())
+}
+
+/// A stored message waiting for its authentication to be checked.
+#[derive(Debug, Clone)]
+pub struct Unchecked {
+    pub id: InboundId,
+    pub raw: Vec<u8>,
+    pub received_via: String,
+}
+
+/// Up to `limit` messages waiting to be processed whose authentication was not checked,
+/// oldest first. Not locked: two workers checking the same message record the same results.
+pub async fn unchecked<'e>(
+    db: impl PgExecutor<'e>,
+    limit: i64,
+) -> Result<Vec<Unchecked>, StoreError> {
+    Ok(sqlx::query_as!(
+        Unchecked,
+        r#"SELECT id AS "id: InboundId", raw, received_via FROM inbound_messages
+           WHERE status = $2 AND auth_checked_at IS NULL
+           ORDER BY received_at, id LIMIT $1"#,
+        limit,
+        InboundStatus::New as InboundStatus,
+    )
+    .fetch_all(db)
     .await?)
+}
+
+/// Records what SPF, DKIM and DMARC said of each message, in one statement.
+pub async fn record_authentication<'e>(
+    db: impl PgExecutor<'e>,
+    results: &[(InboundId, MailAuth)],
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let ids: Vec<InboundId> = results.iter().map(|r| r.0).collect();
+    let spf: Vec<SpfVerdict> = results.iter().map(|r| r.1.spf).collect();
+    let dkim: Vec<DkimVerdict> = results.iter().map(|r| r.1.dkim).collect();
+    let dmarc: Vec<DmarcVerdict> = results.iter().map(|r| r.1.dmarc).collect();
+    let policy: Vec<Option<DmarcPolicy>> = results.iter().map(|r| r.1.dmarc_policy).collect();
+    sqlx::query!(
+        "UPDATE inbound_messages m SET auth_checked_at = $6, auth_spf = r.spf,
+                auth_dkim = r.dkim, auth_dmarc = r.dmarc, auth_dmarc_policy = r.policy
+         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[])
+              AS r(id, spf, dkim, dmarc, policy)
+         WHERE m.id = r.id AND m.auth_checked_at IS NULL",
+        &ids as &[InboundId],
+        &spf as &[SpfVerdict],
+        &dkim as &[DkimVerdict],
+        &dmarc as &[DmarcVerdict],
+        &policy as &[Option<DmarcPolicy>],
+        now,
+    )
+    .execute(db)
+    .await?;
+    Ok(())
 }
 
 /// How processing one message ended, for [`finish_many`].
@@ -297,6 +416,10 @@ pub struct InboundSummary {
     pub excerpt: String,
     /// The first 16 KiB, where the headers are (the console reads From: and Subject:).
     pub head: Vec<u8>,
+    /// Whether it came over TLS (`None`: not by the SMTP listener).
+    pub over_tls: Option<bool>,
+    /// What SPF, DKIM and DMARC said of it (`None`: not checked).
+    pub auth: Option<MailAuth>,
 }
 
 /// Messages with `status`, newest first.
@@ -308,7 +431,10 @@ pub async fn list_by_status<'e>(
     let rows = sqlx::query!(
         r#"SELECT id AS "id: InboundId", message_id, received_via, received_at,
                   status AS "status: InboundStatus", error, attempts,
-                  substring(raw FROM 1 FOR 16384) AS "head!"
+                  substring(raw FROM 1 FOR 16384) AS "head!", over_tls,
+                  auth_spf AS "auth_spf: SpfVerdict", auth_dkim AS "auth_dkim: DkimVerdict",
+                  auth_dmarc AS "auth_dmarc: DmarcVerdict",
+                  auth_dmarc_policy AS "auth_dmarc_policy: DmarcPolicy"
            FROM inbound_messages WHERE status = $1 ORDER BY id DESC LIMIT $2"#,
         status as InboundStatus,
         limit.max(0),
@@ -327,6 +453,13 @@ pub async fn list_by_status<'e>(
             attempts: row.attempts,
             excerpt: String::from_utf8_lossy(row.head.get(..500).unwrap_or(&row.head)).into_owned(),
             head: row.head,
+            over_tls: row.over_tls,
+            auth: mail_auth(
+                row.auth_spf,
+                row.auth_dkim,
+                row.auth_dmarc,
+                row.auth_dmarc_policy,
+            ),
         })
         .collect())
 }

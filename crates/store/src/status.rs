@@ -153,6 +153,52 @@ status! {
 }
 
 status! {
+    /// `inbound_messages.auth_spf`: SPF's result for the message (RFC 7208 section 2.6).
+    SpfVerdict, "spf result" {
+        Pass = "pass",
+        Fail = "fail",
+        SoftFail = "softfail",
+        Neutral = "neutral",
+        None = "none",
+        TempError = "temperror",
+        PermError = "permerror",
+    }
+}
+
+status! {
+    /// `inbound_messages.auth_dkim`: the best of the message's DKIM signatures (RFC 6376),
+    /// `none` without one.
+    DkimVerdict, "dkim result" {
+        Pass = "pass",
+        Fail = "fail",
+        Neutral = "neutral",
+        None = "none",
+        TempError = "temperror",
+        PermError = "permerror",
+    }
+}
+
+status! {
+    /// `inbound_messages.auth_dmarc`: DMARC's result for the From domain (RFC 7489).
+    DmarcVerdict, "dmarc result" {
+        Pass = "pass",
+        Fail = "fail",
+        None = "none",
+        TempError = "temperror",
+        PermError = "permerror",
+    }
+}
+
+status! {
+    /// `inbound_messages.auth_dmarc_policy`: what the From domain asks for mail that fails.
+    DmarcPolicy, "dmarc policy" {
+        None = "none",
+        Quarantine = "quarantine",
+        Reject = "reject",
+    }
+}
+
+status! {
     /// `outbound_messages.status`.
     OutboundStatus, "outbound message status" {
         Queued = "queued",

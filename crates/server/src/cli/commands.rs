@@ -75,7 +75,7 @@ pub(super) async fn run_ingest(database: &DatabaseArgs, args: PipeArgs) -> anyho
             &args.recipients,
             "pipe",
             now,
-            args.ingest.inbox_settings(),
+            args.ingest.inbox_settings()?,
         )
         .await
         .context("storing and processing the message")?;
@@ -107,7 +107,7 @@ pub(super) async fn run_inbox_retry(
         clock()?.now(),
         crate::mailroom::Retry::AllFailed,
         "gm",
-        args.inbox_settings(),
+        args.inbox_settings()?,
     )
     .await
     .context("requeueing failed messages and processing the inbound queue")?;

@@ -245,17 +245,25 @@ pub struct IngestArgs {
 
     #[command(flatten)]
     pub limits: crate::config::Limits,
+
+    #[command(flatten)]
+    pub mail_auth: crate::config::MailAuthArgs,
 }
 
 impl IngestArgs {
     /// What processing inbound mail needs of these settings.
-    pub fn inbox_settings(&self) -> crate::inbox::Settings {
-        crate::inbox::Settings {
+    pub fn inbox_settings(&self) -> anyhow::Result<crate::inbox::Settings> {
+        Ok(crate::inbox::Settings {
             domain: self.mail_domain.clone(),
             base_url: self.base_url.clone(),
             mail_from: self.mail_from.clone(),
             limits: self.limits,
-        }
+            mail_auth: crate::inbox::authenticate::MailAuthenticator::from_settings(
+                &self.mail_auth,
+                &self.mail_domain,
+            )
+            .map_err(anyhow::Error::msg)?,
+        })
     }
 }
 
@@ -426,7 +434,7 @@ mod tests {
         let Command::Ingest(args) = ingest.command else {
             panic!("not ingest");
         };
-        let settings = args.ingest.inbox_settings();
+        let settings = args.ingest.inbox_settings().unwrap();
         assert_eq!(settings.limits.tells_per_hour, 2);
         assert_eq!(settings.mail_from.as_deref(), Some("GM <gm@example.org>"));
         let retry =

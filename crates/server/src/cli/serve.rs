@@ -117,7 +117,17 @@ fn app_state(
 ) -> anyhow::Result<AppState> {
     let mut state = AppState::new(pool.clone(), clock.clone(), args.base_url.clone())
         .with_mail_domain(args.mail_domain.clone())
-        .with_limits(args.limits, args.mail_from.clone());
+        .with_limits(args.limits, args.mail_from.clone())
+        .with_mail_auth(
+            crate::inbox::authenticate::MailAuthenticator::from_settings(
+                &args.mail_auth,
+                &args.mail_domain,
+            )
+            .map_err(anyhow::Error::msg)?,
+        );
+    if state.mail_auth.is_none() {
+        tracing::info!("ADMIRALTY_MAIL_AUTH=off: inbound SPF, DKIM and DMARC are not checked");
+    }
     state.relay_configured = args.smtp_url.is_some();
     if let Some(secret) = &args.webhook_secret {
         if secret.chars().count() < 16 {
@@ -150,6 +160,17 @@ async fn smtp_door(
     tracing::info!(%address, "SMTP listener for inbound mail");
     let mut settings = crate::smtp::SmtpSettings::new(&args.mail_domain, args.mail_max_bytes);
     settings.limits = smtp_limits(&args.doors);
+    if let (Some(cert), Some(key)) = (&args.doors.smtp_tls_cert, &args.doors.smtp_tls_key) {
+        settings.tls = Some(
+            crate::smtp::TlsCertificates::load(cert, key)
+                .context("reading ADMIRALTY_SMTP_TLS_CERT and ADMIRALTY_SMTP_TLS_KEY")?,
+        );
+        settings.require_tls = args.doors.smtp_require_tls;
+        tracing::info!(
+            require = settings.require_tls,
+            "SMTP listener offers STARTTLS"
+        );
+    }
     Ok(tokio::spawn(crate::smtp::serve(
         smtp,
         pool.clone(),
@@ -301,5 +322,6 @@ fn smtp_limits(doors: &crate::config::DoorArgs) -> crate::smtp::SmtpLimits {
         idle_timeout: Duration::from_secs(doors.smtp_idle_seconds.max(1)),
         shed_after_idle: Duration::from_secs(doors.smtp_shed_idle_seconds),
         admission_wait: Duration::from_secs(doors.smtp_admission_wait_seconds),
+        junk_commands: doors.smtp_junk_commands,
     }
 }

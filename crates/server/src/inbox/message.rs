@@ -45,6 +45,18 @@ pub(super) async fn process(
     if let Delivery::Automated(reason) = &reading.delivery {
         return drop_message(tx, reading, reason.to_string(), now).await;
     }
+    if let Some(auth) = claimed
+        .auth
+        .filter(store::inbox::MailAuth::forged_by_policy)
+    {
+        // Its From domain disowns it: answering would mail whoever was forged, and its
+        // PASSWORD line (or token) is not taken from a sender the domain says is not theirs.
+        let policy = auth.dmarc_policy.map_or("", |p| p.as_str());
+        let reason = format!(
+            "fails DMARC, and its From domain publishes p={policy}: not answered, nothing in it acted on"
+        );
+        return drop_message(tx, reading, reason, now).await;
+    }
     let Some(from) = reading.mail.from.as_ref().map(|m| m.address.clone()) else {
         return Ok(Outcome::Dropped("no From address to answer".into()));
     };

@@ -5,6 +5,7 @@
 //! processing fails keeps its error and can be run again (`gm inbox retry`).
 
 mod act;
+pub mod authenticate;
 mod batch;
 mod budget;
 mod commands;
@@ -60,6 +61,8 @@ pub struct Settings {
     /// `ADMIRALTY_MAIL_FROM`, when set: never answered, like Admiralty's own addresses.
     pub mail_from: Option<String>,
     pub limits: Limits,
+    /// SPF, DKIM and DMARC are checked before processing when set (`ADMIRALTY_MAIL_AUTH`).
+    pub mail_auth: Option<authenticate::MailAuthenticator>,
 }
 
 impl Settings {
@@ -76,6 +79,7 @@ impl From<&str> for Settings {
             base_url: BaseUrl::local(),
             mail_from: None,
             limits: Limits::DEFAULT,
+            mail_auth: None,
         }
     }
 }
@@ -120,6 +124,7 @@ pub async fn store(
         raw,
         envelope_recipients,
         received_at: now,
+        over_tls: None,
     };
     inbox::store_raw(pool, &message, via).await
 }

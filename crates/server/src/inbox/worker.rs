@@ -56,8 +56,12 @@ pub async fn process_pending(
     // Whether each message of the next batch gets its own savepoint (after a failure).
     let mut careful = false;
     loop {
+        // Before the transaction: DNS may take its time box, and holds no lock meanwhile.
+        if let Some(authenticator) = &settings.mail_auth {
+            super::authenticate::check_pending(pool, authenticator, now).await?;
+        }
         let mut tx = pool.begin().await?;
-        let claimed = inbox::claim_batch(&mut tx, BATCH).await?;
+        let claimed = inbox::claim_batch(&mut tx, BATCH, settings.mail_auth.is_some()).await?;
         if claimed.is_empty() {
             return Ok(count);
         }

@@ -21,6 +21,7 @@ pub(super) struct ToStore {
     /// The envelope's recipients (RCPT TO) that the listener accepted.
     pub recipients: Vec<String>,
     pub received_at: DateTime<Utc>,
+    pub over_tls: bool,
     pub told: oneshot::Sender<bool>,
 }
 
@@ -53,6 +54,7 @@ async fn store_group(pool: &PgPool, group: &[ToStore]) -> Vec<bool> {
             raw: &message.raw,
             envelope_recipients: &message.recipients,
             received_at: message.received_at,
+            over_tls: Some(message.over_tls),
         })
         .collect();
     let error = match store::inbox::store_many(pool, &new, "smtp").await {

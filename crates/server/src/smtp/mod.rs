@@ -9,7 +9,10 @@
 
 mod groups;
 mod session;
+mod tls;
 mod wire;
+
+pub use tls::{TlsCertificates, TlsError};
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -33,6 +36,10 @@ pub struct SmtpSettings {
     /// extension: a message of exactly this size is accepted).
     pub max_bytes: usize,
     pub limits: SmtpLimits,
+    /// STARTTLS's certificate, when offered.
+    pub tls: Option<Arc<TlsCertificates>>,
+    /// MAIL before STARTTLS is refused (530).
+    pub require_tls: bool,
 }
 
 impl SmtpSettings {
@@ -42,6 +49,8 @@ impl SmtpSettings {
             domain: domain.into(),
             max_bytes,
             limits: SmtpLimits::default(),
+            tls: None,
+            require_tls: false,
         }
     }
 }
@@ -61,6 +70,10 @@ pub struct SmtpLimits {
     pub shed_after_idle: Duration,
     /// How long a client beyond the caps waits for room before it is refused with 421.
     pub admission_wait: Duration,
+    /// Commands that make no progress (NOOP, RSET, VRFY, EXPN, HELP and unknown ones) a
+    /// session may send; the next gets 421 and the session closes (Postfix's
+    /// `smtpd_junk_command_limit`).
+    pub junk_commands: u32,
 }
 
 impl Default for SmtpLimits {
@@ -73,6 +86,7 @@ impl Default for SmtpLimits {
             idle_timeout: Duration::from_secs(300),
             shed_after_idle: Duration::from_secs(5),
             admission_wait: Duration::from_secs(30),
+            junk_commands: 100,
         }
     }
 }

@@ -10,17 +10,16 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 
 use mailin::{Action, SessionBuilder};
-use tokio::io::{AsyncBufRead, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufRead, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 use tokio::time::Sleep;
 
 use super::SmtpSettings;
 use super::groups::ToStore;
 use super::wire::{
-    Collector, Envelope, LineRead, Normalised, announce_size, lock, normalise_command,
-    read_bounded_line, starts_with_ignore_case, write_response,
+    Collector, Envelope, LineRead, Normalised, Verb, announce_size, lock, normalise_command,
+    read_bounded_line, write_response,
 };
 use crate::clock::Clock;
 use crate::doors::Stop;
@@ -64,6 +63,16 @@ impl Ended {
     }
 }
 
+/// What [`Session::gate`] made of a command.
+enum Gate {
+    /// mailin answers it.
+    Pass,
+    /// Answered already; the next command.
+    Answered,
+    /// Answered, and the session is over.
+    Close,
+}
+
 /// How receiving one message ended.
 enum Received {
     /// The message, with the share of the memory budget it holds until it is stored.
@@ -74,10 +83,18 @@ enum Received {
     NoRoom,
 }
 
+/// A client's byte stream: the TCP connection, or TLS over it after STARTTLS.
+trait Stream: AsyncRead + AsyncWrite + Unpin + Send {}
+impl<T: AsyncRead + AsyncWrite + Unpin + Send> Stream for T {}
+
 /// One client's connection as a session reads and answers it.
 struct Connection {
-    read: BufReader<OwnedReadHalf>,
-    write: OwnedWriteHalf,
+    /// Read through the buffer; written to directly (a `BufReader` passes writes on).
+    io: BufReader<Box<dyn Stream>>,
+    /// Whether STARTTLS has been done.
+    over_tls: bool,
+    /// Commands that made no progress so far.
+    junk: u32,
     /// The line being read, reused from line to line.
     line: Vec<u8>,
     /// The end of the session's lifetime.
@@ -91,32 +108,44 @@ impl Session {
         peer: SocketAddr,
         ticket: &Ticket,
     ) -> io::Result<()> {
-        let (read, write) = stream.into_split();
-        let collector = Collector::new(&self.settings.domain);
-        let envelope = collector.envelope.clone();
-        let mut session =
-            SessionBuilder::new(self.settings.domain.clone()).build(peer.ip(), collector);
+        let (mut session, mut envelope) = self.new_conversation(peer, false);
         let mut conn = Connection {
-            read: BufReader::new(read),
-            write,
+            io: BufReader::new(Box::new(stream)),
+            over_tls: false,
+            junk: 0,
             line: Vec::new(),
             lifetime: Box::pin(tokio::time::sleep(self.settings.limits.session_lifetime)),
         };
-        write_response(&mut conn.write, &session.greeting()).await?;
+        write_response(&mut conn.io, &session.greeting()).await?;
         loop {
             let Some(command) = self.next_command(&mut conn, ticket, &envelope).await? else {
                 return Ok(());
             };
-            let is_ehlo = starts_with_ignore_case(&command, b"EHLO");
+            let verb = Verb::of(&command);
+            match self.gate(&mut conn, verb).await? {
+                Gate::Pass => {}
+                Gate::Answered => continue,
+                Gate::Close => return Ok(()),
+            }
             let reply = session.process(&command);
-            if is_ehlo && reply.code == 250 {
+            if verb == Verb::Ehlo && reply.code == 250 {
                 let text = announce_size(&reply.buffer()?, self.settings.max_bytes);
-                conn.write.write_all(&text).await?;
+                conn.io.write_all(&text).await?;
             } else {
-                write_response(&mut conn.write, &reply).await?;
+                write_response(&mut conn.io, &reply).await?;
             }
             if reply.action == Action::Close {
                 return Ok(());
+            }
+            if reply.action == Action::UpgradeTls {
+                conn.io.flush().await?;
+                if !self.start_tls(&mut conn, ticket).await? {
+                    return Ok(());
+                }
+                // RFC 3207 section 4.2: the client starts again with EHLO; nothing said
+                // before the handshake holds.
+                (session, envelope) = self.new_conversation(peer, true);
+                continue;
             }
             if reply.code != 354 {
                 ticket.idle();
@@ -133,6 +162,94 @@ impl Session {
         }
     }
 
+    /// The session's own rules, before mailin sees a command: the junk-command limit, TLS
+    /// required before MAIL, and nothing sent in clear after STARTTLS.
+    async fn gate(&self, conn: &mut Connection, verb: Verb) -> io::Result<Gate> {
+        if verb == Verb::Junk {
+            conn.junk += 1;
+            if conn.junk > self.settings.limits.junk_commands {
+                conn.io
+                    .write_all(b"421 4.7.0 too many commands that make no progress, closing\r\n")
+                    .await?;
+                return Ok(Gate::Close);
+            }
+        }
+        if verb == Verb::Mail && self.settings.require_tls && !conn.over_tls {
+            conn.io
+                .write_all(b"530 5.7.0 Must issue a STARTTLS command first\r\n")
+                .await?;
+            return Ok(Gate::Answered);
+        }
+        if verb == Verb::StartTls && !conn.over_tls && !conn.io.buffer().is_empty() {
+            // Commands sent with STARTTLS, before the handshake, would otherwise be read as
+            // if they came over TLS (CVE-2011-0411): nothing sent in clear counts.
+            conn.io
+                .write_all(
+                    b"554 5.5.1 commands sent after STARTTLS before the handshake, closing\r\n",
+                )
+                .await?;
+            return Ok(Gate::Close);
+        }
+        Ok(Gate::Pass)
+    }
+
+    /// A fresh conversation with mailin: at the start, and again after STARTTLS.
+    fn new_conversation(
+        &self,
+        peer: SocketAddr,
+        over_tls: bool,
+    ) -> (mailin::Session<Collector>, Arc<Mutex<Envelope>>) {
+        let collector = Collector::new(&self.settings.domain);
+        let envelope = collector.envelope.clone();
+        let mut builder = SessionBuilder::new(self.settings.domain.clone());
+        if self.settings.tls.is_some() {
+            builder.enable_start_tls();
+        }
+        let mut session = builder.build(peer.ip(), collector);
+        if over_tls {
+            // mailin then stops offering STARTTLS.
+            session.tls_active();
+        }
+        {
+            let mut envelope = lock(&envelope);
+            envelope.over_tls = over_tls;
+            envelope.peer = peer.ip();
+        }
+        (session, envelope)
+    }
+
+    /// Does the TLS handshake that follows STARTTLS's 220, within the session's bounds (a
+    /// client that stalls in it is cut at the idle limit); `false` when the session is over.
+    async fn start_tls(&self, conn: &mut Connection, ticket: &Ticket) -> io::Result<bool> {
+        let Some(certificates) = &self.settings.tls else {
+            return Ok(false);
+        };
+        let acceptor = certificates.acceptor();
+        // The buffer is empty (checked before the 220): the stream is all there is.
+        let placeholder: Box<dyn Stream> = Box::new(tokio::io::duplex(1).0);
+        let plain = std::mem::replace(&mut conn.io, BufReader::new(placeholder)).into_inner();
+        let idle = self.settings.limits.idle_timeout;
+        let handshake = tokio::select! {
+            biased;
+            () = self.stop.draining() => return Ok(false),
+            () = ticket.shed() => return Ok(false),
+            () = conn.lifetime.as_mut() => return Ok(false),
+            done = tokio::time::timeout(idle, acceptor.accept(plain)) => done,
+        };
+        match handshake {
+            Ok(Ok(tls)) => {
+                conn.io = BufReader::new(Box::new(tls));
+                conn.over_tls = true;
+                Ok(true)
+            }
+            Ok(Err(error)) => {
+                tracing::debug!(%error, "STARTTLS handshake failed");
+                Ok(false)
+            }
+            Err(_) => Ok(false),
+        }
+    }
+
     /// Reads the next command for mailin, answering itself the lines it refuses; `None` when
     /// the session is over (the client left, or a bound was reached and said so).
     async fn next_command(
@@ -144,7 +261,7 @@ impl Session {
         loop {
             let read_line = self
                 .next_line(
-                    &mut conn.read,
+                    &mut conn.io,
                     &mut conn.line,
                     MAX_COMMAND_LINE,
                     conn.lifetime.as_mut(),
@@ -154,13 +271,13 @@ impl Session {
                 .await;
             match read_line {
                 Err(ended) => {
-                    conn.write.write_all(ended.reply()).await?;
+                    conn.io.write_all(ended.reply()).await?;
                     return Ok(None);
                 }
                 Ok(read) => match read? {
                     LineRead::Eof => return Ok(None),
                     LineRead::Partial => {
-                        conn.write.write_all(b"500 5.5.6 line too long\r\n").await?;
+                        conn.io.write_all(b"500 5.5.6 line too long\r\n").await?;
                         return Ok(None);
                     }
                     LineRead::Line => {}
@@ -173,7 +290,7 @@ impl Session {
                     }
                     return Ok(Some(command));
                 }
-                Normalised::Refuse(reply) => conn.write.write_all(reply.as_bytes()).await?,
+                Normalised::Refuse(reply) => conn.io.write_all(reply.as_bytes()).await?,
             }
         }
     }
@@ -187,19 +304,19 @@ impl Session {
         envelope: &Mutex<Envelope>,
         session: &mut mailin::Session<Collector>,
     ) -> io::Result<bool> {
-        let reverse_path = lock(envelope).reverse_path.clone();
+        let trace = self.trace_headers(&lock(envelope));
         let received = self
             .receive(
-                &mut conn.read,
+                &mut conn.io,
                 &mut conn.line,
                 conn.lifetime.as_mut(),
                 ticket,
-                &reverse_path,
+                &trace,
             )
             .await;
         let received = match received {
             Err(ended) => {
-                conn.write.write_all(ended.reply()).await?;
+                conn.io.write_all(ended.reply()).await?;
                 return Ok(false);
             }
             Ok(received) => received?,
@@ -213,17 +330,17 @@ impl Session {
                     "552 5.3.4 the message is larger than {} bytes; nothing was stored\r\n",
                     self.settings.max_bytes
                 );
-                conn.write.write_all(text.as_bytes()).await?;
+                conn.io.write_all(text.as_bytes()).await?;
             }
             Received::NoRoom => {
-                conn.write
+                conn.io
                     .write_all(b"452 4.3.1 too much mail is being received at once; nothing was stored, please try again later\r\n")
                     .await?;
             }
             Received::Message(raw, held) => {
                 let recipients = std::mem::take(&mut lock(envelope).recipients);
-                if !self.store(raw, recipients).await {
-                    conn.write
+                if !self.store(raw, recipients, conn.over_tls).await {
+                    conn.io
                         .write_all(
                             b"451 4.3.0 the message could not be stored; please try again later\r\n",
                         )
@@ -232,7 +349,7 @@ impl Session {
                 }
                 drop(held);
                 crate::fault::point("smtp_stored_before_reply").await;
-                write_response(&mut conn.write, &reply).await?;
+                write_response(&mut conn.io, &reply).await?;
             }
         }
         Ok(true)
@@ -271,16 +388,13 @@ impl Session {
         line: &mut Vec<u8>,
         mut lifetime: Pin<&mut Sleep>,
         ticket: &Ticket,
-        reverse_path: &str,
+        trace: &str,
     ) -> Result<io::Result<Received>, Ended> {
         let max_bytes = self.settings.max_bytes;
-        // The envelope sender goes first, as a delivering MTA would write it: the mail crate
-        // reads an empty Return-Path as a bounce, which is never answered.
         let mut message = Vec::new();
         let mut held = None;
         let mut refused = None;
-        let return_path = format!("Return-Path: <{reverse_path}>\r\n");
-        if !self.keep(&mut message, &mut held, return_path.as_bytes()) {
+        if !self.keep(&mut message, &mut held, trace.as_bytes()) {
             refused = Some(Received::NoRoom);
         }
         let mut size = 0usize;
@@ -322,6 +436,29 @@ impl Session {
         Ok(Ok(refused.unwrap_or(Received::Message(message, held))))
     }
 
+    /// The headers a delivering MTA puts in front of a message. The envelope sender goes
+    /// first: the mail crate reads an empty Return-Path as a bounce, which is never answered.
+    /// Received records the client's address and HELO, from which SPF is checked later
+    /// ([`crate::inbox::authenticate`]); "ESMTPS" says it came over TLS (RFC 3848).
+    fn trace_headers(&self, envelope: &Envelope) -> String {
+        // A HELO name is the client's word: only what a host name may hold goes in a header.
+        let helo: String = envelope
+            .helo
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '[' | ']' | ':' | '_'))
+            .take(255)
+            .collect();
+        let helo = if helo.is_empty() { "unknown" } else { &helo };
+        format!(
+            "Return-Path: <{}>\r\nReceived: from {helo} ([{}])\r\n\tby {} with {}; {}\r\n",
+            envelope.reverse_path,
+            envelope.peer,
+            self.settings.domain,
+            if envelope.over_tls { "ESMTPS" } else { "ESMTP" },
+            self.clock.now().to_rfc2822(),
+        )
+    }
+
     /// Appends `bytes` to `message` if the memory budget has room for what that allocates;
     /// `held` is the message's share of the budget.
     fn keep(
@@ -353,7 +490,7 @@ impl Session {
     }
 
     /// Hands the message to the group writer and waits until it is stored.
-    async fn store(&self, raw: Vec<u8>, recipients: Vec<String>) -> bool {
+    async fn store(&self, raw: Vec<u8>, recipients: Vec<String>, over_tls: bool) -> bool {
         let (told, stored) = oneshot::channel();
         let message = ToStore {
             key: inbox::storage_key(&raw),
@@ -361,6 +498,7 @@ impl Session {
             raw,
             recipients,
             received_at: self.clock.now(),
+            over_tls,
             told,
         };
         // A writer gone (the listener shutting down) stored nothing.

@@ -107,9 +107,34 @@ pub(super) fn normalise_command(line: &[u8], max_bytes: usize) -> Normalised {
     Normalised::Command(command, is_mail.then(|| path.to_owned()))
 }
 
-pub(super) fn starts_with_ignore_case(line: &[u8], prefix: &[u8]) -> bool {
-    line.get(..prefix.len())
-        .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+/// What a command line is, as far as the session's own rules care.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Verb {
+    Ehlo,
+    Mail,
+    StartTls,
+    /// A command that makes no progress: NOOP, RSET, VRFY, EXPN, HELP, ETRN, or one SMTP
+    /// does not know (counted against `SmtpLimits::junk_commands`).
+    Junk,
+    /// Any other: HELO, RCPT, DATA, QUIT, AUTH, BDAT.
+    Other,
+}
+
+impl Verb {
+    pub(super) fn of(line: &[u8]) -> Verb {
+        let word = line
+            .split(|&b| b == b' ' || b == b'\r' || b == b'\n' || b == b'\t')
+            .next()
+            .unwrap_or_default()
+            .to_ascii_uppercase();
+        match word.as_slice() {
+            b"EHLO" => Verb::Ehlo,
+            b"MAIL" => Verb::Mail,
+            b"STARTTLS" => Verb::StartTls,
+            b"HELO" | b"RCPT" | b"DATA" | b"QUIT" | b"AUTH" | b"BDAT" => Verb::Other,
+            _ => Verb::Junk,
+        }
+    }
 }
 
 /// Adds `SIZE <max>` to mailin's EHLO reply (it lists only its own extensions).
@@ -141,12 +166,27 @@ pub(super) async fn write_response(
 }
 
 /// What the connection loop must see of the transaction, which mailin's handler holds.
-#[derive(Default)]
 pub(super) struct Envelope {
     /// The reverse path as the client wrote it (`<>` for a bounce: empty).
     pub reverse_path: String,
     /// The recipients mailin accepted for the message being received.
     pub recipients: Vec<String>,
+    /// The name the client gave in HELO or EHLO.
+    pub helo: String,
+    pub peer: IpAddr,
+    pub over_tls: bool,
+}
+
+impl Default for Envelope {
+    fn default() -> Self {
+        Envelope {
+            reverse_path: String::new(),
+            recipients: Vec::new(),
+            helo: String::new(),
+            peer: IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED),
+            over_tls: false,
+        }
+    }
 }
 
 pub(super) fn lock(envelope: &Mutex<Envelope>) -> std::sync::MutexGuard<'_, Envelope> {
@@ -173,7 +213,8 @@ impl Collector {
 }
 
 impl Handler for Collector {
-    fn helo(&mut self, _ip: IpAddr, _domain: &str) -> Response {
+    fn helo(&mut self, _ip: IpAddr, domain: &str) -> Response {
+        lock(&self.envelope).helo = domain.to_owned();
         response::OK
     }
 

@@ -46,6 +46,28 @@ struct InboundRow {
     error: String,
     attempts: i32,
     excerpt: String,
+    /// "over TLS", "in clear", or nothing for a door that cannot tell.
+    tls: &'static str,
+    /// What SPF, DKIM and DMARC said, in one line.
+    auth: String,
+    /// Fails DMARC under a reject or quarantine policy.
+    forged: bool,
+}
+
+/// The authentication results as the inbox shows them.
+fn auth_line(auth: Option<store::inbox::MailAuth>) -> String {
+    match auth {
+        None => "not checked".to_owned(),
+        Some(auth) => format!(
+            "SPF {} · DKIM {} · DMARC {}{}",
+            auth.spf,
+            auth.dkim,
+            auth.dmarc,
+            auth.dmarc_policy
+                .map(|p| format!(" (p={p})"))
+                .unwrap_or_default()
+        ),
+    }
 }
 
 #[derive(Template)]
@@ -91,6 +113,13 @@ pub(crate) async fn get_inbox(
                 error: m.error.unwrap_or_default(),
                 attempts: m.attempts,
                 excerpt: m.excerpt,
+                tls: match m.over_tls {
+                    Some(true) => "over TLS",
+                    Some(false) => "in clear",
+                    None => "",
+                },
+                forged: m.auth.is_some_and(|a| a.forged_by_policy()),
+                auth: auth_line(m.auth),
             }
         })
         .collect();
