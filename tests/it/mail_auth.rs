@@ -1,6 +1,7 @@
 //! Inbound SPF, DKIM and DMARC (issue 29 item 5): a DNS stub on loopback serves the records,
 //! mail-auth checks every stored message before it is processed, and a message its From
-//! domain disowns (DMARC fails under p=reject) is never answered and proves nothing.
+//! domain disowns (DMARC fails under p=reject) is never answered, and its PASSWORD proves
+//! nothing; sent to a reply address, whose token is a secret of its own, its orders are kept.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -177,6 +178,34 @@ async fn a_from_whose_domain_publishes_dmarc_reject_is_never_answered_and_its_pa
             .await
             .unwrap();
     assert_eq!(orders, ["G13, K19"], "the forged orders are not stored");
+
+    // The same disowned From, but to the reply address (a forwarder that broke the signature,
+    // say): the token is a secret of its own, so the orders are kept, and nothing is answered.
+    let forwarded = message("reject-2", &to, "", "K22\r\n");
+    inbox::ingest(pool, &forwarded, "pipe", at, settings(resolver))
+        .await
+        .unwrap();
+    let (status, _, dmarc, _) = auth_of(pool, "reject-2").await;
+    assert_eq!((status.as_str(), dmarc.as_str()), ("processed", "fail"));
+    assert_eq!(
+        count(pool, "SELECT count(*) FROM outbound_messages").await,
+        answered,
+        "no answer to a disowned From, even with the reply address"
+    );
+    let orders: Vec<String> =
+        sqlx::query_scalar("SELECT raw_text FROM orders WHERE superseded_at IS NULL")
+            .fetch_all(pool)
+            .await
+            .unwrap();
+    assert_eq!(orders, ["K22"], "orders to the reply address are kept");
+    assert_eq!(
+        count(
+            pool,
+            "SELECT count(*) FROM audit_log WHERE action = 'inbound.unanswered'"
+        )
+        .await,
+        1
+    );
 
     // Signed by example.org's key, the same mail passes DKIM, so DMARC, and is acted on.
     let pkcs8 = Ed25519Key::generate_pkcs8().unwrap();

@@ -397,6 +397,13 @@ pub enum AuditAction {
         message_id: Option<String>,
         reason: String,
     },
+    /// Acted on, but not answered: its From domain disowns it (DMARC), so the answer could
+    /// reach whoever was forged.
+    #[serde(rename = "inbound.unanswered")]
+    InboundUnanswered {
+        message_id: Option<String>,
+        reason: String,
+    },
     #[serde(rename = "inbound.copy")]
     InboundCopy {
         message_id: Option<String>,

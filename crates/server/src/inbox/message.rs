@@ -45,24 +45,32 @@ pub(super) async fn process(
     if let Delivery::Automated(reason) = &reading.delivery {
         return drop_message(tx, reading, reason.to_string(), now).await;
     }
-    if let Some(auth) = claimed
+    // Its From domain disowns it (DMARC fails under p=reject or p=quarantine): answering would
+    // mail whoever was forged, and a PASSWORD line from a sender the domain says is not theirs
+    // proves nothing. The reply address's token is a secret of its own, so orders sent to it
+    // are kept (a forwarder that breaks DKIM loses no orders), but never answered.
+    let disowned = claimed
         .auth
         .filter(store::inbox::MailAuth::forged_by_policy)
-    {
-        // Its From domain disowns it: answering would mail whoever was forged, and its
-        // PASSWORD line (or token) is not taken from a sender the domain says is not theirs.
-        let policy = auth.dmarc_policy.map_or("", |p| p.as_str());
-        let reason = format!(
-            "fails DMARC, and its From domain publishes p={policy}: not answered, nothing in it acted on"
-        );
-        return drop_message(tx, reading, reason, now).await;
-    }
+        .map(|auth| auth.dmarc_policy.map_or("", |p| p.as_str()));
     let Some(from) = reading.mail.from.as_ref().map(|m| m.address.clone()) else {
         return Ok(Outcome::Dropped("no From address to answer".into()));
     };
-    let sender = match identify::identify(tx, batch, reading, &from, now, domain).await? {
-        Ok(sender) => sender,
-        Err(why) => return refuse_unproven(tx, batch, reading, &from, &why, now, settings).await,
+    let sender = match (
+        identify::identify(tx, batch, reading, &from, now, domain).await?,
+        disowned,
+    ) {
+        (Ok(sender), None) => sender,
+        (Ok(sender), Some(_)) if sender.proof == identify::Proof::ReplyToken => sender,
+        (_, Some(policy)) => {
+            let reason = format!(
+                "fails DMARC, and its From domain publishes p={policy}: not answered, nothing in it acted on (a PASSWORD line from it proves nothing)"
+            );
+            return drop_message(tx, reading, reason, now).await;
+        }
+        (Err(why), None) => {
+            return refuse_unproven(tx, batch, reading, &from, &why, now, settings).await;
+        }
     };
     let text = copies::text_sha256(reading);
     let copy_of = earlier_copy(tx, batch, claimed, reading, &sender, &text, now).await?;
@@ -79,7 +87,18 @@ pub(super) async fn process(
         settings,
     )
     .await?;
-    confirm(batch, reading, &sender, letter, domain);
+    match disowned {
+        None => confirm(batch, reading, &sender, letter, domain),
+        Some(policy) => {
+            let action = AuditAction::InboundUnanswered {
+                message_id: reading.mail.message_id.clone(),
+                reason: format!(
+                    "fails DMARC, and its From domain publishes p={policy}: acted on for the reply address's holder, not answered"
+                ),
+            };
+            audit(tx, None, action, now).await?;
+        }
+    }
     Ok(Outcome::Acted {
         subscriber: sender.subscriber,
         text,
