@@ -97,11 +97,17 @@ impl Admission {
     /// Admits a connection from `peer`, shedding another to make room if need be; `None` when
     /// the door is full and nothing may be shed.
     pub fn try_admit(self: &Arc<Self>, peer: IpAddr) -> Option<Ticket> {
+        self.try_admit_capped(peer, true)
+    }
+
+    /// As [`Admission::try_admit`]; a peer not `per_peer` capped (a trusted proxy) is held to
+    /// the total cap only.
+    pub fn try_admit_capped(self: &Arc<Self>, peer: IpAddr, per_peer: bool) -> Option<Ticket> {
         let peer = peer_key(peer);
         let now = self.now_ms();
         let mut registry = self.lock();
         let of_peer = registry.peers.get(&peer).map_or(0, Vec::len);
-        if of_peer >= self.peer_cap {
+        if per_peer && of_peer >= self.peer_cap {
             self.shed_one(&mut registry, peer, now)?;
         } else if registry.total >= self.total_cap {
             let largest = registry
