@@ -317,6 +317,25 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_trusted_proxy_is_held_to_the_total_cap_only() {
+        let door = Admission::new(4, 2, Shedding::IdleFor(Duration::from_secs(60)));
+        let proxy = ip("10.0.0.1");
+        let held: Vec<Ticket> = (0..4)
+            .map(|_| door.try_admit_capped(proxy, false).unwrap())
+            .collect();
+        assert_eq!(door.len(), 4, "beyond the per-peer cap of 2");
+        assert!(
+            door.try_admit_capped(proxy, false).is_none(),
+            "not beyond the total"
+        );
+        drop(held);
+        // Capped, the same peer gets its two only (nothing idle long enough to shed).
+        let _a = door.try_admit(proxy).unwrap();
+        let _b = door.try_admit(proxy).unwrap();
+        assert!(door.try_admit(proxy).is_none());
+    }
+
+    #[tokio::test]
     async fn a_full_door_sheds_the_largest_peer_not_a_small_one() {
         let door = Admission::new(3, 3, Shedding::Slowest);
         let small = door.try_admit(ip("10.0.0.9")).unwrap();
