@@ -39,7 +39,7 @@ export BENCH_RAW_INSERT=0
 results="$(mktemp)"
 for _ in $(seq "${BENCH_METRICS_ROUNDS:-2}"); do
   for metrics in 0 1; do
-    BENCH_METRICS=$metrics "$BENCH" | tee /dev/stderr \
+    BENCH_METRICS=$metrics "$BENCH" | tee -a /dev/stderr \
       | sed -n "s/^RESULT \(ingest_per_s\|ingest_cpu_ms_per_message\)=/$metrics \1 /p" >>"$results"
   done
 done
@@ -53,10 +53,10 @@ off_rate, on_rate = pick("0", "ingest_per_s", max), pick("1", "ingest_per_s", ma
 off_cpu, on_cpu = pick("0", "ingest_cpu_ms_per_message", min), pick("1", "ingest_cpu_ms_per_message", min)
 print(f"| metrics recorder | best messages/s | least CPU ms/message |")
 print(f"|---|---|---|")
-print(f"| not installed | {off_rate:.0} | {off_cpu:.2} |")
-print(f"| installed | {on_rate:.0} | {on_cpu:.2} |")
-print(f"ratio with/without: rate {on_rate / off_rate:.3}, CPU per message {on_cpu / off_cpu:.3}")
-print(f"RESULT ingest_metrics_rate_ratio={on_rate / off_rate:.3}")
-print(f"RESULT ingest_metrics_cpu_ratio={on_cpu / off_cpu:.3}")
+print(f"| not installed | {off_rate:.0f} | {off_cpu:.2f} |")
+print(f"| installed | {on_rate:.0f} | {on_cpu:.2f} |")
+print(f"ratio with/without: rate {on_rate / off_rate:.3f}, CPU per message {on_cpu / off_cpu:.3f}")
+print(f"RESULT ingest_metrics_rate_ratio={on_rate / off_rate:.3f}")
+print(f"RESULT ingest_metrics_cpu_ratio={on_cpu / off_cpu:.3f}")
 PY
 rm -f "$results"
