@@ -66,3 +66,4 @@ mod subscribers;
 mod time_kept;
 mod turns;
 mod verdicts;
+mod watch;

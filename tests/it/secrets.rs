@@ -116,6 +116,12 @@ async fn concurrent_logins_hold_bounded_memory_and_reuse_it() {
             ("ADMIRALTY_SMTP_LISTEN", "off".to_owned()),
             ("ADMIRALTY_PASSWORD_WORKERS", "2".to_owned()),
             ("ADMIRALTY_PASSWORD_QUEUE", "4".to_owned()),
+            // Every login comes from 127.0.0.1: the per-client failure limit would refuse
+            // most unchecked, and this test is about the memory of checking them.
+            (
+                "ADMIRALTY_GM_LOGIN_MAX_FAILURES_PER_CLIENT",
+                "1000".to_owned(),
+            ),
         ],
     );
     serving.wait_for("serving").await;

@@ -8,7 +8,9 @@
 //! BENCH_MESSAGES (default 5000), BENCH_CONNECTIONS (SMTP clients at once, default 16),
 //! BENCH_WORKERS (inbox workers, default 8), BENCH_PLAYERS (players of each game, default 40),
 //! BENCH_GAMES (default 8, or more so that no player sends more than half the hourly reply
-//! limit: 13 for the defaults), BENCH_RAW_INSERT (0 skips the raw INSERT baseline).
+//! limit: 13 for the defaults), BENCH_RAW_INSERT (0 skips the raw INSERT baseline),
+//! BENCH_METRICS (1 installs the metrics' recorder, as `gm serve` does when metrics are served;
+//! `bench/ingest.sh` with BENCH_METRICS=compare runs both ways and prints the ratio).
 //! Each game is a zine of its own whose every subscriber plays one Barmy game (BARMY-02), on a
 //! board sized to the players; messages go to the players in turn, so they spread over all of
 //! them. One big game, as a zine runs it: `BENCH_GAMES=1 BENCH_PLAYERS=10000` (5,000 messages
@@ -67,6 +69,7 @@ async fn main() {
          add games or players"
     );
     let raw_baseline = setting("BENCH_RAW_INSERT", 1) != 0;
+    let recorder = (setting("BENCH_METRICS", 0) != 0).then(|| server::measures::install().unwrap());
 
     let db = TestDatabase::migrated().await;
     // More connections than the test pool's few: SMTP clients, workers and the baseline share it.
@@ -226,6 +229,17 @@ async fn main() {
     if let Some((raw_rate, raw_single)) = raw_rates {
         println!("RESULT raw_insert_per_s={raw_rate:.0}");
         println!("RESULT raw_insert_1conn_per_s={raw_single:.0}");
+    }
+    println!("RESULT ingest_metrics={}", u8::from(recorder.is_some()));
+    if let Some(handle) = recorder {
+        // The recorder did count: every message, as orders.
+        let text = handle.render();
+        let counted = text
+            .lines()
+            .find_map(|l| l.strip_prefix("admiralty_inbound_messages_total{outcome=\"orders\"} "))
+            .and_then(|n| n.parse::<usize>().ok());
+        assert_eq!(counted, Some(messages), "the metrics counted every message");
+        println!("RESULT ingest_metrics_counted={messages}");
     }
     pool.close().await;
     db.drop_database().await;

@@ -2,10 +2,13 @@
 //! audited; and their logins. Every password is hashed and checked through the process's
 //! [`secrets::Gate`] (argon2 is tens of milliseconds and 19 MiB).
 
+use std::net::IpAddr;
+
 use chrono::{DateTime, Utc};
 use store::PgPool;
 use store::accounts::{GmAccountId, GmName};
 
+use crate::clients::ClientFailures;
 use crate::secrets::{self, Gate, Limits, PasswordError, Wait};
 
 #[derive(Debug, thiserror::Error)]
@@ -59,6 +62,8 @@ pub enum Login {
     Wrong,
     /// The name typed had its failures for the window already: nothing was checked.
     LockedOut,
+    /// The client's address had its failures for the window already: nothing was checked.
+    ClientLockedOut,
     /// Every password check is busy: nothing was checked, nothing counted.
     Busy,
 }
@@ -75,6 +80,61 @@ pub async fn log_in(
     now: DateTime<Utc>,
     name: &str,
     password: String,
+) -> Result<Login, AccountError> {
+    log_in_from(pool, gate, limits, now, (name, password), None).await
+}
+
+/// Where a login comes from: the client's address (`crate::clients`) and the failures
+/// counted per address.
+pub struct LoginClient<'a> {
+    pub client: IpAddr,
+    pub failures: &'a ClientFailures,
+}
+
+/// [`log_in`] from a client: its failures are counted against its address too (before the
+/// password is checked, withdrawn unless the check failed), and the login's audit entry
+/// names it.
+pub async fn log_in_from(
+    pool: &PgPool,
+    gate: &Gate,
+    limits: &Limits,
+    now: DateTime<Utc>,
+    (name, password): (&str, String),
+    from: Option<LoginClient<'_>>,
+) -> Result<Login, AccountError> {
+    let reserved = match &from {
+        Some(from) => match from.failures.reserve(from.client, now) {
+            Some(reserved) => Some((from.failures, reserved)),
+            None => return Ok(Login::ClientLockedOut),
+        },
+        None => None,
+    };
+    let login = check_login(
+        pool,
+        gate,
+        limits,
+        now,
+        name,
+        password,
+        from.map(|f| f.client),
+    )
+    .await;
+    if let Some((failures, reserved)) = reserved
+        && !matches!(login, Ok(Login::Wrong))
+    {
+        failures.withdraw(reserved);
+    }
+    login
+}
+
+async fn check_login(
+    pool: &PgPool,
+    gate: &Gate,
+    limits: &Limits,
+    now: DateTime<Utc>,
+    name: &str,
+    password: String,
+    client: Option<IpAddr>,
 ) -> Result<Login, AccountError> {
     let mut tx = pool.begin().await?;
     let attempt = store::accounts::reserve_login_attempt(
@@ -108,7 +168,9 @@ pub async fn log_in(
         &store::audit::NewAuditEntry {
             actor: &format!("gm:{}", account.name),
             game: None,
-            action: store::audit::AuditAction::GmLogin {},
+            action: store::audit::AuditAction::GmLogin {
+                client: client.map(|c| c.to_string()),
+            },
         },
         now,
     )

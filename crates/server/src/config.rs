@@ -186,6 +186,32 @@ pub struct ServeArgs {
 
     #[command(flatten)]
     pub doors: Box<DoorArgs>,
+
+    #[command(flatten)]
+    pub watch: WatchArgs,
+}
+
+/// What an operator watches and what stands in front: metrics, proxies (docs/operations.md).
+#[derive(Debug, Clone, Args)]
+pub struct WatchArgs {
+    /// Token a scraper sends as `Authorization: Bearer <token>` to read `/metrics` on the web
+    /// port. Without it (and without ADMIRALTY_METRICS_LISTEN) no metrics are kept.
+    #[arg(long, env = "ADMIRALTY_METRICS_TOKEN", hide_env_values = true)]
+    pub metrics_token: Option<String>,
+
+    /// An address of its own for `/metrics` (e.g. 127.0.0.1:9464), asking the token only when
+    /// one is set.
+    #[arg(long, env = "ADMIRALTY_METRICS_LISTEN")]
+    pub metrics_listen: Option<SocketAddr>,
+
+    /// Reverse proxies (addresses or CIDR blocks, comma-separated) whose X-Forwarded-For or
+    /// Forwarded header names the client; from anyone else those headers are ignored.
+    #[arg(long, env = "ADMIRALTY_TRUSTED_PROXIES", default_value = "")]
+    pub trusted_proxies: crate::clients::TrustedProxies,
+
+    /// Failed GM logins one client address may make within the GM login window (any names).
+    #[arg(long, env = "ADMIRALTY_GM_LOGIN_MAX_FAILURES_PER_CLIENT", default_value_t = crate::clients::DEFAULT_MAX_FAILURES_PER_CLIENT, value_parser = clap::value_parser!(u32).range(1..))]
+    pub gm_login_max_failures_per_client: u32,
 }
 
 /// `on` or `off`.

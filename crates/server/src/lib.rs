@@ -4,6 +4,7 @@
 
 pub mod accounts;
 pub mod cli;
+pub mod clients;
 pub mod clock;
 pub mod config;
 pub mod demo;
@@ -19,6 +20,7 @@ pub mod lifecycle;
 pub mod limits;
 pub mod logins;
 pub mod mailroom;
+pub mod measures;
 pub mod offers;
 pub mod outbox;
 pub mod postal;
@@ -43,7 +45,7 @@ use tower_http::trace::TraceLayer;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::AppError;
-pub use state::{AppState, Webhook};
+pub use state::{AppState, MetricsDoor, Webhook};
 
 /// The whole HTTP application. Tests build it directly.
 pub fn app(state: AppState) -> Router {
@@ -52,8 +54,33 @@ pub fn app(state: AppState) -> Router {
         .layer(axum::middleware::from_fn(
             web::headers::default_page_headers,
         ))
-        .layer(TraceLayer::new_for_http())
+        .layer(TraceLayer::new_for_http().make_span_with(request_span))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            clients::find_client,
+        ))
+        .layer(axum::middleware::from_fn(measures::http::count_requests))
         .with_state(state)
+}
+
+/// `/metrics` alone, for `ADMIRALTY_METRICS_LISTEN`'s own address.
+pub fn metrics_app(state: AppState) -> Router {
+    routes::metrics_router().with_state(state)
+}
+
+/// A request's log span names its client (see `clients`), found by the layer outside it.
+fn request_span(request: &axum::http::Request<axum::body::Body>) -> tracing::Span {
+    let client = request
+        .extensions()
+        .get::<clients::ClientAddress>()
+        .and_then(|c| c.0);
+    tracing::debug_span!(
+        "request",
+        method = %request.method(),
+        uri = %request.uri(),
+        version = ?request.version(),
+        client = client.map(tracing::field::display),
+    )
 }
 
 /// Serves `app(state)` on `listener` until `shutdown` completes, then lets requests in flight

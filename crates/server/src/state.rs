@@ -3,6 +3,7 @@ use std::sync::Arc;
 use store::PgPool;
 use tokio::sync::Notify;
 
+use crate::clients::{ClientFailures, TrustedProxies};
 use crate::clock::Clock;
 use crate::config::{BaseUrl, Limits};
 use crate::public_cache::PublicCache;
@@ -33,6 +34,20 @@ pub struct AppState {
     /// Whether this process sends the outbox through an SMTP relay (`ADMIRALTY_SMTP_URL`):
     /// without one, the console's outbox says that nothing is being sent.
     pub relay_configured: bool,
+    /// The proxies whose forwarding headers name the client (`ADMIRALTY_TRUSTED_PROXIES`).
+    pub trusted_proxies: Arc<TrustedProxies>,
+    /// Failed GM logins per client address.
+    pub client_failures: Arc<ClientFailures>,
+    /// The metrics, when this process serves them.
+    pub metrics: Option<Arc<MetricsDoor>>,
+}
+
+/// The metrics' recorder and who may read them.
+pub struct MetricsDoor {
+    pub handle: metrics_exporter_prometheus::PrometheusHandle,
+    /// `ADMIRALTY_METRICS_TOKEN`: asked of every scrape; with it, `/metrics` is also served
+    /// on the web port.
+    pub token: Option<String>,
 }
 
 /// The webhook door's settings.
@@ -59,6 +74,9 @@ impl AppState {
             mail_from: None,
             mail_auth: None,
             relay_configured: false,
+            trusted_proxies: Arc::new(TrustedProxies::default()),
+            client_failures: Arc::new(ClientFailures::default()),
+            metrics: None,
         }
     }
 

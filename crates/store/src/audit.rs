@@ -141,7 +141,12 @@ pub enum AuditAction {
     #[serde(rename = "gm.create")]
     GmCreate { name: String },
     #[serde(rename = "gm.login")]
-    GmLogin {},
+    GmLogin {
+        /// The client's address, as `crate::clients` of the server found it (entries written
+        /// before it was recorded have none).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client: Option<String>,
+    },
     #[serde(rename = "gm.logout")]
     GmLogout {},
     #[serde(rename = "subscriber.add")]
@@ -619,7 +624,7 @@ mod tests {
 
     #[test]
     fn an_action_is_stored_as_its_name_and_details_as_before() {
-        let (name, details) = AuditAction::GmLogin {}.stored().unwrap();
+        let (name, details) = AuditAction::GmLogin { client: None }.stored().unwrap();
         assert_eq!(
             (name.as_str(), details),
             ("gm.login", serde_json::json!({}))

@@ -56,7 +56,11 @@ pub(super) async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyho
     let mail = outbox_relay(&args, &pool, &clock)?;
     // HTTP and SMTP stop taking connections at the same moment, and close what is left when
     // the grace period is over.
-    let served = serve_with(listener, state, http_limits(&args.doors), stop).await;
+    let metrics_door = metrics_door(&args, &state, &stop).await?;
+    let served = serve_with(listener, state, http_limits(&args), stop).await;
+    if let Some(door) = metrics_door {
+        let _ = door.await;
+    }
     if let Some(smtp) = smtp_door {
         let _ = smtp.await;
     }
@@ -129,6 +133,12 @@ fn app_state(
         tracing::info!("ADMIRALTY_MAIL_AUTH=off: inbound SPF, DKIM and DMARC are not checked");
     }
     state.relay_configured = args.smtp_url.is_some();
+    state.trusted_proxies = Arc::new(args.watch.trusted_proxies.clone());
+    state.client_failures = Arc::new(crate::clients::ClientFailures::new(
+        args.watch.gm_login_max_failures_per_client,
+        crate::secrets::limits().gm_login_window(),
+    ));
+    state.metrics = metrics_recorder(&args.watch)?;
     if let Some(secret) = &args.webhook_secret {
         if secret.chars().count() < 16 {
             bail!("ADMIRALTY_WEBHOOK_SECRET is too short: use at least 16 random characters");
@@ -140,6 +150,47 @@ fn app_state(
         });
     }
     Ok(state)
+}
+
+/// The metrics' recorder, installed only when they are served: without a token or an address
+/// of their own, nothing is measured.
+fn metrics_recorder(
+    watch: &crate::config::WatchArgs,
+) -> anyhow::Result<Option<Arc<crate::MetricsDoor>>> {
+    if watch.metrics_token.is_none() && watch.metrics_listen.is_none() {
+        return Ok(None);
+    }
+    if let Some(token) = &watch.metrics_token
+        && token.chars().count() < 16
+    {
+        bail!("ADMIRALTY_METRICS_TOKEN is too short: use at least 16 random characters");
+    }
+    let handle = crate::measures::install().context("installing the metrics recorder")?;
+    Ok(Some(Arc::new(crate::MetricsDoor {
+        handle,
+        token: watch.metrics_token.clone(),
+    })))
+}
+
+/// `/metrics` on its own address (`ADMIRALTY_METRICS_LISTEN`), serving until `stop`.
+async fn metrics_door(
+    args: &ServeArgs,
+    state: &AppState,
+    stop: &crate::doors::Stop,
+) -> anyhow::Result<Option<tokio::task::JoinHandle<std::io::Result<()>>>> {
+    let Some(address) = args.watch.metrics_listen else {
+        return Ok(None);
+    };
+    let listener = TcpListener::bind(address).await.with_context(|| {
+        format!("listening for metrics on {address} (ADMIRALTY_METRICS_LISTEN)")
+    })?;
+    tracing::info!(%address, "metrics listener");
+    Ok(Some(tokio::spawn(crate::doors::http::serve(
+        listener,
+        crate::metrics_app(state.clone()),
+        crate::doors::http::HttpLimits::default(),
+        stop.clone(),
+    ))))
 }
 
 /// The SMTP listener for inbound mail, serving until `stop`.
@@ -300,9 +351,11 @@ async fn outbox_worker(pool: store::PgPool, clock: Arc<dyn Clock>, relay: crate:
 }
 
 /// The HTTP door's limits, from the settings.
-fn http_limits(doors: &crate::config::DoorArgs) -> crate::doors::http::HttpLimits {
+fn http_limits(args: &ServeArgs) -> crate::doors::http::HttpLimits {
     use std::time::Duration;
+    let doors = &args.doors;
     crate::doors::http::HttpLimits {
+        trusted_proxies: args.watch.trusted_proxies.clone(),
         header_timeout: Duration::from_secs(doors.http_header_timeout_seconds.max(1)),
         body_timeout: Duration::from_secs(doors.http_body_timeout_seconds.max(1)),
         max_header_bytes: doors.http_max_header_bytes,

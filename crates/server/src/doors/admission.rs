@@ -97,11 +97,17 @@ impl Admission {
     /// Admits a connection from `peer`, shedding another to make room if need be; `None` when
     /// the door is full and nothing may be shed.
     pub fn try_admit(self: &Arc<Self>, peer: IpAddr) -> Option<Ticket> {
+        self.try_admit_capped(peer, true)
+    }
+
+    /// As [`Admission::try_admit`]; a peer not `per_peer` capped (a trusted proxy) is held to
+    /// the total cap only.
+    pub fn try_admit_capped(self: &Arc<Self>, peer: IpAddr, per_peer: bool) -> Option<Ticket> {
         let peer = peer_key(peer);
         let now = self.now_ms();
         let mut registry = self.lock();
         let of_peer = registry.peers.get(&peer).map_or(0, Vec::len);
-        if of_peer >= self.peer_cap {
+        if per_peer && of_peer >= self.peer_cap {
             self.shed_one(&mut registry, peer, now)?;
         } else if registry.total >= self.total_cap {
             let largest = registry
@@ -308,6 +314,25 @@ mod tests {
             .unwrap();
         drop((second, fourth, fifth, other));
         assert!(door.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_trusted_proxy_is_held_to_the_total_cap_only() {
+        let door = Admission::new(4, 2, Shedding::IdleFor(Duration::from_secs(60)));
+        let proxy = ip("10.0.0.1");
+        let held: Vec<Ticket> = (0..4)
+            .map(|_| door.try_admit_capped(proxy, false).unwrap())
+            .collect();
+        assert_eq!(door.len(), 4, "beyond the per-peer cap of 2");
+        assert!(
+            door.try_admit_capped(proxy, false).is_none(),
+            "not beyond the total"
+        );
+        drop(held);
+        // Capped, the same peer gets its two only (nothing idle long enough to shed).
+        let _a = door.try_admit(proxy).unwrap();
+        let _b = door.try_admit(proxy).unwrap();
+        assert!(door.try_admit(proxy).is_none());
     }
 
     #[tokio::test]

@@ -45,6 +45,9 @@ pub struct HttpLimits {
     pub max_header_bytes: usize,
     pub max_connections: usize,
     pub max_connections_per_peer: usize,
+    /// Peers held to the total cap only: a reverse proxy carries many clients' connections
+    /// (whose own limits see the forwarded address, `crate::clients`).
+    pub trusted_proxies: crate::clients::TrustedProxies,
 }
 
 impl Default for HttpLimits {
@@ -55,6 +58,7 @@ impl Default for HttpLimits {
             max_header_bytes: 64 * 1024,
             max_connections: 4096,
             max_connections_per_peer: 256,
+            trusted_proxies: crate::clients::TrustedProxies::default(),
         }
     }
 }
@@ -94,7 +98,8 @@ pub async fn serve(
             }
         };
         // With Shedding::Slowest there is always room.
-        let Some(ticket) = admission.try_admit(peer.ip()) else {
+        let per_peer = !limits.trusted_proxies.contains(peer.ip());
+        let Some(ticket) = admission.try_admit_capped(peer.ip(), per_peer) else {
             continue;
         };
         // Responses go out as soon as they are written (no Nagle delay on a partial segment).
@@ -102,6 +107,7 @@ pub async fn serve(
             tracing::debug!(%error, "cannot set TCP_NODELAY");
         }
         let connection = Connection {
+            peer,
             builder: builder.clone(),
             app: app.clone(),
             body_timeout: limits.body_timeout,
@@ -120,6 +126,7 @@ pub async fn serve(
 }
 
 struct Connection {
+    peer: std::net::SocketAddr,
     builder: http1::Builder,
     app: Router,
     body_timeout: Duration,
@@ -129,14 +136,18 @@ struct Connection {
 impl Connection {
     async fn run(self, stream: TcpStream, ticket: Ticket) {
         let ticket = Arc::new(ticket);
-        let (app, body_timeout) = (self.app, self.body_timeout);
+        let (app, body_timeout, peer) = (self.app, self.body_timeout, self.peer);
         let service = {
             let ticket = ticket.clone();
             hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
                 let mut app = app.clone();
                 let busy = Busy::new(ticket.clone());
-                let request = request
+                let mut request = request
                     .map(|body| axum::body::Body::new(DeadlineBody::new(body, body_timeout)));
+                // Who the client is starts from the peer (`crate::clients`).
+                request
+                    .extensions_mut()
+                    .insert(axum::extract::ConnectInfo(peer));
                 async move {
                     let response = app.call(request).await;
                     drop(busy);

@@ -15,6 +15,7 @@ use super::message::{Outcome, process};
 use super::{Settings, copies};
 use crate::clock::Clock;
 use crate::letters::REPLY_LOCAL_PART;
+use crate::measures::{self, InboundOutcome};
 use crate::turns::{LifecycleError, StateCache};
 
 /// A worker of `gm serve`: processes the inbound queue whenever a door stores a message (or
@@ -74,7 +75,7 @@ pub async fn process_pending(
         let done = batch
             .process_all(&mut tx, &claimed, &readings, careful, now, settings)
             .await?;
-        let Some(outcomes) = done else {
+        let Some((outcomes, measured)) = done else {
             // Without savepoints (two statements a message saved), a failure leaves the batch
             // half done: undo all of it and run it again with them.
             tx.rollback().await?;
@@ -86,6 +87,7 @@ pub async fn process_pending(
         inbox::finish_many(&mut *tx, &outcomes, now).await?;
         crate::fault::point("inbox_before_commit").await;
         tx.commit().await?;
+        measures::inbound_processed(&measured);
     }
 }
 
@@ -102,6 +104,24 @@ fn read(claimed: &Claimed) -> Result<Reading, mail::MailError> {
     Ok(reading)
 }
 
+/// A batch's recorded outcomes, and each message's outcome and time for the metrics.
+type Measured = (
+    Vec<inbox::Outcome>,
+    Vec<(InboundOutcome, std::time::Duration)>,
+);
+
+/// The metrics' name for what came of a message.
+fn outcome_label(outcome: &Outcome, reading: Result<&Reading, &mail::MailError>) -> InboundOutcome {
+    match outcome {
+        Outcome::Dropped(_) => InboundOutcome::Dropped,
+        Outcome::Answered => InboundOutcome::Refused,
+        Outcome::Acted { .. } if reading.is_ok_and(|r| !r.commands.orders.is_empty()) => {
+            InboundOutcome::Orders
+        }
+        Outcome::Acted { .. } => InboundOutcome::Command,
+    }
+}
+
 /// What a worker does with a claimed batch's messages within the batch's transaction.
 impl Batch {
     /// Processes the claimed messages in order, each one's effects committing with its outcome;
@@ -115,28 +135,35 @@ impl Batch {
         careful: bool,
         now: DateTime<Utc>,
         settings: &Settings,
-    ) -> Result<Option<Vec<inbox::Outcome>>, LifecycleError> {
+    ) -> Result<Option<Measured>, LifecycleError> {
         let mut outcomes = Vec::with_capacity(claimed.len());
+        let mut measured = Vec::with_capacity(claimed.len());
         for (message, reading) in claimed.iter().zip(readings) {
             let reading = reading.as_ref();
             self.current = Some(message.id);
+            let started = std::time::Instant::now();
             let outcome = if careful {
                 self.process_in_savepoint(tx, message, reading, now, settings)
                     .await?
             } else {
                 process(tx, self, message, reading, now, settings).await
             };
+            let label = match &outcome {
+                Ok(outcome) => outcome_label(outcome, reading),
+                Err(_) => InboundOutcome::Failed,
+            };
             outcomes.push(match outcome {
                 Ok(outcome) => self.record(message, outcome),
                 Err(_) if !careful => return Ok(None),
                 Err(error) => inbox::Outcome::failed(message.id, error.to_string()),
             });
+            measured.push((label, started.elapsed()));
         }
         // Without savepoints, what the batch's messages put off is written together, here.
         if !careful && self.write_put_off(tx, now, settings).await.is_err() {
             return Ok(None);
         }
-        Ok(Some(outcomes))
+        Ok(Some((outcomes, measured)))
     }
 
     /// Processes one message in a savepoint, what it put off written inside it: a failure

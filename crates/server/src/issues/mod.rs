@@ -295,6 +295,9 @@ pub async fn publish_due(
             );
         }
         tx.commit().await?;
+        if !nothing_new {
+            crate::measures::issue_published();
+        }
     }
 }
 

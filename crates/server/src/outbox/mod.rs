@@ -85,6 +85,7 @@ pub async fn deliver_due(
         }
         while sending.join_next().await.is_some() {}
         outbox::mark_sent_many(pool, &sent, now).await?;
+        crate::measures::outbox_delivered(sent.len());
         done.sent += sent.len();
     }
 }
@@ -193,19 +194,23 @@ async fn record_failure(
     now: DateTime<Utc>,
     done: &mut Delivered,
 ) -> Result<(), store::StoreError> {
+    use crate::measures::{DeliveryFailure, outbox_failed};
     match failure {
         Failure::Permanent(error) => {
             given_up(pool, message, &error, now).await?;
+            outbox_failed(DeliveryFailure::Permanent);
             done.failed += 1;
         }
         Failure::Temporary(error) if message.attempts + 1 >= MAX_ATTEMPTS => {
             let error = format!("gave up after {MAX_ATTEMPTS} attempts: {error}");
             given_up(pool, message, &error, now).await?;
+            outbox_failed(DeliveryFailure::Exhausted);
             done.failed += 1;
         }
         Failure::Temporary(error) => {
             let retry_at = now + backoff(message.attempts);
             outbox::mark_retry(pool, message.id, &error, retry_at).await?;
+            outbox_failed(DeliveryFailure::Temporary);
             done.retrying += 1;
         }
     }

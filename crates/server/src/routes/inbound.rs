@@ -147,7 +147,7 @@ fn envelope_recipients(headers: &HeaderMap, query: Option<&str>) -> Vec<String> 
 /// Whether the request carries `Authorization: Bearer <secret>`. Both sides are hashed first,
 /// so the comparison takes the same time whatever the presented token's length (a plain
 /// constant-time comparison of slices still returns early on a length mismatch).
-fn bearer_matches(headers: &HeaderMap, secret: &str) -> bool {
+pub(crate) fn bearer_matches(headers: &HeaderMap, secret: &str) -> bool {
     let presented = headers
         .get(header::AUTHORIZATION)
         .map(|v| v.as_bytes())

@@ -8,6 +8,7 @@ mod health;
 mod home;
 mod inbound;
 mod issues;
+mod metrics;
 mod player;
 mod rules;
 
@@ -69,13 +70,27 @@ pub(crate) fn router(state: &AppState) -> Router<AppState> {
         .fallback(not_found)
         // Every error of the pages above as a page in the layout (the webhook, a door for
         // machines, keeps its plain answers).
-        .layer(middleware::from_fn(crate::web::errors::error_pages));
+        .layer(middleware::from_fn(crate::web::errors::error_pages))
+        // Probes and scrapers read plain answers, not pages.
+        .route("/readyz", get(health::get_readyz));
+    // On the web port the metrics exist only behind a token.
+    let router = match &state.metrics {
+        Some(door) if door.token.is_some() => router.route("/metrics", get(metrics::get_metrics)),
+        _ => router,
+    };
     // The webhook door exists only when a shared secret is configured.
     match &state.webhook {
         // The handler reads the body itself, after the token (and within the size limit).
         Some(_) => router.route("/inbound/mail", post(inbound::post_inbound_mail)),
         None => router,
     }
+}
+
+/// `/metrics` on a listener of its own (`ADMIRALTY_METRICS_LISTEN`).
+pub(crate) fn metrics_router() -> Router<AppState> {
+    Router::new()
+        .route("/metrics", get(metrics::get_metrics))
+        .fallback(not_found)
 }
 
 async fn not_found() -> AppError {

@@ -186,6 +186,9 @@ async fn admit_and_serve(
         () = stop.draining() => None,
     };
     let Some(ticket) = admitted else {
+        if !stop.is_draining() {
+            crate::measures::smtp_session_refused();
+        }
         let refusal =
             b"421 4.7.0 too many connections from your address; please try again later\r\n";
         let _ = tokio::time::timeout(Duration::from_secs(1), stream.write_all(refusal)).await;
@@ -194,6 +197,7 @@ async fn admit_and_serve(
     // The session's own bounds work between its reads; this one also covers a client that
     // stops reading our replies.
     let hard_limit = limits.session_lifetime + limits.idle_timeout;
+    let _open = crate::measures::smtp_session_opened();
     tokio::select! {
         served = session.serve(stream, peer, &ticket) => {
             if let Err(error) = served {

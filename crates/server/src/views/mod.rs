@@ -20,6 +20,11 @@ pub async fn database_answers(pool: &PgPool) -> Result<(), StoreError> {
     store::ping(pool).await
 }
 
+/// Whether the applied migrations are the ones this binary embeds (the readiness probe's).
+pub async fn schema_check(pool: &PgPool) -> Result<store::schema::SchemaCheck, StoreError> {
+    store::schema::check(pool).await
+}
+
 /// The zines hosted here, oldest first.
 pub async fn zines(pool: &PgPool) -> Result<Vec<Zine>, StoreError> {
     store::zines::list(pool).await

@@ -75,6 +75,7 @@ pub(crate) struct LoginForm {
 
 pub(crate) async fn post_login(
     State(state): State<AppState>,
+    client: crate::clients::ClientAddress,
     headers: HeaderMap,
     axum::Form(form): axum::Form<LoginForm>,
 ) -> Result<Response, AppError> {
@@ -83,13 +84,17 @@ pub(crate) async fn post_login(
     let next = super::safe_next(form.next.as_deref());
     let name = form.name.trim().to_owned();
     let limits = secrets::limits();
-    let login = accounts::log_in(
+    let from = client.0.map(|client| accounts::LoginClient {
+        client,
+        failures: &state.client_failures,
+    });
+    let login = accounts::log_in_from(
         &state.pool,
         secrets::gate(),
         &limits,
         now,
-        &name,
-        form.password,
+        (&name, form.password),
+        from,
     )
     .await
     .map_err(|error| match error {
@@ -111,6 +116,12 @@ pub(crate) async fn post_login(
             return Err(AppError::TooManyRequests(format!(
                 "Too many failed logins for this name: wait {} minutes and try again.",
                 limits.gm_login_window().num_minutes()
+            )));
+        }
+        Login::ClientLockedOut => {
+            return Err(AppError::TooManyRequests(format!(
+                "Too many failed logins from your address: wait {} minutes and try again.",
+                state.client_failures.window().num_minutes()
             )));
         }
         Login::Busy => return Err(AppError::Busy),

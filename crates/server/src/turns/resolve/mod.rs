@@ -49,6 +49,7 @@ pub async fn resolve_due(
             return Ok(done);
         };
         let (turn, game) = (due.id, due.game_id);
+        let started = std::time::Instant::now();
         // The absence policy "the deadline waits": the turn's deadline moves, it is not resolved.
         if crate::turns::absences::wait_if_absent(&mut tx, &due, now, mail_domain)
             .await?
@@ -69,6 +70,10 @@ pub async fn resolve_due(
         {
             Ok(resolved) => {
                 tx.commit().await?;
+                crate::measures::turn_resolved(
+                    started.elapsed(),
+                    due.deadline.map(|deadline| now - deadline),
+                );
                 fault::point("after_commit").await;
                 done.push(resolved);
             }
@@ -93,6 +98,7 @@ pub(crate) async fn resolve_open_turn_now(
 ) -> Result<(), LifecycleError> {
     let mut tx = pool.begin().await?;
     if let Some(due) = store::turns::claim_open_turn(&mut tx, game).await? {
+        let started = std::time::Instant::now();
         let due = DueTurn {
             deadline: slot.or(due.deadline),
             ..due
@@ -107,6 +113,8 @@ pub(crate) async fn resolve_open_turn_now(
         )
         .await?;
         tx.commit().await?;
+        // Resolved ahead of its deadline by the GM: no lag to speak of.
+        crate::measures::turn_resolved(started.elapsed(), None);
         fault::point("after_commit").await;
     }
     Ok(())
