@@ -23,6 +23,7 @@ pub mod ids;
 pub mod inbox;
 pub mod issues;
 pub mod login_links;
+pub mod maintenance;
 pub mod notices;
 pub mod offers;
 pub mod orders;
