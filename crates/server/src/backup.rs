@@ -32,9 +32,8 @@ pub enum BackupError {
     },
     #[error(
         "the database is not empty (it holds {objects} tables, indexes, sequences, types or \
-         functions): restore \
-         into a new database (createdb NAME), or pass --clean to drop what the backup holds \
-         before restoring it"
+         functions): restore into a new database (createdb NAME), or pass --clean to drop \
+         what the backup holds before restoring it"
     )]
     NotEmpty { objects: i64 },
     #[error("{tool} failed ({status}):\n{stderr}")]
@@ -65,8 +64,8 @@ pub struct Target {
 impl Target {
     /// Splits `database_url` into its password and the rest.
     pub fn parse(database_url: &str) -> Result<Target, BackupError> {
-        let mut url = url::Url::parse(database_url)
-            .map_err(|e| BackupError::BadUrl(format!("{e}")))?;
+        let mut url =
+            url::Url::parse(database_url).map_err(|e| BackupError::BadUrl(format!("{e}")))?;
         if !matches!(url.scheme(), "postgres" | "postgresql") {
             return Err(BackupError::BadUrl(format!("scheme {:?}", url.scheme())));
         }
@@ -226,8 +225,13 @@ pub async fn backup(
         let _ = std::fs::remove_file(&partial);
         return Err(e);
     }
-    std::fs::rename(&partial, file)
-        .map_err(|e| BackupError::Io(format!("renaming {} to {}: {e}", partial.display(), file.display())))?;
+    std::fs::rename(&partial, file).map_err(|e| {
+        BackupError::Io(format!(
+            "renaming {} to {}: {e}",
+            partial.display(),
+            file.display()
+        ))
+    })?;
     let bytes = std::fs::metadata(file)
         .map_err(|e| BackupError::Io(format!("reading {}: {e}", file.display())))?
         .len();
@@ -290,7 +294,11 @@ pub async fn restore(
     run(command, "pg_restore").await?;
     let applied = store::applied_migrations(pool).await?;
     let known: Vec<i64> = store::MIGRATOR.iter().map(|m| m.version).collect();
-    let unknown: Vec<i64> = applied.iter().copied().filter(|v| !known.contains(v)).collect();
+    let unknown: Vec<i64> = applied
+        .iter()
+        .copied()
+        .filter(|v| !known.contains(v))
+        .collect();
     if !unknown.is_empty() {
         return Err(BackupError::NewerSchema { unknown });
     }
@@ -333,8 +341,8 @@ mod tests {
 
     #[test]
     fn the_password_leaves_the_url_for_the_environment() {
-        let target = Target::parse("postgres://gm:s%40cret@db.example:5432/zine?sslmode=require")
-            .unwrap();
+        let target =
+            Target::parse("postgres://gm:s%40cret@db.example:5432/zine?sslmode=require").unwrap();
         assert_eq!(
             target.public_url(),
             "postgres://gm@db.example:5432/zine?sslmode=require"
