@@ -49,6 +49,7 @@ mod mail_weapon;
 mod migrations;
 mod offers;
 mod outbox;
+mod personal;
 mod pipe;
 mod players;
 mod postal;

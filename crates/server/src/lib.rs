@@ -22,6 +22,7 @@ pub mod logins;
 pub mod mailroom;
 pub mod offers;
 pub mod outbox;
+pub mod personal;
 pub mod postal;
 pub mod public_cache;
 pub mod rosters;

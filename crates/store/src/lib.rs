@@ -29,6 +29,7 @@ pub mod offers;
 pub mod orders;
 pub mod outbox;
 pub mod paper;
+pub mod personal;
 pub mod players;
 pub mod replacements;
 pub mod sessions;
