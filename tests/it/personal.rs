@@ -47,7 +47,11 @@ fn dump(url: &str) -> String {
         .arg(format!("--dbname={url}"))
         .output()
         .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
@@ -64,9 +68,16 @@ async fn a_subscriber_downloads_their_data_then_erases_it_and_the_record_stands(
     let (nelson, _) = player_of(pool, game, NELSON).await;
     let (villeneuve, _) = player_of(pool, game, VILLENEUVE).await;
     let at = trafalgar();
-    turns::submit_orders(pool, at, game, nelson, "A1, B2 England expects", Source::Web)
-        .await
-        .unwrap();
+    turns::submit_orders(
+        pool,
+        at,
+        game,
+        nelson,
+        "A1, B2 England expects",
+        Source::Web,
+    )
+    .await
+    .unwrap();
     turns::submit_orders(pool, at, game, villeneuve, "J9, J10", Source::Web)
         .await
         .unwrap();
@@ -84,7 +95,11 @@ async fn a_subscriber_downloads_their_data_then_erases_it_and_the_record_stands(
         .await
         .unwrap();
     assert_eq!(
-        count(pool, "SELECT count(*) FROM orders WHERE raw_text LIKE '%C3, D4%'").await,
+        count(
+            pool,
+            "SELECT count(*) FROM orders WHERE raw_text LIKE '%C3, D4%'"
+        )
+        .await,
         1
     );
 
@@ -119,9 +134,17 @@ async fn a_subscriber_downloads_their_data_then_erases_it_and_the_record_stands(
 
     let public = format!("/zines/gazette/games/{game}/turns/1");
     let page_before = app.get(&public).await.text().await.unwrap();
-    let text_before = app.get(&format!("{public}.txt")).await.text().await.unwrap();
+    let text_before = app
+        .get(&format!("{public}.txt"))
+        .await
+        .text()
+        .await
+        .unwrap();
     assert!(page_before.contains("England expects"));
-    assert!(!page_before.contains(NELSON), "reports print names, not addresses");
+    assert!(
+        !page_before.contains(NELSON),
+        "reports print names, not addresses"
+    );
 
     // The download.
     let mut browser = logged_in(app, NELSON).await;
@@ -138,12 +161,23 @@ async fn a_subscriber_downloads_their_data_then_erases_it_and_the_record_stands(
     assert_eq!(data["format"], "admiralty-personal-data");
     assert_eq!(data["address"], NELSON);
     let orders = data["orders"].to_string();
-    assert!(orders.contains("A1, B2 England expects") && orders.contains("C3, D4"), "{orders}");
+    assert!(
+        orders.contains("A1, B2 England expects") && orders.contains("C3, D4"),
+        "{orders}"
+    );
     assert!(data["press"].to_string().contains("England expects"));
-    assert!(data["mail_from_them"].to_string().contains("orders-2@victory.example"));
+    assert!(
+        data["mail_from_them"]
+            .to_string()
+            .contains("orders-2@victory.example")
+    );
     assert!(!data["mail_to_them"].as_array().unwrap().is_empty());
     assert!(!data["audit_entries"].as_array().unwrap().is_empty());
-    assert_eq!(data["seats"].as_array().unwrap().len(), 2, "Trafalgar and the Nile");
+    assert_eq!(
+        data["seats"].as_array().unwrap().len(),
+        2,
+        "Trafalgar and the Nile"
+    );
     // Nothing of Villeneuve's: not the open turn's orders, not the address.
     assert!(!text.contains("H8, G7"), "another player's hidden orders");
     assert!(!text.contains(VILLENEUVE));
@@ -152,14 +186,20 @@ async fn a_subscriber_downloads_their_data_then_erases_it_and_the_record_stands(
     let page = browser.get_text("/me/erase").await;
     let csrf = hidden_csrf(&page);
     let wrong = browser
-        .post("/me/erase", &[("csrf", &csrf), ("address", "someone@else.example")])
+        .post(
+            "/me/erase",
+            &[("csrf", &csrf), ("address", "someone@else.example")],
+        )
         .await;
     assert_eq!(wrong.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert!(dump(&app.db.url).contains(NELSON));
     let page = browser.get_text("/me/erase").await;
     let csrf = hidden_csrf(&page);
     let done = browser
-        .post("/me/erase", &[("csrf", &csrf), ("address", "Nelson@Victory.example")])
+        .post(
+            "/me/erase",
+            &[("csrf", &csrf), ("address", "Nelson@Victory.example")],
+        )
         .await;
     assert_eq!(done.status(), StatusCode::OK);
     assert!(done.text().await.unwrap().contains("Your data is erased"));
@@ -178,7 +218,11 @@ async fn a_subscriber_downloads_their_data_then_erases_it_and_the_record_stands(
     assert!(!checks.is_empty() && checks.iter().all(|c| c.matches));
     assert_eq!(app.get(&public).await.text().await.unwrap(), page_before);
     assert_eq!(
-        app.get(&format!("{public}.txt")).await.text().await.unwrap(),
+        app.get(&format!("{public}.txt"))
+            .await
+            .text()
+            .await
+            .unwrap(),
         text_before
     );
     let status: String = sqlx::query_scalar("SELECT status FROM players WHERE id = $1")
@@ -188,24 +232,40 @@ async fn a_subscriber_downloads_their_data_then_erases_it_and_the_record_stands(
         .unwrap();
     assert_eq!(status, "resigned");
     assert_eq!(
-        count(pool, "SELECT count(*) FROM gm_notices WHERE kind = 'subscriber_erased'").await,
+        count(
+            pool,
+            "SELECT count(*) FROM gm_notices WHERE kind = 'subscriber_erased'"
+        )
+        .await,
         1
     );
     assert_eq!(
-        count(pool, "SELECT count(*) FROM audit_log WHERE action = 'subscriber.erase'").await,
+        count(
+            pool,
+            "SELECT count(*) FROM audit_log WHERE action = 'subscriber.erase'"
+        )
+        .await,
         1
     );
 
     // Logged out for good, and a new mail from the old address is a stranger's.
     let me = browser.get("/me").await;
     assert_eq!(me.status(), StatusCode::SEE_OTHER);
-    assert!(me.headers()[LOCATION].to_str().unwrap().starts_with("/login"));
+    assert!(
+        me.headers()[LOCATION]
+            .to_str()
+            .unwrap()
+            .starts_with("/login")
+    );
     let orders_before = count(pool, "SELECT count(*) FROM orders").await;
     let raw = mail_from_nelson("orders-3", &to, "E5, F6\r\n");
     server::inbox::ingest(pool, &raw, "pipe", during, DOMAIN)
         .await
         .unwrap();
-    assert_eq!(count(pool, "SELECT count(*) FROM orders").await, orders_before);
+    assert_eq!(
+        count(pool, "SELECT count(*) FROM orders").await,
+        orders_before
+    );
     drop(browser);
     fleet.app.stop().await;
 }

@@ -20,9 +20,7 @@ pub const FORMAT_VERSION: u32 = 1;
 pub enum PersonalError {
     #[error("there is no such subscriber")]
     NotFound,
-    #[error(
-        "the address you typed is not the address of your subscription: nothing was erased"
-    )]
+    #[error("the address you typed is not the address of your subscription: nothing was erased")]
     NotConfirmed,
     #[error(transparent)]
     Lifecycle(#[from] LifecycleError),

@@ -312,15 +312,21 @@ pub async fn erase(db: &mut PgConnection, person: &Person) -> Result<Erased, Sto
 }
 
 async fn forget_subscriptions(db: &mut PgConnection, ids: &[i64]) -> Result<(), StoreError> {
-    sqlx::query!("DELETE FROM web_sessions WHERE subscriber_id = ANY($1)", ids)
-        .execute(&mut *db)
-        .await?;
+    sqlx::query!(
+        "DELETE FROM web_sessions WHERE subscriber_id = ANY($1)",
+        ids
+    )
+    .execute(&mut *db)
+    .await?;
     sqlx::query!("DELETE FROM login_links WHERE subscriber_id = ANY($1)", ids)
         .execute(&mut *db)
         .await?;
-    sqlx::query!("DELETE FROM password_failures WHERE subscriber_id = ANY($1)", ids)
-        .execute(&mut *db)
-        .await?;
+    sqlx::query!(
+        "DELETE FROM password_failures WHERE subscriber_id = ANY($1)",
+        ids
+    )
+    .execute(&mut *db)
+    .await?;
     sqlx::query!("DELETE FROM standbys WHERE subscriber_id = ANY($1)", ids)
         .execute(&mut *db)
         .await?;
@@ -363,9 +369,6 @@ fn regex_literal(text: &str) -> String {
 mod tests {
     #[test]
     fn an_address_is_matched_literally() {
-        assert_eq!(
-            super::regex_literal("a.b+c@x.org"),
-            r"a\.b\+c\@x\.org"
-        );
+        assert_eq!(super::regex_literal("a.b+c@x.org"), r"a\.b\+c\@x\.org");
     }
 }
