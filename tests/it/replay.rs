@@ -771,6 +771,17 @@ async fn every_form_sent_twice_acts_once() {
         link,
         Pick::Id("link-form"),
     )];
+    // The visitor, now logged in as Gravina, erases their data: the second sending finds the
+    // key already used, though the session the first one ended is gone.
+    last.push(
+        case(
+            "/me/erase",
+            Who::Visitor,
+            "/me/erase".into(),
+            Pick::Id("erase-form"),
+        )
+        .fill("address", "gravina@example.org"),
+    );
     last.extend(end_cases());
     for case in last {
         covered.push(case.route);

@@ -506,6 +506,15 @@ impl fmt::Display for BaseUrl {
     }
 }
 
+/// Where `gm backup` and `gm restore` find PostgreSQL's `pg_dump` and `pg_restore`.
+#[derive(Debug, Clone, Args)]
+pub struct PgToolArgs {
+    /// A directory holding pg_dump and pg_restore (e.g. /usr/lib/postgresql/16/bin); unset,
+    /// they are looked for on PATH and in /usr/lib/postgresql/*/bin, newest first.
+    #[arg(long, env = "ADMIRALTY_PG_BIN_DIR")]
+    pub pg_bin_dir: Option<std::path::PathBuf>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

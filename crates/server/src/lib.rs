@@ -3,6 +3,7 @@
 //! crate is the thin shell around them.
 
 pub mod accounts;
+pub mod backup;
 pub mod cli;
 pub mod clients;
 pub mod clock;
@@ -23,6 +24,7 @@ pub mod mailroom;
 pub mod measures;
 pub mod offers;
 pub mod outbox;
+pub mod personal;
 pub mod postal;
 pub mod public_cache;
 pub mod rosters;

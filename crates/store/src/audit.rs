@@ -219,6 +219,16 @@ pub enum AuditAction {
     },
     #[serde(rename = "player.login")]
     PlayerLogin {},
+    /// A person erased their data: every subscription of their address (which is not
+    /// written here), the seats resigned, what was scrubbed.
+    #[serde(rename = "subscriber.erase")]
+    SubscriberErase {
+        subscribers: Vec<SubscriberId>,
+        resigned_from: Vec<String>,
+        inbound_bodies: u64,
+        outbound_messages: u64,
+        queued_not_sent: u64,
+    },
     #[serde(rename = "standby.on")]
     StandbyOn { subscriber: SubscriberId, via: Via },
     #[serde(rename = "standby.off")]

@@ -374,6 +374,8 @@ status! {
         MailFailed = "mail_failed",
         /// A due turn could not be resolved.
         TurnFailed = "turn_failed",
+        /// A subscriber erased their data (their seats were resigned).
+        SubscriberErased = "subscriber_erased",
     }
 }
 
@@ -387,6 +389,7 @@ impl NoticeKind {
             NoticeKind::LetterWaiting => "Letters to the editor waiting",
             NoticeKind::MailFailed => "Mail that could not be delivered",
             NoticeKind::TurnFailed => "Turns that could not be resolved",
+            NoticeKind::SubscriberErased => "Subscribers who erased their data",
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The `gm` command line: its arguments (here), the one-shot commands ([`commands`]) and the
 //! service ([`serve`]). Each subcommand is a function taking its parsed arguments.
 
+mod backup;
 mod commands;
 mod game;
 mod rosters;
@@ -102,6 +103,14 @@ pub enum Command {
     /// Administration: GM accounts for the web console.
     #[command(subcommand)]
     Admin(AdminCommand),
+
+    /// Write a consistent backup of the whole database with PostgreSQL's pg_dump (custom
+    /// format, one snapshot). pg_dump must be at least the server's version.
+    Backup(backup::BackupArgs),
+
+    /// Restore a backup from `gm backup` into an empty database with pg_restore (one
+    /// transaction), then check its schema against this binary's.
+    Restore(backup::RestoreArgs),
 }
 
 #[derive(Debug, Clone, Subcommand)]
@@ -375,6 +384,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             Command::Zine(args) => zine::run_zine(&cli.database, args).await,
             Command::GameNew(args) => rosters::run_game_new(&cli.database, args).await,
             Command::Signup(command) => rosters::run_signup(&cli.database, command).await,
+            Command::Backup(args) => backup::run_backup(&cli.database, args).await,
+            Command::Restore(args) => backup::run_restore(&cli.database, args).await,
             Command::Admin(AdminCommand::AddGm { name }) => {
                 commands::run_add_gm(&cli.database, &name).await
             }

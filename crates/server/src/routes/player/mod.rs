@@ -7,6 +7,7 @@
 
 mod absences;
 mod auth;
+mod data;
 mod games;
 mod issues;
 mod press;
@@ -34,6 +35,8 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/login/{token}", get(auth::get_link).post(auth::post_link))
         .route("/logout", post(auth::post_logout))
         .route("/me", get(games::get_me))
+        .route("/me/data", get(data::get_data))
+        .route("/me/erase", get(data::get_erase).post(data::post_erase))
         .route("/me/zine", get(zine::get_zine))
         .route("/me/zine/letter", post(zine::post_letter))
         .route("/me/zine/mail", post(zine::post_mail))
