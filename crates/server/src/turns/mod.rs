@@ -18,11 +18,11 @@ mod open_turns;
 pub mod orders;
 pub mod press;
 pub mod reminders;
-mod renames;
 pub mod resolve;
 mod started;
 pub mod states;
 pub mod strike;
+pub mod record;
 pub mod verify;
 
 use engine::TurnInput;
