@@ -27,7 +27,14 @@ const MAIL_DOMAIN: &str = "zine.example.org";
 fn verifier() -> PathBuf {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let built = Command::new(cargo)
-        .args(["build", "--quiet", "-p", "record", "--bin", "admiralty-verify"])
+        .args([
+            "build",
+            "--quiet",
+            "-p",
+            "record",
+            "--bin",
+            "admiralty-verify",
+        ])
         .status()
         .unwrap();
     assert!(built.success(), "building admiralty-verify");
@@ -90,13 +97,22 @@ async fn a_running_games_record_holds_what_its_pages_show_and_nothing_hidden() {
     assert_eq!(reports, published_texts(&archive).await);
     for (turn, number) in record.turns.iter().zip(1u32..) {
         assert_eq!(turn.number, number);
-        assert!(turn.replay.is_none(), "turn {number} carries no state or orders");
+        assert!(
+            turn.replay.is_none(),
+            "turn {number} carries no state or orders"
+        );
         assert!(turn.revealed_sealed_seed.is_none());
-        assert_eq!(turn.revealed_seed, archive.secret.turn_seed(number).to_hex());
+        assert_eq!(
+            turn.revealed_seed,
+            archive.secret.turn_seed(number).to_hex()
+        );
     }
     let open = record.open_turn.as_ref().unwrap();
     assert_eq!(open.number, 4);
-    assert_eq!(open.seed_commitment, archive.secret.turn_seed(4).commitment());
+    assert_eq!(
+        open.seed_commitment,
+        archive.secret.turn_seed(4).commitment()
+    );
 
     // Nothing hidden: not the secret, no sealed seed, not the open turn's seed, no pending
     // orders or press, no positions (the state's fields).
@@ -117,6 +133,7 @@ async fn a_running_games_record_holds_what_its_pages_show_and_nothing_hidden() {
     let (ok, said) = run(&verifier(), &[path.to_str().unwrap()], None);
     assert!(ok, "{said}");
     assert!(said.contains("verified so far: 3 seeds match"), "{said}");
+    std::fs::remove_file(&path).unwrap();
     archive.app.stop().await;
 }
 
@@ -178,7 +195,10 @@ async fn a_finished_games_record_verifies_alone_and_a_changed_seed_or_order_name
 
     // One hex digit of turn 2's revealed seed changed.
     let mut tampered: Value = serde_json::from_str(&exported).unwrap();
-    let seed = tampered["turns"][1]["revealed_seed"].as_str().unwrap().to_owned();
+    let seed = tampered["turns"][1]["revealed_seed"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let flipped = if seed.starts_with('0') { "1" } else { "0" };
     tampered["turns"][1]["revealed_seed"] = Value::String(format!("{flipped}{}", &seed[1..]));
     let seed_file = scratch(&archive, "seed.json");
@@ -205,8 +225,15 @@ async fn a_finished_games_record_verifies_alone_and_a_changed_seed_or_order_name
         said.contains("turn 2: FAILED: the replayed report differs from the published one at line"),
         "{said}"
     );
-    let (ok, said) = run(gm, &["verify", "--record", orders_file.to_str().unwrap()], None);
+    let (ok, said) = run(
+        gm,
+        &["verify", "--record", orders_file.to_str().unwrap()],
+        None,
+    );
     assert!(!ok, "{said}");
     assert!(said.contains("turn 2 does not verify"), "{said}");
+    for path in [Path::new(file), &seed_file, &orders_file] {
+        std::fs::remove_file(path).unwrap();
+    }
     archive.app.stop().await;
 }

@@ -180,7 +180,7 @@ pub enum TurnFault {
         published: String,
         replayed: String,
     },
-    #[error("the replayed state differs from the state {next} starts from")]
+    #[error("the replayed state differs from {next}")]
     State { next: String },
 }
 
@@ -220,14 +220,16 @@ pub fn verify(record: &GameRecord) -> Verdict {
     let mut turns = Vec::new();
     for (index, turn) in record.turns.iter().enumerate() {
         let next_state = match record.turns.get(index + 1) {
-            Some(next) => next
-                .replay
-                .as_ref()
-                .map(|r| (format!("turn {}", next.number), &r.state_before)),
+            Some(next) => next.replay.as_ref().map(|r| {
+                (
+                    format!("the state turn {} starts from", next.number),
+                    &r.state_before,
+                )
+            }),
             None => record
                 .final_state
                 .as_ref()
-                .map(|s| ("the final state".to_owned(), s)),
+                .map(|s| ("the game's final state".to_owned(), s)),
         };
         let checked = check_turn(record.game.engine, record.game.finished, turn, next_state);
         let failed = checked.is_err();
@@ -319,7 +321,10 @@ fn check_turn(
     Ok(true)
 }
 
-fn turn_input(engine: EngineKind, replay: &Replay) -> Result<TurnInput<games::AnyOrders>, TurnFault> {
+fn turn_input(
+    engine: EngineKind,
+    replay: &Replay,
+) -> Result<TurnInput<games::AnyOrders>, TurnFault> {
     let mut orders = BTreeMap::new();
     for (player, stored) in &replay.orders {
         let typed = engine
@@ -347,7 +352,8 @@ fn compare_reports(published: &str, replayed: &str) -> Result<(), TurnFault> {
         match (theirs.next(), ours.next()) {
             (Some(a), Some(b)) if a == b => line += 1,
             (a, b) => {
-                let show = |l: Option<&str>| l.map_or("(no more lines)".to_owned(), |l| format!("{l:?}"));
+                let show =
+                    |l: Option<&str>| l.map_or("(no more lines)".to_owned(), |l| format!("{l:?}"));
                 return Err(TurnFault::Report {
                     line,
                     published: show(a),
@@ -359,11 +365,7 @@ fn compare_reports(published: &str, replayed: &str) -> Result<(), TurnFault> {
 }
 
 /// The same JSON value: key order and spacing of the stored text do not matter.
-fn compare_states(
-    replayed: &AnyState,
-    expected: &RawValue,
-    next: String,
-) -> Result<(), TurnFault> {
+fn compare_states(replayed: &AnyState, expected: &RawValue, next: String) -> Result<(), TurnFault> {
     let ours = replayed
         .to_json()
         .map_err(|e| TurnFault::Engine(e.to_string()))?;
@@ -387,7 +389,11 @@ pub fn describe(verdict: &Verdict) -> String {
         game.name,
         game.engine,
         game.zine,
-        if game.finished { "finished" } else { "still running" }
+        if game.finished {
+            "finished"
+        } else {
+            "still running"
+        }
     );
     for turn in &verdict.turns {
         let _ = match (&turn.fault, turn.replayed) {

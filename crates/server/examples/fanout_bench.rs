@@ -63,7 +63,8 @@ async fn main() -> anyhow::Result<()> {
     );
 
     let clock = Instant::now();
-    let ordered = orders::submit_orders(pool, game, subscribers * ordering / 100, side, 0, created).await?;
+    let ordered =
+        orders::submit_orders(pool, game, subscribers * ordering / 100, side, 0, created).await?;
     println!(
         "setup: {ordered} players sent orders ({:.2} s)",
         clock.elapsed().as_secs_f64()

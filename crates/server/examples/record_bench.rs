@@ -60,9 +60,16 @@ async fn main() -> anyhow::Result<()> {
             break;
         }
     }
-    if turns::gm_action(pool, deadline, game, GmAction::End, "bench", "bench.example.org")
-        .await
-        .is_err()
+    if turns::gm_action(
+        pool,
+        deadline,
+        game,
+        GmAction::End,
+        "bench",
+        "bench.example.org",
+    )
+    .await
+    .is_err()
     {
         println!("setup: the game ended by itself after turn {played}");
     }
@@ -88,7 +95,11 @@ async fn main() -> anyhow::Result<()> {
     println!(
         "export: {played} turns of {players} players, {:.1} MB of JSON in {export_seconds:.3} s (target < {TARGET_SECONDS} s: {})",
         json.len() as f64 / 1e6,
-        if export_seconds < TARGET_SECONDS { "met" } else { "NOT met" }
+        if export_seconds < TARGET_SECONDS {
+            "met"
+        } else {
+            "NOT met"
+        }
     );
     println!("verify: every turn replayed in {verify_seconds:.3} s");
     println!("RESULT record_players={players}");

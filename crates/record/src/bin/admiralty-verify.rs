@@ -13,7 +13,10 @@ fn main() -> ExitCode {
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(error) => {
-            eprintln!("admiralty-verify: cannot read {}: {error}", path.to_string_lossy());
+            eprintln!(
+                "admiralty-verify: cannot read {}: {error}",
+                path.to_string_lossy()
+            );
             return ExitCode::from(2);
         }
     };

@@ -17,12 +17,12 @@ pub mod missed;
 mod open_turns;
 pub mod orders;
 pub mod press;
+pub mod record;
 pub mod reminders;
 pub mod resolve;
 mod started;
 pub mod states;
 pub mod strike;
-pub mod record;
 pub mod verify;
 
 use engine::TurnInput;

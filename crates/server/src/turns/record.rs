@@ -2,7 +2,7 @@
 //! download. Only what a reader may see while the game runs; a finished game's states, orders
 //! and sealed seeds besides, so anyone can replay it (`admiralty-verify`, the `record` crate).
 
-use record::{GameInfo, GameRecord, OpenTurn, ReportName, Replay, TurnRecord};
+use record::{GameInfo, GameRecord, OpenTurn, Replay, ReportName, TurnRecord};
 use serde_json::value::RawValue;
 use store::PgPool;
 use store::archive::PublicGame;
@@ -12,14 +12,19 @@ use store::status::GameStatus;
 use super::{LifecycleError, player_id, recorded_input, turn_number};
 
 /// The record of a game by its id alone (the command line), or `None` when there is no such game.
-pub async fn export_game(pool: &PgPool, game: GameId) -> Result<Option<GameRecord>, LifecycleError> {
+pub async fn export_game(
+    pool: &PgPool,
+    game: GameId,
+) -> Result<Option<GameRecord>, LifecycleError> {
     let Some(summary) = store::games::summary(pool, game).await? else {
         return Ok(None);
     };
     let Some(public) = store::archive::game(pool, summary.zine_id, game).await? else {
         return Ok(None);
     };
-    Ok(Some(export_public(pool, &summary.zine_slug, &public).await?))
+    Ok(Some(
+        export_public(pool, &summary.zine_slug, &public).await?,
+    ))
 }
 
 /// The record of a game as its public page knows it. While the game runs, the record holds
