@@ -223,13 +223,13 @@ pub fn verify(record: &GameRecord) -> Verdict {
             Some(next) => next.replay.as_ref().map(|r| {
                 (
                     format!("the state turn {} starts from", next.number),
-                    &r.state_before,
+                    &*r.state_before,
                 )
             }),
             None => record
                 .final_state
                 .as_ref()
-                .map(|s| ("the game's final state".to_owned(), s)),
+                .map(|s| ("the game's final state".to_owned(), &**s)),
         };
         let checked = check_turn(record.game.engine, record.game.finished, turn, next_state);
         let failed = checked.is_err();
@@ -266,7 +266,7 @@ fn check_turn(
     engine: EngineKind,
     finished: bool,
     turn: &TurnRecord,
-    next_state: Option<(String, &Box<RawValue>)>,
+    next_state: Option<(String, &RawValue)>,
 ) -> Result<bool, TurnFault> {
     let open = seed("open", &turn.revealed_seed, &turn.seed_commitment)?;
     if !finished {
