@@ -426,3 +426,54 @@ pub fn describe(verdict: &Verdict) -> String {
     };
     out
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing, reason = "tests")]
+
+    use super::*;
+
+    fn running(seed: &str, commitment: &str) -> String {
+        serde_json::json!({
+            "format": FORMAT,
+            "version": VERSION,
+            "game": { "id": 7, "name": "G", "zine": "z", "engine": "barmy", "finished": false },
+            "turns": [{
+                "number": 1,
+                "seed_commitment": commitment,
+                "revealed_seed": seed,
+                "report": "text",
+            }],
+        })
+        .to_string()
+    }
+
+    #[test]
+    fn another_format_or_version_is_refused_by_name() {
+        let other = r#"{"format": "something-else", "version": 1}"#;
+        assert!(
+            matches!(GameRecord::parse(other), Err(RecordError::Format(f)) if f == "something-else")
+        );
+        let newer = format!(r#"{{"format": "{FORMAT}", "version": 2, "new": true}}"#);
+        assert!(matches!(
+            GameRecord::parse(&newer),
+            Err(RecordError::Version(2))
+        ));
+    }
+
+    #[test]
+    fn a_running_games_seeds_are_checked_against_their_commitments() {
+        let seed = TurnSeed::from_bytes([3; 32]);
+        let good = GameRecord::parse(&running(&seed.to_hex(), &seed.commitment())).unwrap();
+        let verdict = verify(&good);
+        assert!(verdict.holds());
+        assert!(!verdict.turns[0].replayed);
+        let other = TurnSeed::from_bytes([4; 32]);
+        let bad = GameRecord::parse(&running(&other.to_hex(), &seed.commitment())).unwrap();
+        let verdict = verify(&bad);
+        assert_eq!(verdict.first_fault().unwrap().turn, 1);
+        assert!(
+            describe(&verdict).contains("turn 1: FAILED: the revealed open seed does not match")
+        );
+    }
+}
