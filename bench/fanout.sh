@@ -18,6 +18,12 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 # shellcheck source=../scripts/lib/postgres.sh
 source "$ROOT/scripts/lib/postgres.sh"
+# shellcheck source=../scripts/lib/bench_smoke.sh
+source "$ROOT/scripts/lib/bench_smoke.sh"
+# Smoke run (ADMIRALTY_BENCH_SMOKE=1, ./scripts/test): 50 subscribers, 10 mails delivered, debug.
+if [[ "${ADMIRALTY_BENCH_SMOKE:-0}" == 1 ]]; then
+  export ADMIRALTY_BENCH_SUBSCRIBERS=50 ADMIRALTY_BENCH_DELIVER_MESSAGES=10 ADMIRALTY_BENCH_ISSUE_GAMES=2
+fi
 
 SINK_PID=""
 finish() {
@@ -35,6 +41,7 @@ SMTP_SINK="$(command -v smtp-sink || true)"
 if [[ -z "$SMTP_SINK" ]]; then
   if [[ "$(id -u)" == 0 ]]; then
     pg_say "installing Debian's postfix package for smtp-sink"
+    apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q postfix >/dev/null
     SMTP_SINK=/usr/sbin/smtp-sink
   else
@@ -49,8 +56,8 @@ if [[ -z "${ADMIRALTY_TEST_DATABASE_URL:-}" ]]; then
 fi
 
 if [[ "${ADMIRALTY_BENCH_PREBUILT:-0}" != 1 ]]; then
-  pg_say "building the benchmark (release)"
-  cargo build -q --release -p server --example "${ADMIRALTY_BENCH_EXAMPLE:-fanout_bench}"
+  pg_say "building the benchmark ($(bench_profile))"
+  bench_cargo_build -p server --example "${ADMIRALTY_BENCH_EXAMPLE:-fanout_bench}"
 fi
 
 PORT="$(pg_kernel_free_ports 1)"
@@ -64,4 +71,4 @@ for _ in $(seq 1 50); do
 done
 export ADMIRALTY_BENCH_SMTP="127.0.0.1:$PORT"
 pg_say "smtp-sink on $ADMIRALTY_BENCH_SMTP"
-"${CARGO_TARGET_DIR:-$ROOT/target}/release/examples/${ADMIRALTY_BENCH_EXAMPLE:-fanout_bench}"
+"${CARGO_TARGET_DIR:-$ROOT/target}/$(bench_profile)/examples/${ADMIRALTY_BENCH_EXAMPLE:-fanout_bench}"

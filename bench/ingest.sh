@@ -18,6 +18,12 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 # shellcheck source=../scripts/lib/postgres.sh
 source "$ROOT/scripts/lib/postgres.sh"
+# shellcheck source=../scripts/lib/bench_smoke.sh
+source "$ROOT/scripts/lib/bench_smoke.sh"
+# Smoke run (ADMIRALTY_BENCH_SMOKE=1, ./scripts/test): 40 messages into 2 games of 5, debug.
+if [[ "${ADMIRALTY_BENCH_SMOKE:-0}" == 1 ]]; then
+  export BENCH_MESSAGES=40 BENCH_GAMES=2 BENCH_PLAYERS=5 BENCH_CONNECTIONS=2 BENCH_WORKERS=2
+fi
 
 if [[ -z "${ADMIRALTY_TEST_DATABASE_URL:-}" ]]; then
   trap 'pg_stop || true' EXIT
@@ -28,9 +34,9 @@ if [[ -z "${ADMIRALTY_TEST_DATABASE_URL:-}" ]]; then
 fi
 
 if [[ "${ADMIRALTY_BENCH_PREBUILT:-0}" != 1 ]]; then
-  cargo build --release --quiet -p server --example ingest_bench
+  bench_cargo_build -p server --example ingest_bench
 fi
-BENCH="${CARGO_TARGET_DIR:-$ROOT/target}/release/examples/ingest_bench"
+BENCH="${CARGO_TARGET_DIR:-$ROOT/target}/$(bench_profile)/examples/ingest_bench"
 if [[ "${BENCH_METRICS:-0}" != compare ]]; then
   exec "$BENCH"
 fi

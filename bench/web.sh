@@ -19,6 +19,12 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 # shellcheck source=../scripts/lib/postgres.sh
 source "$ROOT/scripts/lib/postgres.sh"
+# shellcheck source=../scripts/lib/bench_smoke.sh
+source "$ROOT/scripts/lib/bench_smoke.sh"
+# Smoke run (ADMIRALTY_BENCH_SMOKE=1, ./scripts/test): 1 s of wrk with 4 connections, debug gm.
+if [[ "${ADMIRALTY_BENCH_SMOKE:-0}" == 1 ]]; then
+  BENCH_DURATION=1s BENCH_CONNECTIONS=4 BENCH_THREADS=1
+fi
 
 CONNECTIONS="${BENCH_CONNECTIONS:-64}"
 DURATION="${BENCH_DURATION:-10s}"
@@ -60,10 +66,10 @@ apt_install nginx nginx
 NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 
 if [[ "${ADMIRALTY_BENCH_PREBUILT:-0}" != 1 ]]; then
-  pg_say "building gm (release)"
-  cargo build --quiet --release -p server --bin gm
+  pg_say "building gm ($(bench_profile))"
+  bench_cargo_build -p server --bin gm
 fi
-GM="${CARGO_TARGET_DIR:-$ROOT/target}/release/gm"
+GM="${CARGO_TARGET_DIR:-$ROOT/target}/$(bench_profile)/gm"
 
 pg_ensure_installed
 export DATABASE_URL

@@ -173,6 +173,8 @@ async fn an_anonymous_crawl_of_a_game_in_progress_finds_no_hidden_fact() {
         format!("/zines/{SLUG}/feed.atom"),
         game.clone(),
         format!("{game}/feed.atom"),
+        // The game's record (docs/record.md): while the game runs, its public part only.
+        format!("{game}/record.json"),
         "/static/admiralty.css".to_owned(),
     ];
     for n in 1..archive.open_turn {

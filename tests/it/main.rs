@@ -55,6 +55,7 @@ mod pipe;
 mod players;
 mod postal;
 mod postal_paper;
+mod record;
 mod replay;
 mod resign;
 mod rosters;

@@ -42,6 +42,7 @@ macro_rules! dispatch {
 }
 
 pub mod adjudicate;
+pub mod renames;
 
 /// The closed set of engines, one per rules text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

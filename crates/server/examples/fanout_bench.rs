@@ -17,15 +17,14 @@
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "a benchmark")]
 
 mod common;
+#[path = "common/orders.rs"]
+mod orders;
 
 use std::time::Instant;
 
 use anyhow::Context;
 use chrono::{DateTime, Duration, Utc};
-use games::EngineKind;
-use serde_json::json;
 use server::turns;
-use store::PgPool;
 use store::testing::TestDatabase;
 
 fn env_number(name: &str, default: u64) -> anyhow::Result<u64> {
@@ -64,7 +63,8 @@ async fn main() -> anyhow::Result<()> {
     );
 
     let clock = Instant::now();
-    let ordered = submit_orders(pool, game, subscribers * ordering / 100, side, created).await?;
+    let ordered =
+        orders::submit_orders(pool, game, subscribers * ordering / 100, side, 0, created).await?;
     println!(
         "setup: {ordered} players sent orders ({:.2} s)",
         clock.elapsed().as_secs_f64()
@@ -187,73 +187,4 @@ async fn main() -> anyhow::Result<()> {
     );
     db.drop_database().await;
     Ok(())
-}
-
-/// `count` players each send two shots, spread over the board. Taking 5,000 orders one by one
-/// through `turns::submit_orders` (each reads the whole 10,000-ship state) would make the set-up
-/// far longer than the measured part, so they are inserted in one statement; the first set is
-/// checked to be exactly what the engine's own parser makes of the same text.
-async fn submit_orders(
-    pool: &PgPool,
-    game: store::games::GameId,
-    count: u64,
-    side: u64,
-    now: DateTime<Utc>,
-) -> anyhow::Result<u64> {
-    let players: Vec<(i64, i64)> = sqlx::query_as(
-        "SELECT id, engine_player_id FROM players WHERE game_id = $1 ORDER BY engine_player_id LIMIT $2",
-    )
-    .bind(game)
-    .bind(i64::try_from(count)?)
-    .fetch_all(pool)
-    .await?;
-    let (turn, state): (i64, serde_json::Value) =
-        sqlx::query_as("SELECT id, state_before FROM turns WHERE game_id = $1 AND status = 'open'")
-            .bind(game)
-            .fetch_one(pool)
-            .await?;
-    let columns = side.min(26);
-    let square = |n: u64| {
-        let column = char::from(b'A' + u8::try_from(n % columns).unwrap_or(0));
-        format!("{column}{}", n / columns % side + 1)
-    };
-    let mut texts = Vec::new();
-    let mut parsed = Vec::new();
-    for (_, id) in &players {
-        let n = u64::try_from(*id)? * 7;
-        let shots = [square(n), square(n * 3 + 1)];
-        texts.push(shots.join(", "));
-        let shots: Vec<serde_json::Value> = shots
-            .iter()
-            .map(|s| json!({ "target": { "kind": "square", "square": s }, "written": s }))
-            .collect();
-        parsed.push(json!({ "shots": shots, "press": false }).to_string());
-    }
-    if let (Some((_, first)), Some(text), Some(orders)) =
-        (players.first(), texts.first(), parsed.first())
-    {
-        let engine = EngineKind::Barmy
-            .parse_state(&state)?
-            .parse_orders(engine::PlayerId(u64::try_from(*first)?), text);
-        let read = engine.orders.to_json()?;
-        anyhow::ensure!(
-            read == serde_json::from_str::<serde_json::Value>(orders)? && engine.errors.is_empty(),
-            "the benchmark's orders {orders} are not what the engine reads: {read}",
-        );
-    }
-    let ids: Vec<i64> = players.iter().map(|(id, _)| *id).collect();
-    let inserted = sqlx::query(
-        "INSERT INTO orders (game_id, turn_id, player_id, raw_text, parsed, source, received_at) \
-         SELECT $1, $2, p, t, o::jsonb, 'email', $6 FROM UNNEST($3::bigint[], $4::text[], $5::text[]) AS x(p, t, o)",
-    )
-    .bind(game)
-    .bind(turn)
-    .bind(&ids)
-    .bind(&texts)
-    .bind(&parsed)
-    .bind(now)
-    .execute(pool)
-    .await?
-    .rows_affected();
-    Ok(inserted)
 }

@@ -24,14 +24,30 @@ pub(super) fn run_adjudicate(args: &AdjudicateArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `gm verify --record FILE`: the standalone verifier's check (the `record` crate), no database.
+pub(super) fn run_verify_record(path: &std::path::Path) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading the record {}", path.display()))?;
+    let record = record::GameRecord::parse(&text).with_context(|| path.display().to_string())?;
+    let verdict = record::verify(&record);
+    print!("{}", record::describe(&verdict));
+    if let Some(failed) = verdict.first_fault() {
+        bail!("{}: turn {} does not verify", path.display(), failed.turn);
+    }
+    Ok(())
+}
+
 pub(super) async fn run_verify(database: &DatabaseArgs, args: VerifyArgs) -> anyhow::Result<()> {
+    let Some(game) = args.game else {
+        bail!("give a game's id, or --record FILE");
+    };
     let pool = connect(database).await?;
-    let checks = crate::turns::verify_game(&pool, args.game)
+    let checks = crate::turns::verify_game(&pool, game)
         .await
-        .with_context(|| format!("verifying game {}", args.game))?;
+        .with_context(|| format!("verifying game {game}"))?;
     pool.close().await;
     if checks.is_empty() {
-        println!("game {}: no published turn to verify", args.game);
+        println!("game {game}: no published turn to verify");
     }
     for check in &checks {
         let verdict = if check.matches { "ok" } else { "MISMATCH" };
@@ -41,10 +57,7 @@ pub(super) async fn run_verify(database: &DatabaseArgs, args: VerifyArgs) -> any
         );
     }
     if checks.iter().any(|c| !c.matches) {
-        bail!(
-            "game {}: a published report does not match its replay",
-            args.game
-        );
+        bail!("game {game}: a published report does not match its replay");
     }
     Ok(())
 }

@@ -71,9 +71,35 @@ pub(super) async fn run_game_action(database: &DatabaseArgs, args: GameArgs) -> 
         GameCommand::Pause => turn_action(&pool, game, GmAction::Pause, domain).await,
         GameCommand::Resume => turn_action(&pool, game, GmAction::Resume, domain).await,
         GameCommand::End => turn_action(&pool, game, GmAction::End, domain).await,
+        GameCommand::Export { out } => export(&pool, game, &out).await,
     };
     pool.close().await;
     done
+}
+
+/// `export`: the game's record (docs/record.md) to a file, or to stdout for `-`.
+async fn export(pool: &PgPool, game: GameId, out: &std::path::Path) -> anyhow::Result<()> {
+    let record = crate::turns::record::export_game(pool, game)
+        .await
+        .with_context(|| format!("exporting game {game}"))?
+        .with_context(|| format!("no game {game}"))?;
+    let json = record.to_json().context("writing the record as JSON")?;
+    if out.as_os_str() == "-" {
+        println!("{json}");
+        return Ok(());
+    }
+    std::fs::write(out, json).with_context(|| format!("writing {}", out.display()))?;
+    let what = if record.game.finished {
+        "states, orders and seeds: replayable"
+    } else {
+        "public part only: the game still runs"
+    };
+    println!(
+        "game {game}: {} turns written to {} ({what})",
+        record.turns.len(),
+        out.display()
+    );
+    Ok(())
 }
 
 /// `schedule`: the game's deadlines, reminders, grace and early resolution. The game keeps its

@@ -204,6 +204,14 @@ pub enum GameCommand {
     Resume,
     /// End the game now and reveal every sealed seed.
     End,
+    /// Write the game's portable record (docs/record.md) to a file: what its public pages show,
+    /// and for a finished game the states, orders and seeds that let anyone replay every turn
+    /// (`admiralty-verify FILE`, `gm verify --record FILE`).
+    Export {
+        /// The file to write (`-` for standard output).
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
     /// Set the deadline schedule, reminders, grace period and early resolution (all at once:
     /// what is not given is off). Applies from the next deadline; an open turn without a
     /// deadline gets the schedule's next one.
@@ -332,7 +340,12 @@ pub struct ListArgs {
 #[derive(Debug, Clone, Args)]
 pub struct VerifyArgs {
     /// The game's id (as shown in the web UI and the audit log).
-    pub game: store::games::GameId,
+    #[arg(required_unless_present = "record", conflicts_with = "record")]
+    pub game: Option<store::games::GameId>,
+    /// Verify a game's record file instead (`gm game ID export`), with no database: the same
+    /// check as the standalone `admiralty-verify FILE`.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -362,6 +375,12 @@ pub struct MigrateArgs {
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     if let Command::Adjudicate(args) = &cli.command {
         return commands::run_adjudicate(args);
+    }
+    if let Command::Verify(VerifyArgs {
+        record: Some(path), ..
+    }) = &cli.command
+    {
+        return commands::run_verify_record(path);
     }
     crate::telemetry::init(&cli.log)?;
     crate::secrets::configure(cli.secrets.limits());

@@ -36,6 +36,10 @@ pub(crate) fn router(state: &AppState) -> Router<AppState> {
         )
         .route("/zines/{slug}/games/{game}", get(archive::get_game))
         .route(
+            "/zines/{slug}/games/{game}/record.json",
+            get(archive::get_record),
+        )
+        .route(
             "/zines/{slug}/games/{game}/feed.atom",
             get(feeds::get_game_feed),
         )

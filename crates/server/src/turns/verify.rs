@@ -53,7 +53,7 @@ pub async fn verify_game(pool: &PgPool, game: GameId) -> Result<Vec<TurnCheck>, 
             &press,
             &mut engine::TurnDice::from_seeds(&seed, &sealed),
         )?;
-        super::renames::rename_rows(
+        games::renames::rename_rows(
             &mut replay.report,
             &roster,
             &replay.state.roster(),
@@ -110,7 +110,7 @@ pub async fn preview_turn(
     let renames = store::replacements::names_at_turn(&mut *db, game, number).await?;
     let roster = state.roster();
     let mut resolved = state.resolve(input, &press, &mut secret.turn_dice(number))?;
-    super::renames::rename_rows(
+    games::renames::rename_rows(
         &mut resolved.report,
         &roster,
         &resolved.state.roster(),

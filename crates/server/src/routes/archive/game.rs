@@ -9,7 +9,8 @@ use games::EngineKind;
 use store::status::GameStatus;
 use store::zines::Zine;
 
-use super::{GameSummary, HTML, SeedView, cached, find_game, game_path};
+use super::{GameSummary, HTML, JSON, SeedView, cached, find_game, game_path};
+use crate::turns::LifecycleError;
 use crate::web::Path;
 use crate::{AppError, AppState};
 
@@ -25,6 +26,7 @@ struct GamePage {
     turns: Vec<SeedView>,
     feed_url: String,
     history_url: String,
+    record_url: String,
     /// The GM's switches for this game, in words with their rule IDs.
     rulings: Vec<engine::Ruling>,
     /// The players and their seats; none listed for Barmy, where every subscriber plays.
@@ -62,6 +64,7 @@ pub(crate) async fn get_game(
                 .collect(),
             feed_url: format!("{base}/feed.atom"),
             history_url: format!("{base}/history"),
+            record_url: format!("{base}/record.json"),
             zine,
         }
         .render()?)
@@ -124,4 +127,37 @@ pub(crate) async fn get_history(
         .render()?)
     })
     .await
+}
+
+/// The game's portable record (docs/record.md), for `admiralty-verify`. Served for every game:
+/// while it runs, only what its public pages show (reports, commitments, revealed open seeds);
+/// once it is over, the states, orders and sealed seeds that let anyone replay it.
+pub(crate) async fn get_record(
+    State(state): State<AppState>,
+    Path((slug, game)): Path<(String, String)>,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Result<Response, AppError> {
+    cached(&state, &uri, &headers, JSON, || async {
+        let (zine, game) = find_game(&state, &slug, &game).await?;
+        let record = crate::turns::record::export_public(&state.pool, zine.slug.as_str(), &game)
+            .await
+            .map_err(lifecycle_error)?;
+        record
+            .to_json()
+            .map_err(|e| lifecycle_error(LifecycleError::inconsistent(game.id, e.to_string())))
+    })
+    .await
+}
+
+/// Storage failures as any page's; a game the record cannot be made of is as good as missing
+/// to a reader (and logged).
+fn lifecycle_error(error: LifecycleError) -> AppError {
+    match error {
+        LifecycleError::Store(error) => AppError::Store(error),
+        other => {
+            tracing::error!(error = %other, "cannot make a game's record");
+            AppError::NotFound
+        }
+    }
 }

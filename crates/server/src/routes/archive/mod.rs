@@ -9,7 +9,7 @@ mod game;
 mod turn;
 mod zine;
 
-pub(crate) use game::{get_game, get_history};
+pub(crate) use game::{get_game, get_history, get_record};
 pub(crate) use turn::{get_board, get_turn};
 pub(crate) use zine::get_zine;
 
@@ -30,6 +30,7 @@ use crate::{AppError, AppState};
 
 pub(crate) const HTML: &str = "text/html; charset=utf-8";
 pub(crate) const TEXT: &str = "text/plain; charset=utf-8";
+pub(crate) const JSON: &str = "application/json";
 pub(crate) const SVG: &str = "image/svg+xml";
 pub(crate) const CSS: &str = "text/css; charset=utf-8";
 

@@ -301,7 +301,7 @@ impl ClaimedTurn {
         let mut resolved =
             self.state
                 .resolve(input, press, &mut self.secret.turn_dice(self.number))?;
-        super::renames::rename_rows(
+        games::renames::rename_rows(
             &mut resolved.report,
             &roster,
             &resolved.state.roster(),

@@ -1,4 +1,5 @@
-//! The report's names for seats that changed hands (docs/rosters.md, "Standbys and replacements").
+//! The report's names for seats that changed hands (docs/rosters.md, "Standbys and replacements"):
+//! pure, so the service, `gm verify` and the standalone verifier (`record`) apply the same rule.
 
 /// The report's Name column from the turn a replacement takes effect: a row that carries the
 /// engine's name for a replaced seat reads "New Name (replacing Old Name)". Applied by the
