@@ -31,6 +31,8 @@ pub struct AppState {
     /// Whether this process sends the outbox through an SMTP relay (`ADMIRALTY_SMTP_URL`):
     /// without one, the console's outbox says that nothing is being sent.
     pub relay_configured: bool,
+    /// The mail domain's DNS records and how to check them (the console's DNS page).
+    pub dns: Option<Arc<crate::dns::DnsCheck>>,
 }
 
 /// The webhook door's settings.
@@ -56,6 +58,7 @@ impl AppState {
             limits: Limits::DEFAULT,
             mail_from: None,
             relay_configured: false,
+            dns: None,
         }
     }
 

@@ -3,6 +3,7 @@
 
 mod commands;
 mod game;
+mod mailauth;
 mod rosters;
 mod serve;
 mod standbys;
@@ -102,6 +103,15 @@ pub enum Command {
     /// Administration: GM accounts for the web console.
     #[command(subcommand)]
     Admin(AdminCommand),
+
+    /// DKIM keys for signing outgoing mail (docs/mail.md#dkim).
+    #[command(subcommand)]
+    Dkim(mailauth::DkimCommand),
+
+    /// Print the DNS records the mail domain needs (SPF, DKIM, DMARC, MX) and check the
+    /// published ones. Exits 0 when all are published as printed, 1 when one is missing or
+    /// wrong, 75 when DNS could not be reached (nothing was checked).
+    Dns(mailauth::DnsArgs),
 }
 
 #[derive(Debug, Clone, Subcommand)]
@@ -346,6 +356,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     if let Command::Adjudicate(args) = &cli.command {
         return commands::run_adjudicate(args);
     }
+    // Needs neither logs nor a runtime: its output is the record.
+    if let Command::Dkim(command) = &cli.command {
+        return mailauth::run_dkim(command.clone());
+    }
     crate::telemetry::init(&cli.log)?;
     crate::secrets::configure(cli.secrets.limits());
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
@@ -370,6 +384,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             Command::Admin(AdminCommand::AddGm { name }) => {
                 commands::run_add_gm(&cli.database, &name).await
             }
+            Command::Dns(args) => mailauth::run_dns(args).await,
+            Command::Dkim(command) => mailauth::run_dkim(command),
         }
     })
 }
