@@ -372,8 +372,8 @@ async fn season_fault2_deadlines_are_shown_in_the_games_time_zone_everywhere() {
             base_url: "https://zine.example.org",
         },
     )
-        .await
-        .unwrap();
+    .await
+    .unwrap();
     let reminders: Vec<String> = sqlx::query_scalar(
         "SELECT body_text FROM outbound_messages WHERE idempotency_key LIKE 'reminder:%'",
     )

@@ -45,6 +45,7 @@ mod lifecycle;
 mod looks;
 mod mail_doors;
 mod mail_weapon;
+mod mailout;
 mod migrations;
 mod offers;
 mod outbox;

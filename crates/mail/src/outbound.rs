@@ -431,8 +431,8 @@ mod tests {
             name: "The \"Barmy\" Gazette".into(),
             id: "gazette.list.example.org".into(),
             unsubscribe_url: "https://example.org/unsubscribe/abc123".into(),
-            unsubscribe_mailto: "mailto:orders+abcdefghijklmnop2345@example.org?subject=unsubscribe"
-                .into(),
+            unsubscribe_mailto:
+                "mailto:orders+abcdefghijklmnop2345@example.org?subject=unsubscribe".into(),
         });
         let out = text(&mail);
         let unfolded = out.replace("\r\n ", " ");
@@ -441,7 +441,10 @@ mod tests {
             "List-Unsubscribe: <https://example.org/unsubscribe/abc123>, <mailto:orders+abcdefghijklmnop2345@example.org?subject=unsubscribe>\r\n",
             "List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n",
         ] {
-            assert!(unfolded.contains(expected), "{expected:?} missing in\n{out}");
+            assert!(
+                unfolded.contains(expected),
+                "{expected:?} missing in\n{out}"
+            );
         }
         // A plain-http site gets no one-click (RFC 8058 section 3), and nothing may break out
         // of the brackets.

@@ -153,7 +153,9 @@ impl DkimKey {
         };
         // A PKCS#8 file may hold either kind: Ed25519 is tried first, as ring tells them apart.
         let ed25519 = match &der {
-            PrivateKeyDer::Pkcs8(pkcs8) => Ed25519Key::from_pkcs8_der(pkcs8.secret_pkcs8_der()).ok(),
+            PrivateKeyDer::Pkcs8(pkcs8) => {
+                Ed25519Key::from_pkcs8_der(pkcs8.secret_pkcs8_der()).ok()
+            }
             _ => None,
         };
         let (algorithm, public, signer) = match ed25519 {

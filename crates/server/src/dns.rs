@@ -262,7 +262,10 @@ async fn check_txt(resolver: &TokioResolver, wanted: &Wanted) -> Found {
 }
 
 async fn check_mx(resolver: &TokioResolver, wanted: &Wanted) -> Found {
-    let lookup = match resolver.lookup(absolute(&wanted.name), RecordType::MX).await {
+    let lookup = match resolver
+        .lookup(absolute(&wanted.name), RecordType::MX)
+        .await
+    {
         Ok(lookup) => lookup,
         Err(error) => return failed(&error),
     };
@@ -320,7 +323,10 @@ pub enum Verdict {
 
 impl Verdict {
     pub fn of(found: &[(Wanted, Found)]) -> Verdict {
-        if found.iter().any(|(_, f)| matches!(f, Found::Missing | Found::Wrong(_))) {
+        if found
+            .iter()
+            .any(|(_, f)| matches!(f, Found::Missing | Found::Wrong(_)))
+        {
             Verdict::Problems
         } else if found.iter().any(|(_, f)| matches!(f, Found::Unchecked(_))) {
             Verdict::NotChecked

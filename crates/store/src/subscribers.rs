@@ -394,11 +394,12 @@ pub async fn lock_by_unsubscribe_token(
     tx: &mut sqlx::PgConnection,
     token: &str,
 ) -> Result<Option<Subscriber>, StoreError> {
-    Ok(
-        subscribers!("FROM subscribers WHERE unsubscribe_token = $1 FOR UPDATE", token)
-            .fetch_optional(&mut *tx)
-            .await?,
+    Ok(subscribers!(
+        "FROM subscribers WHERE unsubscribe_token = $1 FOR UPDATE",
+        token
     )
+    .fetch_optional(&mut *tx)
+    .await?)
 }
 
 /// Whether this is a subscriber's one-click token, for the confirmation page (which changes
@@ -407,9 +408,11 @@ pub async fn find_by_unsubscribe_token<'e>(
     db: impl PgExecutor<'e>,
     token: &str,
 ) -> Result<Option<Subscriber>, StoreError> {
-    Ok(subscribers!("FROM subscribers WHERE unsubscribe_token = $1", token)
-        .fetch_optional(db)
-        .await?)
+    Ok(
+        subscribers!("FROM subscribers WHERE unsubscribe_token = $1", token)
+            .fetch_optional(db)
+            .await?,
+    )
 }
 
 /// What the `List-*` headers of a game's mail to one of its players name: the zine and the

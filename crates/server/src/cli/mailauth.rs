@@ -68,7 +68,11 @@ fn write_private(path: &PathBuf, text: &str) -> anyhow::Result<()> {
 pub struct DnsArgs {
     #[arg(long, env = "ADMIRALTY_MAIL_DOMAIN", default_value = "localhost")]
     pub mail_domain: String,
-    #[arg(long, env = "ADMIRALTY_BASE_URL", default_value = "http://127.0.0.1:8080")]
+    #[arg(
+        long,
+        env = "ADMIRALTY_BASE_URL",
+        default_value = "http://127.0.0.1:8080"
+    )]
     pub base_url: BaseUrl,
     #[arg(long, env = "ADMIRALTY_SMTP_URL", hide_env_values = true)]
     pub smtp_url: Option<String>,

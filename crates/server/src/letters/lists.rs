@@ -32,11 +32,7 @@ pub fn list_headers(site: MailSite<'_>, reader: &ListReader, reply_token: &str) 
 }
 
 /// A player's reply address, with the list headers when `reader` is known.
-pub fn to_many(
-    site: MailSite<'_>,
-    reader: Option<&ListReader>,
-    reply_token: &str,
-) -> Headers {
+pub fn to_many(site: MailSite<'_>, reader: Option<&ListReader>, reply_token: &str) -> Headers {
     Headers {
         list: reader.map(|reader| list_headers(site, reader, reply_token)),
         ..Headers::reply_to(reply_address(reply_token, site.domain))

@@ -52,14 +52,9 @@ pub(crate) async fn post_unsubscribe(
             "a one-click unsubscribe sends List-Unsubscribe=One-Click".into(),
         ));
     }
-    let done = subscriptions::one_click(
-        &state.pool,
-        state.clock.now(),
-        &token,
-        &state.mail_domain,
-    )
-    .await
-    .map_err(|e| AppError::BadRequest(e.to_string()))?;
+    let done = subscriptions::one_click(&state.pool, state.clock.now(), &token, &state.mail_domain)
+        .await
+        .map_err(|e| AppError::BadRequest(e.to_string()))?;
     let state_name = match done {
         OneClick::Unknown => return Err(AppError::NotFound),
         OneClick::Unsubscribed => "done",
