@@ -177,7 +177,7 @@ async fn queue_circular(pool: &PgPool) {
             headers: &headers,
         })
         .collect();
-    enqueue_many(&mut *tx, &rows, Some(body), trafalgar())
+    enqueue_many(&mut tx, &rows, Some(body), trafalgar())
         .await
         .unwrap();
     tx.commit().await.unwrap();
@@ -504,7 +504,7 @@ impl DnsStub {
         let file = dir.join("zone.txt");
         std::fs::write(&file, zone).unwrap();
         let port = free_udp_port();
-        let child = Command::new("python3")
+        let mut child = Command::new("python3")
             .args([
                 "-m",
                 "dnslib.zoneresolver",
@@ -533,6 +533,8 @@ impl DnsStub {
                 return DnsStub { child, port };
             }
         }
+        let _ = child.kill();
+        let _ = child.wait();
         panic!("dnslib's zone resolver did not start: is dnslib installed?");
     }
 }

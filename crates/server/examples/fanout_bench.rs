@@ -203,7 +203,7 @@ async fn deliver_in_two_parts(
     .execute(pool)
     .await?;
     let clock = Instant::now();
-    let personal = server::outbox::deliver_due(pool, &relay, deadline).await?;
+    let personal = server::outbox::deliver_due(pool, relay, deadline).await?;
     let personal_seconds = clock.elapsed().as_secs_f64();
     sqlx::query(
         "UPDATE outbound_messages SET next_attempt_at = next_attempt_at - interval '10 years' \
@@ -213,7 +213,7 @@ async fn deliver_in_two_parts(
     .execute(pool)
     .await?;
     let clock = Instant::now();
-    let reports = server::outbox::deliver_due(pool, &relay, deadline).await?;
+    let reports = server::outbox::deliver_due(pool, relay, deadline).await?;
     let reports_seconds = clock.elapsed().as_secs_f64();
     Ok((personal, personal_seconds, reports, reports_seconds))
 }

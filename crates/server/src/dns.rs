@@ -176,17 +176,36 @@ pub fn resolver(server: Option<SocketAddr>, timeout: Duration) -> Result<TokioRe
     builder.build().map_err(|e| e.to_string())
 }
 
-/// Each record with what is published.
+/// Each record with what is published, looked up at once (a page waits one timeout at most).
 pub async fn check(resolver: &TokioResolver, wanted: &[Wanted]) -> Vec<(Wanted, Found)> {
-    let mut found = Vec::with_capacity(wanted.len());
-    for record in wanted {
-        let result = match record.kind {
-            Kind::Mx => check_mx(resolver, record).await,
-            _ => check_txt(resolver, record).await,
-        };
-        found.push((record.clone(), result));
+    let mut lookups = tokio::task::JoinSet::new();
+    for (index, record) in wanted.iter().cloned().enumerate() {
+        let resolver = resolver.clone();
+        lookups.spawn(async move {
+            let found = match record.kind {
+                Kind::Mx => check_mx(&resolver, &record).await,
+                _ => check_txt(&resolver, &record).await,
+            };
+            (index, found)
+        });
     }
-    found
+    let mut results: Vec<Option<Found>> = vec![None; wanted.len()];
+    while let Some(done) = lookups.join_next().await {
+        if let Ok((index, found)) = done
+            && let Some(slot) = results.get_mut(index)
+        {
+            *slot = Some(found);
+        }
+    }
+    wanted
+        .iter()
+        .cloned()
+        .zip(results)
+        .map(|(record, found)| {
+            let found = found.unwrap_or_else(|| Found::Unchecked("the lookup failed".into()));
+            (record, found)
+        })
+        .collect()
 }
 
 /// The name as an absolute name, so no search domain is tried.
