@@ -443,9 +443,16 @@ async fn an_absent_player_gets_no_reminder_and_a_present_one_does() {
         .unwrap();
     fred_away_for_turn_two(pool, 1).await;
     assert_eq!(resolve(pool, first).await, 1);
-    let rounds = turns::send_due_reminders(pool, second - Duration::hours(48), DOMAIN)
-        .await
-        .unwrap();
+    let rounds = turns::send_due_reminders(
+        pool,
+        second - Duration::hours(48),
+        server::letters::MailSite {
+            domain: DOMAIN,
+            base_url: "https://zine.example.org",
+        },
+    )
+    .await
+    .unwrap();
     assert_eq!(rounds.len(), 1);
     let to: Vec<String> = sqlx::query_scalar(
         "SELECT to_address FROM outbound_messages WHERE idempotency_key LIKE 'reminder:%' ORDER BY id",

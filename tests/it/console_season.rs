@@ -364,9 +364,16 @@ async fn season_fault2_deadlines_are_shown_in_the_games_time_zone_everywhere() {
 
     // The reminder, 48 hours before.
     app.clock.set(at("2026-06-03T17:30:00Z"));
-    server::turns::reminders::send_due_reminders(pool, app.clock.now(), crate::inbox::DOMAIN)
-        .await
-        .unwrap();
+    server::turns::reminders::send_due_reminders(
+        pool,
+        app.clock.now(),
+        server::letters::MailSite {
+            domain: crate::inbox::DOMAIN,
+            base_url: "https://zine.example.org",
+        },
+    )
+    .await
+    .unwrap();
     let reminders: Vec<String> = sqlx::query_scalar(
         "SELECT body_text FROM outbound_messages WHERE idempotency_key LIKE 'reminder:%'",
     )

@@ -25,6 +25,10 @@ use store::{DisplayName, EmailAddress, PgPool};
 use crate::turns::{player, zine_with};
 
 const DOMAIN: &str = "zine.example.org";
+const SITE: server::letters::MailSite<'static> = server::letters::MailSite {
+    domain: DOMAIN,
+    base_url: "https://zine.example.org",
+};
 
 fn utc(text: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(text)
@@ -191,13 +195,13 @@ async fn reminders_go_once_per_offset_and_only_to_players_without_orders() {
 
     clock.set(deadline - Duration::hours(49));
     assert!(
-        turns::send_due_reminders(pool, clock.now(), DOMAIN)
+        turns::send_due_reminders(pool, clock.now(), SITE)
             .await
             .unwrap()
             .is_empty()
     );
     clock.set(deadline - Duration::hours(48));
-    let rounds = turns::send_due_reminders(pool, clock.now(), DOMAIN)
+    let rounds = turns::send_due_reminders(pool, clock.now(), SITE)
         .await
         .unwrap();
     assert_eq!(rounds.len(), 1);
@@ -208,8 +212,8 @@ async fn reminders_go_once_per_offset_and_only_to_players_without_orders() {
     // Asked again, and by two workers at once, nothing more goes out.
     clock.set(deadline - Duration::hours(47));
     let (a, b) = tokio::join!(
-        turns::send_due_reminders(pool, clock.now(), DOMAIN),
-        turns::send_due_reminders(pool, clock.now(), DOMAIN)
+        turns::send_due_reminders(pool, clock.now(), SITE),
+        turns::send_due_reminders(pool, clock.now(), SITE)
     );
     assert!(a.unwrap().is_empty() && b.unwrap().is_empty());
     let sent = reminders(pool).await;
@@ -233,14 +237,14 @@ async fn reminders_go_once_per_offset_and_only_to_players_without_orders() {
         .await
         .unwrap();
     clock.set(deadline - Duration::hours(6));
-    let rounds = turns::send_due_reminders(pool, clock.now(), DOMAIN)
+    let rounds = turns::send_due_reminders(pool, clock.now(), SITE)
         .await
         .unwrap();
     assert_eq!(rounds.len(), 1);
     assert_eq!(rounds[0].mails_queued, 1);
     clock.set(deadline - Duration::hours(1));
     assert!(
-        turns::send_due_reminders(pool, clock.now(), DOMAIN)
+        turns::send_due_reminders(pool, clock.now(), SITE)
             .await
             .unwrap()
             .is_empty()
@@ -261,7 +265,7 @@ async fn reminders_go_once_per_offset_and_only_to_players_without_orders() {
     clock.set(deadline);
     turns::resolve_due(pool, clock.now(), DOMAIN).await.unwrap();
     clock.set(deadline + Duration::days(7) - Duration::hours(48));
-    let rounds = turns::send_due_reminders(pool, clock.now(), DOMAIN)
+    let rounds = turns::send_due_reminders(pool, clock.now(), SITE)
         .await
         .unwrap();
     assert_eq!(
@@ -291,7 +295,7 @@ async fn a_reminder_whose_moment_came_before_the_turn_opened_is_not_sent() {
         .await
         .unwrap();
     clock.set(deadline - Duration::hours(6));
-    let rounds = turns::send_due_reminders(pool, clock.now(), DOMAIN)
+    let rounds = turns::send_due_reminders(pool, clock.now(), SITE)
         .await
         .unwrap();
     assert_eq!(rounds.len(), 1);
@@ -844,7 +848,7 @@ async fn a_set_that_fires_nothing_is_reminded_and_resolves_no_turn_early() {
     );
     // John is reminded, Fred is not.
     clock.set(deadline - Duration::hours(48));
-    turns::send_due_reminders(pool, clock.now(), DOMAIN)
+    turns::send_due_reminders(pool, clock.now(), SITE)
         .await
         .unwrap();
     let to: Vec<String> = reminders(pool)

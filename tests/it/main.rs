@@ -47,6 +47,7 @@ mod looks;
 mod mail_auth;
 mod mail_doors;
 mod mail_weapon;
+mod mailout;
 mod migrations;
 mod offers;
 mod outbox;

@@ -98,6 +98,7 @@
 //!     in_reply_to: Some("CAKx9vR@mail.example.com".into()),
 //!     references: vec!["turn-3.spring-salvo.fred@example.org".into()],
 //!     auto_submitted: AutoSubmitted::AutoReplied,
+//!     list: None,
 //! };
 //! let bytes = build(&mail)?;
 //! assert_eq!(bytes, build(&mail)?); // a retry sends the very same message
@@ -165,7 +166,12 @@ pub fn read(raw: &[u8], reply_local_part: &str) -> Result<Reading, MailError> {
     let mut text = quotes::strip(&mail.body);
     // A robot's text is never acted on: a vacation reply or a bounce may quote a turn report.
     let commands = if delivery.may_reply() {
-        commands::parse(&text.lines)
+        let commands = commands::parse(&text.lines);
+        if commands == Commands::default() && text.lines.iter().all(|l| l.text.trim().is_empty()) {
+            subject_command(&mail).unwrap_or(commands)
+        } else {
+            commands
+        }
     } else {
         Commands::default()
     };
@@ -192,8 +198,40 @@ pub fn read(raw: &[u8], reply_local_part: &str) -> Result<Reading, MailError> {
     })
 }
 
+/// A message with nothing in its body whose Subject is `unsubscribe`: what a mail program sends
+/// for a `List-Unsubscribe` mailto (`?subject=unsubscribe`, RFC 2369), read as UNSUBSCRIBE
+/// (line 0: it is no line of the body).
+fn subject_command(mail: &InboundMail) -> Option<Commands> {
+    let subject = mail.subject.as_deref()?.trim();
+    subject.eq_ignore_ascii_case("unsubscribe").then(|| {
+        commands::parse(&[Line {
+            number: 0,
+            text: "UNSUBSCRIBE".to_owned(),
+        }])
+    })
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_empty_message_with_the_subject_unsubscribe_unsubscribes() {
+        let raw = b"From: f@example.com\r\nTo: orders+abcdefghijklmnop2345@example.org\r\nSubject: unsubscribe\r\n\r\n";
+        let reading = super::read(raw, "orders").unwrap();
+        assert_eq!(
+            reading
+                .commands
+                .commands
+                .iter()
+                .map(|c| c.command.clone())
+                .collect::<Vec<_>>(),
+            vec![super::Command::Unsubscribe]
+        );
+        // A body wins: its lines are what the sender wrote.
+        let raw = b"From: f@example.com\r\nTo: orders@example.org\r\nSubject: unsubscribe\r\n\r\nSTATUS\r\n";
+        let reading = super::read(raw, "orders").unwrap();
+        assert!(!format!("{:?}", reading.commands).contains("Unsubscribe"));
+    }
+
     #[test]
     fn a_password_is_nowhere_in_a_reading() {
         let raw = b"From: f@example.com\r\nTo: orders@example.org\r\n\r\nGAME g\r\npassword = hunter2\r\nFIRE B7\r\n";

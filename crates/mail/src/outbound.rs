@@ -71,6 +71,33 @@ pub struct Outgoing {
     pub references: Vec<String>,
     /// The `Auto-Submitted` value.
     pub auto_submitted: AutoSubmitted,
+    /// The mailing-list headers of mail sent to many (RFC 2369, 2919 and 8058); none on
+    /// personal mail.
+    pub list: Option<ListHeaders>,
+}
+
+/// How a reader of mail sent to many leaves, and which list it is: `List-Id` (RFC 2919),
+/// `List-Unsubscribe` (RFC 2369) and, with an https address, `List-Unsubscribe-Post` (RFC 8058
+/// one-click).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListHeaders {
+    /// `List-Id`'s phrase (the zine's name) and id (`slug.list.DOMAIN`).
+    pub name: String,
+    pub id: String,
+    /// The one-click https address (a POST to it unsubscribes its reader).
+    pub unsubscribe_url: String,
+    /// The `mailto:` address whose mail, Subject `unsubscribe`, unsubscribes.
+    pub unsubscribe_mailto: String,
+}
+
+/// One URI of `List-Unsubscribe`: printable ASCII without `<`, `>`, `,` or spaces, so it can
+/// neither end the angle brackets nor make a header.
+fn list_uri(uri: &str) -> Option<&str> {
+    let ok = !uri.is_empty()
+        && uri
+            .bytes()
+            .all(|b| b.is_ascii_graphic() && !matches!(b, b'<' | b'>' | b',' | b'"'));
+    ok.then_some(uri)
 }
 
 /// Why a message could not be built. Each is a bug or a bad setting of the caller's, never the
@@ -122,6 +149,9 @@ const AUTO_SUBMITTED: HeaderName = HeaderName::new_from_ascii_str("Auto-Submitte
 const X_LOOP: HeaderName = HeaderName::new_from_ascii_str("X-Loop");
 const X_AUTO_RESPONSE_SUPPRESS: HeaderName =
     HeaderName::new_from_ascii_str("X-Auto-Response-Suppress");
+const LIST_ID: HeaderName = HeaderName::new_from_ascii_str("List-Id");
+const LIST_UNSUBSCRIBE: HeaderName = HeaderName::new_from_ascii_str("List-Unsubscribe");
+const LIST_UNSUBSCRIBE_POST: HeaderName = HeaderName::new_from_ascii_str("List-Unsubscribe-Post");
 
 fn mailbox(field: &'static str, mailbox: &Mailbox) -> Result<LettreMailbox, OutboundError> {
     let address: Address =
@@ -248,6 +278,26 @@ fn build_with(
         .raw_header(HeaderValue::new(X_LOOP, LOOP_MARK.to_owned()))
         // Asks Exchange not to answer with out-of-office and other automatic replies.
         .raw_header(HeaderValue::new(X_AUTO_RESPONSE_SUPPRESS, "All".to_owned()));
+    if let Some(list) = &mail.list {
+        let bad = |what: &str| OutboundError::Build(format!("the list's {what} is not valid"));
+        let url = list_uri(&list.unsubscribe_url).ok_or_else(|| bad("unsubscribe URL"))?;
+        let mailto = list_uri(&list.unsubscribe_mailto).ok_or_else(|| bad("unsubscribe mailto"))?;
+        let id = list_uri(&list.id).ok_or_else(|| bad("id"))?;
+        let name = capped(&clean_line(&list.name), MAX_NAME_CHARS).replace(['"', '\\'], "");
+        builder = builder
+            .raw_header(HeaderValue::new(LIST_ID, format!("\"{name}\" <{id}>")))
+            .raw_header(HeaderValue::new(
+                LIST_UNSUBSCRIBE,
+                format!("<{url}>, <{mailto}>"),
+            ));
+        // RFC 8058 section 3: one-click only for an https address.
+        if url.starts_with("https://") {
+            builder = builder.raw_header(HeaderValue::new(
+                LIST_UNSUBSCRIBE_POST,
+                "List-Unsubscribe=One-Click".to_owned(),
+            ));
+        }
+    }
 
     let plain = || match encoded {
         Some(EncodedText(body)) => SinglePart::plain(body.clone()),
@@ -308,6 +358,7 @@ mod tests {
             in_reply_to: Some("CAF=abc@mail.example.com".into()),
             references: vec!["<turn-3@example.org>".into()],
             auto_submitted: AutoSubmitted::AutoReplied,
+            list: None,
         }
     }
 
@@ -373,6 +424,42 @@ mod tests {
     }
 
     #[test]
+    fn mail_to_many_says_how_to_leave() {
+        let mut mail = sample();
+        assert!(!text(&mail).contains("List-"));
+        mail.list = Some(ListHeaders {
+            name: "The \"Barmy\" Gazette".into(),
+            id: "gazette.list.example.org".into(),
+            unsubscribe_url: "https://example.org/unsubscribe/abc123".into(),
+            unsubscribe_mailto:
+                "mailto:orders+abcdefghijklmnop2345@example.org?subject=unsubscribe".into(),
+        });
+        let out = text(&mail);
+        let unfolded = out.replace("\r\n ", " ");
+        for expected in [
+            "List-Id: \"The Barmy Gazette\" <gazette.list.example.org>\r\n",
+            "List-Unsubscribe: <https://example.org/unsubscribe/abc123>, <mailto:orders+abcdefghijklmnop2345@example.org?subject=unsubscribe>\r\n",
+            "List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n",
+        ] {
+            assert!(
+                unfolded.contains(expected),
+                "{expected:?} missing in\n{out}"
+            );
+        }
+        // A plain-http site gets no one-click (RFC 8058 section 3), and nothing may break out
+        // of the brackets.
+        let mut plain = mail.clone();
+        if let Some(list) = plain.list.as_mut() {
+            list.unsubscribe_url = "http://example.org/unsubscribe/abc123".into();
+        }
+        assert!(!text(&plain).contains("List-Unsubscribe-Post"));
+        if let Some(list) = mail.list.as_mut() {
+            list.unsubscribe_url = "https://example.org/>, <https://evil.example".into();
+        }
+        assert!(matches!(build(&mail), Err(OutboundError::Build(_))));
+    }
+
+    #[test]
     fn message_ids_are_formed() {
         assert_eq!(
             message_id("q-42", "example.org"),
@@ -406,6 +493,7 @@ mod date_tests {
             in_reply_to: None,
             references: Vec::new(),
             auto_submitted: AutoSubmitted::AutoGenerated,
+            list: None,
         };
         let bytes = build(&mail).unwrap();
         assert!(

@@ -25,6 +25,7 @@ use std::time::Instant;
 use anyhow::Context;
 use chrono::{DateTime, Duration, Utc};
 use server::turns;
+use sqlx::PgPool;
 use store::testing::TestDatabase;
 
 fn env_number(name: &str, default: u64) -> anyhow::Result<u64> {
@@ -103,28 +104,8 @@ async fn main() -> anyhow::Result<()> {
         &format!("smtp://{sink}"),
         "Admiralty <orders@bench.example.org>",
     )?;
-    // In two parts, timed apart and together: the personal mails (positions: one recipient
-    // per transaction), then the report's copies (many recipients per transaction).
-    sqlx::query(
-        "UPDATE outbound_messages SET next_attempt_at = next_attempt_at + interval '10 years' \
-         WHERE shared_body_id IS NOT NULL AND next_attempt_at <= $1",
-    )
-    .bind(deadline)
-    .execute(pool)
-    .await?;
-    let clock = Instant::now();
-    let personal = server::outbox::deliver_due(pool, &relay, deadline).await?;
-    let personal_seconds = clock.elapsed().as_secs_f64();
-    sqlx::query(
-        "UPDATE outbound_messages SET next_attempt_at = next_attempt_at - interval '10 years' \
-         WHERE shared_body_id IS NOT NULL AND next_attempt_at > $1 + interval '9 years'",
-    )
-    .bind(deadline)
-    .execute(pool)
-    .await?;
-    let clock = Instant::now();
-    let reports = server::outbox::deliver_due(pool, &relay, deadline).await?;
-    let reports_seconds = clock.elapsed().as_secs_f64();
+    let (personal, personal_seconds, reports, reports_seconds) =
+        deliver_in_two_parts(pool, &relay, deadline).await?;
     let deliver_seconds = personal_seconds + reports_seconds;
     let delivered = server::outbox::Delivered {
         sent: personal.sent + reports.sent,
@@ -185,6 +166,112 @@ async fn main() -> anyhow::Result<()> {
         verdict(resolve_seconds < 5.0),
         verdict(delivered.sent as f64 / deliver_seconds >= 500.0)
     );
+    for algorithm in [
+        server::dkim::Algorithm::Rsa,
+        server::dkim::Algorithm::Ed25519,
+    ] {
+        signed_run(
+            pool,
+            &sink,
+            deadline,
+            algorithm,
+            reports.sent as f64 / reports_seconds,
+            personal.sent as f64 / personal_seconds,
+        )
+        .await?;
+    }
     db.drop_database().await;
+    Ok(())
+}
+
+/// Delivers what is due in two parts, timed apart: the personal mails (positions: one
+/// recipient per transaction), then the report's copies (many recipients per transaction).
+async fn deliver_in_two_parts(
+    pool: &PgPool,
+    relay: &server::outbox::Relay,
+    deadline: DateTime<Utc>,
+) -> anyhow::Result<(
+    server::outbox::Delivered,
+    f64,
+    server::outbox::Delivered,
+    f64,
+)> {
+    sqlx::query(
+        "UPDATE outbound_messages SET next_attempt_at = next_attempt_at + interval '10 years' \
+         WHERE shared_body_id IS NOT NULL AND next_attempt_at <= $1",
+    )
+    .bind(deadline)
+    .execute(pool)
+    .await?;
+    let clock = Instant::now();
+    let personal = server::outbox::deliver_due(pool, relay, deadline).await?;
+    let personal_seconds = clock.elapsed().as_secs_f64();
+    sqlx::query(
+        "UPDATE outbound_messages SET next_attempt_at = next_attempt_at - interval '10 years' \
+         WHERE shared_body_id IS NOT NULL AND next_attempt_at > $1 + interval '9 years'",
+    )
+    .bind(deadline)
+    .execute(pool)
+    .await?;
+    let clock = Instant::now();
+    let reports = server::outbox::deliver_due(pool, relay, deadline).await?;
+    let reports_seconds = clock.elapsed().as_secs_f64();
+    Ok((personal, personal_seconds, reports, reports_seconds))
+}
+
+/// Delivers the same mail again, each message DKIM-signed with a new key of `algorithm`:
+/// the figures beside the unsigned ones (issue 29's target: 2,000 messages/s or more with 100
+/// recipients a transaction).
+async fn signed_run(
+    pool: &PgPool,
+    sink: &str,
+    deadline: DateTime<Utc>,
+    algorithm: server::dkim::Algorithm,
+    unsigned_reports_per_s: f64,
+    unsigned_personal_per_s: f64,
+) -> anyhow::Result<()> {
+    let dir = std::env::temp_dir().join(format!("admiralty-bench-dkim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let file = dir.join(format!("{}.pem", algorithm.tag()));
+    let made = server::dkim::generate(algorithm, "bench", "bench.example.org")?;
+    std::fs::write(&file, made.pem)?;
+    let key = server::dkim::DkimKey::load(&file, "bench", "bench.example.org")?;
+    std::fs::remove_dir_all(&dir)?;
+    // Everything sent goes back in the queue, as it was before the unsigned run.
+    sqlx::query(
+        "UPDATE outbound_messages SET status = 'queued', sent_at = NULL, attempts = 0, \
+         next_attempt_at = $1 WHERE status = 'sent'",
+    )
+    .bind(deadline)
+    .execute(pool)
+    .await?;
+    let relay = server::outbox::Relay::new(
+        &format!("smtp://{sink}"),
+        "Admiralty <orders@bench.example.org>",
+    )?
+    .with_dkim(Some(std::sync::Arc::new(key)));
+    let (personal, personal_seconds, reports, reports_seconds) =
+        deliver_in_two_parts(pool, &relay, deadline).await?;
+    let reports_per_s = reports.sent as f64 / reports_seconds;
+    let personal_per_s = personal.sent as f64 / personal_seconds;
+    let tag = algorithm.tag();
+    println!(
+        "deliver signed ({tag}): report copies {} in {} transactions, {reports_seconds:.2} s = {reports_per_s:.0} messages/s (unsigned {unsigned_reports_per_s:.0}, ratio {:.2}); personal mails {}, {personal_seconds:.2} s = {personal_per_s:.0} messages/s (unsigned {unsigned_personal_per_s:.0}, ratio {:.2})",
+        reports.sent,
+        reports.transactions,
+        reports_per_s / unsigned_reports_per_s,
+        personal.sent,
+        personal_per_s / unsigned_personal_per_s,
+    );
+    println!("RESULT delivery_signed_{tag}_reports_per_s={reports_per_s:.0}");
+    println!("RESULT delivery_signed_{tag}_personal_per_s={personal_per_s:.0}");
+    println!(
+        "target: signed ({tag}) delivery >= 2,000 messages/s with 100 recipients a transaction: {}",
+        if reports_per_s >= 2000.0 {
+            "met"
+        } else {
+            "NOT met"
+        }
+    );
     Ok(())
 }

@@ -10,6 +10,8 @@ pub mod clock;
 pub mod config;
 pub mod demo;
 pub mod digest;
+pub mod dkim;
+pub mod dns;
 pub mod doors;
 pub mod entropy;
 mod error;

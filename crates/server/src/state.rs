@@ -40,6 +40,8 @@ pub struct AppState {
     pub client_failures: Arc<ClientFailures>,
     /// The metrics, when this process serves them.
     pub metrics: Option<Arc<MetricsDoor>>,
+    /// The mail domain's DNS records and how to check them (the console's DNS page).
+    pub dns: Option<Arc<crate::dns::DnsCheck>>,
 }
 
 /// The metrics' recorder and who may read them.
@@ -77,6 +79,7 @@ impl AppState {
             trusted_proxies: Arc::new(TrustedProxies::default()),
             client_failures: Arc::new(ClientFailures::default()),
             metrics: None,
+            dns: None,
         }
     }
 

@@ -119,14 +119,79 @@ pub async fn set_status(
     actor: &str,
     domain: &str,
 ) -> Result<(), LifecycleError> {
+    let mut tx = pool.begin().await?;
+    let change = apply_status(&mut tx, now, subscriber, status, domain).await?;
+    audit(
+        &mut tx,
+        actor,
+        AuditAction::subscription(status, change),
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The audit log's actor of a one-click unsubscribe (RFC 8058): the reader, through the link in
+/// a `List-Unsubscribe` header.
+pub const ONE_CLICK_ACTOR: &str = "list-unsubscribe";
+
+/// What a one-click unsubscribe did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OneClick {
+    /// The subscriber left now.
+    Unsubscribed,
+    /// They had left already (or the GM excluded them): nothing changed.
+    AlreadyGone,
+    /// No subscriber has this token: a forged or altered link.
+    Unknown,
+}
+
+/// A one-click unsubscribe (RFC 8058): the token in the `List-Unsubscribe` https address is the
+/// whole proof. The subscription ends as the GM's unsubscribe ends it (seats given up, logins
+/// and reply tokens revoked), audited with [`ONE_CLICK_ACTOR`].
+pub async fn one_click(
+    pool: &PgPool,
+    now: DateTime<Utc>,
+    token: &str,
+    domain: &str,
+) -> Result<OneClick, LifecycleError> {
+    // Only the form tokens are made in: anything else is not looked up.
+    if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Ok(OneClick::Unknown);
+    }
+    let mut tx = pool.begin().await?;
+    let Some(subscriber) = store::subscribers::lock_by_unsubscribe_token(&mut tx, token).await?
+    else {
+        return Ok(OneClick::Unknown);
+    };
+    if subscriber.status != SubscriberStatus::Active {
+        return Ok(OneClick::AlreadyGone);
+    }
+    let status = SubscriberStatus::Unsubscribed;
+    let change = apply_status(&mut tx, now, &subscriber, status, domain).await?;
+    let action = AuditAction::subscription(status, change);
+    audit(&mut tx, ONE_CLICK_ACTOR, action, now).await?;
+    tx.commit().await?;
+    Ok(OneClick::Unsubscribed)
+}
+
+/// The change of a subscription to `status`, within `tx`, unaudited: what the GM's change and
+/// a one-click unsubscribe share.
+async fn apply_status(
+    tx: &mut sqlx::PgConnection,
+    now: DateTime<Utc>,
+    subscriber: &Subscriber,
+    status: SubscriberStatus,
+    domain: &str,
+) -> Result<SubscriptionChange, LifecycleError> {
     let (seat_status, reason) = match status {
         SubscriberStatus::Active => (None, OfferReason::Resigned),
         SubscriberStatus::Unsubscribed => (Some(PlayerStatus::Resigned), OfferReason::Resigned),
         SubscriberStatus::Excluded => (Some(PlayerStatus::Excluded), OfferReason::Gm),
     };
-    let mut tx = pool.begin().await?;
     store::subscribers::set_status(&mut *tx, subscriber.id, status).await?;
-    let revoked = secrets::revoke_subscriber(&mut tx, subscriber.id, &mut OsEntropy).await?;
+    let revoked = secrets::revoke_subscriber(tx, subscriber.id, &mut OsEntropy).await?;
     // A subscription that ends gives up its seats now, as UNSUBSCRIBE by mail does: each fleet
     // leaves at its game's next resolution, and the seat is offered where Admiralty makes the
     // offers (docs/rosters.md).
@@ -134,7 +199,7 @@ pub async fn set_status(
     if let Some(seat_status) = seat_status {
         for (player, game) in store::players::held_seats(&mut *tx, subscriber.id).await? {
             store::players::set_status(&mut *tx, player, seat_status).await?;
-            crate::offers::seat_left(&mut tx, game, player, reason, now, domain).await?;
+            crate::offers::seat_left(tx, game, player, reason, now, domain).await?;
             left.push(game);
         }
     }
@@ -145,15 +210,7 @@ pub async fn set_status(
         revoked,
         left_games: left,
     };
-    audit(
-        &mut tx,
-        actor,
-        AuditAction::subscription(status, change),
-        now,
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(())
+    Ok(change)
 }
 
 /// What a CSV import did, row by row.

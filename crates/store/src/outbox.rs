@@ -35,6 +35,21 @@ pub struct Headers {
         skip_serializing_if = "Option::is_none"
     )]
     pub auto_submitted: Option<AutoSubmitted>,
+    /// On mail sent to many: its list and how its reader leaves (`List-Id`,
+    /// `List-Unsubscribe`, `List-Unsubscribe-Post`).
+    #[serde(rename = "List", default, skip_serializing_if = "Option::is_none")]
+    pub list: Option<ListHeaders>,
+}
+
+/// What the `List-*` headers of a message sent to many say (see `mail::outbound::ListHeaders`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ListHeaders {
+    /// The zine's name and the list's id (`slug.list.DOMAIN`).
+    pub name: String,
+    pub id: String,
+    /// The reader's one-click https address and mailto address.
+    pub unsubscribe_url: String,
+    pub unsubscribe_mailto: String,
 }
 
 impl Headers {

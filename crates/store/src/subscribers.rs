@@ -387,3 +387,61 @@ mod tests {
         assert!("gone".parse::<SubscriberStatus>().is_err());
     }
 }
+
+/// The subscriber whose one-click unsubscribe token this is (compared whole, in the index),
+/// locked for the change (two clicks at once change them once).
+pub async fn lock_by_unsubscribe_token(
+    tx: &mut sqlx::PgConnection,
+    token: &str,
+) -> Result<Option<Subscriber>, StoreError> {
+    Ok(subscribers!(
+        "FROM subscribers WHERE unsubscribe_token = $1 FOR UPDATE",
+        token
+    )
+    .fetch_optional(&mut *tx)
+    .await?)
+}
+
+/// Whether this is a subscriber's one-click token, for the confirmation page (which changes
+/// nothing).
+pub async fn find_by_unsubscribe_token<'e>(
+    db: impl PgExecutor<'e>,
+    token: &str,
+) -> Result<Option<Subscriber>, StoreError> {
+    Ok(
+        subscribers!("FROM subscribers WHERE unsubscribe_token = $1", token)
+            .fetch_optional(db)
+            .await?,
+    )
+}
+
+/// What the `List-*` headers of a game's mail to one of its players name: the zine and the
+/// player's subscriber's one-click token, per player row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListReader {
+    pub player: PlayerRowId,
+    pub zine_slug: String,
+    pub zine_name: String,
+    pub unsubscribe_token: String,
+}
+
+/// [`ListReader`]s of the players of one game.
+pub async fn list_readers_of_game<'e>(
+    db: impl PgExecutor<'e>,
+    game: crate::ids::GameId,
+) -> Result<Vec<ListReader>, StoreError> {
+    Ok(sqlx::query_as!(
+        ListReader,
+        r#"SELECT p.id AS "player: PlayerRowId", z.slug AS zine_slug, z.name AS zine_name,
+                  s.unsubscribe_token
+             FROM players p
+             JOIN subscribers s ON s.id = p.subscriber_id
+             JOIN games g ON g.id = p.game_id
+             JOIN zines z ON z.id = g.zine_id
+            WHERE p.game_id = $1
+            ORDER BY p.id"#,
+        game as crate::ids::GameId,
+    )
+    .fetch_all(db)
+    .await?)
+}

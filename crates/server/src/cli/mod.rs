@@ -4,6 +4,7 @@
 mod backup;
 mod commands;
 mod game;
+mod mailauth;
 mod rosters;
 mod serve;
 mod standbys;
@@ -111,6 +112,15 @@ pub enum Command {
     /// Restore a backup from `gm backup` into an empty database with pg_restore (one
     /// transaction), then check its schema against this binary's.
     Restore(backup::RestoreArgs),
+
+    /// DKIM keys for signing outgoing mail (docs/mail.md#dkim).
+    #[command(subcommand)]
+    Dkim(mailauth::DkimCommand),
+
+    /// Print the DNS records the mail domain needs (SPF, DKIM, DMARC, MX) and check the
+    /// published ones. Exits 0 when all are published as printed, 1 when one is missing or
+    /// wrong, 75 when DNS could not be reached (nothing was checked).
+    Dns(mailauth::DnsArgs),
 }
 
 #[derive(Debug, Clone, Subcommand)]
@@ -382,6 +392,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     {
         return commands::run_verify_record(path);
     }
+    // Needs neither logs nor a runtime: its output is the record.
+    if let Command::Dkim(command) = &cli.command {
+        return mailauth::run_dkim(command.clone());
+    }
     crate::telemetry::init(&cli.log)?;
     crate::secrets::configure(cli.secrets.limits());
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
@@ -408,6 +422,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             Command::Admin(AdminCommand::AddGm { name }) => {
                 commands::run_add_gm(&cli.database, &name).await
             }
+            Command::Dns(args) => mailauth::run_dns(args).await,
+            Command::Dkim(command) => mailauth::run_dkim(command),
         }
     })
 }

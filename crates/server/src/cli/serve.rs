@@ -12,6 +12,7 @@ use crate::config::{DatabaseArgs, ServeArgs};
 use crate::{AppState, serve_with, shutdown_signal};
 
 pub(super) async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyhow::Result<()> {
+    let dkim = load_dkim(&args)?;
     let pool = connect(database).await?;
     check_schema(&pool, args.migrate).await?;
     warn_if_few_descriptors(database, &args);
@@ -25,7 +26,7 @@ pub(super) async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyho
     let address = listener.local_addr().context("reading the bound address")?;
     let clock = clock()?;
     let stored = Arc::new(tokio::sync::Notify::new());
-    let state = app_state(&pool, &clock, &args, &stored)?;
+    let state = app_state(&pool, &clock, &args, &stored, dkim.as_deref())?;
     let inbound: Vec<_> = (0..args.inbox_workers.max(1))
         .map(|_| {
             tokio::spawn(crate::inbox::worker(
@@ -53,7 +54,7 @@ pub(super) async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyho
         args.base_url.to_string(),
         std::time::Duration::from_secs(args.deadline_poll_seconds.max(1)),
     ));
-    let mail = outbox_relay(&args, &pool, &clock)?;
+    let mail = outbox_relay(&args, &pool, &clock, dkim)?;
     // HTTP and SMTP stop taking connections at the same moment, and close what is left when
     // the grace period is over.
     let metrics_door = metrics_door(&args, &state, &stop).await?;
@@ -77,6 +78,27 @@ pub(super) async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyho
     pool.close().await;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// The DKIM key, read before anything starts: a bad key file stops `gm serve` with the reason;
+/// no key is allowed, and said.
+fn load_dkim(args: &ServeArgs) -> anyhow::Result<Option<Arc<crate::dkim::DkimKey>>> {
+    let dkim = args
+        .dkim
+        .load(&args.mail_domain)
+        .context("reading the DKIM key (ADMIRALTY_DKIM_KEY)")?;
+    match &dkim {
+        Some(key) => tracing::info!(
+            selector = key.selector(),
+            domain = key.domain(),
+            algorithm = key.algorithm().tag(),
+            "outbound mail is DKIM-signed"
+        ),
+        None => tracing::warn!(
+            "no ADMIRALTY_DKIM_KEY: outbound mail goes out unsigned, and the big mailbox providers bin or refuse unsigned bulk mail (gm dkim generate; docs/mail.md)"
+        ),
+    }
+    Ok(dkim.map(Arc::new))
 }
 
 /// Applies the migrations when asked to; refuses to serve a schema that is out of date.
@@ -118,6 +140,7 @@ fn app_state(
     clock: &Arc<dyn Clock>,
     args: &ServeArgs,
     stored: &Arc<tokio::sync::Notify>,
+    dkim: Option<&crate::dkim::DkimKey>,
 ) -> anyhow::Result<AppState> {
     let mut state = AppState::new(pool.clone(), clock.clone(), args.base_url.clone())
         .with_mail_domain(args.mail_domain.clone())
@@ -132,6 +155,17 @@ fn app_state(
     if state.mail_auth.is_none() {
         tracing::info!("ADMIRALTY_MAIL_AUTH=off: inbound SPF, DKIM and DMARC are not checked");
     }
+    let plan = args.dns.plan(
+        &args.mail_domain,
+        &args.base_url,
+        args.smtp_url.as_deref(),
+        dkim,
+    );
+    state.dns = Some(Arc::new(crate::dns::DnsCheck {
+        plan,
+        resolver: args.mail_auth.dns_resolver,
+        timeout: args.dns.timeout(),
+    }));
     state.relay_configured = args.smtp_url.is_some();
     state.trusted_proxies = Arc::new(args.watch.trusted_proxies.clone());
     state.client_failures = Arc::new(crate::clients::ClientFailures::new(
@@ -237,6 +271,7 @@ fn outbox_relay(
     args: &ServeArgs,
     pool: &store::PgPool,
     clock: &Arc<dyn Clock>,
+    dkim: Option<Arc<crate::dkim::DkimKey>>,
 ) -> anyhow::Result<Option<tokio::task::JoinHandle<()>>> {
     let Some(url) = &args.smtp_url else {
         tracing::info!("no ADMIRALTY_SMTP_URL: outbound mail stays queued in the outbox");
@@ -246,7 +281,9 @@ fn outbox_relay(
         .mail_from
         .clone()
         .unwrap_or_else(|| format!("Admiralty <orders@{}>", args.mail_domain));
-    let relay = crate::outbox::Relay::new(url, &from).context("setting up the SMTP relay")?;
+    let relay = crate::outbox::Relay::new(url, &from)
+        .context("setting up the SMTP relay")?
+        .with_dkim(dkim);
     Ok(Some(tokio::spawn(outbox_worker(
         pool.clone(),
         clock.clone(),
@@ -264,9 +301,13 @@ async fn deadline_worker(
     every: std::time::Duration,
 ) {
     let mut ticks = tokio::time::interval(every);
+    let site = crate::letters::MailSite {
+        domain: &mail_domain,
+        base_url: &base_url,
+    };
     loop {
         ticks.tick().await;
-        match crate::turns::send_due_reminders(&pool, clock.now(), &mail_domain).await {
+        match crate::turns::send_due_reminders(&pool, clock.now(), site).await {
             Ok(rounds) => {
                 for round in rounds {
                     tracing::info!(
@@ -316,10 +357,6 @@ async fn deadline_worker(
             }
         }
         // Last, so a digest tells what this round did.
-        let site = crate::letters::MailSite {
-            domain: &mail_domain,
-            base_url: &base_url,
-        };
         match crate::digest::send_due(&pool, clock.now(), site).await {
             Ok(0) => {}
             Ok(digests) => tracing::info!(digests, "GM digests queued"),

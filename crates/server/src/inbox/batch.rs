@@ -107,6 +107,8 @@ impl Batch {
                 .map(|holder| letters::reply_address(&holder.reply_token, domain)),
             in_reply_to: Some(inbound_id.clone()),
             auto_submitted: Some(AutoSubmitted::AutoReplied),
+            // A reply is personal mail.
+            list: None,
         };
         let posting = Posting::once(
             "reply",

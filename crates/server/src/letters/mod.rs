@@ -7,6 +7,7 @@
 pub mod copies;
 pub mod digest;
 pub mod issues;
+pub mod lists;
 pub mod offers;
 pub mod passwords;
 pub mod postal;

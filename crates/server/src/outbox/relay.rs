@@ -51,6 +51,8 @@ pub struct Relay {
     pub(super) from: Mailbox,
     /// `from`'s address as the envelope's sender (MAIL FROM).
     pub(super) sender: Address,
+    /// The key every message is signed with, if any.
+    pub(super) dkim: Option<Arc<crate::dkim::DkimKey>>,
 }
 
 /// The relay's address and how to talk to it, as lettre's transport reads them from a URL.
@@ -80,7 +82,16 @@ impl Relay {
             server: Arc::new(server),
             from,
             sender,
+            dkim: None,
         })
+    }
+
+    /// The same relay, signing each message with `key` (once per transaction: the copies of a
+    /// circular sent together are one message).
+    #[must_use]
+    pub fn with_dkim(mut self, key: Option<Arc<crate::dkim::DkimKey>>) -> Relay {
+        self.dkim = key;
+        self
     }
 }
 

@@ -11,6 +11,7 @@ mod issues;
 mod metrics;
 mod player;
 mod rules;
+mod unsubscribe;
 
 use axum::Router;
 use axum::middleware;
@@ -57,6 +58,12 @@ pub(crate) fn router(state: &AppState) -> Router<AppState> {
         )
         .route("/static/admiralty.css", get(archive::get_style_sheet))
         .route("/rules/{engine}", get(rules::get_rules))
+        // One-click unsubscribe (RFC 8058): outside the forms' CSRF and once-only layers, as a
+        // mailbox provider's POST carries neither.
+        .route(
+            "/unsubscribe/{token}",
+            get(unsubscribe::get_unsubscribe).post(unsubscribe::post_unsubscribe),
+        )
         // Forms are refused whole when they hold a NUL (the webhook, outside, reads no body
         // before its token is checked).
         // Forms are claimed by their key before they act, so that each acts once.

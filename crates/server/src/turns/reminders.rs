@@ -3,11 +3,10 @@
 use chrono::{DateTime, Duration, Utc};
 use store::PgPool;
 use store::games::GameId;
-use store::outbox::Headers;
 use store::turns::RemindableTurn;
 
 use super::LifecycleError;
-use crate::letters;
+use crate::letters::{self, MailSite};
 use crate::outbox::post::{Posting, post_each};
 
 /// One reminder round: the mails queued for one offset of one turn.
@@ -27,7 +26,7 @@ pub struct ReminderRound {
 pub async fn send_due_reminders(
     pool: &PgPool,
     now: DateTime<Utc>,
-    mail_domain: &str,
+    site: MailSite<'_>,
 ) -> Result<Vec<ReminderRound>, LifecycleError> {
     let mut rounds = Vec::new();
     for turn in store::turns::remindable_turns(pool, now).await? {
@@ -38,7 +37,7 @@ pub async fn send_due_reminders(
             if moment > now || moment < turn.opened_at || turn.done_minutes.contains(&minutes) {
                 continue;
             }
-            if let Some(round) = remind(pool, now, mail_domain, &turn, *offset).await? {
+            if let Some(round) = remind(pool, now, site, &turn, *offset).await? {
                 rounds.push(round);
             }
         }
@@ -49,7 +48,7 @@ pub async fn send_due_reminders(
 async fn remind(
     pool: &PgPool,
     now: DateTime<Utc>,
-    mail_domain: &str,
+    site: MailSite<'_>,
     turn: &RemindableTurn,
     offset: Duration,
 ) -> Result<Option<ReminderRound>, LifecycleError> {
@@ -73,6 +72,8 @@ async fn remind(
         .into_iter()
         .map(|p| p.player_id)
         .collect();
+    let mail_domain = site.domain;
+    let readers = super::started::list_readers(&mut tx, turn.game_id).await?;
     let mut reminders = Vec::new();
     for player in store::players::players_without_orders(&mut *tx, turn.game_id, turn.id).await? {
         if absent.contains(&player.id) {
@@ -91,7 +92,7 @@ async fn remind(
             to: player.email,
             letter,
             html: None,
-            headers: Headers::reply_to(letters::reply_address(&player.reply_token, mail_domain)),
+            headers: letters::lists::to_many(site, readers.get(&player.id), &player.reply_token),
             key: format!("reminder:{}:{minutes}:{}", turn.id, player.id),
             message_id: format!(
                 "<reminder.{}.{minutes}.{}@{mail_domain}>",

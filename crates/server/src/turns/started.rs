@@ -9,7 +9,8 @@ use chrono::{DateTime, Utc};
 use engine::{SeatPlan, Viewer};
 use games::{AnyState, EngineKind};
 use store::games::GameId;
-use store::outbox::Headers;
+use store::players::PlayerRowId;
+use store::subscribers::ListReader;
 
 use super::{LifecycleError, player_id};
 use crate::letters::started::GameStarted;
@@ -52,6 +53,7 @@ pub(crate) async fn queue_start_mails(
     // A big Barmy game seats the whole zine: its mails count the others instead of naming
     // thousands of them in each.
     let name_others = players.len() <= MOST_NAMED;
+    let readers = list_readers(&mut *tx, started.game).await?;
     let mut mails = Vec::with_capacity(players.len());
     for player in &players {
         let seat = seat_of(player.engine_player_id);
@@ -94,10 +96,22 @@ pub(crate) async fn queue_start_mails(
             to: player.email.clone(),
             letter,
             html: None,
-            headers: Headers::reply_to(letters::reply_address(&player.reply_token, site.domain)),
+            headers: letters::lists::to_many(site, readers.get(&player.id), &player.reply_token),
             key: format!("started:{}:{}", started.game, player.id),
             message_id: format!("<started.{}.{}@{}>", started.game, player.id, site.domain),
         });
     }
     Ok(post_each(tx, &mails, now).await?)
+}
+
+/// The `List-*` headers' facts for each player of a game (reminders and start mail go to many).
+pub(crate) async fn list_readers(
+    db: &mut sqlx::PgConnection,
+    game: GameId,
+) -> Result<HashMap<PlayerRowId, ListReader>, LifecycleError> {
+    Ok(store::subscribers::list_readers_of_game(db, game)
+        .await?
+        .into_iter()
+        .map(|reader| (reader.player, reader))
+        .collect())
 }

@@ -52,3 +52,17 @@ pub(crate) fn one_page<T, I>(
     let older = more.then(|| found.last().map(id)).flatten();
     (found, older)
 }
+
+/// Whose one-click unsubscribe link this is, for its confirmation page: the zine's name and
+/// whether they subscribe still; `None` for a token that is no one's.
+pub async fn unsubscribe_link(
+    pool: &PgPool,
+    token: &str,
+) -> Result<Option<(String, bool)>, StoreError> {
+    let Some(subscriber) = store::subscribers::find_by_unsubscribe_token(pool, token).await? else {
+        return Ok(None);
+    };
+    let zine = store::zines::find(pool, subscriber.zine_id).await?;
+    let active = subscriber.status == store::subscribers::SubscriberStatus::Active;
+    Ok(Some((zine.map(|z| z.name).unwrap_or_default(), active)))
+}

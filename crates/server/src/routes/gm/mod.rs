@@ -4,6 +4,7 @@
 
 mod audit;
 mod auth;
+mod dns;
 mod games;
 mod home;
 mod issues;
@@ -38,6 +39,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/outbox", get(mail::get_outbox))
         .route("/outbox/{id}/resend", post(mail::post_outbox_resend))
         .route("/audit", get(audit::get_audit))
+        .route("/dns", get(dns::get_dns))
         .route(
             "/settings",
             get(settings::get_settings).post(settings::post_settings),
