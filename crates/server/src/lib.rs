@@ -3,6 +3,7 @@
 //! crate is the thin shell around them.
 
 pub mod accounts;
+pub mod bounces;
 pub mod cli;
 pub mod clock;
 pub mod config;

@@ -119,14 +119,28 @@ pub async fn set_status(
     actor: &str,
     domain: &str,
 ) -> Result<(), LifecycleError> {
+    let mut tx = pool.begin().await?;
+    set_status_in(&mut tx, now, subscriber, status, actor, domain).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// [`set_status`] in the caller's transaction (an ARF complaint unsubscribes within the inbox's).
+pub(crate) async fn set_status_in(
+    tx: &mut sqlx::PgConnection,
+    now: DateTime<Utc>,
+    subscriber: &Subscriber,
+    status: SubscriberStatus,
+    actor: &str,
+    domain: &str,
+) -> Result<(), LifecycleError> {
     let (seat_status, reason) = match status {
         SubscriberStatus::Active => (None, OfferReason::Resigned),
         SubscriberStatus::Unsubscribed => (Some(PlayerStatus::Resigned), OfferReason::Resigned),
         SubscriberStatus::Excluded => (Some(PlayerStatus::Excluded), OfferReason::Gm),
     };
-    let mut tx = pool.begin().await?;
     store::subscribers::set_status(&mut *tx, subscriber.id, status).await?;
-    let revoked = secrets::revoke_subscriber(&mut tx, subscriber.id, &mut OsEntropy).await?;
+    let revoked = secrets::revoke_subscriber(tx, subscriber.id, &mut OsEntropy).await?;
     // A subscription that ends gives up its seats now, as UNSUBSCRIBE by mail does: each fleet
     // leaves at its game's next resolution, and the seat is offered where Admiralty makes the
     // offers (docs/rosters.md).
@@ -134,7 +148,7 @@ pub async fn set_status(
     if let Some(seat_status) = seat_status {
         for (player, game) in store::players::held_seats(&mut *tx, subscriber.id).await? {
             store::players::set_status(&mut *tx, player, seat_status).await?;
-            crate::offers::seat_left(&mut tx, game, player, reason, now, domain).await?;
+            crate::offers::seat_left(tx, game, player, reason, now, domain).await?;
             left.push(game);
         }
     }
@@ -145,14 +159,7 @@ pub async fn set_status(
         revoked,
         left_games: left,
     };
-    audit(
-        &mut tx,
-        actor,
-        AuditAction::subscription(status, change),
-        now,
-    )
-    .await?;
-    tx.commit().await?;
+    audit(tx, actor, AuditAction::subscription(status, change), now).await?;
     Ok(())
 }
 
