@@ -10,7 +10,7 @@
 //! A message that is none of these (a vacation reply, a person's mail) is `None`: only a
 //! report's own structure or a mail system's fixed wording makes a bounce.
 
-use mail_parser::{HeaderValue, MessageParser, MimeHeaders, PartType};
+use mail_parser::{MessageParser, MimeHeaders, PartType};
 use serde::Serialize;
 
 /// What a report says.
@@ -493,15 +493,10 @@ fn complaint(message: &mail_parser::Message<'_>) -> Option<Report> {
     for part in &message.parts {
         match &part.body {
             PartType::Message(inner) => {
-                for header in inner.headers() {
-                    if let HeaderValue::Address(_) | HeaderValue::Text(_) = header.value() {
-                        let raw = inner
-                            .raw_message()
-                            .get(header.offset_field() as usize..header.offset_end() as usize)
-                            .unwrap_or_default();
-                        reported_headers.push_str(&String::from_utf8_lossy(raw));
-                    }
-                }
+                // Its header block: what comes before the first empty line.
+                let raw = String::from_utf8_lossy(inner.raw_message());
+                let head = raw.replace("\r\n", "\n");
+                reported_headers.push_str(head.split("\n\n").next().unwrap_or(""));
             }
             PartType::Text(text)
                 if part.content_type().is_some_and(|ct| {
