@@ -313,6 +313,22 @@ pub async fn resume(
     Ok(was)
 }
 
+/// The zine's subscribers whose address has bounced, for the console and `gm zine SLUG bounces`.
+pub async fn of_zine(
+    pool: &PgPool,
+    zine: store::zines::ZineId,
+) -> Result<Vec<store::bounces::SubscriberBounces>, StoreError> {
+    store::bounces::of_zine(pool, zine).await
+}
+
+/// One subscriber's bounce record, if their address has bounced.
+pub async fn of_subscriber(
+    pool: &PgPool,
+    subscriber: store::subscribers::SubscriberId,
+) -> Result<Option<store::bounces::SubscriberBounces>, StoreError> {
+    store::bounces::of_subscriber(pool, subscriber).await
+}
+
 async fn audit(
     tx: &mut sqlx::PgConnection,
     actor: &str,
