@@ -16,6 +16,7 @@ mod adjudicate;
 mod archive;
 mod audit;
 mod axe;
+mod bounces;
 mod browser;
 mod browser_once;
 mod browser_rosters;
