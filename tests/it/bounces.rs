@@ -44,8 +44,14 @@ impl Postfix {
         // Postfix makes what is inside them (owned as it wants) but not the directories.
         std::fs::create_dir_all(dir.join("queue")).unwrap();
         std::fs::create_dir_all(dir.join("data")).unwrap();
-        let owned = Command::new("chown").arg("postfix").arg(dir.join("data")).status();
-        assert!(owned.is_ok_and(|s| s.success()), "chown postfix (the test runs as root)");
+        let owned = Command::new("chown")
+            .arg("postfix")
+            .arg(dir.join("data"))
+            .status();
+        assert!(
+            owned.is_ok_and(|s| s.success()),
+            "chown postfix (the test runs as root)"
+        );
         let port = free_port();
         let d = dir.display();
         std::fs::write(
@@ -87,7 +93,10 @@ impl Postfix {
         let postfix = Postfix { dir, port };
         let started = Instant::now();
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(started.elapsed() < StdDuration::from_secs(20), "postfix never listened");
+            assert!(
+                started.elapsed() < StdDuration::from_secs(20),
+                "postfix never listened"
+            );
             std::thread::sleep(StdDuration::from_millis(50));
         }
         postfix
@@ -134,7 +143,9 @@ async fn start_listener(pool: &PgPool, clock: Arc<dyn Clock>) -> u16 {
 async fn zine_with(pool: &PgPool, addresses: &[String]) -> store::zines::Zine {
     let now = crate::helpers::trafalgar();
     let slug = store::ZineSlug::parse("gazette").unwrap();
-    let zine = store::zines::insert(pool, &slug, "Gazette", now).await.unwrap();
+    let zine = store::zines::insert(pool, &slug, "Gazette", now)
+        .await
+        .unwrap();
     for (n, address) in addresses.iter().enumerate() {
         let new = store::subscribers::NewSubscriber {
             zine_id: zine.id,
@@ -147,7 +158,12 @@ async fn zine_with(pool: &PgPool, addresses: &[String]) -> store::zines::Zine {
 }
 
 /// Queues one circular (one Message-ID, one shared body) to `addresses`, as a report's fan-out.
-async fn queue_circular(pool: &PgPool, key: &str, addresses: &[String], now: chrono::DateTime<chrono::Utc>) {
+async fn queue_circular(
+    pool: &PgPool,
+    key: &str,
+    addresses: &[String],
+    now: chrono::DateTime<chrono::Utc>,
+) {
     let mut tx = pool.begin().await.unwrap();
     let body = store::outbox::insert_shared_body(&mut *tx, "Turn 3 report.\n", None, now)
         .await
@@ -168,7 +184,9 @@ async fn queue_circular(pool: &PgPool, key: &str, addresses: &[String], now: chr
             headers: &headers,
         })
         .collect();
-    store::outbox::enqueue_many(&mut tx, &messages, Some(body), now).await.unwrap();
+    store::outbox::enqueue_many(&mut tx, &messages, Some(body), now)
+        .await
+        .unwrap();
     tx.commit().await.unwrap();
 }
 
@@ -233,23 +251,30 @@ async fn postfix_bounces_suspend_the_address_and_the_console_shows_it() {
 
     // Day 1: a circular to 100 in one transaction, one of them refused: one DSN, naming him.
     queue_circular(pool, "report-1", &readers, clock.now()).await;
-    let done = outbox::deliver_due(pool, &relay, clock.now()).await.unwrap();
+    let done = outbox::deliver_due(pool, &relay, clock.now())
+        .await
+        .unwrap();
     assert_eq!((done.sent, done.transactions), (100, 1), "{done:?}");
     until_taken(pool, 1, &postfix).await;
-    let scored: Vec<(String, f64)> =
-        sqlx::query_as("SELECT mailbox, score FROM bounce_scores")
-            .fetch_all(pool)
-            .await
-            .unwrap();
+    let scored: Vec<(String, f64)> = sqlx::query_as("SELECT mailbox, score FROM bounce_scores")
+        .fetch_all(pool)
+        .await
+        .unwrap();
     assert_eq!(scored, vec![(REFUSED.to_owned(), 1.0)]);
     // Postfix wrote it to the signed return path of the transaction's first message.
-    assert!(postfix.log().contains("from=<bounces+"), "{}", postfix.log());
+    assert!(
+        postfix.log().contains("from=<bounces+"),
+        "{}",
+        postfix.log()
+    );
 
     // Days 2 to 5: his position mail bounces each day; the fifth suspends him.
     for day in 2..=5 {
         app.clock.advance(Duration::hours(25));
         queue_one(pool, &format!("position-{day}"), REFUSED, clock.now()).await;
-        outbox::deliver_due(pool, &relay, clock.now()).await.unwrap();
+        outbox::deliver_due(pool, &relay, clock.now())
+            .await
+            .unwrap();
         until_taken(pool, day, &postfix).await;
     }
     let (score, suspended): (f64, bool) = sqlx::query_as(
@@ -261,33 +286,58 @@ async fn postfix_bounces_suspend_the_address_and_the_console_shows_it() {
     .unwrap();
     assert_eq!((score, suspended), (5.0, true));
     // Never answered: nothing was queued in answer to a bounce.
-    let answers: i64 = scalar(pool, "SELECT count(*) FROM outbound_messages WHERE subject LIKE 'Re:%'").await;
+    let answers: i64 = scalar(
+        pool,
+        "SELECT count(*) FROM outbound_messages WHERE subject LIKE 'Re:%'",
+    )
+    .await;
     assert_eq!(answers, 0);
     // The GM is told.
-    let notices: i64 = scalar(pool, "SELECT count(*) FROM gm_notices WHERE summary LIKE '%suspended after bounces%'").await;
+    let notices: i64 = scalar(
+        pool,
+        "SELECT count(*) FROM gm_notices WHERE summary LIKE '%suspended after bounces%'",
+    )
+    .await;
     assert_eq!(notices, 1);
 
     // No more mail to him: the outbox skips it.
     queue_one(pool, "position-6", REFUSED, clock.now()).await;
-    let done = outbox::deliver_due(pool, &relay, clock.now()).await.unwrap();
+    let done = outbox::deliver_due(pool, &relay, clock.now())
+        .await
+        .unwrap();
     assert_eq!((done.sent, done.failed), (0, 1));
-    let error: String = scalar(pool, "SELECT last_error FROM outbound_messages WHERE idempotency_key = 'position-6'").await;
+    let error: String = scalar(
+        pool,
+        "SELECT last_error FROM outbound_messages WHERE idempotency_key = 'position-6'",
+    )
+    .await;
     assert_eq!(error, server::bounces::SUSPENDED_ERROR);
 
     // The console shows it, on the zine's page and his; resuming resets the score.
     add_gm(pool, "nelson").await;
     let mut gm = Browser::new(&app);
-    assert_eq!(gm.login("nelson", PASSWORD).await.status(), StatusCode::SEE_OTHER);
+    assert_eq!(
+        gm.login("nelson", PASSWORD).await.status(),
+        StatusCode::SEE_OTHER
+    );
     let page = gm.get_text(&format!("/gm/zines/{}", zine.slug)).await;
-    assert!(page.contains("id=\"bounces\"") && page.contains(REFUSED) && page.contains("suspended"), "{page}");
+    assert!(
+        page.contains("id=\"bounces\"") && page.contains(REFUSED) && page.contains("suspended"),
+        "{page}"
+    );
     let id: i64 = sqlx::query_scalar("SELECT id FROM subscribers WHERE email = $1")
         .bind(REFUSED)
         .fetch_one(pool)
         .await
         .unwrap();
     let page = gm.get_text(&format!("/gm/subscribers/{id}")).await;
-    assert!(page.contains("Delivery suspended") && page.contains("mailbox unavailable"), "{page}");
-    let response = gm.submit(&format!("/gm/subscribers/{id}/resume"), &[]).await;
+    assert!(
+        page.contains("Delivery suspended") && page.contains("mailbox unavailable"),
+        "{page}"
+    );
+    let response = gm
+        .submit(&format!("/gm/subscribers/{id}/resume"), &[])
+        .await;
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
     let (score, suspended): (f64, bool) = sqlx::query_as(
         "SELECT score, suspended_at IS NOT NULL FROM bounce_scores WHERE mailbox = $1",
@@ -297,7 +347,11 @@ async fn postfix_bounces_suspend_the_address_and_the_console_shows_it() {
     .await
     .unwrap();
     assert_eq!((score, suspended), (0.0, false));
-    let resumed: i64 = scalar(pool, "SELECT count(*) FROM audit_log WHERE action = 'subscriber.bounce_resume'").await;
+    let resumed: i64 = scalar(
+        pool,
+        "SELECT count(*) FROM audit_log WHERE action = 'subscriber.bounce_resume'",
+    )
+    .await;
     assert_eq!(resumed, 1);
     drop(postfix);
     app.stop().await;
@@ -313,7 +367,11 @@ async fn vacation_replies_and_forged_tags_are_not_scored_and_a_complaint_unsubsc
     let app = TestApp::spawn().await;
     let pool = &app.db.pool;
     let now = app.clock.now();
-    zine_with(pool, &["fred@example.com".to_owned(), "sam@mail.example".to_owned()]).await;
+    zine_with(
+        pool,
+        &["fred@example.com".to_owned(), "sam@mail.example".to_owned()],
+    )
+    .await;
     queue_one(pool, "position-fred", "fred@example.com", now).await;
     queue_one(pool, "position-sam", "sam@mail.example", now).await;
     let key = server::bounces::tag_key(pool, now).await.unwrap();
@@ -331,34 +389,59 @@ async fn vacation_replies_and_forged_tags_are_not_scored_and_a_complaint_unsubsc
     let vacation = String::from_utf8(raw_file("vacation_to_return_path.eml"))
         .unwrap()
         .replace("bounces+7-0123456789abcdef0123@zine.example", &fred);
-    inbox::ingest_with_envelope(pool, vacation.as_bytes(), &[fred.clone()], "pipe", now, DOMAIN)
-        .await
-        .unwrap();
+    inbox::ingest_with_envelope(
+        pool,
+        vacation.as_bytes(),
+        std::slice::from_ref(&fred),
+        "pipe",
+        now,
+        DOMAIN,
+    )
+    .await
+    .unwrap();
     // A real DSN for fred, but with a forged tag: not scored.
-    let forged_path = format!("bounces+{}-00000000000000000000@{DOMAIN}", id_of("fred@example.com").await);
+    let forged_path = format!(
+        "bounces+{}-00000000000000000000@{DOMAIN}",
+        id_of("fred@example.com").await
+    );
     let forged = String::from_utf8(raw_file("postfix_dsn_captured.eml"))
         .unwrap()
         .replace("bounces+7-0123456789abcdef0123@zine.example", &forged_path)
         .replace("fred@refused.example", "fred@example.com");
-    inbox::ingest_with_envelope(pool, forged.as_bytes(), &[forged_path.clone()], "pipe", now, DOMAIN)
-        .await
-        .unwrap();
+    inbox::ingest_with_envelope(
+        pool,
+        forged.as_bytes(),
+        std::slice::from_ref(&forged_path),
+        "pipe",
+        now,
+        DOMAIN,
+    )
+    .await
+    .unwrap();
     let scored: i64 = scalar(pool, "SELECT count(*) FROM bounce_scores").await;
     assert_eq!(scored, 0, "a vacation reply or a forged tag was scored");
     let answers: i64 = scalar(pool, "SELECT count(*) FROM outbound_messages").await;
     assert_eq!(answers, 2, "a bounce was answered");
-    let outcomes: Vec<String> = sqlx::query_scalar("SELECT coalesce(error, '') FROM inbound_messages ORDER BY id")
-        .fetch_all(pool)
-        .await
-        .unwrap();
+    let outcomes: Vec<String> =
+        sqlx::query_scalar("SELECT coalesce(error, '') FROM inbound_messages ORDER BY id")
+            .fetch_all(pool)
+            .await
+            .unwrap();
     assert!(outcomes[0].contains("no delivery report"), "{outcomes:?}");
     assert!(outcomes[1].contains("forged"), "{outcomes:?}");
 
     // The same DSN with the right tag scores.
     let real = forged.replace(&forged_path, &fred);
-    inbox::ingest_with_envelope(pool, real.as_bytes(), &[fred.clone()], "pipe", now, DOMAIN)
-        .await
-        .unwrap();
+    inbox::ingest_with_envelope(
+        pool,
+        real.as_bytes(),
+        std::slice::from_ref(&fred),
+        "pipe",
+        now,
+        DOMAIN,
+    )
+    .await
+    .unwrap();
     let score: f64 = scalar(pool, "SELECT score FROM bounce_scores").await;
     assert_eq!(score, 1.0);
 
@@ -366,10 +449,21 @@ async fn vacation_replies_and_forged_tags_are_not_scored_and_a_complaint_unsubsc
     let arf = String::from_utf8(raw_file("arf_complaint.eml"))
         .unwrap()
         .replace("bounces+42-00112233445566778899@zine.example", &sam);
-    inbox::ingest_with_envelope(pool, arf.as_bytes(), &[format!("abuse@{DOMAIN}")], "pipe", now, DOMAIN)
-        .await
-        .unwrap();
-    let status: String = scalar(pool, "SELECT status FROM subscribers WHERE email = 'sam@mail.example'").await;
+    inbox::ingest_with_envelope(
+        pool,
+        arf.as_bytes(),
+        &[format!("abuse@{DOMAIN}")],
+        "pipe",
+        now,
+        DOMAIN,
+    )
+    .await
+    .unwrap();
+    let status: String = scalar(
+        pool,
+        "SELECT status FROM subscribers WHERE email = 'sam@mail.example'",
+    )
+    .await;
     assert_eq!(status, "unsubscribed");
     let audited: i64 = scalar(pool, "SELECT count(*) FROM audit_log WHERE action IN ('mail.complaint', 'subscriber.unsubscribe')").await;
     assert_eq!(audited, 2);

@@ -88,7 +88,9 @@ pub fn read(raw: &[u8]) -> Option<Report> {
     let report_type = content_type
         .filter(|ct| {
             ct.ctype().eq_ignore_ascii_case("multipart")
-                && ct.subtype().is_some_and(|s| s.eq_ignore_ascii_case("report"))
+                && ct
+                    .subtype()
+                    .is_some_and(|s| s.eq_ignore_ascii_case("report"))
         })
         .and_then(|ct| ct.attribute("report-type"))
         .map(str::to_ascii_lowercase);
@@ -111,14 +113,20 @@ pub fn read(raw: &[u8]) -> Option<Report> {
 }
 
 /// The parts' bytes of a given MIME type (`message/delivery-status`), decoded.
-fn parts_of<'a>(message: &'a mail_parser::Message<'a>, ctype: &str, subtype: &str) -> Vec<&'a [u8]> {
+fn parts_of<'a>(
+    message: &'a mail_parser::Message<'a>,
+    ctype: &str,
+    subtype: &str,
+) -> Vec<&'a [u8]> {
     message
         .parts
         .iter()
         .filter(|part| {
             part.content_type().is_some_and(|ct| {
                 ct.ctype().eq_ignore_ascii_case(ctype)
-                    && ct.subtype().is_some_and(|s| s.eq_ignore_ascii_case(subtype))
+                    && ct
+                        .subtype()
+                        .is_some_and(|s| s.eq_ignore_ascii_case(subtype))
             })
         })
         .map(|part| match &part.body {
@@ -170,7 +178,11 @@ fn field<'a>(group: &'a [(String, String)], name: &str) -> Option<&'a str> {
 /// `rfc822; fred@example.com` → `fred@example.com` (any address type; brackets dropped).
 fn typed_address(value: &str) -> Option<String> {
     let address = value.split_once(';').map_or(value, |(_, a)| a);
-    let address = address.trim().trim_start_matches('<').trim_end_matches('>').trim();
+    let address = address
+        .trim()
+        .trim_start_matches('<')
+        .trim_end_matches('>')
+        .trim();
     (address.contains('@') && address.len() <= 254).then(|| address.to_owned())
 }
 
@@ -187,8 +199,7 @@ fn delivery_status(message: &mail_parser::Message<'_>) -> Option<Report> {
     // The first group is per-message; each later one is a recipient. Some MTAs put the
     // recipient fields in the first group too, so every group with a Final-Recipient counts.
     for group in &groups {
-        let Some(final_recipient) = field(group, "final-recipient").and_then(typed_address)
-        else {
+        let Some(final_recipient) = field(group, "final-recipient").and_then(typed_address) else {
             continue;
         };
         let action = field(group, "action").unwrap_or("").to_ascii_lowercase();
@@ -275,7 +286,8 @@ fn plain_text(message: &mail_parser::Message<'_>) -> Option<Report> {
     if body.contains("could not be delivered to one or more of its")
         || body.contains("This message was created automatically by mail delivery software")
     {
-        let delayed = subject.starts_with("warning: message") || body.contains("has not yet been delivered");
+        let delayed =
+            subject.starts_with("warning: message") || body.contains("has not yet been delivered");
         return Some(exim(&body, delayed));
     }
     if body.contains("This is the mail system at host")
@@ -314,7 +326,10 @@ fn leading_address(line: &str) -> Option<(String, &str)> {
 /// returned message.
 fn qmail(body: &str) -> Report {
     let mut recipients = Vec::new();
-    let text = body.split("--- Below this line is a copy of the message.").next().unwrap_or("");
+    let text = body
+        .split("--- Below this line is a copy of the message.")
+        .next()
+        .unwrap_or("");
     for paragraph in text.split("\n\n") {
         let mut lines = paragraph.lines();
         let Some(first) = lines.next() else { continue };
@@ -324,9 +339,13 @@ fn qmail(body: &str) -> Report {
         let Some((address, rest)) = leading_address(first) else {
             continue;
         };
-        let reason: String = std::iter::once(rest).chain(lines).collect::<Vec<_>>().join(" ");
+        let reason: String = std::iter::once(rest)
+            .chain(lines)
+            .collect::<Vec<_>>()
+            .join(" ");
         let status = status_in(&reason);
-        let soft = !reason.contains("permanent error") && status.is_none() && reason.contains("temporary");
+        let soft =
+            !reason.contains("permanent error") && status.is_none() && reason.contains("temporary");
         recipients.push(Recipient {
             final_recipient: address,
             original_recipient: None,
@@ -369,7 +388,11 @@ fn exim(body: &str, delayed: bool) -> Report {
                 final_recipient: address,
                 original_recipient: None,
                 status: None,
-                severity: if delayed { Severity::Soft } else { Severity::Hard },
+                severity: if delayed {
+                    Severity::Soft
+                } else {
+                    Severity::Hard
+                },
                 diagnostic: None,
             });
         } else if indent >= 4 && !recipients.is_empty() {
@@ -386,7 +409,10 @@ fn exim(body: &str, delayed: bool) -> Report {
 
 /// Postfix's plain text: `<addr>: host … said: 550 …` (continued on indented lines).
 fn postfix(body: &str, delayed: bool) -> Report {
-    let text = body.split("--- Original message follows").next().unwrap_or("");
+    let text = body
+        .split("--- Original message follows")
+        .next()
+        .unwrap_or("");
     let mut recipients = Vec::new();
     let mut lines = text.lines().peekable();
     while let Some(line) = lines.next() {
@@ -448,7 +474,9 @@ fn microsoft(body: &str) -> Report {
             _ => line.trim(),
         };
         if let Some((address, _)) = leading_address(candidate)
-            && !recipients.iter().any(|r| r.final_recipient.eq_ignore_ascii_case(&address))
+            && !recipients
+                .iter()
+                .any(|r| r.final_recipient.eq_ignore_ascii_case(&address))
         {
             recipients.push(Recipient {
                 final_recipient: address,
@@ -477,10 +505,7 @@ fn microsoft(body: &str) -> Report {
 
 fn complaint(message: &mail_parser::Message<'_>) -> Option<Report> {
     let part = parts_of(message, "message", "feedback-report");
-    let groups: Vec<(String, String)> = field_groups(part.first()?)
-        .into_iter()
-        .flatten()
-        .collect();
+    let groups: Vec<(String, String)> = field_groups(part.first()?).into_iter().flatten().collect();
     let values = |name: &str| -> Vec<String> {
         groups
             .iter()
@@ -530,7 +555,10 @@ mod tests {
         assert_eq!(status_code("4.4.7"), Some("4.4.7".into()));
         assert_eq!(status_code("5.1"), None);
         assert_eq!(status_code("9.1.1"), None);
-        assert_eq!(status_in("said: 550 5.1.1 <x@y>: Recipient").as_deref(), Some("5.1.1"));
+        assert_eq!(
+            status_in("said: 550 5.1.1 <x@y>: Recipient").as_deref(),
+            Some("5.1.1")
+        );
         assert_eq!(status_in("said: 452 too many").as_deref(), Some("452"));
         assert_eq!(status_in("no code"), None);
     }

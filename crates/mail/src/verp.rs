@@ -103,7 +103,10 @@ mod tests {
     fn a_tag_verifies_and_a_forged_one_does_not() {
         let key = TagKey::new([7; 32]);
         let tag = key.tag(1234);
-        assert!(tag.starts_with("1234-") && tag.len() == 5 + 2 * MAC_BYTES, "{tag}");
+        assert!(
+            tag.starts_with("1234-") && tag.len() == 5 + 2 * MAC_BYTES,
+            "{tag}"
+        );
         assert_eq!(key.verify(&tag), Some(1234));
         assert_eq!(key.verify(&tag.to_ascii_uppercase()), Some(1234));
         // Another message's id with this MAC, a wrong MAC, a short MAC, another key.

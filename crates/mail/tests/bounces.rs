@@ -40,7 +40,8 @@ fn bounce_corpus() {
             continue;
         }
         let want: serde_json::Value =
-            serde_json::from_str(&fs::read_to_string(&json).unwrap_or_default()).unwrap_or_default();
+            serde_json::from_str(&fs::read_to_string(&json).unwrap_or_default())
+                .unwrap_or_default();
         if got != want {
             failures.push(format!(
                 "{}:\n  got  {}\n  want {}",

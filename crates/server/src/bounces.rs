@@ -20,8 +20,7 @@ use crate::entropy::{Entropy, OsEntropy};
 use crate::turns::LifecycleError;
 
 /// The error a message to a suspended address is marked failed with.
-pub const SUSPENDED_ERROR: &str =
-    "not sent: delivery to this address is suspended after bounces (resume it on the subscriber's page)";
+pub const SUSPENDED_ERROR: &str = "not sent: delivery to this address is suspended after bounces (resume it on the subscriber's page)";
 
 /// The key that signs return paths: the stored one, made now if there is none.
 pub async fn tag_key(pool: &PgPool, now: DateTime<Utc>) -> Result<TagKey, StoreError> {
@@ -59,32 +58,35 @@ pub(crate) async fn take(
         return Ok(None);
     }
     let key = tag_key_in(tx, now).await?;
-    let outbound = match verp::find_tag(addresses.iter().map(String::as_str)).and_then(|t| key.verify(&t)) {
-        Some(id) => match id.to_string().parse() {
-            Ok(id) => store::bounces::outbound(&mut *tx, id).await?,
-            Err(_) => None,
-        },
-        None => return Ok(Some("mail to a return path whose tag is forged or missing: not scored".into())),
-    };
+    let outbound =
+        match verp::find_tag(addresses.iter().map(String::as_str)).and_then(|t| key.verify(&t)) {
+            Some(id) => match id.to_string().parse() {
+                Ok(id) => store::bounces::outbound(&mut *tx, id).await?,
+                Err(_) => None,
+            },
+            None => {
+                return Ok(Some(
+                    "mail to a return path whose tag is forged or missing: not scored".into(),
+                ));
+            }
+        };
     let Some((sent_id, sent_to)) = outbound else {
-        return Ok(Some("mail to a return path naming no message: not scored".into()));
+        return Ok(Some(
+            "mail to a return path naming no message: not scored".into(),
+        ));
     };
     let Some(Report::Bounce { format, recipients }) = report else {
-        return Ok(Some("mail to a return path that is no delivery report (an auto-reply?): not scored".into()));
+        return Ok(Some(
+            "mail to a return path that is no delivery report (an auto-reply?): not scored".into(),
+        ));
     };
     let mut said = Vec::new();
     for recipient in &recipients {
-        // The address the message was sent to: Original-Recipient when given, else Final.
-        let candidates = [recipient.original_recipient.as_deref(), Some(recipient.final_recipient.as_str())];
-        let mut matched = None;
-        for address in candidates.into_iter().flatten() {
-            if address.eq_ignore_ascii_case(&sent_to) || store::bounces::was_sent_to(&mut *tx, &sent_id, address).await? {
-                matched = Some(address.to_owned());
-                break;
-            }
-        }
-        let Some(address) = matched else {
-            said.push(format!("{} was not a recipient of {sent_id}", recipient.final_recipient));
+        let Some(address) = sent_to_recipient(tx, recipient, &sent_id, &sent_to).await? else {
+            said.push(format!(
+                "{} was not a recipient of {sent_id}",
+                recipient.final_recipient
+            ));
             continue;
         };
         let reason = match (&recipient.status, &recipient.diagnostic) {
@@ -93,7 +95,7 @@ pub(crate) async fn take(
             (None, None) => format!("{format:?} bounce"),
         };
         let hard = recipient.severity == Severity::Hard;
-        let (score, scored) = score(tx, &address, hard, &reason, message_id, now, rules).await?;
+        let (score, scored) = score(tx, &address, hard, &reason, now, rules).await?;
         let action = AuditAction::Bounce {
             message_id: message_id.map(str::to_owned),
             mailbox: address.to_lowercase(),
@@ -108,7 +110,33 @@ pub(crate) async fn take(
     if said.is_empty() {
         said.push("no failed recipient".into());
     }
-    Ok(Some(format!("bounce ({format:?}) for {sent_id}: {}", said.join("; "))))
+    Ok(Some(format!(
+        "bounce ({format:?}) for {sent_id}: {}",
+        said.join("; ")
+    )))
+}
+
+/// The address a failed recipient names, if the message was sent to it: Original-Recipient
+/// when given, else Final-Recipient. A circular's copies share the Message-ID, so any of them
+/// counts; an address it was not sent to is not scored (a report cannot score a stranger).
+async fn sent_to_recipient(
+    tx: &mut sqlx::PgConnection,
+    recipient: &mail::bounce::Recipient,
+    sent_id: &str,
+    sent_to: &str,
+) -> Result<Option<String>, LifecycleError> {
+    let candidates = [
+        recipient.original_recipient.as_deref(),
+        Some(recipient.final_recipient.as_str()),
+    ];
+    for address in candidates.into_iter().flatten() {
+        if address.eq_ignore_ascii_case(sent_to)
+            || store::bounces::was_sent_to(&mut *tx, sent_id, address).await?
+        {
+            return Ok(Some(address.to_owned()));
+        }
+    }
+    Ok(None)
 }
 
 /// Scores one bounce against `address`'s mailbox; suspends it at the threshold (auditing it
@@ -118,14 +146,13 @@ async fn score(
     address: &str,
     hard: bool,
     reason: &str,
-    message_id: Option<&str>,
     now: DateTime<Utc>,
     rules: &BounceRules,
 ) -> Result<(f64, bool), LifecycleError> {
-    let _ = message_id;
     let before = store::bounces::lock_score(tx, address).await?;
     let (after, counted) = next_score(before.as_ref(), address, hard, reason, now, rules);
-    let newly = after.suspended_at.is_some() && before.as_ref().is_none_or(|b| b.suspended_at.is_none());
+    let newly =
+        after.suspended_at.is_some() && before.as_ref().is_none_or(|b| b.suspended_at.is_none());
     store::bounces::put_score(tx, &after).await?;
     if newly {
         let why = after.suspended_reason.clone().unwrap_or_default();
@@ -191,7 +218,11 @@ pub fn next_score(
     if score.last_scored_at.is_some_and(|at| now - at < window) {
         return (score, false);
     }
-    score.score += if hard { rules.hard_score } else { rules.soft_score };
+    score.score += if hard {
+        rules.hard_score
+    } else {
+        rules.soft_score
+    };
     score.last_scored_at = Some(now);
     if score.score >= rules.suspend_at {
         score.suspended_at = Some(now);
@@ -222,7 +253,10 @@ async fn complaint_taken(
         .original_mail_from
         .iter()
         .cloned()
-        .chain(header_addresses(&complaint.reported_headers, &["return-path"]))
+        .chain(header_addresses(
+            &complaint.reported_headers,
+            &["return-path"],
+        ))
         .collect::<Vec<_>>();
     let tagged = verp::find_tag(paths.iter().map(String::as_str)).and_then(|t| key.verify(&t));
     let Some(id) = tagged.and_then(|id| id.to_string().parse().ok()) else {
@@ -240,10 +274,20 @@ async fn complaint_taken(
             continue;
         }
         for subscription in store::bounces::subscriptions_of(&mut *tx, &address).await? {
-            let Some(subscriber) = store::subscribers::find(&mut *tx, subscription.subscriber).await? else {
+            let Some(subscriber) =
+                store::subscribers::find(&mut *tx, subscription.subscriber).await?
+            else {
                 continue;
             };
-            unsubscribe(tx, &subscriber, &complaint.feedback_type, message_id, now, domain).await?;
+            unsubscribe(
+                tx,
+                &subscriber,
+                &complaint.feedback_type,
+                message_id,
+                now,
+                domain,
+            )
+            .await?;
             done.push(subscriber.email.to_string());
         }
         if !done.is_empty() {
@@ -253,7 +297,11 @@ async fn complaint_taken(
     Ok(if done.is_empty() {
         "complaint: no active subscriber to unsubscribe".into()
     } else {
-        format!("complaint ({}): unsubscribed {}", complaint.feedback_type, done.join(", "))
+        format!(
+            "complaint ({}): unsubscribed {}",
+            complaint.feedback_type,
+            done.join(", ")
+        )
     })
 }
 
@@ -271,8 +319,15 @@ async fn unsubscribe(
         feedback_type: feedback_type.to_owned(),
     };
     audit(tx, "mail", action, now).await?;
-    crate::subscriptions::set_status_in(tx, now, subscriber, SubscriberStatus::Unsubscribed, "mail (complaint)", domain)
-        .await
+    crate::subscriptions::set_status_in(
+        tx,
+        now,
+        subscriber,
+        SubscriberStatus::Unsubscribed,
+        "mail (complaint)",
+        domain,
+    )
+    .await
 }
 
 /// The addresses of the named header fields in a block of header text.
@@ -368,16 +423,38 @@ mod tests {
         let (soft, _) = next_score(Some(&same_day), "fred@x.org", false, "452", at(25), &rules);
         assert_eq!(soft.score, 1.5);
         // Seven days without a bounce: from nothing again.
-        let (fresh, _) = next_score(Some(&soft), "fred@x.org", true, "550", at(25 + 7 * 24), &rules);
+        let (fresh, _) = next_score(
+            Some(&soft),
+            "fred@x.org",
+            true,
+            "550",
+            at(25 + 7 * 24),
+            &rules,
+        );
         assert_eq!(fresh.score, 1.0);
         // Five hard bounces on five days suspend.
         let mut score = None;
         for day in 0..5 {
-            score = Some(next_score(score.as_ref(), "a@b.c", true, "550 gone", at(day * 24), &rules).0);
+            score = Some(
+                next_score(
+                    score.as_ref(),
+                    "a@b.c",
+                    true,
+                    "550 gone",
+                    at(day * 24),
+                    &rules,
+                )
+                .0,
+            );
         }
         let score = score.unwrap_or_else(|| unreachable!());
         assert!(score.suspended_at.is_some(), "{score:?}");
-        assert!(score.suspended_reason.as_deref().is_some_and(|r| r.contains("550 gone")));
+        assert!(
+            score
+                .suspended_reason
+                .as_deref()
+                .is_some_and(|r| r.contains("550 gone"))
+        );
         let (after, counted) = next_score(Some(&score), "a@b.c", true, "550", at(200), &rules);
         assert!(!counted && after.suspended_at.is_some());
     }

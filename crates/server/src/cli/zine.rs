@@ -224,7 +224,10 @@ async fn print_bounces(pool: &store::PgPool, zine: &store::zines::Zine) -> anyho
         println!("No subscriber of {} has bounced.", zine.name);
         return Ok(());
     }
-    println!("{:<40} {:>5}  {:<20}  delivery", "address", "score", "last bounce");
+    println!(
+        "{:<40} {:>5}  {:<20}  delivery",
+        "address", "score", "last bounce"
+    );
     for row in rows {
         let delivery = match (&row.suspended_at, &row.suspended_reason) {
             (Some(at), reason) => format!(

@@ -429,8 +429,14 @@ pub(crate) async fn post_subscriber_resume(
 ) -> Result<Response, AppError> {
     let (subscriber, _) = find_subscriber(&state, id).await?;
     let via = store::audit::Via::Web;
-    crate::bounces::resume(&state.pool, &subscriber, &gm.actor(), via, state.clock.now())
-        .await
-        .map_err(lifecycle_error)?;
+    crate::bounces::resume(
+        &state.pool,
+        &subscriber,
+        &gm.actor(),
+        via,
+        state.clock.now(),
+    )
+    .await
+    .map_err(lifecycle_error)?;
     Ok(Redirect::to(&format!("/gm/subscribers/{id}")).into_response())
 }
