@@ -1,7 +1,11 @@
 //! The bounce reader's rate: every report of the bounce corpus (`tests/bounces/*.eml`: DSNs,
 //! qmail, Exim, Postfix, Exchange, ARF) read over and over by `mail::bounce::read`, one core.
 //! Run by `bench/bounces.sh`; `BENCH_BOUNCES` (default 200000) reports in all.
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "a benchmark program")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a benchmark program"
+)]
 
 use std::time::Instant;
 
