@@ -39,6 +39,8 @@ def main():
 
     for eml in sorted((ROOT / "crates/mail/tests/corpus").glob("*.eml")):
         write("mail_read", eml.read_bytes())
+    for eml in sorted((ROOT / "crates/mail/tests/bounces").glob("*.eml")):
+        write("bounce_read", eml.read_bytes())
 
     designs = []
     for number, engine in enumerate(ENGINES):

@@ -17,6 +17,7 @@ mod archive;
 mod audit;
 mod axe;
 mod backup;
+mod bounces;
 mod browser;
 mod browser_once;
 mod browser_rosters;

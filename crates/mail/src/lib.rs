@@ -49,6 +49,9 @@
 //! - [`commands`]: [`commands::parse`]`(&[Line]) -> `[`Commands`]: commands with line numbers
 //!   and the GAME they fall under, order lines for the engine, problems (a bad command line,
 //!   with what would be accepted), and [`HELP`], the text HELP mails back.
+//! - [`bounce`]: [`bounce::read`]`(&[u8]) -> Option<`[`bounce::Report`]`>`: RFC 3464 DSNs,
+//!   qmail, Exim, Postfix and Exchange plain-text bounces, RFC 5965 ARF complaints.
+//! - [`verp`]: signed return paths `bounces+TAG@DOMAIN` ([`verp::TagKey`]).
 //! - [`outbound`]: [`outbound::build`]`(&`[`Outgoing`]`) -> Result<Vec<u8>, _>`: RFC 5322
 //!   bytes through lettre's builder, deterministic, injection-proof.
 //!
@@ -123,12 +126,14 @@
 mod html;
 
 pub mod address;
+pub mod bounce;
 pub mod commands;
 pub mod inbound;
 pub mod loops;
 pub mod outbound;
 pub mod quotes;
 pub mod token;
+pub mod verp;
 
 use std::borrow::Cow;
 

@@ -438,7 +438,7 @@ impl DoorArgs {
 /// What one sender may make Admiralty send or print (issue 17): each an hourly budget of mail,
 /// or a turn's press. A mailbox is counted however its address is spelled
 /// (`mail::address::MailboxKey`). `0` allows none.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Args)]
+#[derive(Debug, Clone, Copy, PartialEq, Args)]
 pub struct Limits {
     /// Answers (confirmations and refusals) one mailbox may get in an hour.
     #[arg(long, env = "ADMIRALTY_REPLIES_PER_HOUR", default_value_t = Limits::DEFAULT.replies_per_hour)]
@@ -474,6 +474,9 @@ pub struct Limits {
 
     #[command(flatten)]
     pub press: PressLimits,
+
+    #[command(flatten)]
+    pub bounces: BounceRules,
 }
 
 impl Limits {
@@ -487,6 +490,38 @@ impl Limits {
         tells_received_per_hour: 30,
         tell_max_chars: 3000,
         press: PressLimits::DEFAULT,
+        bounces: BounceRules::DEFAULT,
+    };
+}
+
+/// How bounces are scored (Mailman's defaults): a mailbox whose score reaches the threshold
+/// is no longer mailed until it is resumed (crate::bounces, docs/mail.md#bounces).
+#[derive(Debug, Clone, Copy, PartialEq, Args)]
+pub struct BounceRules {
+    /// Score of a hard bounce (5.x.x).
+    #[arg(long, env = "ADMIRALTY_BOUNCE_HARD_SCORE", default_value_t = BounceRules::DEFAULT.hard_score)]
+    pub hard_score: f64,
+    /// Score of a soft bounce (4.x.x, or delayed).
+    #[arg(long, env = "ADMIRALTY_BOUNCE_SOFT_SCORE", default_value_t = BounceRules::DEFAULT.soft_score)]
+    pub soft_score: f64,
+    /// Hours within which a second bounce of a mailbox is not scored again.
+    #[arg(long, env = "ADMIRALTY_BOUNCE_SCORE_ONCE_PER_HOURS", default_value_t = BounceRules::DEFAULT.once_per_hours, value_parser = clap::value_parser!(u32).range(1..))]
+    pub once_per_hours: u32,
+    /// Days without a bounce after which a mailbox's score starts again from nothing.
+    #[arg(long, env = "ADMIRALTY_BOUNCE_RESET_DAYS", default_value_t = BounceRules::DEFAULT.reset_days, value_parser = clap::value_parser!(u32).range(1..))]
+    pub reset_days: u32,
+    /// Score at which delivery to the mailbox is suspended.
+    #[arg(long, env = "ADMIRALTY_BOUNCE_SUSPEND_AT", default_value_t = BounceRules::DEFAULT.suspend_at)]
+    pub suspend_at: f64,
+}
+
+impl BounceRules {
+    pub const DEFAULT: BounceRules = BounceRules {
+        hard_score: 1.0,
+        soft_score: 0.5,
+        once_per_hours: 24,
+        reset_days: 7,
+        suspend_at: 5.0,
     };
 }
 

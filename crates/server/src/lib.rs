@@ -4,6 +4,7 @@
 
 pub mod accounts;
 pub mod backup;
+pub mod bounces;
 pub mod cli;
 pub mod clients;
 pub mod clock;

@@ -401,6 +401,7 @@ mod tests {
             tells_received_per_hour: 3,
             tell_max_chars: 100,
             press: PressLimits::DEFAULT,
+            bounces: crate::config::BounceRules::DEFAULT,
         }
     }
 

@@ -213,6 +213,20 @@ async fn apply_status(
     Ok(change)
 }
 
+/// [`set_status`] in the caller's transaction (an ARF complaint unsubscribes within the inbox's).
+pub(crate) async fn set_status_in(
+    tx: &mut sqlx::PgConnection,
+    now: DateTime<Utc>,
+    subscriber: &Subscriber,
+    status: SubscriberStatus,
+    actor: &str,
+    domain: &str,
+) -> Result<(), LifecycleError> {
+    let change = apply_status(tx, now, subscriber, status, domain).await?;
+    audit(tx, actor, AuditAction::subscription(status, change), now).await?;
+    Ok(())
+}
+
 /// What a CSV import did, row by row.
 pub struct ImportReport {
     pub added: usize,

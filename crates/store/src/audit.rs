@@ -407,6 +407,38 @@ pub enum AuditAction {
         player: PlayerRowId,
         reason: OfferReason,
     },
+    /// A bounce to a signed return path, scored (or not: once a day) against a mailbox.
+    #[serde(rename = "mail.bounce")]
+    Bounce {
+        message_id: Option<String>,
+        mailbox: String,
+        status: Option<String>,
+        hard: bool,
+        scored: bool,
+        score: f64,
+    },
+    /// Delivery to a subscriber's address suspended: its bounce score reached the threshold.
+    #[serde(rename = "subscriber.bounce_suspend")]
+    BounceSuspend {
+        subscriber: SubscriberId,
+        email: EmailAddress,
+        score: f64,
+        reason: String,
+    },
+    /// Delivery to a subscriber's address resumed, its score reset (GM or player).
+    #[serde(rename = "subscriber.bounce_resume")]
+    BounceResume {
+        subscriber: SubscriberId,
+        email: EmailAddress,
+        via: Via,
+    },
+    /// An ARF complaint about our mail: the subscriber is unsubscribed (its own entry).
+    #[serde(rename = "mail.complaint")]
+    Complaint {
+        message_id: Option<String>,
+        subscriber: SubscriberId,
+        feedback_type: String,
+    },
     #[serde(rename = "inbound.drop")]
     InboundDrop {
         message_id: Option<String>,

@@ -16,6 +16,7 @@ pub mod absences;
 pub mod accounts;
 pub mod archive;
 pub mod audit;
+pub mod bounces;
 mod domain;
 mod error;
 pub mod games;

@@ -54,7 +54,7 @@ pub(super) async fn run_serve(database: &DatabaseArgs, args: ServeArgs) -> anyho
         args.base_url.to_string(),
         std::time::Duration::from_secs(args.deadline_poll_seconds.max(1)),
     ));
-    let mail = outbox_relay(&args, &pool, &clock, dkim)?;
+    let mail = outbox_relay(&args, &pool, &clock, dkim).await?;
     // HTTP and SMTP stop taking connections at the same moment, and close what is left when
     // the grace period is over.
     let metrics_door = metrics_door(&args, &state, &stop).await?;
@@ -267,7 +267,7 @@ async fn smtp_door(
 }
 
 /// The outbox worker sending through the configured relay; without one, mail stays queued.
-fn outbox_relay(
+async fn outbox_relay(
     args: &ServeArgs,
     pool: &store::PgPool,
     clock: &Arc<dyn Clock>,
@@ -284,6 +284,11 @@ fn outbox_relay(
     let relay = crate::outbox::Relay::new(url, &from)
         .context("setting up the SMTP relay")?
         .with_dkim(dkim);
+    // Every message's return path is signed (bounces+TAG@): its bounces are scored.
+    let key = crate::bounces::tag_key(pool, clock.now())
+        .await
+        .context("reading the return-path key")?;
+    let relay = relay.with_return_paths(key);
     Ok(Some(tokio::spawn(outbox_worker(
         pool.clone(),
         clock.clone(),

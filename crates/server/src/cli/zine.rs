@@ -77,6 +77,9 @@ pub enum ZineCommand {
     Approve { letter: store::issues::LetterId },
     /// Turn a letter down: it is never printed.
     Reject { letter: store::issues::LetterId },
+    /// List the subscribers whose address has bounced: address, score, last bounce, and
+    /// whether delivery to it is suspended (docs/mail.md#bounces).
+    Bounces,
 }
 
 pub(super) async fn run_zine(database: &DatabaseArgs, args: ZineArgs) -> anyhow::Result<()> {
@@ -120,6 +123,7 @@ pub(super) async fn run_zine(database: &DatabaseArgs, args: ZineArgs) -> anyhow:
                 published.number, zine.name, published.mails_queued, zine.slug, published.number
             );
         }
+        ZineCommand::Bounces => print_bounces(&pool, &zine).await?,
         ZineCommand::Letters { status } => print_letters(&pool, &zine, status.parse()?).await?,
         ZineCommand::Pdf { number, paper, out } => {
             print_pdf(&pool, &zine, number, paper.parse()?, &out, base).await?;
@@ -210,5 +214,35 @@ async fn print_pdf(
         zine.name,
         out.display()
     );
+    Ok(())
+}
+
+/// `gm zine SLUG bounces`: one line per subscriber whose address has bounced.
+async fn print_bounces(pool: &store::PgPool, zine: &store::zines::Zine) -> anyhow::Result<()> {
+    let rows = crate::bounces::of_zine(pool, zine.id).await?;
+    if rows.is_empty() {
+        println!("No subscriber of {} has bounced.", zine.name);
+        return Ok(());
+    }
+    println!(
+        "{:<40} {:>5}  {:<20}  delivery",
+        "address", "score", "last bounce"
+    );
+    for row in rows {
+        let delivery = match (&row.suspended_at, &row.suspended_reason) {
+            (Some(at), reason) => format!(
+                "SUSPENDED since {} ({})",
+                at.format("%Y-%m-%d %H:%M UTC"),
+                reason.as_deref().unwrap_or("")
+            ),
+            (None, _) => "active".to_owned(),
+        };
+        println!(
+            "{:<40} {:>5}  {:<20}  {delivery}",
+            row.email.as_str(),
+            row.score,
+            row.last_bounce_at.format("%Y-%m-%d %H:%M UTC").to_string(),
+        );
+    }
     Ok(())
 }

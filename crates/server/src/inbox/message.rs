@@ -38,6 +38,9 @@ pub(super) async fn process(
     settings: &Settings,
 ) -> Result<Outcome, LifecycleError> {
     let domain = settings.domain.as_str();
+    if let Some(taken) = bounce(tx, claimed, reading, now, settings).await? {
+        return Ok(Outcome::Dropped(taken));
+    }
     let reading = match reading {
         Ok(reading) => reading,
         Err(error) => return Ok(Outcome::Dropped(format!("unreadable: {error}"))),
@@ -103,6 +106,40 @@ pub(super) async fn process(
         subscriber: sender.subscriber,
         text,
     })
+}
+
+/// A bounce or a complaint (crate::bounces), by any door: taken, never answered, never read as
+/// orders. Only mail to a return path or a `multipart/report` is read as one.
+async fn bounce(
+    tx: &mut sqlx::PgConnection,
+    claimed: &Claimed,
+    reading: Result<&Reading, &mail::MailError>,
+    now: DateTime<Utc>,
+    settings: &Settings,
+) -> Result<Option<String>, LifecycleError> {
+    let mut addresses = claimed.envelope_recipients.clone();
+    let mut report = false;
+    let mut message_id = None;
+    if let Ok(reading) = reading {
+        let mail = &reading.mail;
+        addresses.extend(mail.to.iter().chain(&mail.cc).map(|m| m.address.clone()));
+        addresses.extend(mail.delivered_to.iter().cloned());
+        report = mail.content_type.eq_ignore_ascii_case("multipart/report");
+        message_id = mail.message_id.as_deref();
+    }
+    if !report && !addresses.iter().any(|a| mail::verp::is_return_path(a)) {
+        return Ok(None);
+    }
+    crate::bounces::take(
+        tx,
+        &claimed.raw,
+        &addresses,
+        message_id,
+        now,
+        &settings.limits.bounces,
+        &settings.domain,
+    )
+    .await
 }
 
 /// Drops a message unanswered, auditing why.

@@ -52,7 +52,7 @@ pub enum Ingested {
 /// What processing inbound mail needs besides the database: Admiralty's addresses, and the
 /// limits on what a sender can make it send or print. A domain alone stands for the default
 /// limits (tests and tools); `gm` gives the configured ones.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
     /// Domain of Admiralty's addresses (`orders+TOKEN@domain`).
     pub domain: String,

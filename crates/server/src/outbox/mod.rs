@@ -70,6 +70,10 @@ pub async fn deliver_due(
         if batch.is_empty() {
             return Ok(done);
         }
+        let batch = skip_suspended(pool, batch, &mut done).await?;
+        if batch.is_empty() {
+            continue;
+        }
         read_shared_bodies(pool, &batch, &mut bodies).await?;
         let transactions = Transaction::group(batch, &bodies);
         done.transactions += transactions.len();
@@ -88,6 +92,29 @@ pub async fn deliver_due(
         crate::measures::outbox_delivered(sent.len());
         done.sent += sent.len();
     }
+}
+
+/// Messages to an address whose delivery is suspended after bounces (crate::bounces) are
+/// not sent: each is marked failed with the reason, without a notice (the GM was told once,
+/// when the address was suspended). The rest are returned.
+async fn skip_suspended(
+    pool: &PgPool,
+    batch: Vec<Leased>,
+    done: &mut Delivered,
+) -> Result<Vec<Leased>, store::StoreError> {
+    let addresses: Vec<String> = batch.iter().map(|m| m.to_address.clone()).collect();
+    let suspended = store::bounces::suspended_among(pool, &addresses).await?;
+    if suspended.is_empty() {
+        return Ok(batch);
+    }
+    let (skipped, kept): (Vec<Leased>, Vec<Leased>) = batch
+        .into_iter()
+        .partition(|m| suspended.contains(&m.to_address.to_lowercase()));
+    for message in &skipped {
+        outbox::mark_failed(pool, message.id, crate::bounces::SUSPENDED_ERROR).await?;
+    }
+    done.failed += skipped.len();
+    Ok(kept)
 }
 
 /// Reads the shared bodies the batch's messages use that are not read yet, each encoded once
@@ -342,7 +369,9 @@ async fn send(
     };
     let outcomes = match tokio::time::timeout(
         SEND_TIMEOUT,
-        transact(&mut open, &relay.sender, &valid, &bytes),
+        // One return path per transaction: a circular's copies share it, and the DSN's
+        // recipient says which of them failed.
+        transact(&mut open, &relay.envelope_sender(first.id), &valid, &bytes),
     )
     .await
     {

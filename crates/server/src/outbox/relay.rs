@@ -49,10 +49,12 @@ pub enum RelayError {
 pub struct Relay {
     pub(super) server: Arc<Server>,
     pub(super) from: Mailbox,
-    /// `from`'s address as the envelope's sender (MAIL FROM).
+    /// `from`'s address as the envelope's sender (MAIL FROM) when no return paths are signed.
     pub(super) sender: Address,
     /// The key every message is signed with, if any.
     pub(super) dkim: Option<Arc<crate::dkim::DkimKey>>,
+    /// Signs each transaction's return path, `bounces+TAG@` `from`'s domain (mail::verp).
+    pub(super) return_paths: Option<mail::verp::TagKey>,
 }
 
 /// The relay's address and how to talk to it, as lettre's transport reads them from a URL.
@@ -83,6 +85,7 @@ impl Relay {
             from,
             sender,
             dkim: None,
+            return_paths: None,
         })
     }
 
@@ -92,6 +95,23 @@ impl Relay {
     pub fn with_dkim(mut self, key: Option<Arc<crate::dkim::DkimKey>>) -> Relay {
         self.dkim = key;
         self
+    }
+
+    /// Every message sent from now on carries a signed return path naming it, so that its
+    /// bounces come back to `bounces+TAG@` and are scored (crate::bounces).
+    pub fn with_return_paths(mut self, key: mail::verp::TagKey) -> Relay {
+        self.return_paths = Some(key);
+        self
+    }
+
+    /// The envelope sender of a transaction whose first message is `first`: its signed
+    /// return path, or the From address when none are signed.
+    pub(super) fn envelope_sender(&self, first: store::outbox::OutboundId) -> Address {
+        let signed = self.return_paths.as_ref().and_then(|key| {
+            let id: i64 = first.to_string().parse().ok()?;
+            key.return_path(id, self.sender.domain()).parse().ok()
+        });
+        signed.unwrap_or_else(|| self.sender.clone())
     }
 }
 

@@ -219,12 +219,18 @@ impl Handler for Collector {
     }
 
     fn rcpt(&mut self, to: &str) -> Response {
+        // `orders`, `orders+TOKEN`, and the return paths `bounces+TAG` (DSNs come back to
+        // them; the tag is checked when the message is processed, not here).
         let accepted = to.rsplit_once('@').is_some_and(|(local, domain)| {
+            let plus = |base: &str| {
+                local.get(..base.len() + 1).is_some_and(|head| {
+                    head.eq_ignore_ascii_case(&format!("{base}+")) && local.len() > base.len() + 1
+                })
+            };
             domain.eq_ignore_ascii_case(&self.domain)
                 && (local.eq_ignore_ascii_case(REPLY_LOCAL_PART)
-                    || local.get(..REPLY_LOCAL_PART.len() + 1).is_some_and(|head| {
-                        head.eq_ignore_ascii_case(&format!("{REPLY_LOCAL_PART}+"))
-                    }))
+                    || plus(REPLY_LOCAL_PART)
+                    || plus(mail::verp::BOUNCE_LOCAL_PART))
         });
         if accepted {
             response::OK
@@ -306,6 +312,9 @@ mod tests {
         assert_eq!(collector.rcpt("orders@elsewhere.example").code, 550);
         assert_eq!(collector.rcpt("postmaster@zine.example").code, 550);
         assert_eq!(collector.rcpt("ordersx@zine.example").code, 550);
+        assert_eq!(collector.rcpt("bounces+12-ab@zine.example").code, 250);
+        assert_eq!(collector.rcpt("bounces@zine.example").code, 550);
+        assert_eq!(collector.rcpt("bounces+@zine.example").code, 550);
     }
 
     #[tokio::test]

@@ -17,6 +17,8 @@ pub struct ZineDesk {
     pub games: Vec<GameSummary>,
     /// Games open for sign-up (and those that started from one).
     pub signups: Vec<Opening>,
+    /// The subscribers whose address has bounced (crate::bounces).
+    pub bounces: Vec<store::bounces::SubscriberBounces>,
 }
 
 /// A zine's subscribers, games and openings.
@@ -25,6 +27,7 @@ pub async fn zine_desk(pool: &PgPool, zine: ZineId) -> Result<ZineDesk, StoreErr
         subscribers: subscribers(pool, zine).await?,
         games: store::games::list_summaries(pool, Some(zine)).await?,
         signups: store::signups::of_zine(pool, zine).await?,
+        bounces: store::bounces::of_zine(pool, zine).await?,
     })
 }
 
@@ -78,4 +81,12 @@ pub async fn issues_desk(pool: &PgPool, zine: ZineId) -> Result<IssuesDesk, Issu
         issue_readers: store::issues::issue_readers(pool, zine).await?.len(),
         published: store::issues::published(pool, zine).await?,
     })
+}
+
+/// A subscriber's bounce record, if their address has bounced.
+pub async fn bounces(
+    pool: &PgPool,
+    id: SubscriberId,
+) -> Result<Option<store::bounces::SubscriberBounces>, StoreError> {
+    store::bounces::of_subscriber(pool, id).await
 }

@@ -62,6 +62,8 @@ pub struct MePage {
     pub standby: bool,
     /// Seats offered to the player.
     pub offers: Vec<Offer>,
+    /// Their address's bounces, and whether delivery to it is suspended (crate::bounces).
+    pub bounces: Option<store::bounces::SubscriberBounces>,
 }
 
 /// `/me`: the person's games, their zine's openings, absences, standby and offers.
@@ -83,6 +85,7 @@ pub async fn me_page(
         absences: absences(pool, subscriber, now).await?,
         standby: store::replacements::is_standby(pool, subscriber).await?,
         offers: store::offers::open_to_subscriber(pool, subscriber).await?,
+        bounces: store::bounces::of_subscriber(pool, subscriber).await?,
     })
 }
 

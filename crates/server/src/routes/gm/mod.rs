@@ -89,6 +89,10 @@ fn zine_routes() -> Router<AppState> {
             post(subscribers::post_subscriber_postal),
         )
         .route(
+            "/subscribers/{id}/resume",
+            post(subscribers::post_subscriber_resume),
+        )
+        .route(
             "/subscribers/{id}/status",
             post(subscribers::post_subscriber_status),
         )

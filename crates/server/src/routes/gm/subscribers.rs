@@ -40,6 +40,7 @@ struct ZinePage {
     import: Option<subscriptions::ImportReport>,
     /// The rows pasted into the import form, kept when it comes back.
     import_text: String,
+    bounces: Vec<store::bounces::SubscriberBounces>,
 }
 
 /// What a form of the zine's page sent, shown again beside its errors.
@@ -65,6 +66,7 @@ async fn zine_page(
         chrome: gm.chrome(notice),
         zine,
         subscribers: desk.subscribers,
+        bounces: desk.bounces,
         games: game_rows(desk.games),
         errors: entered.errors,
         email: entered.email,
@@ -283,6 +285,8 @@ struct SubscriberPage {
     errors: FieldErrors,
     email: String,
     name: String,
+    /// Their address's bounces, and whether delivery to it is suspended.
+    bounces: Option<store::bounces::SubscriberBounces>,
 }
 
 async fn find_subscriber(
@@ -320,6 +324,7 @@ pub(crate) async fn get_subscriber(
     let (subscriber, zine) = find_subscriber(&state, id).await?;
     let page = SubscriberPage {
         postal: gm_zine::is_postal(&state.pool, subscriber.id).await?,
+        bounces: gm_zine::bounces(&state.pool, subscriber.id).await?,
         chrome: gm.chrome(None),
         zine,
         email: subscriber.email.to_string(),
@@ -361,6 +366,7 @@ pub(crate) async fn post_subscriber_edit(
     };
     let page = SubscriberPage {
         postal: gm_zine::is_postal(&state.pool, subscriber.id).await?,
+        bounces: gm_zine::bounces(&state.pool, subscriber.id).await?,
         chrome: gm.chrome(None),
         zine,
         subscriber,
@@ -411,4 +417,26 @@ pub(crate) async fn post_subscriber_status(
     .map_err(lifecycle_error)?;
     let to = format!("/gm/zines/{}?done={done}", zine.slug);
     Ok(Redirect::to(&to).into_response())
+}
+
+/// Resumes delivery to a subscriber's address suspended after bounces (its score reset),
+/// audited; then back to their page.
+pub(crate) async fn post_subscriber_resume(
+    State(state): State<AppState>,
+    gm: Gm,
+    Path(id): Path<SubscriberId>,
+    CsrfForm(_pairs): CsrfForm<Vec<(String, String)>>,
+) -> Result<Response, AppError> {
+    let (subscriber, _) = find_subscriber(&state, id).await?;
+    let via = store::audit::Via::Web;
+    crate::bounces::resume(
+        &state.pool,
+        &subscriber,
+        &gm.actor(),
+        via,
+        state.clock.now(),
+    )
+    .await
+    .map_err(lifecycle_error)?;
+    Ok(Redirect::to(&format!("/gm/subscribers/{id}")).into_response())
 }

@@ -7,6 +7,7 @@
 
 mod absences;
 mod auth;
+mod bounces;
 mod data;
 mod games;
 mod issues;
@@ -42,6 +43,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/me/zine/mail", post(zine::post_mail))
         .route("/me/signups/{opening}", post(signups::post_join))
         .route("/me/absences", post(absences::post_absence))
+        .route("/me/resume", post(bounces::post_resume))
         .route("/me/standby", post(signups::post_standby))
         .route("/me/offers/{offer}", post(signups::post_offer))
         .route("/me/games/{game}", get(games::get_game))

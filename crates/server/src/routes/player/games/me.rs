@@ -62,6 +62,8 @@ struct MePage {
     /// The absence form as sent back (empty days and no errors otherwise).
     absence: SentAbsence,
     errors: FieldErrors,
+    /// Delivery to their address suspended after bounces: since when and why.
+    suspended: Option<(String, String)>,
 }
 
 /// The absence form sent back: the days as typed and the errors beside them.
@@ -125,6 +127,10 @@ async fn me_page(
         standby: me.standby,
         offers: signups::offers(me.offers),
         offer_notice,
+        suspended: me.bounces.as_ref().and_then(|b| {
+            let at = b.suspended_at?.format("%Y-%m-%d %H:%M UTC").to_string();
+            Some((at, b.suspended_reason.clone().unwrap_or_default()))
+        }),
         csrf: player.csrf,
         errors: std::mem::take(&mut absence.errors),
         absence,

@@ -1,0 +1,21 @@
+-- Bounces (issue 29 item 4). Return paths are signed with a key kept here, made once by the
+-- first process that needs it; a mailbox's bounce score is the mailbox's (every subscription
+-- of one address shares it: the mailbox is what bounces), Mailman-style.
+CREATE TABLE mail_keys (
+    name       text PRIMARY KEY,
+    key        bytea NOT NULL CHECK (length(key) = 32),
+    created_at timestamptz NOT NULL
+);
+
+CREATE TABLE bounce_scores (
+    -- lower(address), as subscribers.email is compared
+    mailbox          text PRIMARY KEY,
+    score            double precision NOT NULL DEFAULT 0 CHECK (score >= 0),
+    -- the last bounce that was scored (at most one a day counts)
+    last_scored_at   timestamptz,
+    last_bounce_at   timestamptz NOT NULL,
+    last_reason      text NOT NULL DEFAULT '',
+    reports          integer NOT NULL DEFAULT 0,
+    suspended_at     timestamptz,
+    suspended_reason text
+);
