@@ -769,3 +769,4 @@ mod shots_and_press {
         }
     }
 }
+

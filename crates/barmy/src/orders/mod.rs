@@ -151,9 +151,11 @@ pub(crate) fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders
         let (number, raw) = (order.number, order.raw);
         match classify(order.text, own_name, &judge.grid) {
             // `at J10 next turn, Bob` under a press: the press goes on (BARMY-ADM-07).
+            // Every square of it is press: those it would have fired and those after them.
             LineKind::Shots {
                 prose_lead: true,
                 ref items,
+                ref mentioned,
                 ..
             } if reader.continue_press(&order) => {
                 let squares: Vec<String> = items
@@ -162,6 +164,7 @@ pub(crate) fn parse(state: &State, player: PlayerId, text: &str) -> ParsedOrders
                         Item::Square { written, .. } => Some(written.clone()),
                         Item::Garbled(_) => None,
                     })
+                    .chain(mentioned.iter().map(|s| (*s).to_owned()))
                     .collect();
                 judge.squares_in_press(number, raw, &squares);
             }
