@@ -9,8 +9,10 @@
 //! a zine, a game, a turn's report, a finished game's record, the players' login and game page
 //! (with refused orders too) and the zine choice, the zine's issue and its printable page, the
 //! GM's login and every console page (the issues, a sign-up, a confirmation, the hidden
-//! positions, a postal sheet, a game whose seats want players among them), the error
-//! pages, and forms sent back with their errors beside their fields (GM and player).
+//! positions, a postal sheet, a game whose seats want players among them, the DNS records, a
+//! subscriber whose mail bounces), the one-click unsubscribe's question, a player's erasure
+//! page, the error pages, and forms sent back with their errors beside their fields (GM and
+//! player).
 //! Each is checked to fit the window's width (a table scrolls inside its own box or reflows;
 //! nothing makes the page wider than a phone, fault 11), and a screenshot of the whole page
 //! is kept in `target/screenshots/<width>/` for a person to look at after the run.
@@ -309,6 +311,26 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
     .execute(&pool)
     .await
     .unwrap();
+    // Another subscriber's mailbox bounced five times (issue 29): the zine's page lists it and
+    // their page says delivery is suspended; their one-click unsubscribe link asks first.
+    let (bounced, bounced_token): (i64, String) = sqlx::query_as(
+        "SELECT id, unsubscribe_token FROM subscribers WHERE email <> $1 ORDER BY id LIMIT 1",
+    )
+    .bind(NELSON)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    sqlx::query(
+        "INSERT INTO bounce_scores (mailbox, score, last_scored_at, last_bounce_at, last_reason, \
+         reports, suspended_at, suspended_reason) \
+         SELECT lower(email), 5, $2, $2, '5.1.1 mailbox unknown', 5, $2, \
+         'five bounces: 5.1.1 mailbox unknown' FROM subscribers WHERE id = $1",
+    )
+    .bind(bounced)
+    .bind(now)
+    .execute(&pool)
+    .await
+    .unwrap();
     let player_row: i64 =
         sqlx::query_scalar("SELECT id FROM players WHERE game_id = $1 ORDER BY id LIMIT 1")
             .bind(fleet.barmy)
@@ -384,6 +406,11 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
                 "32-console-postal-sheet",
             ),
             at(format!("/gm/games/{lissa}"), "34-console-game-standbys"),
+            at("/gm/dns".into(), "42-console-dns"),
+            at(
+                format!("/gm/subscribers/{bounced}"),
+                "43-console-subscriber-suspended",
+            ),
         ] {
             found.extend(visit(&client, &base, &path, name).await?);
         }
@@ -425,6 +452,17 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
         client.goto(&format!("{base}/gm")).await?;
         click(&client, "header form.logout button").await?;
         text_of(&client, "#password").await?;
+
+        // A reader's one-click unsubscribe link opened in a browser: it asks, changes nothing.
+        found.extend(
+            visit(
+                &client,
+                &base,
+                &format!("/unsubscribe/{bounced_token}"),
+                "44-unsubscribe-confirm",
+            )
+            .await?,
+        );
 
         // A player: the login by mail, their games, a game, and refused orders.
         client.goto(&format!("{base}/login")).await?;
@@ -479,6 +517,7 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
         .await?;
         text_of(&client, "#last-day-error").await?;
         found.extend(look(&client, "41-player-absence-error").await?);
+        found.extend(visit(&client, &base, "/me/erase", "45-player-erase").await?);
         found.extend(
             visit(
                 &client,
@@ -499,7 +538,7 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
             !name.to_string_lossy().starts_with("3x-")
         })
         .count();
-    assert_eq!(kept, 40, "a screenshot of every page at 390 px");
+    assert_eq!(kept, 44, "a screenshot of every page at 390 px");
     fleet.app.stop().await;
 }
 
