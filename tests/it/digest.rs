@@ -19,13 +19,14 @@ const SITE: MailSite<'static> = MailSite {
     base_url: "https://zine.example.org",
 };
 const GM_ADDRESS: &str = "gm@victory.example";
-const KINDS: [&str; 6] = [
+const KINDS: [&str; 7] = [
     "signup_filled",
     "seat_wanted",
     "standby_seated",
     "letter_waiting",
     "mail_failed",
     "turn_failed",
+    "subscriber_erased",
 ];
 
 /// Every notice recorded, oldest first: (kind, summary, link).
