@@ -10,7 +10,8 @@ CREATE TABLE mail_keys (
 CREATE TABLE bounce_scores (
     -- lower(address), as subscribers.email is compared
     mailbox          text PRIMARY KEY,
-    score            double precision NOT NULL DEFAULT 0 CHECK (score >= 0),
+    -- in hundredths of a point (a hard bounce is 100, a soft one 50): exact, no floating point
+    score_hundredths integer NOT NULL DEFAULT 0 CHECK (score_hundredths >= 0),
     -- the last bounce that was scored (at most one a day counts)
     last_scored_at   timestamptz,
     last_bounce_at   timestamptz NOT NULL,

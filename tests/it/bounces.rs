@@ -256,10 +256,11 @@ async fn postfix_bounces_suspend_the_address_and_the_console_shows_it() {
         .unwrap();
     assert_eq!((done.sent, done.transactions), (100, 1), "{done:?}");
     until_taken(pool, 1, &postfix).await;
-    let scored: Vec<(String, f64)> = sqlx::query_as("SELECT mailbox, score FROM bounce_scores")
-        .fetch_all(pool)
-        .await
-        .unwrap();
+    let scored: Vec<(String, f64)> =
+        sqlx::query_as("SELECT mailbox, score_hundredths::float8 / 100 FROM bounce_scores")
+            .fetch_all(pool)
+            .await
+            .unwrap();
     assert_eq!(scored, vec![(REFUSED.to_owned(), 1.0)]);
     // Postfix wrote it to the signed return path of the transaction's first message.
     assert!(
@@ -278,7 +279,7 @@ async fn postfix_bounces_suspend_the_address_and_the_console_shows_it() {
         until_taken(pool, day, &postfix).await;
     }
     let (score, suspended): (f64, bool) = sqlx::query_as(
-        "SELECT score, suspended_at IS NOT NULL FROM bounce_scores WHERE mailbox = $1",
+        "SELECT score_hundredths::float8 / 100, suspended_at IS NOT NULL FROM bounce_scores WHERE mailbox = $1",
     )
     .bind(REFUSED)
     .fetch_one(pool)
@@ -340,7 +341,7 @@ async fn postfix_bounces_suspend_the_address_and_the_console_shows_it() {
         .await;
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
     let (score, suspended): (f64, bool) = sqlx::query_as(
-        "SELECT score, suspended_at IS NOT NULL FROM bounce_scores WHERE mailbox = $1",
+        "SELECT score_hundredths::float8 / 100, suspended_at IS NOT NULL FROM bounce_scores WHERE mailbox = $1",
     )
     .bind(REFUSED)
     .fetch_one(pool)
@@ -442,7 +443,11 @@ async fn vacation_replies_and_forged_tags_are_not_scored_and_a_complaint_unsubsc
     )
     .await
     .unwrap();
-    let score: f64 = scalar(pool, "SELECT score FROM bounce_scores").await;
+    let score: f64 = scalar(
+        pool,
+        "SELECT score_hundredths::float8 / 100 FROM bounce_scores",
+    )
+    .await;
     assert_eq!(score, 1.0);
 
     // An ARF complaint about sam's message unsubscribes him, audited.

@@ -321,9 +321,9 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
     .await
     .unwrap();
     sqlx::query(
-        "INSERT INTO bounce_scores (mailbox, score, last_scored_at, last_bounce_at, last_reason, \
+        "INSERT INTO bounce_scores (mailbox, score_hundredths, last_scored_at, last_bounce_at, last_reason, \
          reports, suspended_at, suspended_reason) \
-         SELECT lower(email), 5, $2, $2, '5.1.1 mailbox unknown', 5, $2, \
+         SELECT lower(email), 500, $2, $2, '5.1.1 mailbox unknown', 5, $2, \
          'five bounces: 5.1.1 mailbox unknown' FROM subscribers WHERE id = $1",
     )
     .bind(bounced)

@@ -1,10 +1,11 @@
 use store::testing::TestDatabase;
 
 /// Every table the schema must have, with sqlx's own bookkeeping.
-const TABLES: [&str; 33] = [
+const TABLES: [&str; 35] = [
     "_sqlx_migrations",
     "absences",
     "audit_log",
+    "bounce_scores",
     "form_submissions",
     "games",
     "gm_accounts",
@@ -13,6 +14,7 @@ const TABLES: [&str; 33] = [
     "inbound_messages",
     "login_failures",
     "login_links",
+    "mail_keys",
     "openings",
     "orders",
     "outbound_bodies",

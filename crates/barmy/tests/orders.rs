@@ -769,4 +769,3 @@ mod shots_and_press {
         }
     }
 }
-

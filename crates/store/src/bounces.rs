@@ -84,9 +84,9 @@ pub async fn lock_score(
 ) -> Result<Option<BounceScore>, StoreError> {
     Ok(sqlx::query_as!(
         BounceScore,
-        "SELECT mailbox, score, last_scored_at, last_bounce_at, last_reason, reports,
-                suspended_at, suspended_reason
-         FROM bounce_scores WHERE mailbox = lower($1) FOR UPDATE",
+        r#"SELECT mailbox, score_hundredths::float8 / 100 AS "score!", last_scored_at,
+                last_bounce_at, last_reason, reports, suspended_at, suspended_reason
+         FROM bounce_scores WHERE mailbox = lower($1) FOR UPDATE"#,
         mailbox,
     )
     .fetch_optional(&mut *db)
@@ -96,11 +96,12 @@ pub async fn lock_score(
 /// Writes a mailbox's record.
 pub async fn put_score(db: &mut sqlx::PgConnection, score: &BounceScore) -> Result<(), StoreError> {
     sqlx::query!(
-        "INSERT INTO bounce_scores (mailbox, score, last_scored_at, last_bounce_at, last_reason,
-                                    reports, suspended_at, suspended_reason)
-         VALUES (lower($1), $2, $3, $4, $5, $6, $7, $8)
-         ON CONFLICT (mailbox) DO UPDATE SET score = $2, last_scored_at = $3, last_bounce_at = $4,
-             last_reason = $5, reports = $6, suspended_at = $7, suspended_reason = $8",
+        "INSERT INTO bounce_scores (mailbox, score_hundredths, last_scored_at, last_bounce_at,
+                                    last_reason, reports, suspended_at, suspended_reason)
+         VALUES (lower($1), round($2::float8 * 100)::integer, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT (mailbox) DO UPDATE SET score_hundredths = round($2::float8 * 100)::integer,
+             last_scored_at = $3, last_bounce_at = $4, last_reason = $5, reports = $6,
+             suspended_at = $7, suspended_reason = $8",
         score.mailbox,
         score.score,
         score.last_scored_at,
@@ -119,7 +120,7 @@ pub async fn put_score(db: &mut sqlx::PgConnection, score: &BounceScore) -> Resu
 /// suspended.
 pub async fn resume<'e>(db: impl PgExecutor<'e>, mailbox: &str) -> Result<bool, StoreError> {
     let row = sqlx::query_scalar!(
-        r#"UPDATE bounce_scores SET score = 0, last_scored_at = NULL, suspended_at = NULL,
+        r#"UPDATE bounce_scores SET score_hundredths = 0, last_scored_at = NULL, suspended_at = NULL,
                   suspended_reason = NULL
            WHERE mailbox = lower($1)
            RETURNING (SELECT suspended_at IS NOT NULL FROM bounce_scores WHERE mailbox = lower($1)) AS "was!""#,
@@ -190,7 +191,8 @@ pub async fn of_zine<'e>(
     Ok(sqlx::query_as!(
         SubscriberBounces,
         r#"SELECT s.id AS "subscriber: SubscriberId", s.email AS "email: EmailAddress",
-                  b.score, b.last_bounce_at, b.last_reason, b.suspended_at, b.suspended_reason
+                  b.score_hundredths::float8 / 100 AS "score!", b.last_bounce_at, b.last_reason,
+                  b.suspended_at, b.suspended_reason
            FROM subscribers s JOIN bounce_scores b ON b.mailbox = lower(s.email)
            WHERE s.zine_id = $1 ORDER BY lower(s.email)"#,
         zine as ZineId,
@@ -207,7 +209,8 @@ pub async fn of_subscriber<'e>(
     Ok(sqlx::query_as!(
         SubscriberBounces,
         r#"SELECT s.id AS "subscriber: SubscriberId", s.email AS "email: EmailAddress",
-                  b.score, b.last_bounce_at, b.last_reason, b.suspended_at, b.suspended_reason
+                  b.score_hundredths::float8 / 100 AS "score!", b.last_bounce_at, b.last_reason,
+                  b.suspended_at, b.suspended_reason
            FROM subscribers s JOIN bounce_scores b ON b.mailbox = lower(s.email)
            WHERE s.id = $1"#,
         subscriber as SubscriberId,
