@@ -24,10 +24,17 @@ const ROUTER_FILES: [(&str, &str); 3] = [
 ];
 
 /// POST routes that take no form, and what "once" means for them instead (docs/web.md).
-const NOT_FORMS: [(&str, &str); 1] = [(
-    "/inbound/mail",
-    "the webhook: a message is stored once per Message-ID and body (tests/it/mail_doors.rs)",
-)];
+const NOT_FORMS: [(&str, &str); 2] = [
+    (
+        "/inbound/mail",
+        "the webhook: a message is stored once per Message-ID and body (tests/it/mail_doors.rs)",
+    ),
+    (
+        "/unsubscribe/{token}",
+        "RFC 8058's one-click POST: its body is List-Unsubscribe=One-Click and nothing else (no \
+         key); sent again it finds the subscriber gone and changes nothing (tests/it/mailout.rs)",
+    ),
+];
 
 /// Every POST route of the router, as written in its source (`{param}` included).
 fn post_routes() -> Vec<String> {
@@ -760,6 +767,39 @@ async fn every_form_sent_twice_acts_once() {
     covered.push(struck.route);
     replay(&mut world, struck).await;
     for case in later_cases(&world).await {
+        covered.push(case.route);
+        replay(&mut world, case).await;
+    }
+    // Mail to two addresses bounced until delivery was suspended (issue 29): the GM resumes one
+    // from the subscriber's page, the player the other from their own.
+    for email in ["gravina@example.org", "villeneuve@example.org"] {
+        sqlx::query(
+            "INSERT INTO bounce_scores (mailbox, score_hundredths, last_scored_at, \
+             last_bounce_at, last_reason, reports, suspended_at, suspended_reason) \
+             VALUES ($1, 500, now(), now(), '5.1.1', 5, now(), 'five bounces')",
+        )
+        .bind(email)
+        .execute(&world.app.db.pool)
+        .await
+        .unwrap();
+    }
+    let gravina = world
+        .id("SELECT id FROM subscribers WHERE email = 'gravina@example.org'")
+        .await;
+    for case in [
+        case(
+            "/gm/subscribers/{id}/resume",
+            Who::Gm,
+            format!("/gm/subscribers/{gravina}"),
+            Pick::Id("resume-form"),
+        ),
+        case(
+            "/me/resume",
+            Who::Player,
+            "/me".into(),
+            Pick::Id("resume-form"),
+        ),
+    ] {
         covered.push(case.route);
         replay(&mut world, case).await;
     }
