@@ -45,7 +45,7 @@ pub enum Command {
     ///
     /// Refuses to start when the database schema is behind this binary: run `gm migrate`
     /// first, or pass --migrate.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
 
     /// Apply pending database migrations (a no-op when the schema is up to date).
     ///
@@ -401,7 +401,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async move {
         match cli.command {
-            Command::Serve(args) => serve::run_serve(&cli.database, args).await,
+            Command::Serve(args) => serve::run_serve(&cli.database, *args).await,
             Command::Migrate(args) => commands::run_migrate(&cli.database, args).await,
             Command::Adjudicate(args) => commands::run_adjudicate(&args),
             Command::Verify(args) => commands::run_verify(&cli.database, args).await,
