@@ -120,6 +120,8 @@ fn check_reply(reading: &mail::Reading) {
         in_reply_to: reading.mail.message_id.clone(),
         references: reading.mail.references.clone(),
         auto_submitted: AutoSubmitted::AutoReplied,
+        // A reply is personal mail: no list headers (issue 29).
+        list: None,
     };
     // An address that lettre refuses is an error for the caller (the outbox marks it failed).
     let Ok(bytes) = mail::outbound::build(&reply) else {
