@@ -444,6 +444,15 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
         .await?;
         text_of(&client, "#missed-limit-error").await?;
         found.extend(look(&client, "37-console-game-form-errors").await?);
+        client.goto(&format!("{base}/gm/games/{barmy}")).await?;
+        send_unchecked(
+            &client,
+            "#post-orders",
+            &[("#post-received", "last Tuesday"), ("#post-text", "B2 C3")],
+        )
+        .await?;
+        text_of(&client, "#post-player-error").await?;
+        found.extend(look(&client, "46-console-post-form-errors").await?);
         client.goto(&format!("{base}/gm/games/{lissa}")).await?;
         send_unchecked(&client, "#replace", &[]).await?;
         text_of(&client, "#replace-player-error").await?;
@@ -538,7 +547,7 @@ async fn every_page_kind_fits_a_phone_and_is_photographed() {
             !name.to_string_lossy().starts_with("3x-")
         })
         .count();
-    assert_eq!(kept, 44, "a screenshot of every page at 390 px");
+    assert_eq!(kept, 45, "a screenshot of every page at 390 px");
     fleet.app.stop().await;
 }
 

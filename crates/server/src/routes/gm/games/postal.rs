@@ -33,10 +33,12 @@ fn posted_fields(
     let typed = field(pairs, "received_on");
     let received_on = NaiveDate::parse_from_str(typed, "%Y-%m-%d")
         .map_err(|_| {
-            errors.push(
-                "post-received",
-                format!("The day received must be a date (YYYY-MM-DD), not {typed:?}."),
-            );
+            let said = if typed.is_empty() {
+                "Give the day it was received (YYYY-MM-DD).".to_owned()
+            } else {
+                format!("The day received must be a date (YYYY-MM-DD), not {typed:?}.")
+            };
+            errors.push("post-received", said);
         })
         .ok();
     let kind = match field(pairs, "kind") {
