@@ -274,47 +274,9 @@ async fn the_engines_refusal_of_a_setting_comes_back_beside_it() {
 /// its select, the first focused, and nothing done: no confirmation page in between.
 #[tokio::test]
 async fn replace_and_offer_with_nothing_chosen_come_back_beside_their_selects() {
-    use crate::helpers::{Counter, trafalgar};
-    use crate::rosters::{game_id, subscriber_id};
-    use server::turns::{self, GameSpec, Roster, RosterPick, Schedule};
-    use store::subscribers::SubscriberId;
-
     let app = TestApp::spawn().await;
     let pool = &app.db.pool;
-    let mut gm = zine_of_six(&app).await;
-    let zine = sqlx::query_scalar("SELECT id FROM zines")
-        .fetch_one(pool)
-        .await
-        .map(crate::helpers::id::<store::zines::ZineId>)
-        .unwrap();
-    let mut picks = Vec::new();
-    for name in ["Lucas", "Collingwood"] {
-        picks.push(RosterPick {
-            subscriber: crate::helpers::id::<SubscriberId>(subscriber_id(pool, name).await),
-            seat: 0,
-        });
-    }
-    turns::create_game_with(
-        pool,
-        trafalgar(),
-        &GameSpec {
-            zine,
-            name: "Over Dover",
-            setup: &EngineKind::Salvo.default_setup(),
-            first_deadline: Some(trafalgar() + chrono::Duration::days(2)),
-            schedule: Schedule::EveryDays(7),
-        },
-        &Roster::Chosen(picks),
-        &mut Counter(8),
-        &turns::Creation {
-            actor: "gm",
-            zone: chrono_tz::Tz::UTC,
-            mail: None,
-        },
-    )
-    .await
-    .unwrap();
-    let game = game_id(pool, "Over Dover").await;
+    let (mut gm, game) = crate::offers::over_dover(&app).await;
     let roster = gm.roster(game).await;
     let players_before = everything(pool).await;
 
